@@ -1,0 +1,168 @@
+"""The view pattern: build a figure once, then update its artists in place.
+
+A view owns one matplotlib Figure. ``update(**params)`` recomputes only what the parameters
+change and mutates existing artists (``set_data``, ``set_offsets``, ``set_array``); it never
+creates a new figure. ``state`` holds the numbers the view shows, so tests check numbers rather
+than pixels. Views work on any canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
+"""
+
+from __future__ import annotations
+
+import io
+
+import matplotlib.pyplot as plt
+
+__all__ = ["View", "new_figure", "show", "figure_png", "can_blit"]
+
+
+def new_figure(figsize=(6.4, 4.8), **kwargs):
+    """Create a figure with the current backend's canvas, without displaying it.
+
+    Inside a notebook with ``%matplotlib widget`` the canvas is an ipympl widget that an explorer
+    embeds in its layout; elsewhere it is Agg.
+    """
+    with plt.ioff():
+        fig = plt.figure(figsize=figsize, **kwargs)
+    canvas = fig.canvas
+    # ipympl canvas options (absent on Agg): no "Figure 1" header; fixed size.
+    for attr, value in (("header_visible", False), ("resizable", False),
+                        ("toolbar_position", "left")):
+        if hasattr(canvas, attr):
+            setattr(canvas, attr, value)
+    return fig
+
+
+def figure_png(fig, dpi=None) -> bytes:
+    """The figure rendered to PNG bytes (Agg)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def can_blit(canvas) -> bool:
+    """Whether views may blit on this canvas.
+
+    Not ``canvas.supports_blit``: matplotlib reports False for the webagg family (ipympl
+    included) since 3.4 because its *widgets* (``useblit=True``) misbehaved there (matplotlib
+    PR #19762), while manual ``copy_from_bbox``/``restore_region``/``blit`` works and ships only
+    changed pixels (ipympl issue #228). Our browser tests check the pixels after fast updates.
+    """
+    return hasattr(canvas, "copy_from_bbox") and hasattr(canvas, "restore_region")
+
+
+def show(fig):
+    """Display a figure in a notebook: the live ipympl canvas when there is one, else a PNG.
+
+    Returns the object that was displayed (handy in tests).
+    """
+    from IPython.display import Image, display
+
+    try:
+        import ipywidgets
+
+        is_widget = isinstance(fig.canvas, ipywidgets.DOMWidget)
+    except ImportError:  # pragma: no cover - ipywidgets is a dependency
+        is_widget = False
+    obj = fig.canvas if is_widget else Image(figure_png(fig))
+    display(obj)
+    if not is_widget:
+        plt.close(fig)
+    return obj
+
+
+class View:
+    """Base class of every view: a figure, the numbers it shows, and an error banner.
+
+    Subclasses create their artists once, register the ones ``update`` changes with
+    :meth:`animate`, and call :meth:`request_full_redraw` when something static changes (axis
+    limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
+    cached at every full draw and only the animated artists are drawn over it, which is what
+    makes slider updates cheap (a full Agg draw is dominated by tick labels and text). ipympl
+    ships the changed pixels to the browser without a round trip. A canvas that cannot blit gets
+    ``draw_idle``; ``savefig`` always renders everything.
+    """
+
+    def __init__(self, fig):
+        self.fig = fig
+        self.state: dict = {}
+        self._animated: list = []
+        self._background = None
+        self._background_size = None
+        self._full_redraw = True
+        self.last_redraw: str | None = None
+        self._message = fig.text(0.5, 0.5, "", ha="center", va="center", wrap=True,
+                                 fontsize="large", color="#7a0000", zorder=1000,
+                                 bbox=dict(boxstyle="round", fc="#fff3f3", ec="#7a0000"),
+                                 visible=False)
+        self.animate(self._message)
+        fig.canvas.mpl_connect("draw_event", self._on_draw)
+
+    def update(self, **params) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- animated artists and blitting -------------------------------------------------------
+    def animate(self, *artists):
+        """Mark artists that ``update`` changes; returns the first one (for chaining)."""
+        for artist in artists:
+            artist.set_animated(True)
+            self._animated.append(artist)
+        return artists[0] if artists else None
+
+    def replace_animated(self, old, new):
+        """Swap an animated artist that ``update`` re-creates (e.g. a surface or contour set)."""
+        if old is not None:
+            if old in self._animated:
+                self._animated.remove(old)
+            old.remove()
+        return self.animate(new)
+
+    def request_full_redraw(self) -> None:
+        """The static background changed (limits, labels): the next redraw is a full one."""
+        self._full_redraw = True
+
+    def _draw_animated(self, renderer) -> None:
+        for artist in sorted(self._animated, key=lambda a: a.get_zorder()):
+            if artist.figure is None or not artist.get_visible():
+                continue
+            if hasattr(artist, "do_3d_projection"):
+                artist.do_3d_projection()
+            artist.draw(renderer)
+
+    def _on_draw(self, event) -> None:
+        canvas = self.fig.canvas
+        if event is not None and event.canvas is canvas and can_blit(canvas):
+            self._background = canvas.copy_from_bbox(self.fig.bbox)
+            self._background_size = canvas.get_width_height(physical=True)
+            self._full_redraw = False
+        renderer = event.renderer if event is not None else canvas.get_renderer()
+        self._draw_animated(renderer)
+
+    def redraw(self) -> str:
+        """Repaint the canvas; returns ``"blit"`` or ``"full"`` (also kept in ``last_redraw``)."""
+        canvas = self.fig.canvas
+        if (self._full_redraw or self._background is None
+                or not can_blit(canvas)
+                or canvas.get_width_height(physical=True) != self._background_size):
+            canvas.draw_idle()
+            self.last_redraw = "full"
+        else:
+            canvas.restore_region(self._background)
+            self._draw_animated(canvas.get_renderer())
+            canvas.blit(self.fig.bbox)
+            self.last_redraw = "blit"
+        return self.last_redraw
+
+    # -- error banner --------------------------------------------------------------------------
+    @property
+    def message(self) -> str:
+        """The text of the banner shown over the figure ('' when none)."""
+        return self._message.get_text() if self._message.get_visible() else ""
+
+    def show_message(self, text: str) -> None:
+        """Show a readable message over the figure (e.g. an invalid slider combination)."""
+        self._message.set_text(text)
+        self._message.set_visible(True)
+
+    def clear_message(self) -> None:
+        self._message.set_visible(False)
+        self._message.set_text("")

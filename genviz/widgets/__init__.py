@@ -1,0 +1,6 @@
+"""Explorers (ipywidgets only): one function per concept, returning a displayable widget."""
+
+from genviz.widgets._base import Explorer
+from genviz.widgets.gaussian import gaussian_explorer
+
+__all__ = ["Explorer", "gaussian_explorer"]
