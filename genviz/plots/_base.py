@@ -12,7 +12,7 @@ import io
 
 import matplotlib.pyplot as plt
 
-__all__ = ["View", "new_figure", "show", "figure_png", "can_blit"]
+__all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
@@ -39,6 +39,12 @@ def figure_png(fig, dpi=None) -> bytes:
     return buf.getvalue()
 
 
+def is_live_canvas(canvas) -> bool:
+    """Whether the canvas is an ipympl widget (``%matplotlib widget``), checked without
+    importing ipywidgets (views stay free of widget code)."""
+    return type(canvas).__module__.startswith("ipympl")
+
+
 def can_blit(canvas) -> bool:
     """Whether views may blit on this canvas.
 
@@ -57,12 +63,7 @@ def show(fig):
     """
     from IPython.display import Image, display
 
-    try:
-        import ipywidgets
-
-        is_widget = isinstance(fig.canvas, ipywidgets.DOMWidget)
-    except ImportError:  # pragma: no cover - ipywidgets is a dependency
-        is_widget = False
+    is_widget = is_live_canvas(fig.canvas)
     obj = fig.canvas if is_widget else Image(figure_png(fig))
     display(obj)
     if not is_widget:

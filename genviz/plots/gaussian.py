@@ -146,11 +146,13 @@ class GaussianView(View):
 
     def __init__(self, mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0, *, lim=4.0,
                  n_samples=200, seed=0, n_surface=35, n_image=121, surface=True,
-                 figsize=(10.0, 4.6)):
+                 figsize=None):
         self.lim = check_scalar(lim, "lim", low=0.0, low_open=True)
         self.n_samples = check_int(n_samples, "n_samples", low=0)
         self.seed = check_int(seed, "seed", low=0)
         self.surface = bool(surface)
+        if figsize is None:
+            figsize = (10.0, 4.6) if self.surface else (5.4, 4.6)
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
         self._xs_surf = np.linspace(-self.lim, self.lim, check_int(n_surface, "n_surface", low=3))
@@ -193,7 +195,10 @@ class GaussianView(View):
         if self.ax3d is not None:
             _style_surface_axes(self.ax3d, L, 0.25)
             self.ax3d.set_title("density $p(x;\\mu,\\Sigma)$")
-        fig.subplots_adjust(left=0.02, right=0.98, bottom=0.12, top=0.9, wspace=0.15)
+        if self.surface:
+            fig.subplots_adjust(left=0.02, right=0.98, bottom=0.12, top=0.9, wspace=0.15)
+        else:
+            fig.subplots_adjust(left=0.12, right=0.97, bottom=0.12, top=0.92)
         self.update(mu1=mu1, mu2=mu2, sigma1=sigma1, sigma2=sigma2, rho=rho)
 
     def update(self, **params) -> None:
@@ -239,4 +244,3 @@ class GaussianView(View):
                           eigvals=geo.eigvals, eigvecs=geo.eigvecs, angle=geo.angle, peak=peak,
                           samples=samples, sample_mean=sample_mean, sample_cov=sample_cov,
                           image=img, surface_max=surface_max)
-        self.clear_message()

@@ -89,6 +89,7 @@ class Explorer(widgets.VBox):
                                   f"{html.escape(str(exc))}</div>")
         else:
             self.error = None
+            self.view.clear_message()
             self.readout.value = self._readout_fn(self.view.state)
         self.n_updates += 1
         self.render()

@@ -1,0 +1,74 @@
+"""gaussian_explorer: the sweep, the readout's numbers, and the error path of Explorer."""
+
+import re
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+
+from genviz.plots._base import View, new_figure
+from genviz.widgets import Explorer, gaussian_explorer
+from explorer_testing import sweep_explorer
+
+
+def test_sweep_every_control_over_its_range():
+    e = gaussian_explorer()
+    assert set(e.controls) == {"mu1", "mu2", "sigma1", "sigma2", "rho"}
+    made = sweep_explorer(e, n=5)
+    assert made == 25 and e.n_updates >= 25
+    # Extremes at once: the most correlated, smallest Gaussian still draws.
+    e.controls["sigma1"].value = e.controls["sigma1"].min
+    e.controls["sigma2"].value = e.controls["sigma2"].min
+    e.controls["rho"].value = e.controls["rho"].max
+    assert e.error is None and np.isfinite(e.view.state["peak"])
+
+
+def numbers(html):
+    """The decimal numbers a reader sees in the readout (markup removed)."""
+    text = re.sub(r"<[^>]+>", " ", html)
+    return [float(x) for x in re.findall(r"-?\d+\.\d+", text)]
+
+
+def test_readout_shows_the_right_numbers():
+    e = gaussian_explorer(sigma1=2.0, sigma2=0.5, rho=0.5)
+    cov = np.array([[4.0, 0.5], [0.5, 0.25]])
+    vals = numbers(e.readout.value)
+    lam = np.linalg.eigvalsh(cov)[::-1]
+    # Sigma (4 entries), |Sigma|, lambda1, lambda2, angle, peak, sample mean (2), sample cov (4)
+    np.testing.assert_allclose(vals[:4], cov.ravel(), atol=5e-4)
+    assert vals[4] == pytest.approx(np.linalg.det(cov), abs=5e-5)
+    np.testing.assert_allclose(vals[5:7], lam, atol=5e-5)
+    assert vals[8] == pytest.approx(1 / (2 * np.pi * np.sqrt(np.linalg.det(cov))), abs=5e-5)
+    e.controls["rho"].value = -0.5
+    assert numbers(e.readout.value)[1] == pytest.approx(-0.5, abs=5e-4)
+
+
+def test_without_ipympl_the_figure_is_an_image_widget():
+    e = gaussian_explorer(surface=False)
+    assert isinstance(e.canvas, widgets.Image)
+    first = e.canvas.value
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    e.controls["mu1"].value = 1.0
+    assert e.canvas.value != first
+
+
+class _Fragile(View):
+    def __init__(self):
+        super().__init__(new_figure())
+        self.ax = self.fig.add_subplot()
+
+    def update(self, a):
+        if a < 0:
+            raise ValueError("a must be >= 0")
+        self.state = {"a": a}
+
+
+def test_invalid_values_show_a_message_instead_of_raising():
+    e = Explorer(_Fragile(), {"a": widgets.FloatSlider(value=1.0, min=-1.0, max=1.0)},
+                 lambda s: f"a = {s['a']}")
+    e.controls["a"].value = -1.0  # must not raise
+    assert e.error == "a must be >= 0"
+    assert "a must be >= 0" in e.view.message
+    assert "Invalid setting" in e.readout.value
+    e.controls["a"].value = 0.5
+    assert e.error is None and e.view.message == "" and e.readout.value == "a = 0.5"
