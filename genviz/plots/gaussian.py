@@ -15,7 +15,7 @@ from genviz.gaussian import (
     ellipse_points,
 )
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import DENSITY_CMAP, PALETTE
+from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP
 
 __all__ = ["gaussian_figure", "GaussianView"]
 
@@ -152,7 +152,7 @@ class GaussianView(View):
         self.seed = check_int(seed, "seed", low=0)
         self.surface = bool(surface)
         if figsize is None:
-            figsize = (10.0, 4.6) if self.surface else (5.4, 4.6)
+            figsize = (11.0, 4.6) if self.surface else (7.0, 4.6)
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
         self._xs_surf = np.linspace(-self.lim, self.lim, check_int(n_surface, "n_surface", low=3))
@@ -169,18 +169,19 @@ class GaussianView(View):
         ax = self.ax
         L = self.lim
         self._image = self.animate(ax.imshow(np.zeros((len(self._xs_img),) * 2), origin="lower",
-                                extent=(-L, L, -L, L), cmap=DENSITY_CMAP, vmin=0.0, vmax=1.0,
-                                interpolation="bilinear", alpha=0.85))
-        self._ellipses = [ax.plot([], [], color="white", lw=1.4, ls=ls)[0]
-                          for ls in ("-", "--", ":")]
+                                extent=(-L, L, -L, L), cmap=PANEL_CMAP, vmin=0.0, vmax=1.0,
+                                interpolation="bilinear"))
+        self._ellipses = [ax.plot([], [], color=PALETTE["blue"], lw=1.4, ls=ls,
+                                  label=f"{k:g}-sigma contour")[0]
+                          for ls, k in zip(("-", "--", ":"), self.K_SIGMAS)]
         self._axes_lines = [
-            ax.plot([], [], color=PALETTE["orange"], lw=2.5,
+            ax.plot([], [], color=PALETTE["vermillion"], lw=2.8, solid_capstyle="round",
                     label=r"major axis $\sqrt{\lambda_1}\,v_1$")[0],
-            ax.plot([], [], color=PALETTE["sky"], lw=2.5,
+            ax.plot([], [], color=PALETTE["orange"], lw=2.8, solid_capstyle="round",
                     label=r"minor axis $\sqrt{\lambda_2}\,v_2$")[0],
         ]
-        self._samples = self.animate(ax.scatter(np.zeros(self.n_samples), np.zeros(self.n_samples), s=7,
-                                   color=PALETTE["vermillion"], edgecolor="none", alpha=0.8,
+        self._samples = self.animate(ax.scatter(np.zeros(self.n_samples), np.zeros(self.n_samples), s=6,
+                                   color=PALETTE["black"], edgecolor="none", alpha=0.55,
                                    label=f"{self.n_samples} samples"))
         (self._mean_marker,) = ax.plot([], [], "P", color="white", mec="k", ms=9,
                                        label=r"mean $\mu$")
@@ -190,15 +191,16 @@ class GaussianView(View):
         ax.set_aspect("equal")
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
-        ax.set_title("contours at 1, 2, 3 Mahalanobis units")
-        ax.legend(loc="upper left", fontsize="x-small", framealpha=0.8)
+        ax.set_title("density, contours, principal axes, samples", fontsize="medium")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small",
+                  frameon=False, borderaxespad=0.0)
         if self.ax3d is not None:
             _style_surface_axes(self.ax3d, L, 0.25)
             self.ax3d.set_title("density $p(x;\\mu,\\Sigma)$")
         if self.surface:
-            fig.subplots_adjust(left=0.02, right=0.98, bottom=0.12, top=0.9, wspace=0.15)
+            fig.subplots_adjust(left=0.0, right=0.8, bottom=0.12, top=0.9, wspace=0.3)
         else:
-            fig.subplots_adjust(left=0.12, right=0.97, bottom=0.12, top=0.92)
+            fig.subplots_adjust(left=0.09, right=0.64, bottom=0.12, top=0.92)
         self.update(mu1=mu1, mu2=mu2, sigma1=sigma1, sigma2=sigma2, rho=rho)
 
     def update(self, **params) -> None:

@@ -10,7 +10,7 @@ import contextlib
 
 import matplotlib as mpl
 
-__all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "set_lecture_mode", "lecture_mode",
+__all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode"]
 
 # Okabe-Ito colour-blind-safe palette.
@@ -28,6 +28,8 @@ PALETTE = {
 CLASS_COLORS = [PALETTE["blue"], PALETTE["vermillion"], PALETTE["green"], PALETTE["purple"],
                 PALETTE["orange"], PALETTE["sky"]]
 DENSITY_CMAP = "viridis"
+# A light single-hue map for density images that other artists are drawn on (white = 0).
+PANEL_CMAP = "Blues"
 
 _LECTURE_RC = {
     "font.size": 15,
