@@ -34,6 +34,24 @@ def test_environment_yml_lists_the_same_runtime_packages_as_pyproject():
     assert "conda-forge" in env["channels"]
 
 
+def test_tested_versions_satisfy_environment_yml():
+    """What a Binder/JupyterHub image resolves from environment.yml admits what we test with."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from packaging.specifiers import SpecifierSet
+
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    for dep in env["dependencies"]:
+        if not isinstance(dep, str) or dep.startswith(("python", "pip")):
+            continue
+        name, spec = _name_and_spec(dep)
+        try:
+            installed = version(name)
+        except PackageNotFoundError:
+            pytest.fail(f"{name} from environment.yml is not installed in the test environment")
+        assert installed in SpecifierSet(spec), f"{name} {installed} not in {spec}"
+
+
 def test_postbuild_installs_genviz_from_the_repository():
     text = (ROOT / "postBuild").read_text()
     assert "pip install" in text and "-e ." in text
