@@ -183,3 +183,19 @@ def check_cov(cov, name: str = "cov", *, d: int | None = None) -> CovFactor:
     signs[signs == 0] = 1.0
     v *= signs
     return CovFactor(sym, w, v)
+
+
+class NotFittedError(ValueError, AttributeError):
+    """An estimator was used (predict, score, ...) before ``fit`` was called.
+
+    A subclass of both ValueError and AttributeError, as scikit-learn's, so either ``except``
+    clause catches it.
+    """
+
+
+def check_fitted(estimator, attribute: str) -> None:
+    """Raise :class:`NotFittedError` unless ``estimator`` has the learned ``attribute``."""
+    if not hasattr(estimator, attribute):
+        name = type(estimator).__name__
+        raise NotFittedError(f"this {name} is not fitted yet: call {name}.fit(X, y) before using "
+                             f"it to predict")
