@@ -4,6 +4,8 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.genviz-installed
 PORT   ?= 8888
+# Jupyter refuses to run as root (containers, CI) unless told so; ordinary users never need it.
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 .PHONY: lab test bench clean help
 
@@ -20,7 +22,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) \
+	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
 		--ServerApp.root_dir=notebooks
 
 # Matplotlib runs headless (Agg) in the test process; notebooks select ipympl themselves.
