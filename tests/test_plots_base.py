@@ -1,0 +1,56 @@
+"""Plot helpers and the lecture style switch."""
+
+import matplotlib as mpl
+import numpy as np
+import pytest
+from IPython.display import Image
+
+from genviz.plots import CLASS_COLORS, PALETTE, figure_png, lecture_mode, new_figure, set_lecture_mode, show
+from genviz.plots._base import can_blit, is_live_canvas
+from genviz.plots.style import is_lecture_mode
+
+
+def test_lecture_mode_switches_and_restores_rcparams():
+    before = mpl.rcParams["font.size"], mpl.rcParams["lines.linewidth"]
+    set_lecture_mode(True)
+    assert is_lecture_mode() and mpl.rcParams["font.size"] >= 14
+    assert mpl.rcParams["lines.linewidth"] >= 2.5
+    set_lecture_mode(True)  # idempotent: a second call must not lose the saved values
+    set_lecture_mode(False)
+    assert not is_lecture_mode()
+    assert (mpl.rcParams["font.size"], mpl.rcParams["lines.linewidth"]) == before
+    with lecture_mode():
+        assert mpl.rcParams["font.size"] >= 14
+    assert mpl.rcParams["font.size"] == before[0]
+    with pytest.raises(TypeError, match="on must be True or False"):
+        set_lecture_mode("yes")
+
+
+def _luminance(hex_colour):
+    r, g, b = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_palette_is_okabe_ito_and_first_two_classes_differ_in_lightness():
+    assert PALETTE["blue"] == "#0072B2" and PALETTE["vermillion"] == "#D55E00"
+    # Classes 0 and 1 stay distinguishable in greyscale too.
+    assert abs(_luminance(CLASS_COLORS[0]) - _luminance(CLASS_COLORS[1])) > 0.05
+    assert len(set(CLASS_COLORS)) == len(CLASS_COLORS)
+
+
+def test_agg_canvas_is_not_live_but_can_blit():
+    fig = new_figure()
+    assert not is_live_canvas(fig.canvas)
+    assert can_blit(fig.canvas)
+
+
+def test_figure_png_and_show_on_agg(monkeypatch):
+    fig = new_figure(figsize=(2, 1))
+    fig.add_subplot().plot([0, 1], [0, 1])
+    png = figure_png(fig)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    obj = show(fig)
+    assert isinstance(obj, Image) and shown == [obj]
+    assert obj.data[:8] == b"\x89PNG\r\n\x1a\n"
