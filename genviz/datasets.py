@@ -12,7 +12,7 @@ import hashlib
 import json
 from importlib import resources
 
-__all__ = ["DataFileError", "read_verified", "provenance"]
+__all__ = ["DataFileError", "read_verified", "provenance", "optical_digits"]
 
 
 class DataFileError(RuntimeError):
@@ -69,3 +69,46 @@ def read_verified(filename: str) -> bytes:
                             f"differs from the recorded {record['sha256'][:12]}...; reinstall genviz "
                             f"or regenerate it with {record.get('script', 'its script in scripts/')}")
     return data
+
+# -- UCI optical digits (notebook 09, scripts/build_optical_digits.py) -------------------------
+OPTICAL_DIGITS_FILE = "optical_digits.csv.gz"
+
+
+def optical_digits():
+    """The UCI optical handwritten digits (test set): 1797 images of 8x8 pixels, digits 0..9.
+
+    Each pixel is the count (0..16) of on pixels in a 4x4 block of a 32x32 bitmap. Built by
+    ``scripts/build_optical_digits.py`` from the copy in scikit-learn (UCI, CC BY 4.0).
+
+    Returns
+    -------
+    X : ndarray of float, shape (1797, 64)
+        Pixels row by row (reshape a row to (8, 8) to see the image).
+    y : ndarray of int, shape (1797,)
+        The digits.
+
+    Raises
+    ------
+    DataFileError
+        If the data file is missing, corrupted (checksum) or unreadable.
+
+    Examples
+    --------
+    >>> X, y = optical_digits()
+    >>> X.shape, int(X.max()), sorted(set(y.tolist())) == list(range(10))
+    ((1797, 64), 16, True)
+    """
+    import gzip as _gzip
+    import io as _io
+
+    import numpy as _np
+
+    raw = read_verified(OPTICAL_DIGITS_FILE)
+    try:
+        table = _np.loadtxt(_io.BytesIO(_gzip.decompress(raw)), delimiter=",", skiprows=1,
+                            dtype=_np.int64)
+    except (OSError, EOFError, ValueError) as exc:
+        raise DataFileError(f"data file genviz/data/{OPTICAL_DIGITS_FILE} cannot be read ({exc}); "
+                            f"regenerate it with scripts/build_optical_digits.py") from None
+    return table[:, :64].astype(_np.float64), table[:, 64].copy()
+
