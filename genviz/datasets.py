@@ -12,7 +12,8 @@ import hashlib
 import json
 from importlib import resources
 
-__all__ = ["DataFileError", "read_verified", "provenance", "optical_digits"]
+__all__ = ["DataFileError", "read_verified", "provenance", "optical_digits",
+           "CategoricalTable", "enjoy_sport", "play_tennis", "Penguins", "penguins"]
 
 
 class DataFileError(RuntimeError):
@@ -112,3 +113,116 @@ def optical_digits():
                             f"regenerate it with scripts/build_optical_digits.py") from None
     return table[:, :64].astype(_np.float64), table[:, 64].copy()
 
+
+# -- naive Bayes tables (notebooks 06, 08; scripts/build_penguins.py) --------------------------
+import csv as _csv  # noqa: E402  (imports of this appended section)
+import gzip as _nb_gzip  # noqa: E402
+import io as _nb_io  # noqa: E402
+from typing import NamedTuple as _NamedTuple  # noqa: E402
+
+import numpy as _nb_np  # noqa: E402
+
+
+class CategoricalTable(_NamedTuple):
+    """A small table of categorical features: ``X`` (n, d) strings, ``y`` (n,) labels."""
+
+    X: object  #: (n, d) object array of strings
+    y: object  #: (n,) object array of labels
+    feature_names: list  #: d column names
+    target_name: str  #: name of the label column
+
+
+def _object_table(rows, feature_names, target_name):
+    X = _nb_np.empty((len(rows), len(feature_names)), dtype=object)
+    X[:] = [r[:-1] for r in rows]
+    y = _nb_np.empty(len(rows), dtype=object)
+    y[:] = [r[-1] for r in rows]
+    return CategoricalTable(X, y, list(feature_names), target_name)
+
+
+def enjoy_sport() -> CategoricalTable:
+    """The DS 5220 slides' EnjoySport table (4 days, 6 attributes -> Play?).
+
+    Mitchell's *Machine Learning* (1997), Table 2.1, as the naive Bayes slides show it (values
+    in lower case). Wind is "strong" on every day.
+
+    Examples
+    --------
+    >>> t = enjoy_sport()
+    >>> t.feature_names, t.X.shape, t.y.tolist()
+    (['Sky', 'Temp', 'Humid', 'Wind', 'Water', 'Forecast'], (4, 6), ['yes', 'yes', 'no', 'yes'])
+    """
+    rows = [("sunny", "warm", "normal", "strong", "warm", "same", "yes"),
+            ("sunny", "warm", "high", "strong", "warm", "same", "yes"),
+            ("rainy", "cold", "high", "strong", "warm", "change", "no"),
+            ("sunny", "warm", "high", "strong", "cool", "change", "yes")]
+    return _object_table(rows, ["Sky", "Temp", "Humid", "Wind", "Water", "Forecast"], "Play?")
+
+
+def play_tennis() -> CategoricalTable:
+    """Mitchell's PlayTennis table (*Machine Learning*, 1997, Table 3.2): 14 days D1..D14.
+
+    Features Outlook (Sunny/Overcast/Rain), Temperature (Hot/Mild/Cool), Humidity
+    (High/Normal), Wind (Weak/Strong); label PlayTennis (Yes/No), 9 Yes and 5 No.
+
+    Examples
+    --------
+    >>> t = play_tennis()
+    >>> t.X[0].tolist(), t.y[0], int((t.y == "Yes").sum())
+    (['Sunny', 'Hot', 'High', 'Weak'], 'No', 9)
+    """
+    rows = [("Sunny", "Hot", "High", "Weak", "No"), ("Sunny", "Hot", "High", "Strong", "No"),
+            ("Overcast", "Hot", "High", "Weak", "Yes"), ("Rain", "Mild", "High", "Weak", "Yes"),
+            ("Rain", "Cool", "Normal", "Weak", "Yes"), ("Rain", "Cool", "Normal", "Strong", "No"),
+            ("Overcast", "Cool", "Normal", "Strong", "Yes"),
+            ("Sunny", "Mild", "High", "Weak", "No"), ("Sunny", "Cool", "Normal", "Weak", "Yes"),
+            ("Rain", "Mild", "Normal", "Weak", "Yes"), ("Sunny", "Mild", "Normal", "Strong", "Yes"),
+            ("Overcast", "Mild", "High", "Strong", "Yes"),
+            ("Overcast", "Hot", "Normal", "Weak", "Yes"), ("Rain", "Mild", "High", "Strong", "No")]
+    return _object_table(rows, ["Outlook", "Temperature", "Humidity", "Wind"], "PlayTennis")
+
+
+PENGUINS_FILE = "penguins.csv.gz"
+
+
+class Penguins(_NamedTuple):
+    """Palmer penguins: four body measurements and the species, plus island and sex."""
+
+    X: object  #: (342, 4) float: bill length, bill depth, flipper length (mm), body mass (g)
+    y: object  #: (342,) species: "Adelie", "Chinstrap", "Gentoo"
+    feature_names: list  #: the four column names, with units
+    island: object  #: (342,) "Biscoe", "Dream", "Torgersen"
+    sex: object  #: (342,) "female", "male" or "" (unknown)
+
+
+def penguins() -> Penguins:
+    """The Palmer penguins (CC0): 342 penguins of three species, four measurements each.
+
+    Built by ``scripts/build_penguins.py`` from the PyPI package ``palmerpenguins`` (the 2 rows
+    without measurements dropped). A real, small, continuous classification data set.
+
+    Raises
+    ------
+    DataFileError
+        If the data file is missing, corrupted (checksum) or unreadable.
+
+    Examples
+    --------
+    >>> p = penguins()
+    >>> p.X.shape, sorted(set(p.y)), p.feature_names[2]
+    ((342, 4), ['Adelie', 'Chinstrap', 'Gentoo'], 'flipper_length_mm')
+    """
+    raw = read_verified(PENGUINS_FILE)
+    try:
+        rows = list(_csv.reader(_nb_io.StringIO(_nb_gzip.decompress(raw).decode("ascii"))))
+        header, rows = rows[0], rows[1:]
+        X = _nb_np.array([[float(v) for v in r[2:6]] for r in rows])
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError) as exc:
+        raise DataFileError(f"data file genviz/data/{PENGUINS_FILE} cannot be read ({exc}); "
+                            f"regenerate it with scripts/build_penguins.py") from None
+
+    def column(i):
+        out = _nb_np.empty(len(rows), dtype=object)
+        out[:] = [r[i] for r in rows]
+        return out
+    return Penguins(X, column(0), header[2:6], column(1), column(6))

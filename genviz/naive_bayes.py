@@ -6,6 +6,9 @@ then normalises with ``scipy.special.logsumexp`` (the slides' normalising consta
 evidence ``P(x) = sum_k P(x, y=k)``) to get the posterior. The shared logic lives once in
 :class:`_BaseNB`; each model only says how it counts (``fit``) and how it scores one feature.
 
+- :class:`CategoricalNB`: features with named values ("Sunny"), count tables per class (the
+  slides' EnjoySport walk-through and Mitchell's PlayTennis).
+- :class:`GaussianNB`: one normal per feature and class (axis-aligned ellipses).
 - :class:`MultinomialNB`, :class:`BernoulliNB`: the two text event models of CS229 (word counts
   / word presence), dense or ``scipy.sparse`` input, never densified; two-class extras
   (``decision_function``, Smola's threshold ``c``, the linear form, the most indicative words).
@@ -24,7 +27,7 @@ from scipy.special import logsumexp
 from genviz._validation import (NotFittedError, check_fitted, check_int, check_points,
                                 check_scalar)
 
-__all__ = ["MultinomialNB", "BernoulliNB", "NotFittedError"]
+__all__ = ["CategoricalNB", "GaussianNB", "MultinomialNB", "BernoulliNB", "NotFittedError"]
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -112,6 +115,13 @@ class _BaseNB:
         check_fitted(self, "classes_")
         X = self._check_X(X)
         return self._joint_log_likelihood(X) + self.class_log_prior_
+
+    def predict_joint_proba(self, X):
+        """The slides' unnormalised scores ``P(y=k) prod_j P(x_j|y=k)``, shape (n, K).
+
+        May underflow to 0 with many features: that is why everything else works in logs.
+        """
+        return np.exp(self.predict_joint_log_proba(X))
 
     def predict_log_evidence(self, X):
         """``log P(x) = logsumexp_k log P(x, y=k)``: the log of the slides' normaliser, (n,)."""
@@ -273,7 +283,7 @@ class _BinaryTextMixin:
         out = {}
         for label, score in ((self.classes_[1], w), (self.classes_[0], -w)):
             order = np.argsort(-score, kind="stable")[:k]
-            out[label] = [(names[i].item(), float(score[i])) for i in order]
+            out[label] = [(names[i].tolist(), float(score[i])) for i in order]
         return out
 
 
@@ -414,3 +424,239 @@ class BernoulliNB(_BinaryTextMixin, _BaseNB):
             w = (lp[1] - ln[1]) - (lp[0] - ln[0])
             b = ln[1].sum() - ln[0].sum()
         return w, b + self.class_log_prior_[1] - self.class_log_prior_[0]
+
+
+# --------------------------------------------------------------------------- categorical
+def _check_table(X, name="X", *, n_features=None):
+    """An (n, d) object array of category values; ragged rows and missing values refused."""
+    if isinstance(X, (str, bytes)):
+        raise TypeError(f"{name} must be a table (rows of values), got the string {X!r}")
+    if isinstance(X, (list, tuple)):
+        lengths = [len(r) if isinstance(r, (list, tuple, np.ndarray)) else None for r in X]
+        if any(n is None for n in lengths):
+            raise ValueError(f"{name} must be 2-dimensional: a list of rows, each a list of "
+                             f"values (for one row use [row])")
+        if len(set(lengths)) > 1:
+            i = next(i for i, n in enumerate(lengths) if n != lengths[0])
+            raise ValueError(f"{name} has ragged rows: row 0 has {lengths[0]} values but row {i} "
+                             f"has {lengths[i]}; every row needs one value per feature")
+    arr = np.asarray(X, dtype=object)
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features), got shape "
+                         f"{arr.shape}" + (" (for one row use [row])" if arr.ndim == 1 else ""))
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}); pass at least one row and feature")
+    for (i, j), v in np.ndenumerate(arr):
+        if v is None or (isinstance(v, float) and not np.isfinite(v)):
+            raise ValueError(f"{name}[{i}, {j}] is missing ({v!r}); fill or drop it first")
+    if n_features is not None and arr.shape[1] != n_features:
+        raise ValueError(f"{name} has {arr.shape[1]} features per row but the model was fitted "
+                         f"with {n_features}")
+    return arr
+
+
+class CategoricalNB(_BaseNB):
+    """Naive Bayes for categorical features with named values, by counting.
+
+    ``P(X_j = v | y = k) = (c_{kjv} + alpha) / (N_k + alpha |values(X_j)|)`` with ``c_{kjv}``
+    the number of class-k rows whose feature j is ``v`` and ``|values(X_j)|`` the number of
+    values feature j takes in training (the slides' Laplace formula for alpha = 1; alpha = 0 is
+    plain counting). A value never seen in training has count 0 in every class: with
+    ``alpha > 0`` it gets ``alpha / (N_k + alpha |values(X_j)|)``; with ``alpha = 0`` its
+    probability is 0 in every class and predicting raises a ValueError naming it.
+
+    Parameters
+    ----------
+    alpha : float >= 0, default 1.0
+
+    Attributes
+    ----------
+    classes_, class_count_ (K,), class_log_prior_ (K,)
+    feature_names_ : list of d names; categories_ : list of d arrays of sorted values
+    category_count_ : list of d arrays (K, n_j), the count tables per class
+    feature_log_prob_ : list of d arrays (K, n_j), log of the smoothed conditional probabilities
+
+    Examples
+    --------
+    >>> X = [["sunny", "high"], ["sunny", "normal"], ["rainy", "high"], ["sunny", "high"]]
+    >>> nb = CategoricalNB(alpha=0).fit(X, ["yes", "yes", "no", "yes"])
+    >>> np.exp(nb.class_log_prior_)          # P(no), P(yes)
+    array([0.25, 0.75])
+    >>> nb.conditional_table(0)              # rows no, yes; columns rainy, sunny
+    array([[1., 0.],
+           [0., 1.]])
+    >>> nb.predict([["sunny", "high"]]).tolist()
+    ['yes']
+    """
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y, *, classes=None, feature_names=None):
+        """Count the table ``X`` (n, d) of values against the labels ``y`` (n,); returns self."""
+        alpha = _check_alpha(self.alpha)
+        X = _check_table(X)
+        if feature_names is None:
+            feature_names = [f"x{j}" for j in range(X.shape[1])]
+        feature_names = [str(f) for f in feature_names]
+        if len(feature_names) != X.shape[1]:
+            raise ValueError(f"feature_names has {len(feature_names)} names but X has "
+                             f"{X.shape[1]} features")
+        self._alpha = alpha
+        self.feature_names_ = feature_names
+        return super().fit(X, y, classes=classes)
+
+    def _check_X(self, X, fitting=False):
+        return _check_table(X, n_features=None if fitting else len(self.categories_))
+
+    def _fit(self, X, Y):
+        self.categories_, self.category_count_, self.feature_log_prob_ = [], [], []
+        self._index = []
+        for j in range(X.shape[1]):
+            try:
+                values, codes = np.unique(X[:, j], return_inverse=True)
+            except TypeError:
+                raise TypeError(f"X feature {j} ({self.feature_names_[j]}) mixes value types "
+                                f"that cannot be compared, e.g. strings and numbers") from None
+            onehot = np.zeros((X.shape[0], values.size))
+            onehot[np.arange(X.shape[0]), codes] = 1.0
+            counts = Y.T @ onehot
+            smoothed = counts + self._alpha
+            self.categories_.append(values)
+            self.category_count_.append(counts)
+            self.feature_log_prob_.append(_safe_log(smoothed)
+                                          - np.log(smoothed.sum(axis=1, keepdims=True)))
+            self._index.append({v: i for i, v in enumerate(values.tolist())})
+        self.n_categories_ = np.array([v.size for v in self.categories_])
+
+    def conditional_table(self, j):
+        """The smoothed ``P(X_j = v | y = k)`` of feature ``j`` (index or name): (K, n_j)."""
+        check_fitted(self, "classes_")
+        if isinstance(j, str):
+            if j not in self.feature_names_:
+                raise ValueError(f"j must be a feature index or one of {self.feature_names_}, "
+                                 f"got {j!r}")
+            j = self.feature_names_.index(j)
+        j = check_int(j, "j", low=0, high=len(self.categories_) - 1)
+        return np.exp(self.feature_log_prob_[j])
+
+    def feature_log_factors(self, X):
+        """``log P(X_j = x_j | y = k)`` for every row, class and feature: (n, K, d).
+
+        Raises
+        ------
+        ValueError
+            With alpha = 0, for a value never seen in training (probability 0/0 in every class).
+        """
+        check_fitted(self, "classes_")
+        X = self._check_X(X)
+        n, d = X.shape
+        out = np.empty((n, self.classes_.size, d))
+        for j in range(d):
+            index, flp = self._index[j], self.feature_log_prob_[j]
+            codes = np.array([index.get(v, -1) for v in X[:, j].tolist()])
+            unseen = codes < 0
+            if unseen.any():
+                i = int(np.flatnonzero(unseen)[0])
+                if self._alpha == 0:
+                    raise ValueError(
+                        f"X[{i}, {j}] = {X[i, j]!r}: feature {self.feature_names_[j]!r} never took "
+                        f"this value in training (it took {self.categories_[j].tolist()}); with "
+                        f"alpha=0 its probability is 0 in every class and the posterior 0/0. "
+                        f"Use alpha > 0 (Laplace smoothing) or a known value")
+            out[:, :, j] = flp[:, np.maximum(codes, 0)].T
+            if unseen.any():
+                total = self.class_count_ + self._alpha * self.n_categories_[j]
+                out[unseen, :, j] = np.log(self._alpha) - np.log(total)
+        return out
+
+    def _joint_log_likelihood(self, X):
+        return self.feature_log_factors(X).sum(axis=2)
+
+    def explain(self, x):
+        """Everything the slides compute for one query row ``x`` (d values), as a dict.
+
+        Keys: ``features``, ``values``, ``classes``, ``prior`` (K,), ``factors`` (K, d) the
+        ``P(x_j|y=k)``, ``joint`` (K,) the unnormalised ``P(y=k) prod_j P(x_j|y=k)``,
+        ``normaliser`` the slides' ``alpha = 1 / sum_k joint_k`` (inf if every joint is 0),
+        ``posterior`` (K,) or None when it is 0/0, ``decision`` the argmax label (or None).
+        """
+        check_fitted(self, "classes_")
+        row = _check_table([list(x)] if not isinstance(x, np.ndarray) else x.reshape(1, -1),
+                           "x", n_features=len(self.categories_))
+        logf = self.feature_log_factors(row)[0]
+        logjoint = self.class_log_prior_ + logf.sum(axis=1)
+        joint = np.exp(logjoint)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lognorm = logsumexp(logjoint)
+        ok = bool(np.isfinite(lognorm))
+        post = np.exp(logjoint - lognorm) if ok else None
+        return {"features": list(self.feature_names_), "values": row[0].tolist(),
+                "classes": self.classes_.tolist(), "prior": np.exp(self.class_log_prior_),
+                "factors": np.exp(logf), "joint": joint,
+                "normaliser": float(np.exp(-lognorm)) if ok else np.inf,
+                "posterior": post,
+                "decision": self.classes_.tolist()[int(np.argmax(logjoint))] if ok else None}
+
+
+# --------------------------------------------------------------------------- Gaussian
+class GaussianNB(_BaseNB):
+    """Gaussian naive Bayes: feature ``j`` given class ``k`` is ``N(theta_kj, var_kj)``.
+
+    The class-conditional density is a Gaussian with a *diagonal* covariance (axis-aligned
+    ellipses), unlike GDA's full (shared) covariance. Variances are maximum-likelihood (divide
+    by ``N_k``) plus ``epsilon_ = var_smoothing * max_j var(X_j)``, as scikit-learn's.
+
+    Parameters
+    ----------
+    var_smoothing : float >= 0, default 1e-9
+        Fraction of the largest feature variance added to every variance, for stability.
+
+    Attributes
+    ----------
+    classes_, class_count_ (K,), class_log_prior_ (K,)
+    theta_ : (K, d) class means; var_ : (K, d) class variances; epsilon_ : float
+
+    Raises
+    ------
+    ValueError
+        NaN/inf in X; a zero variance (a feature constant within a class) with
+        ``var_smoothing = 0``.
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 4.0], [6.0, 8.0]])
+    >>> nb = GaussianNB(var_smoothing=0).fit(X, [0, 0, 1, 1])
+    >>> nb.theta_, nb.var_
+    (array([[1., 2.],
+           [5., 6.]]), array([[1., 1.],
+           [1., 4.]]))
+    >>> nb.predict_proba([[3.0, 3.5]]).round(3)
+    array([[0.586, 0.414]])
+    """
+
+    def __init__(self, var_smoothing=1e-9):
+        self.var_smoothing = var_smoothing
+
+    def _check_X(self, X, fitting=False):
+        return check_points(X, "X", d=None if fitting else self.theta_.shape[1])
+
+    def _fit(self, X, Y):
+        vs = check_scalar(self.var_smoothing, "var_smoothing", low=0.0)
+        counts = Y.sum(axis=0)[:, None]
+        self.theta_ = (Y.T @ X) / counts
+        # two-pass variance (accurate): mean of (x - mean)^2 per class
+        var = np.stack([((X[Y[:, k] > 0] - self.theta_[k]) ** 2).mean(axis=0)
+                        for k in range(Y.shape[1])])
+        self.epsilon_ = float(vs * np.max(np.var(X, axis=0)))
+        self.var_ = var + self.epsilon_
+        if np.any(self.var_ <= 0):
+            k, j = np.argwhere(self.var_ <= 0)[0]
+            raise ValueError(f"feature {j} is constant within class {self.classes_.tolist()[k]!r} (zero "
+                             f"variance): the Gaussian has no density; pass var_smoothing > 0 "
+                             f"(e.g. the default 1e-9)")
+
+    def _joint_log_likelihood(self, X):
+        const = -0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
+        sq = ((X[:, None, :] - self.theta_[None]) ** 2 / self.var_[None]).sum(axis=2)
+        return const - 0.5 * sq

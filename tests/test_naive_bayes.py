@@ -1,0 +1,247 @@
+"""genviz.naive_bayes CategoricalNB and GaussianNB: the slides' and Mitchell's numbers, sklearn."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import naive_bayes as sk
+from sklearn.preprocessing import OrdinalEncoder
+
+from genviz import datasets
+from genviz._validation import NotFittedError
+from genviz.naive_bayes import CategoricalNB, GaussianNB
+
+
+# ----------------------------------------------------------------------------- the slides
+def test_enjoy_sport_counts_are_the_slides_numbers():
+    t = datasets.enjoy_sport()
+    nb = CategoricalNB(alpha=0).fit(t.X, t.y, feature_names=t.feature_names)
+    assert nb.classes_.tolist() == ["no", "yes"]
+    np.testing.assert_allclose(np.exp(nb.class_log_prior_), [1 / 4, 3 / 4])   # P(play) = 3/4
+
+    def p(feature, value, label):
+        j = t.feature_names.index(feature)
+        v = nb.categories_[j].tolist().index(value)
+        return nb.conditional_table(feature)[nb.classes_.tolist().index(label), v]
+    assert p("Sky", "sunny", "yes") == 1.0
+    assert p("Sky", "sunny", "no") == 0.0
+    assert p("Humid", "high", "yes") == pytest.approx(2 / 3)
+    assert p("Humid", "high", "no") == 1.0
+    assert p("Wind", "strong", "yes") == 1.0  # Wind takes one value: it carries no information
+    np.testing.assert_array_equal(nb.category_count_[0], [[1, 0], [0, 3]])  # rainy, sunny
+
+
+def test_laplace_formula_of_the_slides():
+    t = datasets.enjoy_sport()
+    nb = CategoricalNB(alpha=1).fit(t.X, t.y, feature_names=t.feature_names)
+    # (c_v + 1) / (sum_v' c_v' + |values|): Sky has 2 values, 3 "yes" days all sunny
+    assert nb.conditional_table("Sky")[1, 1] == pytest.approx(4 / 5)
+    assert nb.conditional_table("Sky")[0, 1] == pytest.approx(1 / 3)
+    assert nb.conditional_table("Wind")[0, 0] == 1.0  # one value: (1 + 1) / (1 + 1)
+
+
+def test_mitchell_play_tennis_query():
+    t = datasets.play_tennis()
+    nb = CategoricalNB(alpha=0).fit(t.X, t.y, feature_names=t.feature_names)
+    e = nb.explain(["Sunny", "Cool", "High", "Strong"])
+    assert e["classes"] == ["No", "Yes"]
+    np.testing.assert_allclose(e["prior"], [5 / 14, 9 / 14])
+    np.testing.assert_allclose(e["factors"][:, 3], [3 / 5, 3 / 9])   # P(Wind=strong | .)
+    assert round(e["joint"][1], 4) == 0.0053 and round(e["joint"][0], 4) == 0.0206  # the book
+    np.testing.assert_allclose(e["joint"], [5 / 14 * 3 / 5 * 1 / 5 * 4 / 5 * 3 / 5,
+                                            9 / 14 * 2 / 9 * 3 / 9 * 3 / 9 * 3 / 9])
+    assert round(e["posterior"][0], 3) == 0.795
+    assert e["decision"] == "No"
+    assert e["normaliser"] == pytest.approx(1 / e["joint"].sum())
+    np.testing.assert_allclose(e["posterior"], e["normaliser"] * e["joint"])
+    np.testing.assert_allclose(nb.predict_proba([e["values"]])[0], e["posterior"])
+    np.testing.assert_allclose(nb.predict_joint_proba([e["values"]])[0], e["joint"])
+    assert nb.predict_log_evidence([e["values"]])[0] == pytest.approx(np.log(e["joint"].sum()))
+
+
+# ----------------------------------------------------------------------------- oracle
+def random_table(seed, n=80, d=4):
+    rng = np.random.default_rng(seed)
+    levels = [rng.integers(1, 5) for _ in range(d)]
+    X = np.array([[f"v{j}_{rng.integers(levels[j] + 1)}" for j in range(d)] for _ in range(n)],
+                 dtype=object)
+    y = rng.choice(["a", "b", "c"], size=n)
+    return X, y
+
+
+@pytest.mark.parametrize("alpha", [1.0, 0.3, 1e-10])
+@pytest.mark.parametrize("seed", range(4))
+def test_categorical_matches_sklearn(alpha, seed):
+    X, y = random_table(seed)
+    enc = OrdinalEncoder().fit(X)
+    ours = CategoricalNB(alpha=alpha).fit(X, y)
+    theirs = sk.CategoricalNB(alpha=alpha, force_alpha=True).fit(enc.transform(X), y)
+    np.testing.assert_array_equal(ours.n_categories_, theirs.n_categories_)
+    for a, b in zip(ours.category_count_, theirs.category_count_):
+        np.testing.assert_array_equal(a, b)
+    for a, b in zip(ours.feature_log_prob_, theirs.feature_log_prob_):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    rng = np.random.default_rng(seed + 50)  # queries: independent draws of training values
+    Xq = np.stack([rng.choice(X[:, j], size=30) for j in range(X.shape[1])], axis=1)
+    np.testing.assert_allclose(ours.predict_joint_log_proba(Xq),
+                               theirs.predict_joint_log_proba(enc.transform(Xq)),
+                               rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(ours.predict_proba(Xq), theirs.predict_proba(enc.transform(Xq)),
+                               rtol=0, atol=1e-10)
+    np.testing.assert_array_equal(ours.predict(Xq), theirs.predict(enc.transform(Xq)))
+
+
+tables = st.integers(1, 4).flatmap(lambda d: st.tuples(
+    st.lists(st.lists(st.sampled_from("pqrs"), min_size=d, max_size=d), min_size=2, max_size=25),
+    st.lists(st.sampled_from([0, 1, 2]), min_size=25, max_size=25),
+    st.sampled_from([0.0, 0.5, 1.0, 3.0])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables)
+def test_smoothed_conditionals_sum_to_one_for_every_feature_and_class(problem):
+    rows, labels, alpha = problem
+    y = labels[:len(rows)]
+    y[0], y[1] = 0, 1  # at least two classes
+    nb = CategoricalNB(alpha=alpha).fit(rows, y)
+    for j in range(len(rows[0])):
+        table = nb.conditional_table(j)
+        assert table.shape == (nb.classes_.size, nb.categories_[j].size)
+        np.testing.assert_allclose(table.sum(axis=1), 1.0, rtol=1e-12)
+        assert np.all(table >= 0) and (alpha == 0 or np.all(table > 0))
+    post = nb.predict_proba(rows) if alpha > 0 else None
+    if post is not None:
+        np.testing.assert_allclose(post.sum(axis=1), 1.0)
+
+
+# ----------------------------------------------------------------------------- bad inputs
+def test_unseen_value_smoothed_with_alpha_and_a_clear_error_without():
+    t = datasets.play_tennis()
+    query = [["Foggy", "Cool", "High", "Strong"]]
+    nb0 = CategoricalNB(alpha=0).fit(t.X, t.y, feature_names=t.feature_names)
+    with pytest.raises(ValueError, match=r"'Foggy'.*'Outlook' never took this value.*alpha > 0"):
+        nb0.predict_proba(query)
+    with pytest.raises(ValueError, match="Foggy"):
+        nb0.explain(query[0])
+    nb1 = CategoricalNB(alpha=1).fit(t.X, t.y)
+    f = nb1.feature_log_factors(query)[0, :, 0]
+    np.testing.assert_allclose(np.exp(f), [1 / (5 + 3), 1 / (9 + 3)])  # count 0: alpha/(N_k+3)
+    assert np.all(np.isfinite(nb1.predict_log_proba(query)))
+
+
+def test_zero_count_in_every_class_is_a_clear_0_over_0():
+    X = [["a", "u"], ["b", "v"]]
+    nb = CategoricalNB(alpha=0).fit(X, ["p", "q"])
+    assert np.all(np.isinf(nb.predict_joint_log_proba([["a", "v"]])))
+    with pytest.raises(ValueError, match="probability 0 under every class.*alpha > 0"):
+        nb.predict_proba([["a", "v"]])
+    e = nb.explain(["a", "v"])
+    assert e["posterior"] is None and e["decision"] is None and e["normaliser"] == np.inf
+
+
+def test_categorical_bad_inputs():
+    t = datasets.play_tennis()
+    with pytest.raises(NotFittedError, match="CategoricalNB is not fitted"):
+        CategoricalNB().predict(t.X)
+    with pytest.raises(ValueError, match="alpha must be >= 0"):
+        CategoricalNB(alpha=-0.5).fit(t.X, t.y)
+    with pytest.raises(ValueError, match="ragged rows: row 0 has 4 values but row 2 has 3"):
+        CategoricalNB().fit([["a", "b", "c", "d"], ["a", "b", "c", "d"], ["a", "b", "c"]],
+                            ["x", "y", "x"])
+    with pytest.raises(ValueError, match=r"X\[1, 2\] is missing"):
+        CategoricalNB().fit([["a", "b", "c"], ["a", "b", None]], ["x", "y"])
+    with pytest.raises(ValueError, match="2-dimensional.*one row use"):
+        CategoricalNB().fit(t.X[:, 0], t.y)
+    with pytest.raises(ValueError, match="no training rows"):
+        CategoricalNB().fit(t.X, t.y, classes=["Maybe", "No", "Yes"])
+    with pytest.raises(ValueError, match="at least two classes"):
+        CategoricalNB().fit(t.X, ["Yes"] * 14)
+    with pytest.raises(ValueError, match="y has 13 labels but X has 14"):
+        CategoricalNB().fit(t.X, t.y[:-1])
+    with pytest.raises(ValueError, match="feature_names has 2 names"):
+        CategoricalNB().fit(t.X, t.y, feature_names=["a", "b"])
+    nb = CategoricalNB().fit(t.X, t.y, feature_names=t.feature_names)
+    with pytest.raises(ValueError, match="3 features per row but the model was fitted with 4"):
+        nb.predict(t.X[:, :3])
+    with pytest.raises(ValueError, match="one of"):
+        nb.conditional_table("Colour")
+    with pytest.raises(ValueError, match="j must be <= 3"):
+        nb.conditional_table(4)
+
+
+def test_a_feature_with_one_value_is_allowed_and_uninformative():
+    # EnjoySport's Wind is "strong" every day: P(strong|k) = 1 for every class (alpha = 0), so it
+    # does not change the posterior; any other value is unseen -> clear error at alpha = 0.
+    t = datasets.enjoy_sport()
+    full = CategoricalNB(alpha=0).fit(t.X, t.y)
+    drop = CategoricalNB(alpha=0).fit(np.delete(t.X, 3, axis=1), t.y)
+    np.testing.assert_allclose(full.predict_joint_log_proba(t.X),
+                               drop.predict_joint_log_proba(np.delete(t.X, 3, axis=1)))
+    q = t.X[:1].copy()
+    q[0, 3] = "weak"
+    with pytest.raises(ValueError, match="'weak'.*never took this value"):
+        full.predict(q)
+
+
+# ----------------------------------------------------------------------------- Gaussian
+def gaussian_problem(seed, n=90, d=3, K=3):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % K
+    X = rng.normal(size=(n, d)) * rng.uniform(0.5, 3, size=d) + 2.0 * y[:, None]
+    return X, y
+
+
+@pytest.mark.parametrize("var_smoothing", [1e-9, 0.0, 0.1])
+@pytest.mark.parametrize("seed", range(4))
+def test_gaussian_matches_sklearn(var_smoothing, seed):
+    X, y = gaussian_problem(seed)
+    Xq = gaussian_problem(seed + 10, n=40)[0] * 1.5
+    ours = GaussianNB(var_smoothing=var_smoothing).fit(X, y)
+    theirs = sk.GaussianNB(var_smoothing=var_smoothing).fit(X, y)
+    np.testing.assert_allclose(ours.theta_, theirs.theta_, rtol=1e-12)
+    np.testing.assert_allclose(ours.var_, theirs.var_, rtol=1e-10)
+    assert ours.epsilon_ == pytest.approx(theirs.epsilon_, rel=1e-12)
+    np.testing.assert_allclose(ours.predict_joint_log_proba(Xq),
+                               theirs.predict_joint_log_proba(Xq), rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(ours.predict_proba(Xq), theirs.predict_proba(Xq), atol=1e-8)
+    np.testing.assert_array_equal(ours.predict(Xq), theirs.predict(Xq))
+
+
+def test_gaussian_is_a_product_of_univariate_normals():
+    from scipy.stats import norm
+    X, y = gaussian_problem(7, K=2)
+    nb = GaussianNB(var_smoothing=0).fit(X, y)
+    x = np.array([[0.5, -1.0, 2.0]])
+    expected = [np.log(0.5) + norm.logpdf(x[0], X[y == k].mean(0), X[y == k].std(0)).sum()
+                for k in (0, 1)]
+    np.testing.assert_allclose(nb.predict_joint_log_proba(x)[0], expected, rtol=1e-12)
+
+
+def test_gaussian_bad_inputs():
+    X, y = gaussian_problem(1)
+    with pytest.raises(NotFittedError):
+        GaussianNB().predict_proba(X)
+    Xn = X.copy()
+    Xn[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains 1 NaN"):
+        GaussianNB().fit(Xn, y)
+    nb = GaussianNB().fit(X, y)
+    with pytest.raises(ValueError, match="X contains 1 NaN"):
+        nb.predict(Xn)
+    with pytest.raises(ValueError, match="X has 2 feature.* 3 were expected"):
+        nb.predict(X[:, :2])
+    Xc = X.copy()
+    Xc[y == 1, 0] = 5.0
+    with pytest.raises(ValueError, match="feature 0 is constant within class 1.*var_smoothing"):
+        GaussianNB(var_smoothing=0).fit(Xc, y)
+    assert np.all(np.isfinite(GaussianNB().fit(Xc, y).predict_log_proba(X)))
+    with pytest.raises(ValueError, match="var_smoothing must be >= 0"):
+        GaussianNB(var_smoothing=-1).fit(X, y)
+    with pytest.raises(TypeError, match="X must be numeric"):
+        GaussianNB().fit(np.array([["a", "b"], ["c", "d"]]), [0, 1])
+
+
+def test_gaussian_on_penguins_is_accurate():
+    p = datasets.penguins()
+    nb = GaussianNB().fit(p.X, p.y)
+    assert np.mean(nb.predict(p.X) == p.y) > 0.95
