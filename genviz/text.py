@@ -1,0 +1,480 @@
+"""Text as feature vectors: tokeniser, vocabulary, sparse bag of words, and how to score a filter.
+
+The pipeline of CS229's spam filter (and Smola's Algorithm 1.1): a document is split into tokens
+(:func:`tokenize`); a dictionary of words is built from the *training* documents only
+(:func:`build_vocabulary`, optionally without rare words and stop words); every document becomes
+a vector ``x`` over that dictionary (:func:`bag_of_words`): ``x_j`` is the number of times word
+``j`` occurs (the multinomial event model) or, with ``binary=True``, whether it occurs (CS229's
+Bernoulli event model, ``x in {0, 1}^|V|``). Vectors are ``scipy.sparse`` CSR matrices: a
+message uses a few hundred of tens of thousands of words.
+
+The rest scores a binary classifier: a seeded stratified split, accuracy / precision / recall and
+the confusion matrix (:func:`binary_metrics`), the ROC and precision-recall curves of a score
+swept over every threshold (:class:`ThresholdCurves`), and the per-word contributions of one
+document to a linear score (:func:`word_contributions`).
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+import re
+
+import numpy as np
+import scipy.sparse as sp
+
+from genviz._validation import check_int, check_rng, check_scalar, check_vector
+
+__all__ = [
+    "TOKEN_PATTERN", "STOP_WORDS", "tokenize", "Vocabulary", "build_vocabulary", "bag_of_words",
+    "stratified_split", "binary_metrics", "ThresholdCurves", "word_contributions",
+]
+
+#: A token is a run of ASCII letters, with inner apostrophes ("don't"), after lower-casing.
+TOKEN_PATTERN = r"[a-z]+(?:'[a-z]+)*"
+_TOKEN_RE = re.compile(TOKEN_PATTERN)
+
+#: Frequent "content-free" English words (CS229's stop words: "the", "of", "and", ...).
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has
+have having he her here hers herself him himself his how i if in into is it its itself just me
+more most my myself no nor not now of off on once only or other our ours ourselves out over own
+same she should so some such than that the their theirs them themselves then there these they
+this those through to too under until up very was we were what when where which while who whom
+why will with would you your yours yourself yourselves
+""".split())
+
+
+def _check_doc(doc, name: str) -> str:
+    if not isinstance(doc, str):
+        raise TypeError(f"{name} must be a string (the text of a document), got "
+                        f"{type(doc).__name__} {doc!r:.60}")
+    return doc
+
+
+def _check_docs(docs, name: str = "docs") -> list:
+    if isinstance(docs, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of documents, got a single string; wrap it "
+                        f"in a list: [{name[:-1] if name.endswith('s') else name}]")
+    try:
+        docs = list(docs)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of strings, got {type(docs).__name__}") from None
+    for i, doc in enumerate(docs):
+        _check_doc(doc, f"{name}[{i}]")
+    return docs
+
+
+def tokenize(doc: str) -> list:
+    """Split a document into lower-case word tokens (:data:`TOKEN_PATTERN`).
+
+    Parameters
+    ----------
+    doc : str
+        The text.
+
+    Returns
+    -------
+    list of str
+        The tokens in order of appearance (repeats included; an empty list for a text with no
+        letters).
+
+    Raises
+    ------
+    TypeError
+        If ``doc`` is not a string.
+
+    Examples
+    --------
+    >>> tokenize("Buy CHEAP meds now!!! Don't wait, 100% free.")
+    ['buy', 'cheap', 'meds', 'now', "don't", 'wait', 'free']
+    >>> tokenize("")
+    []
+    """
+    return _TOKEN_RE.findall(_check_doc(doc, "doc").lower())
+
+
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """A dictionary of words: word ``words[j]`` is feature ``j`` (alphabetical order).
+
+    Attributes
+    ----------
+    words : tuple of str
+        The words, sorted.
+    index : dict
+        Word -> column.
+    doc_freq : (V,) int array
+        In how many training documents each word occurs.
+    n_docs : int
+        Number of training documents.
+    """
+
+    words: tuple
+    index: dict
+    doc_freq: np.ndarray
+    n_docs: int
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word) -> bool:
+        return word in self.index
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({len(self)} words from {self.n_docs} documents)"
+
+
+def _resolve_stop_words(stop_words) -> frozenset:
+    if stop_words is None:
+        return frozenset()
+    if isinstance(stop_words, str):
+        if stop_words != "english":
+            raise ValueError(f"stop_words must be None, 'english' or a collection of words, got "
+                             f"{stop_words!r}")
+        return STOP_WORDS
+    return frozenset(w.lower() for w in _check_docs(stop_words, "stop_words"))
+
+
+def build_vocabulary(docs, *, min_count: int = 1, stop_words=None, extra_words=()) -> Vocabulary:
+    """The dictionary of the training documents (CS229: the words seen in the training set).
+
+    Parameters
+    ----------
+    docs : sequence of str
+        Training documents only (words of test documents must not leak into the dictionary).
+    min_count : int
+        Keep a word only if it occurs in at least this many documents (its document frequency;
+        scikit-learn's integer ``min_df``). 1 keeps every word seen.
+    stop_words : None, "english" or collection of str
+        Words to leave out; ``"english"`` is :data:`STOP_WORDS`.
+    extra_words : collection of str
+        Words to include even if no training document has them (document frequency 0), as a
+        dictionary taken from elsewhere would: CS229's "neurips", word 35000 of the dictionary
+        but never seen in training. Each must be a single lower-case token.
+
+    Returns
+    -------
+    Vocabulary
+
+    Raises
+    ------
+    TypeError
+        If ``docs`` is not a sequence of strings.
+    ValueError
+        If ``docs`` is empty, ``min_count < 1``, or no word is left.
+
+    Examples
+    --------
+    >>> v = build_vocabulary(["buy cheap meds", "cheap flights", "meeting at noon"], min_count=2)
+    >>> v.words, v.doc_freq.tolist()
+    (('cheap',), [2])
+    >>> build_vocabulary(["the buy of the day"], stop_words="english").words
+    ('buy', 'day')
+    >>> v = build_vocabulary(["buy cheap meds"], extra_words=["neurips"])
+    >>> v.words, v.doc_freq.tolist()
+    (('buy', 'cheap', 'meds', 'neurips'), [1, 1, 1, 0])
+    """
+    docs = _check_docs(docs)
+    if not docs:
+        raise ValueError("docs is empty; pass the training documents")
+    min_count = check_int(min_count, "min_count", low=1)
+    stop = _resolve_stop_words(stop_words)
+    df = collections.Counter()
+    for doc in docs:
+        df.update(set(_TOKEN_RE.findall(doc.lower())))
+    extra = _check_docs(extra_words, "extra_words")
+    for word in extra:
+        if _TOKEN_RE.fullmatch(word) is None:
+            raise ValueError(f"extra_words must hold single lower-case tokens (what tokenize "
+                             f"returns), got {word!r}; e.g. {tokenize(word)!r}")
+    words = set(w for w, c in df.items() if c >= min_count and w not in stop) | set(extra)
+    words = tuple(sorted(words))
+    if not words:
+        raise ValueError(f"no word occurs in at least min_count={min_count} of the {len(docs)} "
+                         f"documents (after removing stop words); lower min_count or pass "
+                         f"documents that contain letters")
+    index = {w: j for j, w in enumerate(words)}
+    return Vocabulary(words, index, np.array([df[w] for w in words], dtype=np.int64), len(docs))
+
+
+def bag_of_words(docs, vocabulary: Vocabulary, *, binary: bool = False) -> sp.csr_matrix:
+    """Documents as sparse count vectors over a vocabulary.
+
+    Parameters
+    ----------
+    docs : sequence of str
+    vocabulary : Vocabulary
+        From :func:`build_vocabulary` on the training documents. Words not in it are ignored
+        (a document of unseen words only, or an empty one, is a row of zeros).
+    binary : bool
+        False: ``x_j`` = number of occurrences of word ``j`` (multinomial event model).
+        True: ``x_j`` = 1 if word ``j`` occurs, else 0 (Bernoulli event model).
+
+    Returns
+    -------
+    scipy.sparse.csr_matrix of shape (len(docs), len(vocabulary)), int64
+
+    Raises
+    ------
+    TypeError
+        If ``docs`` is not a sequence of strings or ``vocabulary`` is not a Vocabulary.
+
+    Examples
+    --------
+    >>> v = build_vocabulary(["buy cheap meds", "cheap cheap flights"])
+    >>> v.words
+    ('buy', 'cheap', 'flights', 'meds')
+    >>> bag_of_words(["Cheap, cheap meds!", "neurips"], v).toarray()
+    array([[0, 2, 0, 1],
+           [0, 0, 0, 0]])
+    >>> bag_of_words(["Cheap, cheap meds!"], v, binary=True).toarray()
+    array([[0, 1, 0, 1]])
+    """
+    docs = _check_docs(docs)
+    if not isinstance(vocabulary, Vocabulary):
+        raise TypeError(f"vocabulary must be a Vocabulary from build_vocabulary, got "
+                        f"{type(vocabulary).__name__}")
+    lookup = _Lookup(vocabulary.index)
+    tokens = [_TOKEN_RE.findall(doc.lower()) for doc in docs]
+    lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
+    cols = np.fromiter(map(lookup.__getitem__, itertools.chain.from_iterable(tokens)),
+                       dtype=np.int64, count=int(lengths.sum()))
+    rows = np.repeat(np.arange(len(docs)), lengths)
+    known = cols >= 0
+    X = sp.coo_matrix((np.ones(int(known.sum()), dtype=np.int64), (rows[known], cols[known])),
+                      shape=(len(docs), len(vocabulary))).tocsr()  # sums repeated words
+    X.sort_indices()
+    if binary:
+        X.data[:] = 1
+    return X
+
+
+class _Lookup(dict):
+    """Word -> column, with -1 for a word outside the vocabulary."""
+
+    def __missing__(self, word):
+        return -1
+
+
+def stratified_split(y, *, test_size: float = 0.3, rng=0):
+    """A seeded train/test split that keeps each class's share (stratified).
+
+    Parameters
+    ----------
+    y : sequence of labels
+    test_size : float in (0, 1)
+        Fraction of each class put in the test set (rounded to the nearest count, at least one
+        document of each class on each side).
+    rng : int or numpy.random.Generator
+        Seed: the same seed gives the same split.
+
+    Returns
+    -------
+    train, test : int arrays
+        Sorted indices into ``y``; disjoint, together all of ``range(len(y))``.
+
+    Raises
+    ------
+    ValueError
+        If ``test_size`` is outside (0, 1) or a class has fewer than two members.
+
+    Examples
+    --------
+    >>> train, test = stratified_split(["ham"] * 6 + ["spam"] * 4, test_size=0.5, rng=0)
+    >>> len(train), len(test)
+    (5, 5)
+    """
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0:
+        raise ValueError(f"y must be a non-empty 1-D sequence of labels, got shape {y.shape}")
+    test_size = check_scalar(test_size, "test_size", low=0.0, high=1.0, low_open=True,
+                             high_open=True)
+    gen = check_rng(rng)
+    test = []
+    for label in np.unique(y):
+        members = np.flatnonzero(y == label)
+        if members.size < 2:
+            raise ValueError(f"class {label.item()!r} has {members.size} member(s); each class needs "
+                             f"at least two (one for training, one for testing)")
+        k = min(max(int(round(test_size * members.size)), 1), members.size - 1)
+        test.append(gen.permutation(members)[:k])
+    test = np.sort(np.concatenate(test))
+    train = np.setdiff1d(np.arange(y.size), test)
+    return train, test
+
+
+def _check_labels(y_true, y_pred, positive):
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.ndim != 1 or y_true.shape != y_pred.shape or y_true.size == 0:
+        raise ValueError(f"y_true and y_pred must be non-empty 1-D and of the same length, got "
+                         f"shapes {y_true.shape} and {y_pred.shape}")
+    if positive not in set(y_true.tolist()) | set(y_pred.tolist()):
+        raise ValueError(f"positive={positive!r} is not one of the labels "
+                         f"{sorted(set(y_true.tolist()))}")
+    return y_true == positive, y_pred == positive
+
+
+def binary_metrics(y_true, y_pred, *, positive="spam") -> dict:
+    """Accuracy, precision, recall and the confusion matrix of a two-class classifier.
+
+    Parameters
+    ----------
+    y_true, y_pred : sequences of labels, same length
+    positive : label
+        The class that counts as detected (e.g. "spam").
+
+    Returns
+    -------
+    dict
+        ``accuracy``, ``precision`` = TP / (TP + FP) (1.0 when nothing is predicted
+        positive), ``recall`` = TP / (TP + FN), ``f1``, ``tp, fp, fn, tn`` and ``confusion``, the
+        2x2 array [[TN, FP], [FN, TP]] (rows: true negative/positive; columns: predicted),
+        scikit-learn's layout for labels ordered (negative, positive).
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ or ``positive`` is not a label.
+
+    Examples
+    --------
+    >>> m = binary_metrics(["spam", "spam", "ham", "ham"], ["spam", "ham", "spam", "ham"])
+    >>> m["accuracy"], m["precision"], m["recall"], m["confusion"].tolist()
+    (0.5, 0.5, 0.5, [[1, 1], [1, 1]])
+    """
+    t, p = _check_labels(y_true, y_pred, positive)
+    tp, fp = int(np.sum(t & p)), int(np.sum(~t & p))
+    fn, tn = int(np.sum(t & ~p)), int(np.sum(~t & ~p))
+    precision = tp / (tp + fp) if tp + fp else 1.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return dict(accuracy=(tp + tn) / t.size, precision=precision, recall=recall, f1=f1,
+                tp=tp, fp=fp, fn=fn, tn=tn, confusion=np.array([[tn, fp], [fn, tp]]))
+
+
+class ThresholdCurves:
+    """ROC and precision-recall curves of a score, computed once for every threshold.
+
+    Document ``i`` is called positive when ``scores[i] > t``. For the naive Bayes spam filter the
+    score is the log-odds ``log P(x, spam) - log P(x, ham)`` and ``t = log c`` (Smola's
+    threshold ``c`` on the likelihood ratio). The curves are computed once by sorting the
+    scores; :meth:`at` then finds the operating point of any threshold by bisection.
+
+    Parameters
+    ----------
+    scores : (n,) array of finite floats
+    y_true : (n,) labels
+    positive : label
+
+    Attributes
+    ----------
+    thresholds : (m,) the distinct scores, decreasing (the curve's corners)
+    fpr, tpr, precision, recall : (m + 1,) arrays, starting at threshold +inf (nothing flagged:
+        fpr = tpr = recall = 0, precision = 1) and ending with everything flagged.
+    auc : float, area under the ROC curve (trapezoids).
+    n_pos, n_neg : int
+
+    Examples
+    --------
+    >>> c = ThresholdCurves([2.0, 1.0, -1.0, -3.0], ["spam", "ham", "spam", "ham"], positive="spam")
+    >>> c.tpr.tolist(), c.fpr.tolist()
+    ([0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.5, 1.0])
+    >>> c.at(0.0)["precision"], c.auc
+    (0.5, 0.75)
+    """
+
+    def __init__(self, scores, y_true, *, positive="spam"):
+        scores = check_vector(scores, "scores")
+        y = np.asarray(y_true)
+        if y.shape != scores.shape:
+            raise ValueError(f"y_true has shape {y.shape} but scores has {scores.shape}")
+        is_pos = y == positive
+        self.n_pos, self.n_neg = int(is_pos.sum()), int((~is_pos).sum())
+        if self.n_pos == 0 or self.n_neg == 0:
+            raise ValueError(f"y_true needs both classes (positive={positive!r} and another); got "
+                             f"{self.n_pos} positive and {self.n_neg} negative")
+        order = np.argsort(-scores, kind="stable")
+        s = scores[order]
+        last = np.r_[np.flatnonzero(np.diff(s) != 0), s.size - 1]  # end of each run of ties
+        tp = np.r_[0, np.cumsum(is_pos[order])[last]]
+        fp = np.r_[0, (last + 1) - tp[1:]]
+        self.thresholds = s[last]
+        self._neg_sorted = -self.thresholds  # increasing, for searchsorted
+        self.tp, self.fp = tp, fp
+        self.tpr = tp / self.n_pos
+        self.fpr = fp / self.n_neg
+        flagged = tp + fp
+        self.recall = self.tpr
+        self.precision = np.divide(tp, flagged, out=np.ones(tp.size), where=flagged > 0)
+        self.auc = float(np.trapezoid(self.tpr, self.fpr) if hasattr(np, "trapezoid")
+                         else np.trapz(self.tpr, self.fpr))
+
+    def index(self, threshold: float) -> int:
+        """Position on the curves of the rule ``score > threshold``."""
+        if isinstance(threshold, (float, np.floating)) and np.isinf(threshold):
+            t = float(threshold)  # +inf: nothing flagged; -inf: everything
+        else:
+            t = check_scalar(threshold, "threshold")
+        # number of distinct scores strictly above t
+        return int(np.searchsorted(self._neg_sorted, -t, side="left"))
+
+    def at(self, threshold: float) -> dict:
+        """The operating point of ``score > threshold``: fpr, tpr, precision, recall, counts."""
+        k = self.index(threshold)
+        return dict(threshold=float(threshold), fpr=float(self.fpr[k]), tpr=float(self.tpr[k]),
+                    precision=float(self.precision[k]), recall=float(self.recall[k]),
+                    tp=int(self.tp[k]), fp=int(self.fp[k]), fn=self.n_pos - int(self.tp[k]),
+                    tn=self.n_neg - int(self.fp[k]))
+
+
+def word_contributions(doc: str, vocabulary: Vocabulary, weights, *, binary: bool = False) -> dict:
+    """How each word of a document moves a linear score ``x @ weights + bias``.
+
+    For naive Bayes, ``weights`` is the per-word log-ratio (the model's ``feature_log_ratio_``,
+    i.e. ``linear_form()[0]``): a word's contribution to the log-odds of spam is its count times
+    its weight (multinomial) or its weight once if present (Bernoulli, ``binary=True``).
+
+    Parameters
+    ----------
+    doc : str
+    vocabulary : Vocabulary
+    weights : (V,) array
+    binary : bool
+        Count each word once (Bernoulli event model).
+
+    Returns
+    -------
+    dict
+        ``words`` (known words, in order of first appearance), ``counts``, ``contributions``
+        (count x weight, or the weight when binary), ``total`` (their sum) and ``unseen`` (the
+        tokens not in the vocabulary, in order of first appearance; they contribute nothing).
+
+    Raises
+    ------
+    TypeError
+        If ``doc`` is not a string.
+    ValueError
+        If ``weights`` does not have one entry per vocabulary word.
+
+    Examples
+    --------
+    >>> v = build_vocabulary(["buy cheap meds", "meeting notes"])
+    >>> w = [1.5, 0.5, 2.0, -1.0, -0.5]  # buy, cheap, meds, meeting, notes
+    >>> r = word_contributions("Cheap cheap meds for the NeurIPS meeting", v, w)
+    >>> r["words"], r["contributions"].tolist(), r["total"], r["unseen"]
+    (['cheap', 'meds', 'meeting'], [1.0, 2.0, -1.0], 2.0, ['for', 'the', 'neurips'])
+    """
+    tokens = tokenize(doc)
+    if not isinstance(vocabulary, Vocabulary):
+        raise TypeError(f"vocabulary must be a Vocabulary, got {type(vocabulary).__name__}")
+    w = check_vector(weights, "weights", d=len(vocabulary))
+    counts = collections.Counter(t for t in tokens if t in vocabulary.index)
+    words = list(counts)  # Counter keeps first-appearance order
+    unseen = list(dict.fromkeys(t for t in tokens if t not in vocabulary.index))
+    n = np.array([1 if binary else counts[t] for t in words], dtype=float)
+    contrib = n * w[[vocabulary.index[t] for t in words]] if words else np.zeros(0)
+    return dict(words=words, counts=n.astype(int), contributions=contrib,
+                total=float(contrib.sum()), unseen=unseen)
