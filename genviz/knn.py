@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from scipy.spatial.distance import pdist
 from scipy.special import logsumexp
 
 from genviz._validation import check_array, check_int, check_points, check_rng, check_scalar
@@ -38,7 +39,7 @@ from genviz._validation import check_array, check_int, check_points, check_rng, 
 __all__ = [
     "pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
     "SortedNeighbors", "flip_labels", "random_projection", "jl_min_dim", "distance_ratios",
-    "distortion_stats", "projection_benchmark",
+    "distortion_stats", "projection_benchmark", "two_class_data", "regression_data", "regression_truth",
 ]
 
 _CHUNK_BYTES = 32 * 2**20  # at most ~32 MB of distances per chunk
@@ -125,8 +126,12 @@ def _select_k(D, k):
     kth = part[:, k - 1:k]
     less = D < kth
     eq = D == kth
-    need = k - less.sum(axis=1, keepdims=True)
-    chosen = less | (eq & (np.cumsum(eq, axis=1) <= need))  # lowest-index ties
+    need = k - less.sum(axis=1)
+    chosen = less | eq
+    tied = np.flatnonzero(eq.sum(axis=1) > need)  # rows where a tie straddles the k-th place
+    if tied.size:  # keep the lowest-index ties
+        sub = eq[tied]
+        chosen[tied] = less[tied] | (sub & (np.cumsum(sub, axis=1) <= need[tied, None]))
     cols = np.nonzero(chosen)[1].reshape(m, k)  # ascending index in each row
     order = np.argsort(np.take_along_axis(D, cols, axis=1), axis=1, kind="stable")
     return np.take_along_axis(cols, order, axis=1)
@@ -492,11 +497,8 @@ def jl_min_dim(m, eps) -> int:
 
 
 def _condensed_sq(X):
-    iu = np.triu_indices(X.shape[0], k=1)
-    sq = np.einsum("ij,ij->i", X, X)
-    G = X @ X.T
-    D = sq[:, None] + sq[None, :] - 2.0 * G
-    return np.maximum(D[iu], 0.0)
+    """Squared distances of all pairs i < j (scipy's condensed order)."""
+    return pdist(X, "sqeuclidean")
 
 
 def distance_ratios(X, X_projected) -> np.ndarray:
@@ -591,3 +593,62 @@ def projection_benchmark(X_train, y_train, X_test, y_test, dims, k, rng, *, repe
         out["accuracy"].append(float(np.mean(pred == y_test)))
         out["seconds"].append(best)
     return out
+
+
+_CLASS_CENTRES = (((-1.5, 1.0), (1.0, -1.5)), ((1.2, 1.2), (-1.0, -1.6), (-1.8, -0.4)))
+
+
+def two_class_data(n, rng):
+    """Two classes in the plane, each a mixture of Gaussian blobs (a curved true boundary).
+
+    Class 0 has blobs at (-1.5, 1) and (1, -1.5), class 1 at (1.2, 1.2), (-1, -1.6) and
+    (-1.8, -0.4), each with covariance 0.45 I; labels alternate so the classes have n/2 points.
+
+    Returns
+    -------
+    X : ndarray (n, 2); y : ndarray of int (n,)
+
+    Examples
+    --------
+    >>> X, y = two_class_data(6, rng=0)
+    >>> X.shape, y.tolist()
+    ((6, 2), [0, 1, 0, 1, 0, 1])
+    """
+    n = check_int(n, "n", low=2)
+    rng = check_rng(rng)
+    y = np.arange(n) % 2
+    X = np.empty((n, 2))
+    for c, centres in enumerate(_CLASS_CENTRES):
+        idx = np.flatnonzero(y == c)
+        blob = rng.integers(0, len(centres), size=idx.size)
+        X[idx] = np.asarray(centres)[blob] + np.sqrt(0.45) * rng.standard_normal((idx.size, 2))
+    return X, y
+
+
+def regression_data(n, rng, *, noise=0.3):
+    """Points (x, y) from a joint distribution as in the notes' Figure 1.19.
+
+    ``x ~ Uniform(0, 10)``, ``y = sin(x) + x/5 + noise * N(0, 1)``.
+
+    Returns
+    -------
+    x : ndarray (n,), sorted; y : ndarray (n,)
+
+    Examples
+    --------
+    >>> x, y = regression_data(5, rng=0)
+    >>> bool(np.all(np.diff(x) >= 0)), y.shape
+    (True, (5,))
+    """
+    n = check_int(n, "n", low=1)
+    noise = check_scalar(noise, "noise", low=0.0)
+    rng = check_rng(rng)
+    x = np.sort(rng.uniform(0.0, 10.0, size=n))
+    return x, regression_truth(x) + noise * rng.standard_normal(n)
+
+
+def regression_truth(x):
+    """The mean of y given x in :func:`regression_data`: ``sin(x) + x/5``."""
+    x = check_array(x, "x")
+    return np.sin(x) + x / 5.0
+

@@ -1,0 +1,380 @@
+"""Views of k-nearest neighbours (notes Figs. 1.18, 1.19) and of random projections.
+
+Each view computes its neighbour structure once (:class:`genviz.knn.SortedNeighbors`: the grid's
+neighbours sorted up to ``k_max``) and a slider move only re-reads it: k picks a prefix, label
+noise re-labels the same neighbours, the projection dimension picks precomputed ratios.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.colors import LinearSegmentedColormap, ListedColormap
+
+from genviz._validation import check_int, check_points, check_rng, check_scalar, check_vector
+from genviz.knn import _condensed_sq  # noqa: F401  (shared private helper)
+from genviz.knn import (
+    SortedNeighbors, distortion_stats, flip_labels, jl_min_dim, kneighbors,
+    random_projection, regression_truth,
+)
+from genviz.plots._base import View, new_figure
+from genviz.plots.style import CLASS_COLORS, PALETTE
+
+__all__ = ["KNNClassificationView", "KNNRegressionView", "ProjectionView",
+           "decision_regions_figure", "VOTE_CMAP", "REGION_CMAP"]
+
+#: share of class-1 votes: class-0 colour -> white -> class-1 colour
+VOTE_CMAP = LinearSegmentedColormap.from_list("votes", [CLASS_COLORS[0], "#ffffff", CLASS_COLORS[1]])
+#: decision regions: light class colours
+REGION_CMAP = ListedColormap(["#b9d3e8", "#f3c7a6"])
+
+
+def _grid(lim, n):
+    xs = np.linspace(-lim, lim, n)
+    gx, gy = np.meshgrid(xs, xs)
+    return xs, np.column_stack([gx.ravel(), gy.ravel()])
+
+
+def _style(ax, lim, title):
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(-lim, lim)
+    ax.set_aspect("equal")
+    ax.set_xlabel("$x_1$")
+    ax.set_title(title, fontsize="medium")
+
+
+class KNNClassificationView(View):
+    """Figure 1.18 made live: 1-NN regions, the vote share among k, the majority regions.
+
+    Parameters
+    ----------
+    X : (n, 2) training points; y : (n,) class codes 0/1.
+    X_test, y_test : optional held-out points (clean labels) for the accuracy readout.
+    k, noise, qx, qy : initial slider values (noise = fraction of flipped training labels).
+    k_max : largest k the view supports (neighbours are sorted once up to it).
+    lim, n_grid : the square ``[-lim, lim]^2`` and its grid resolution.
+    noise_seed : seed of the label flips (the flipped sets are nested as noise grows).
+
+    ``update(k=, noise=, qx=, qy=)``; ``state`` has ``k``, ``noise``, ``n_flipped``,
+    ``labels`` (noisy), ``flipped``, ``votes`` (class-1 votes per grid point, (n_grid, n_grid)),
+    ``majority``, ``one_nn`` (grids of class codes), ``train_error``, ``test_accuracy``,
+    ``test_accuracy_1nn``, ``query``, ``query_neighbors``, ``query_votes``, ``query_class``,
+    ``query_radius``.
+    """
+
+    PARAMS = ("k", "noise", "qx", "qy")
+
+    def __init__(self, X, y, X_test=None, y_test=None, *, k=7, noise=0.0, qx=0.0, qy=0.0,
+                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(13.5, 4.9)):
+        self.X = check_points(X, "X", d=2)
+        y = np.asarray(y)
+        if y.shape != (self.X.shape[0],) or not set(np.unique(y).tolist()) <= {0, 1}:
+            raise ValueError(f"y must hold one class code 0 or 1 per row of X, got shape {y.shape}")
+        self.y = y.astype(np.intp)
+        self.k_max = check_int(k_max, "k_max", low=1, high=self.X.shape[0])
+        self.lim = check_scalar(lim, "lim", low=0.0, low_open=True)
+        self.noise_seed = check_int(noise_seed, "noise_seed", low=0)
+        n_grid = check_int(n_grid, "n_grid", low=3)
+        self._xs, grid = _grid(self.lim, n_grid)
+        self._grid_nb = SortedNeighbors(grid, self.X, self.k_max)  # the one expensive step
+        self._test_nb = None
+        if X_test is not None:
+            Xt = check_points(X_test, "X_test", d=2)
+            self.y_test = np.asarray(y_test)
+            if self.y_test.shape != (Xt.shape[0],):
+                raise ValueError(f"y_test must have one label per row of X_test, got shape "
+                                 f"{self.y_test.shape}")
+            self._test_nb = SortedNeighbors(Xt, self.X, self.k_max)
+        self._train_nb = SortedNeighbors(self.X, self.X, self.k_max)
+        self._labels_cache = {}
+        self.params = dict(k=k, noise=noise, qx=qx, qy=qy)
+
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        axes = fig.subplots(1, 3, sharey=True)
+        self.axes = axes
+        L, shape = self.lim, (n_grid, n_grid)
+        ext = (-L, L, -L, L)
+        self._img_1nn = axes[0].imshow(np.zeros(shape), origin="lower", extent=ext, cmap=REGION_CMAP,
+                                       vmin=0, vmax=1, interpolation="nearest")
+        self._img_votes = axes[1].imshow(np.zeros(shape), origin="lower", extent=ext, cmap=VOTE_CMAP,
+                                         vmin=0, vmax=1, interpolation="nearest")
+        self._img_major = axes[2].imshow(np.zeros(shape), origin="lower", extent=ext, cmap=REGION_CMAP,
+                                         vmin=0, vmax=1, interpolation="nearest")
+        self.animate(self._img_1nn, self._img_votes, self._img_major)
+        self._points = []
+        self._flipped_marks = []
+        for ax in axes:
+            self._points.append(self.animate(ax.scatter(self.X[:, 0], self.X[:, 1], s=14,
+                                                        edgecolor="white", linewidth=0.4,
+                                                        zorder=3)))
+            (mark,) = ax.plot([], [], "x", color=PALETTE["black"], ms=5, mew=1.2, zorder=4)
+            self._flipped_marks.append(self.animate(mark))
+        ax = axes[2]
+        (self._ring,) = ax.plot([], [], "o", ms=10, mfc="none", mec=PALETTE["black"], mew=1.6,
+                                zorder=5, label="k nearest neighbours")
+        (self._circle,) = ax.plot([], [], "--", color=PALETTE["black"], lw=1.0, zorder=4)
+        (self._query,) = ax.plot([], [], "*", ms=17, mfc=PALETTE["yellow"], mec=PALETTE["black"],
+                                 zorder=6, label="query $x$")
+        self.animate(self._ring, self._circle, self._query)
+        _style(axes[0], L, "1-nearest neighbour: decision regions")
+        _style(axes[1], L, "share of class-1 (orange) votes among k")
+        _style(axes[2], L, "k-NN majority vote, query and its neighbours")
+        axes[0].set_ylabel("$x_2$")
+        ax.plot([], [], "x", color=PALETTE["black"], label="flipped label")
+        ax.legend(loc="lower right", fontsize="x-small", framealpha=0.85)
+        cbar = fig.colorbar(self._img_votes, ax=axes[1], orientation="horizontal", fraction=0.05,
+                            pad=0.13, aspect=30)
+        cbar.set_label("fraction of the k neighbours in class 1", fontsize="small")
+        fig.subplots_adjust(left=0.05, right=0.99, bottom=0.08, top=0.93, wspace=0.08)
+        self._theta = np.linspace(0, 2 * np.pi, 100)
+        self.update(**self.params)
+
+    def labels(self, noise):
+        """Noisy training labels and the flipped mask for a noise level (cached)."""
+        key = round(float(noise), 6)
+        if key not in self._labels_cache:
+            self._labels_cache[key] = flip_labels(self.y, key, 2, rng=self.noise_seed)
+        return self._labels_cache[key]
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        new = {**self.params, **params}
+        k = check_int(new["k"], "k", low=1)
+        if k > self.k_max:
+            raise ValueError(f"k = {k} exceeds k_max = {self.k_max} of this view")
+        noise = check_scalar(new["noise"], "noise", low=0.0, high=1.0)
+        q = np.array([check_scalar(new["qx"], "qx"), check_scalar(new["qy"], "qy")])
+        self.params = new
+        labels, flipped = self.labels(noise)
+        shape = (len(self._xs), len(self._xs))
+        nb = self._grid_nb
+        votes = nb.counts(labels, 2, k)[:, 1]
+        majority = (votes * 2 > k).astype(int)  # equal votes -> class 0 (the smaller label)
+        one_nn = labels[nb.ind[:, 0]]
+        self._img_1nn.set_data(one_nn.reshape(shape))
+        self._img_votes.set_data((votes / k).reshape(shape))
+        self._img_major.set_data(majority.reshape(shape))
+        colors = np.array(CLASS_COLORS[:2])[labels]
+        for pts, mark in zip(self._points, self._flipped_marks):
+            pts.set_facecolors(colors)
+            mark.set_data(self.X[flipped, 0], self.X[flipped, 1])
+
+        dist, ind = kneighbors(q[None, :], self.X, k)
+        qv = np.bincount(labels[ind[0]], minlength=2)
+        radius = float(dist[0, -1])
+        self._ring.set_data(self.X[ind[0], 0], self.X[ind[0], 1])
+        self._circle.set_data(q[0] + radius * np.cos(self._theta), q[1] + radius * np.sin(self._theta))
+        self._query.set_data([q[0]], [q[1]])
+
+        train_pred = (self._train_nb.counts(labels, 2, k)[:, 1] * 2 > k).astype(int)
+        state = dict(k=k, noise=noise, n_flipped=int(flipped.sum()), labels=labels,
+                     flipped=flipped, votes=votes.reshape(shape), majority=majority.reshape(shape),
+                     one_nn=one_nn.reshape(shape), train_error=float(np.mean(train_pred != labels)),
+                     query=q, query_neighbors=ind[0], query_votes=qv,
+                     query_class=int(qv[1] * 2 > k), query_radius=radius,
+                     test_accuracy=float("nan"), test_accuracy_1nn=float("nan"))
+        if self._test_nb is not None:
+            pk = (self._test_nb.counts(labels, 2, k)[:, 1] * 2 > k).astype(int)
+            state["test_accuracy"] = float(np.mean(pk == self.y_test))
+            state["test_accuracy_1nn"] = float(np.mean(labels[self._test_nb.ind[:, 0]] == self.y_test))
+        self.state = state
+
+
+class KNNRegressionView(View):
+    """Figure 1.19 made live: the data, the 1-NN estimate, and the k-NN average.
+
+    ``update(k=)``; ``state`` has ``k``, ``x_grid``, ``fit_1``, ``fit_k`` and the mean squared
+    error of both against the true regression function (``mse_1``, ``mse_k``).
+    """
+
+    PARAMS = ("k",)
+
+    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(13.5, 4.0)):
+        self.x = check_vector(x, "x")
+        self.y = check_vector(y, "y", d=self.x.shape[0])
+        self.k_max = check_int(k_max, "k_max", low=1, high=self.x.shape[0])
+        lo, hi = float(self.x.min()), float(self.x.max())
+        pad = 0.02 * (hi - lo) if hi > lo else 1.0
+        self.x_grid = np.linspace(lo - pad, hi + pad, check_int(n_grid, "n_grid", low=2))
+        self._nb = SortedNeighbors(self.x_grid[:, None], self.x[:, None], self.k_max)
+        self._truth = regression_truth(self.x_grid) if truth else None
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        axes = fig.subplots(1, 3, sharey=True)
+        self.axes = axes
+        titles = ("points $(x, y)$ from a joint distribution", "1-nearest neighbour estimate",
+                  "k-nearest neighbour average")
+        for ax, title in zip(axes, titles):
+            ax.scatter(self.x, self.y, s=10, color=PALETTE["sky"], edgecolor="none", alpha=0.9,
+                       label="data")
+            if self._truth is not None and ax is not axes[0]:
+                ax.plot(self.x_grid, self._truth, ":", color=PALETTE["black"], lw=1.2,
+                        label="true mean E[y | x]")
+            ax.set_title(title, fontsize="medium")
+            ax.set_xlabel("$x$")
+            ax.set_xlim(self.x_grid[0], self.x_grid[-1])
+        axes[0].set_ylabel("$y$")
+        fit1 = self._nb.mean(self.y, 1)
+        axes[1].plot(self.x_grid, fit1, color=PALETTE["vermillion"], lw=1.6, label="k = 1")
+        (self._line,) = axes[2].plot(self.x_grid, fit1, color=PALETTE["blue"], lw=2.0)
+        self.animate(self._line)
+        self._label = axes[2].text(0.03, 0.95, "", transform=axes[2].transAxes, va="top",
+                                   fontsize="medium")
+        self.animate(self._label)
+        axes[1].legend(loc="lower right", fontsize="x-small")
+        fig.subplots_adjust(left=0.05, right=0.99, bottom=0.13, top=0.91, wspace=0.06)
+        self._fit1 = fit1
+        self.params = dict(k=k)
+        self.update(k=k)
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        k = check_int(params.get("k", self.params["k"]), "k", low=1)
+        if k > self.k_max:
+            raise ValueError(f"k = {k} exceeds k_max = {self.k_max} of this view")
+        self.params = dict(k=k)
+        fit = self._nb.mean(self.y, k)
+        self._line.set_ydata(fit)
+        self._label.set_text(f"k = {k}")
+        mse = (lambda f: float(np.mean((f - self._truth) ** 2))) if self._truth is not None else (
+            lambda f: float("nan"))
+        self.state = dict(k=k, x_grid=self.x_grid, fit_1=self._fit1, fit_k=fit,
+                          mse_1=mse(self._fit1), mse_k=mse(fit))
+
+
+class ProjectionView(View):
+    """Distance ratios ``|R x_i - R x_j| / |x_i - x_j|`` after a Gaussian projection to d dims.
+
+    Left: histogram of the ratios with the notes' band ``1 +- eps``. Right: the spread and the
+    worst distortion against d (computed once for every d), the current d, and the JL bound.
+    Uses ``R`` with N(0, 1/d) entries (``scaling="jl"``); with the same seed the projections for
+    different d share rows, so the picture changes smoothly.
+
+    ``update(d=, eps=)``; ``state`` has ``d``, ``eps``, ``ratios``, ``stats``
+    (:func:`genviz.knn.distortion_stats`), ``jl_dim`` and ``dims``/``max_distortion``/``std``.
+    """
+
+    PARAMS = ("d", "eps")
+
+    def __init__(self, X, *, d=10, eps=0.5, d_max=None, seed=0, bins=60, r_max=2.0,
+                 figsize=(12.0, 4.3)):
+        self.X = check_points(X, "X")
+        m, n = self.X.shape
+        if m < 2:
+            raise ValueError("X needs at least 2 points")
+        self.d_max = check_int(n if d_max is None else d_max, "d_max", low=1)
+        self.seed = check_int(seed, "seed", low=0)
+        self.dims = np.arange(1, self.d_max + 1)
+        dx = _condensed_sq(self.X)  # once; then one small projection per d
+        keep = dx > 1e-12 * max(float(dx.max()), 1e-300)
+        if not keep.any():
+            raise ValueError("X has no two distinct points")
+        self._ratios = []
+        for dd in self.dims:
+            Y = self.X @ random_projection(dd, n, rng=self.seed, scaling="jl").T
+            self._ratios.append(np.sqrt(_condensed_sq(Y)[keep] / dx[keep]))
+        self._stats = [distortion_stats(r) for r in self._ratios]
+        self.edges = np.linspace(0.0, check_scalar(r_max, "r_max", low=1.0), check_int(bins, "bins", low=2) + 1)
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        ax, ax2 = fig.subplots(1, 2, gridspec_kw=dict(width_ratios=[1.1, 1]))
+        self.axes = (ax, ax2)
+        self._hist = self.animate(ax.stairs(np.zeros(len(self.edges) - 1), self.edges, fill=True,
+                                            color=PALETTE["sky"], alpha=0.8))
+        self._band = [self.animate(ax.axvline(v, color=PALETTE["vermillion"], ls="--", lw=1.5))
+                      for v in (0.5, 1.5)]
+        ax.axvline(1.0, color=PALETTE["black"], lw=1.0)
+        ax.set_xlim(self.edges[0], self.edges[-1])
+        ax.set_ylim(0, 1)
+        ax.set_xlabel(r"ratio $\|Rx_i - Rx_j\| \,/\, \|x_i - x_j\|$")
+        ax.set_ylabel("fraction of pairs per bin (max = 1)")
+        ax.set_title(f"{len(self._ratios[0])} pairs of {m} points, {n} → d dimensions",
+                     fontsize="medium")
+        self._text = self.animate(ax.text(0.02, 0.97, "", transform=ax.transAxes, va="top",
+                                          fontsize="small", family="monospace"))
+        worst = [s["max_distortion"] for s in self._stats]
+        spread = [s["std"] for s in self._stats]
+        ax2.plot(self.dims, worst, color=PALETTE["vermillion"], label="worst |ratio - 1|")
+        ax2.plot(self.dims, spread, color=PALETTE["blue"], label="std of ratios")
+        ax2.plot(self.dims, 1 / np.sqrt(2 * self.dims), ":", color=PALETTE["black"],
+                 label=r"$1/\sqrt{2d}$")
+        self._cur = self.animate(ax2.axvline(d, color=PALETTE["green"], lw=2, label="current d"))
+        self._eps_line = self.animate(ax2.axhline(eps, color=PALETTE["vermillion"], ls="--", lw=1,
+                                                  label=r"$\epsilon$"))
+        ax2.set_xlim(1, self.d_max)
+        ax2.set_ylim(0, min(1.5, max(worst) * 1.05))
+        ax2.set_xlabel("target dimension d")
+        ax2.set_title("distortion against d", fontsize="medium")
+        ax2.legend(loc="upper right", fontsize="x-small")
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.91, wspace=0.22)
+        self.params = dict(d=d, eps=eps)
+        self.update(d=d, eps=eps)
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        new = {**self.params, **params}
+        d = check_int(new["d"], "d", low=1)
+        if d > self.d_max:
+            raise ValueError(f"d = {d} exceeds d_max = {self.d_max} of this view")
+        eps = check_scalar(new["eps"], "eps", low=0.0, high=1.0, low_open=True, high_open=True)
+        self.params = dict(d=d, eps=eps)
+        r = self._ratios[d - 1]
+        counts, _ = np.histogram(r, self.edges)
+        self._hist.set_data(counts / max(counts.max(), 1))
+        self._band[0].set_xdata([1 - eps, 1 - eps])
+        self._band[1].set_xdata([1 + eps, 1 + eps])
+        self._cur.set_xdata([d, d])
+        self._eps_line.set_ydata([eps, eps])
+        stats = distortion_stats(r, eps=eps)
+        jl = jl_min_dim(self.X.shape[0], eps)
+        self._text.set_text(f"d = {d}\nmean {stats['mean']:.3f}  std {stats['std']:.3f}\n"
+                            f"within 1±ε: {100 * stats['within']:.1f}%\n"
+                            f"JL bound (m={self.X.shape[0]}, ε={eps:.2f}): d ≥ {jl}")
+        self.state = dict(d=d, eps=eps, ratios=r, stats=stats, jl_dim=jl, dims=self.dims,
+                          max_distortion=np.array([s["max_distortion"] for s in self._stats]),
+                          std=np.array([s["std"] for s in self._stats]))
+
+
+def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, lim=4.0, n_grid=151,
+                            figsize=None):
+    """Decision regions of fitted two-class models side by side, test accuracy in each title.
+
+    Parameters
+    ----------
+    models : dict name -> fitted estimator with ``predict`` (class codes 0/1)
+    X, y : the training points drawn on every panel
+    X_test, y_test : optional, for the accuracy in the titles
+
+    Returns
+    -------
+    (Figure, dict name -> test accuracy or NaN)
+    """
+    if not models:
+        raise ValueError("models is empty; pass at least one fitted estimator")
+    X = check_points(X, "X", d=2)
+    y = np.asarray(y).astype(int)
+    xs, grid = _grid(check_scalar(lim, "lim", low=0.0, low_open=True), check_int(n_grid, "n_grid", low=3))
+    n = len(models)
+    fig = new_figure(figsize=figsize or (4.3 * n, 4.3))
+    axes = np.atleast_1d(fig.subplots(1, n, sharey=True))
+    accs = {}
+    for ax, (name, model) in zip(axes, models.items()):
+        Z = np.asarray(model.predict(grid)).astype(int).reshape(len(xs), len(xs))
+        ax.imshow(Z, origin="lower", extent=(-lim, lim, -lim, lim), cmap=REGION_CMAP, vmin=0,
+                  vmax=1, interpolation="nearest")
+        ax.scatter(X[:, 0], X[:, 1], c=np.array(CLASS_COLORS[:2])[y], s=12, edgecolor="white",
+                   linewidth=0.4)
+        acc = float("nan")
+        if X_test is not None:
+            acc = float(np.mean(np.asarray(model.predict(X_test)) == np.asarray(y_test)))
+        accs[name] = acc
+        _style(ax, lim, f"{name}\ntest accuracy {acc:.3f}" if X_test is not None else name)
+    axes[0].set_ylabel("$x_2$")
+    fig.tight_layout()
+    return fig, accs
