@@ -30,10 +30,12 @@ size for GDA and logistic regression, averaged over repetitions.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import logsumexp
+from scipy.special import logsumexp, ndtr
+from scipy.stats import poisson
 
 from genviz._validation import check_int, check_rng, check_scalar, check_vector
 from genviz.gaussian import factorize_cov, mahalanobis, mvn_logpdf
@@ -171,6 +173,14 @@ class DataModel:
                             lo + np.log(self.outlier_frac)], axis=0)
         return l1 - l0 + prior
 
+    @functools.cached_property
+    def _lattice(self):
+        """Counts 0..top and the joint Poisson pmf tables of both classes (computed once)."""
+        lam = self.rates
+        k = np.arange(int(poisson.isf(1e-12, lam.max())) + 2)
+        pmf = [[poisson.pmf(k, lam[c, j]) for j in range(2)] for c in range(2)]
+        return k, np.outer(*pmf[0]), np.outer(*pmf[1])
+
     def linear_bayes(self):
         """``(theta, theta0)`` when the Bayes boundary is linear (gaussian, poisson), else None."""
         if self.family == "gaussian":
@@ -182,9 +192,33 @@ class DataModel:
                     float(-(lam[1] - lam[0]).sum() + np.log(self.phi / (1 - self.phi))))
         return None
 
-    def error(self, predict, X, y) -> float:
-        """Fraction of ``(X, y)`` that ``predict`` (a callable X -> labels) gets wrong."""
-        return float(np.mean(predict(X) != y))
+    def linear_error(self, theta, theta0):
+        r"""Exact error rate of the rule "predict 1 where :math:`\theta^T x + \theta_0 > 0`".
+
+        Closed form for ``gaussian`` (:math:`z = \theta^T x + \theta_0` is normal in each
+        class); an exact sum over the count lattice for ``poisson`` (up to a count with tail
+        mass below 1e-12); None for the other families (use a test set).
+
+        Examples
+        --------
+        >>> m = DataModel("gaussian", [0.0], [2.0], [[1.0]])
+        >>> round(m.linear_error([1.0], -1.0), 6)  # Phi(-1), the Bayes error
+        0.158655
+        """
+        theta = check_vector(theta, "theta", d=self.d)
+        theta0 = check_scalar(theta0, "theta0")
+        if self.family == "gaussian":
+            s = np.sqrt(theta @ self.cov @ theta)
+            if s == 0.0:
+                return self.phi if theta0 <= 0 else 1.0 - self.phi
+            z0 = (theta @ self.mu0 + theta0) / s
+            z1 = (theta @ self.mu1 + theta0) / s
+            return float((1 - self.phi) * ndtr(z0) + self.phi * ndtr(-z1))
+        if self.family == "poisson" and self.d == 2:
+            k, p0, p1 = self._lattice
+            positive = (theta[0] * k[:, None] + theta[1] * k[None, :] + theta0) > 0
+            return float((1 - self.phi) * p0[positive].sum() + self.phi * p1[~positive].sum())
+        return None
 
 
 class LearningCurves(NamedTuple):
@@ -218,7 +252,9 @@ def learning_curves(model: DataModel, sizes, n_reps: int, rng, *, n_test: int = 
 
     For each repetition one training sequence of ``max(sizes)`` points is drawn and its first
     ``n`` points used for each size (nested sets, as when data arrive over time); both learners
-    are scored on one test set of ``n_test`` points. Logistic regression carries a tiny ridge
+    are scored by their exact error rate when the family allows it (``gaussian`` and ``poisson``
+    in 2-D: :meth:`DataModel.linear_error`), else on one test set of ``n_test`` points (both
+    learners are linear, so the test set is scored by one matrix product). Logistic regression carries a tiny ridge
     ``l2`` because small samples are often linearly separable (no unregularised MLE).
 
     Parameters
@@ -258,18 +294,27 @@ def learning_curves(model: DataModel, sizes, n_reps: int, rng, *, n_test: int = 
     n_test = check_int(n_test, "n_test", low=1)
     gen = check_rng(rng)
     X_test, y_test = model.sample(n_test, gen)
-    bayes = float(np.mean((model.log_odds(X_test) > 0) != y_test))
+    exact = model.linear_bayes() is not None and model.d == 2
+
+    def error(theta, theta0):
+        if exact:
+            return model.linear_error(theta, theta0)
+        return float(np.mean(((X_test @ theta + theta0) > 0) != y_test))
+
+    bayes = error(*model.linear_bayes()) if exact else \
+        float(np.mean((model.log_odds(X_test) > 0) != y_test))
     gda_err = np.empty((n_reps, sizes.size))
     lr_err = np.empty((n_reps, sizes.size))
     for r in range(n_reps):
         X, y = model.sample(int(sizes[-1]), gen)
+        lr = LogisticRegression(l2=l2, warm_start=True)  # each size starts from the last fit
         for j, n in enumerate(sizes):
             Xn, yn = X[:n], y[:n]
             if min(yn.sum(), n - yn.sum()) < 2:  # rare at tiny n: redraw this prefix
                 Xn, yn = _valid_training_set(model, int(n), gen)
-            gda_err[r, j] = np.mean(GDA().fit(Xn, yn).predict(X_test) != y_test)
-            lr = LogisticRegression(l2=l2).fit(Xn, yn)
-            lr_err[r, j] = np.mean(lr.predict(X_test) != y_test)
+            gda_err[r, j] = error(*GDA().fit(Xn, yn).logistic_params())
+            lr.fit(Xn, yn)
+            lr_err[r, j] = error(lr.coef_, lr.intercept_)
         if progress is not None:
             progress(r + 1, n_reps)
     return LearningCurves(sizes, gda_err, lr_err, bayes, n_test)

@@ -301,3 +301,16 @@ def test_crossing_size():
     assert crossing_size(lc) == 100
     lc = LearningCurves(np.array([10, 100, 1000]), g, g + 0.01, 0.0, 1)
     assert crossing_size(lc) is None
+
+
+@pytest.mark.parametrize("family", ["gaussian", "poisson"])
+def test_exact_linear_error_matches_a_large_test_set(family):
+    m = DataModel(family, [-1.0, 0.0], [1.0, 1.0], [[1.0, 0.4], [0.4, 0.8]], phi=0.35)
+    X, y = m.sample(400_000, rng=11)
+    for theta, theta0 in [(np.array([1.0, 0.5]), -0.3), (np.array([-0.2, 1.0]), 1.0),
+                          m.linear_bayes()]:
+        mc = np.mean(((X @ theta + theta0) > 0) != y)
+        assert m.linear_error(theta, theta0) == pytest.approx(mc, abs=3e-3)
+    # The Bayes rule has the smallest error of all.
+    assert m.linear_error(*m.linear_bayes()) < m.linear_error(np.array([1.0, 0.0]), 0.0)
+    assert DataModel("outliers", [0, 0], [1, 1], np.eye(2)).linear_error([1, 1], 0) is None

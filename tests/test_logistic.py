@@ -113,3 +113,12 @@ def test_bad_inputs():
     assert np.isfinite(LogisticRegression(l2=1e-3).fit(collinear, y).coef_).all()
     with pytest.raises(ValueError, match="X has 3 feature"):
         LogisticRegression().fit(X, y).predict(np.ones((1, 3)))
+
+
+def test_warm_start_reaches_the_same_solution_in_fewer_steps():
+    X, y = data(n=2000, d=2, seed=3)
+    cold = LogisticRegression().fit(X, y)
+    warm = LogisticRegression(warm_start=True).fit(X[:1000], y[:1000])
+    warm.fit(X, y)
+    np.testing.assert_allclose(warm.coef_, cold.coef_, atol=1e-10)
+    assert warm.n_iter_ < cold.n_iter_

@@ -1,0 +1,113 @@
+"""Explorer for GDA against logistic regression, and a progress bar for long experiments."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from genviz.plots.gda import GDAvsLogisticView
+from genviz.synthetic import FAMILIES
+from genviz.widgets._base import Explorer, float_slider
+
+__all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
+
+FAMILY_LABELS = {
+    "gaussian": "Gaussian, shared Σ",
+    "gaussian_diff_cov": "Gaussian, different Σ",
+    "heavy_tailed": "heavy-tailed (Student t, 3 d.o.f.)",
+    "poisson": "Poisson counts",
+    "outliers": "Gaussian + 10% outliers in class 1",
+}
+
+
+def _theta(pair) -> str:
+    if pair is None:
+        return "— (quadratic boundary)"
+    theta, theta0 = pair
+    return f"θ = ({theta[0]:.3f}, {theta[1]:.3f}), θ<sub>0</sub> = {theta0:.3f}"
+
+
+def gda_vs_logistic_readout(state) -> str:
+    """HTML readout: the three test errors, both learners' (θ, θ0), and a separability note."""
+    e = state["errors"]
+    note = ""
+    if state["separable"]:
+        note = ("<br><span style='color:#7a4b00'>The sample is linearly separable: the "
+                "unregularised logistic MLE does not exist, so logistic regression is shown "
+                f"with L2 = {state['lr_l2']:g}.</span>")
+    return (
+        "<div style='font-family:monospace;line-height:1.5'>"
+        f"{html.escape(FAMILY_LABELS[state['family']])}, n = {state['n_train']}, "
+        f"test set {state['n_test']}<br>"
+        f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}<br>"
+        f"test error logistic = {e['lr']:.4f}<br>"
+        f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}<br>"
+        f"GDA:&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}<br>"
+        f"logistic: {_theta(state['theta_lr'])}"
+        f"{note}</div>"
+    )
+
+
+def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -> Explorer:
+    """Set the data-generating model; see GDA's, logistic regression's and Bayes' boundaries.
+
+    Data controls (class means, sigma1, sigma2, rho, phi, n, family) redraw the training and
+    test sets (same seed, so Gaussian points move continuously) and refit both learners; the
+    ``gda_cov`` toggle only refits GDA. Sliders update on release (``continuous_update=False``)
+    because each move refits two models and scores them on ``n_test`` points.
+
+    Returns
+    -------
+    Explorer
+    """
+    view = GDAvsLogisticView(family=family, n=n, seed=seed, n_test=n_test)
+    p = view.params
+
+    def slider(desc, name, lo, hi, step):
+        return float_slider(desc, p[name], lo, hi, step, continuous_update=False)
+
+    controls = {
+        "mu0x": slider("μ₀ (x₁)", "mu0x", -2.0, 2.0, 0.1),
+        "mu0y": slider("μ₀ (x₂)", "mu0y", -2.0, 2.0, 0.1),
+        "mu1x": slider("μ₁ (x₁)", "mu1x", -2.0, 2.0, 0.1),
+        "mu1y": slider("μ₁ (x₂)", "mu1y", -2.0, 2.0, 0.1),
+        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
+        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
+        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
+        "phi": slider("φ = P(y=1)", "phi", 0.1, 0.9, 0.05),
+        "n": widgets.IntSlider(value=p["n"], min=20, max=2000, step=10, description="n",
+                               continuous_update=False, style={"description_width": "70px"},
+                               layout=widgets.Layout(width="330px")),
+        "family": widgets.Dropdown(options=[(FAMILY_LABELS[f], f) for f in FAMILIES],
+                                   value=p["family"], description="data",
+                                   style={"description_width": "70px"},
+                                   layout=widgets.Layout(width="330px")),
+        "gda_cov": widgets.ToggleButtons(options=[("GDA: shared Σ", "shared"),
+                                                  ("GDA: separate Σₖ", "separate")],
+                                         value=p["gda_cov"],
+                                         style={"button_width": "150px"}),
+    }
+    return Explorer(view, controls, gda_vs_logistic_readout,
+                    title="GDA vs logistic regression: boundaries and test errors")
+
+
+def progress_bar(description: str = "running"):
+    """An ``IntProgress`` bar and a ``callback(done, total)`` that advances it.
+
+    Pass the callback as ``progress=`` to :func:`genviz.synthetic.learning_curves`.
+
+    Returns
+    -------
+    (ipywidgets.IntProgress, callable)
+    """
+    bar = widgets.IntProgress(value=0, min=0, max=1, description=description,
+                              style={"description_width": "120px"},
+                              layout=widgets.Layout(width="420px"))
+
+    def callback(done, total):
+        bar.max = total
+        bar.value = done
+        bar.bar_style = "success" if done >= total else ""
+
+    return bar, callback

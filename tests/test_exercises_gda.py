@@ -1,0 +1,54 @@
+"""GDA exercises: each with a right and a wrong answer, answers computed independently."""
+
+import numpy as np
+import pytest
+
+from genviz.exercises import gda as gx
+from genviz.synthetic import LearningCurves
+
+# The hand-sized data set of notebook 03.
+X = np.array([[1, 1], [2, 3], [3, 2], [2, 2], [5, 4], [6, 6], [7, 5]], dtype=float)
+y = np.array([0, 0, 0, 0, 1, 1, 1])
+SIGMA = np.array([[4.0, 2.0], [2.0, 4.0]]) / 7  # worked out by hand
+
+
+@pytest.mark.parametrize("make, right, wrong", [
+    (lambda: gx.phi_by_hand(X, y), 3 / 7, 4 / 7),
+    (lambda: gx.mean_by_hand(X, y, 0), [2.0, 2.0], [4.0, 3.2857]),
+    (lambda: gx.mean_by_hand(X, y, 1), [6.0, 5.0], [2.0, 2.0]),
+    (lambda: gx.sigma_by_hand(X, y), SIGMA, SIGMA * 7 / 5),  # wrong: divides by n - 2
+    (lambda: gx.sigma_by_hand(X, y), SIGMA, np.cov(X, rowvar=False, bias=True)),  # pooled mean
+    # Boundary through x1 = 4: theta = S^-1 (4, 3), theta0 from the means and phi.
+    (lambda: gx.boundary_point(X, y, 4.0),
+     float(-(gx.GDA().fit(X, y).logistic_params()[1]
+             + 4 * np.linalg.solve(SIGMA, [4, 3])[0]) / np.linalg.solve(SIGMA, [4, 3])[1]), 0.0),
+    (lambda: gx.theta_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]]),
+     [8 / 3, -4 / 3], [2.0, 0.0]),
+    (lambda: gx.theta0_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]]),
+     -8 / 3, -2.0),
+    (lambda: gx.theta0_from_params(0.25, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]]),
+     -8 / 3 + np.log(1 / 3), -8 / 3),
+    (lambda: gx.poisson_theta([2.0, 4.0], [8.0, 4.0]), [np.log(4), 0.0], [4.0, 1.0]),
+])
+def test_exercises(make, right, wrong):
+    ex = make()
+    assert ex.check(right).correct is True
+    assert ex.check(wrong).correct is False
+    assert ex.check(...).correct is None
+
+
+def test_better_learner_reads_the_curves():
+    g = np.array([[0.20, 0.10], [0.22, 0.12]])
+    lc = LearningCurves(np.array([10, 1000]), g, g + [[0.01, -0.02], [0.01, -0.02]], 0.05, 100)
+    assert gx.better_learner(lc, 10).check("GDA").correct
+    assert not gx.better_learner(lc, 10).check("logistic regression").correct
+    assert gx.better_learner(lc, 1000).check("Logistic Regression").correct
+    with pytest.raises(ValueError, match="n must be one of the sizes"):
+        gx.better_learner(lc, 50)
+    with pytest.raises(ValueError, match="k must be 0 or 1"):
+        gx.mean_by_hand(X, y, 2)
+
+
+def test_solutions_do_not_leak_into_feedback():
+    ex = gx.phi_by_hand(X, y)
+    assert "0.428" not in str(ex.check(0.5)) and "0.428" in str(ex.solution())
