@@ -9,6 +9,7 @@ evidence ``P(x) = sum_k P(x, y=k)``) to get the posterior. The shared logic live
 - :class:`CategoricalNB`: features with named values ("Sunny"), count tables per class (the
   slides' EnjoySport walk-through and Mitchell's PlayTennis).
 - :class:`GaussianNB`: one normal per feature and class (axis-aligned ellipses).
+- :class:`KDENB`: one kernel density estimate (``genviz.kde``) per feature and class.
 - :class:`MultinomialNB`, :class:`BernoulliNB`: the two text event models of CS229 (word counts
   / word presence), dense or ``scipy.sparse`` input, never densified; two-class extras
   (``decision_function``, Smola's threshold ``c``, the linear form, the most indicative words).
@@ -20,6 +21,8 @@ maximum-likelihood estimate, where a value never seen with a class gets probabil
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
@@ -27,7 +30,8 @@ from scipy.special import logsumexp
 from genviz._validation import (NotFittedError, check_fitted, check_int, check_points,
                                 check_scalar)
 
-__all__ = ["CategoricalNB", "GaussianNB", "MultinomialNB", "BernoulliNB", "NotFittedError"]
+__all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
+           "NotFittedError", "leave_one_out_predict", "discretize"]
 
 
 # --------------------------------------------------------------------------- shared helpers
@@ -492,10 +496,26 @@ class CategoricalNB(_BaseNB):
     def __init__(self, alpha=1.0):
         self.alpha = alpha
 
-    def fit(self, X, y, *, classes=None, feature_names=None):
-        """Count the table ``X`` (n, d) of values against the labels ``y`` (n,); returns self."""
+    def fit(self, X, y, *, classes=None, feature_names=None, categories=None):
+        """Count the table ``X`` (n, d) of values against the labels ``y`` (n,); returns self.
+
+        ``feature_names`` (d names) label the tables and error messages. ``categories`` (a list
+        of d value lists) fixes each feature's value set, e.g. all bins of a discretised feature
+        including those no training row falls in; by default it is the values seen in ``X``.
+        """
         alpha = _check_alpha(self.alpha)
         X = _check_table(X)
+        if categories is not None:
+            if len(categories) != X.shape[1]:
+                raise ValueError(f"categories must list the values of each of the {X.shape[1]} "
+                                 f"features, got {len(categories)} lists")
+            categories = [np.unique(np.asarray(list(c), dtype=object)) for c in categories]
+            for j, values in enumerate(categories):
+                extra = set(X[:, j].tolist()) - set(values.tolist())
+                if extra:
+                    raise ValueError(f"X feature {j} has values {sorted(map(str, extra))} that "
+                                     f"are not in categories[{j}] = {values.tolist()}")
+        self._categories = categories
         if feature_names is None:
             feature_names = [f"x{j}" for j in range(X.shape[1])]
         feature_names = [str(f) for f in feature_names]
@@ -515,6 +535,9 @@ class CategoricalNB(_BaseNB):
         for j in range(X.shape[1]):
             try:
                 values, codes = np.unique(X[:, j], return_inverse=True)
+                if self._categories is not None:
+                    values = self._categories[j]
+                    codes = np.searchsorted(values, X[:, j])
             except TypeError:
                 raise TypeError(f"X feature {j} ({self.feature_names_[j]}) mixes value types "
                                 f"that cannot be compared, e.g. strings and numbers") from None
@@ -660,3 +683,159 @@ class GaussianNB(_BaseNB):
         const = -0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
         sq = ((X[:, None, :] - self.theta_[None]) ** 2 / self.var_[None]).sum(axis=2)
         return const - 0.5 * sq
+
+
+# --------------------------------------------------------------------------- kernel density
+_BANDWIDTH_METHODS = ("silverman", "scott", "lscv", "loo-likelihood")
+
+
+def _log_kde(x, data, h, kernel):
+    """``log kde_pdf(x)``; for the Gaussian kernel, points in the far tails (where the density
+    underflows to 0) get the exact value by logsumexp instead of ``log 0``."""
+    from genviz.kde import kde_pdf
+
+    logp = _safe_log(kde_pdf(x, data, h, kernel))
+    far = np.isneginf(logp)
+    if kernel == "gaussian" and far.any():
+        u = (x[far, None] - data[None, :]) / h
+        logp[far] = (logsumexp(-0.5 * u ** 2, axis=1)
+                     - np.log(data.size * h * np.sqrt(2.0 * np.pi)))
+    return logp
+
+
+class KDENB(_BaseNB):
+    """Naive Bayes with a one-dimensional kernel density estimate per feature and class.
+
+    ``P(x_j | y=k)`` is the KDE (:func:`genviz.kde.kde_pdf`) of feature ``j`` over the class-k
+    training rows, so a class density may be skewed or multimodal, which a Gaussian cannot be.
+
+    Parameters
+    ----------
+    bandwidth : float > 0 or str, default "silverman"
+        One bandwidth for every feature and class, or a rule / CV method of
+        :func:`genviz.kde.select_bandwidth` applied to each feature of each class:
+        "silverman", "scott", "lscv", "loo-likelihood".
+    kernel : str, default "gaussian"
+        A kernel of :data:`genviz.kde.KERNELS`. Compact kernels give density 0 away from the
+        data, so a point far from every class has posterior 0/0 (a clear error).
+
+    Attributes
+    ----------
+    classes_, class_count_ (K,), class_log_prior_ (K,)
+    bandwidth_ : (K, d) the bandwidth of each class and feature
+
+    Examples
+    --------
+    >>> X = np.array([[-2.1], [-1.9], [2.0], [2.2], [0.1], [-0.1]])
+    >>> nb = KDENB(bandwidth=0.3).fit(X, ["a", "a", "a", "a", "b", "b"])  # class a is bimodal
+    >>> nb.predict([[-2.0], [0.0], [2.1]]).tolist()
+    ['a', 'b', 'a']
+    """
+
+    def __init__(self, bandwidth="silverman", kernel="gaussian"):
+        self.bandwidth = bandwidth
+        self.kernel = kernel
+
+    def _check_X(self, X, fitting=False):
+        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1])
+
+    def _fit(self, X, Y):
+        from genviz.kde import KERNELS, select_bandwidth
+
+        if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
+            raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
+        bw = self.bandwidth
+        if isinstance(bw, str):
+            if bw not in _BANDWIDTH_METHODS:
+                raise ValueError(f"bandwidth must be a number > 0 or one of {_BANDWIDTH_METHODS}, "
+                                 f"got {bw!r}")
+        else:
+            bw = check_scalar(bw, "bandwidth", low=0.0, low_open=True)
+        self._data = [X[Y[:, k] > 0] for k in range(Y.shape[1])]
+        self.bandwidth_ = np.empty((Y.shape[1], X.shape[1]))
+        for k, Xk in enumerate(self._data):
+            for j in range(X.shape[1]):
+                if not isinstance(bw, str):
+                    self.bandwidth_[k, j] = bw
+                    continue
+                try:
+                    self.bandwidth_[k, j] = select_bandwidth(Xk[:, j], bw, self.kernel)
+                except ValueError as exc:
+                    raise ValueError(f"cannot choose a bandwidth for feature {j} of class "
+                                     f"{self.classes_.tolist()[k]!r} ({Xk.shape[0]} rows): {exc}; "
+                                     f"pass a number, e.g. bandwidth=0.5") from None
+
+    def feature_log_density(self, X):
+        """``log P(x_j | y=k)`` for every row, class and feature: (n, K, d)."""
+        check_fitted(self, "classes_")
+        X = self._check_X(X)
+        out = np.empty((X.shape[0], self.classes_.size, X.shape[1]))
+        for k, Xk in enumerate(self._data):
+            for j in range(X.shape[1]):
+                out[:, k, j] = _log_kde(X[:, j], Xk[:, j], self.bandwidth_[k, j], self.kernel)
+        return out
+
+    def _joint_log_likelihood(self, X):
+        return self.feature_log_density(X).sum(axis=2)
+
+
+# --------------------------------------------------------------------------- evaluation
+def leave_one_out_predict(model, X, y, **fit_params):
+    """Leave-one-out predictions: row ``i`` predicted by a copy of ``model`` fitted without it.
+
+    Parameters
+    ----------
+    model : a naive Bayes estimator (its hyperparameters are copied; it is not refitted)
+    X, y : the training data; ``fit_params`` are passed to ``fit`` (e.g. ``feature_names``)
+
+    Returns
+    -------
+    ndarray of object, shape (n,)
+        The predicted label of each row, or None where the held-out row cannot be classified
+        (alpha = 0 and a value unseen in the other rows, or posterior 0/0): count it as an error.
+
+    Examples
+    --------
+    >>> X = [["a"], ["a"], ["a"], ["b"], ["b"], ["b"]]
+    >>> leave_one_out_predict(CategoricalNB(alpha=1), X, [0, 0, 0, 1, 1, 0]).tolist()
+    [0, 0, 0, 0, 0, 1]
+    """
+    params = {name: getattr(model, name)
+              for name in inspect.signature(type(model).__init__).parameters if name != "self"}
+    X = X if sp.issparse(X) else np.asarray(X, dtype=object if isinstance(model, CategoricalNB)
+                                            else None)
+    y = np.asarray(y)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"y has {y.shape[0]} labels but X has {X.shape[0]} rows; they must match")
+    out = np.empty(y.shape[0], dtype=object)
+    keep = np.ones(y.shape[0], dtype=bool)
+    for i in range(y.shape[0]):
+        keep[i] = False
+        fitted = type(model)(**params).fit(X[keep], y[keep], **fit_params)
+        try:
+            out[i] = fitted.predict(X[i:i + 1]).tolist()[0]
+        except ValueError:
+            out[i] = None
+        keep[i] = True
+    return out
+
+
+def discretize(x, edges):
+    """Bin a continuous feature as the CS229 notes do: value ``i`` for the ``i``-th interval.
+
+    With edges ``e_1 < ... < e_m`` the bins are ``x < e_1`` (1), ``e_1 <= x < e_2`` (2), ...,
+    ``x >= e_m`` (m + 1).
+
+    Examples
+    --------
+    >>> discretize([350, 890, 1600, 2000], [400, 800, 1200, 1600])   # the notes' living areas
+    array([1, 3, 5, 5])
+    """
+    from genviz._validation import check_vector
+
+    x = check_vector(x, "x")
+    edges = check_vector(edges, "edges")
+    if edges.size == 0 or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"edges must be a non-empty, strictly increasing sequence, got "
+                         f"{edges.tolist()}")
+    return np.searchsorted(edges, x, side="right") + 1

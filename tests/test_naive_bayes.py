@@ -9,7 +9,8 @@ from sklearn.preprocessing import OrdinalEncoder
 
 from genviz import datasets
 from genviz._validation import NotFittedError
-from genviz.naive_bayes import CategoricalNB, GaussianNB
+from genviz.kde import rule_of_thumb
+from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, leave_one_out_predict
 
 
 # ----------------------------------------------------------------------------- the slides
@@ -245,3 +246,93 @@ def test_gaussian_on_penguins_is_accurate():
     p = datasets.penguins()
     nb = GaussianNB().fit(p.X, p.y)
     assert np.mean(nb.predict(p.X) == p.y) > 0.95
+
+
+# ----------------------------------------------------------------------------- KDE naive Bayes
+def kde_problem(seed, n=60):
+    rng = np.random.default_rng(seed)
+    y = np.arange(n) % 2
+    bimodal = rng.choice([-2.5, 2.5], size=n)
+    X = np.column_stack([np.where(y == 1, bimodal, 0.0) + rng.normal(size=n) * 0.6,
+                         rng.normal(size=n) + y])
+    return X, y
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_kdenb_is_a_product_of_scipy_gaussian_kdes(seed):
+    from scipy.stats import gaussian_kde
+    X, y = kde_problem(seed)
+    nb = KDENB(bandwidth="silverman").fit(X, y)
+    Xq = np.array([[0.0, 0.5], [2.4, 1.0], [-2.6, -0.3], [30.0, 0.0]])  # last: far tail
+    expected = np.zeros((len(Xq), 2))
+    for k in (0, 1):
+        expected[:, k] = np.log(np.mean(y == k))
+        for j in (0, 1):
+            data = X[y == k, j]
+            assert nb.bandwidth_[k, j] == pytest.approx(rule_of_thumb(data, "silverman"))
+            kde = gaussian_kde(data, bw_method=nb.bandwidth_[k, j] / data.std(ddof=1))
+            expected[:, k] += kde.logpdf(Xq[:, j])
+    np.testing.assert_allclose(nb.predict_joint_log_proba(Xq), expected, rtol=1e-9)
+    assert np.all(np.isfinite(nb.predict_proba(Xq)))
+    # the bimodal class wins at both of its modes, the unimodal one in the middle
+    assert nb.predict([[-2.5, 0.5], [0.0, 0.5], [2.5, 0.5]]).tolist() == [1, 0, 1]
+
+
+def test_kdenb_fixed_bandwidth_kernels_and_bad_inputs():
+    X, y = kde_problem(4)
+    nb = KDENB(bandwidth=0.4, kernel="epanechnikov").fit(X, y)
+    np.testing.assert_array_equal(nb.bandwidth_, 0.4)
+    with pytest.raises(ValueError, match="probability 0 under every class"):
+        nb.predict_proba([[100.0, 0.0]])  # compact kernel, far from all data
+    with pytest.raises(ValueError, match="bandwidth must be > 0"):
+        KDENB(bandwidth=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="bandwidth must be a number > 0 or one of"):
+        KDENB(bandwidth="wide").fit(X, y)
+    with pytest.raises(ValueError, match="kernel must be one of"):
+        KDENB(kernel="cosine").fit(X, y)
+    with pytest.raises(ValueError, match="feature 0 of class 'b' \\(1 rows\\).*bandwidth=0.5"):
+        KDENB().fit(X[:3], ["a", "a", "b"])
+    with pytest.raises(NotFittedError):
+        KDENB().predict(X)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="X contains 1 NaN"):
+        KDENB().fit(Xn, y)
+
+
+# ----------------------------------------------------------------------------- leave-one-out
+def test_leave_one_out_matches_a_literal_loop_with_sklearn():
+    t = datasets.play_tennis()
+    enc = OrdinalEncoder().fit(t.X)
+    ours = leave_one_out_predict(CategoricalNB(alpha=1.0), t.X, t.y)
+    for i in range(len(t.y)):
+        keep = np.arange(len(t.y)) != i
+        ref = sk.CategoricalNB(alpha=1.0, force_alpha=True, min_categories=None)
+        enc_i = OrdinalEncoder().fit(t.X[keep])
+        ref.fit(enc_i.transform(t.X[keep]), t.y[keep])
+        assert ours[i] == ref.predict(enc_i.transform(t.X[i:i + 1]))[0]
+    assert np.mean(ours == t.y) == pytest.approx(7 / 14)
+    assert enc is not None
+
+
+def test_leave_one_out_reports_unclassifiable_rows_as_none():
+    X = [["a"], ["a"], ["b"], ["c"]]
+    out = leave_one_out_predict(CategoricalNB(alpha=0), X, ["p", "p", "q", "q"])
+    assert out.tolist() == ["p", "p", None, None]  # "b"/"c" unseen once held out
+    p = datasets.penguins()
+    loo = leave_one_out_predict(GaussianNB(), p.X[::6], p.y[::6])
+    assert np.mean(loo == p.y[::6]) > 0.9
+    with pytest.raises(ValueError, match="y has 3 labels but X has 4"):
+        leave_one_out_predict(CategoricalNB(), X, ["p", "p", "q"])
+
+
+def test_categories_fix_the_value_set():
+    X = [["b1"], ["b1"], ["b2"]]
+    nb = CategoricalNB(alpha=1).fit(X, ["p", "q", "q"], categories=[["b1", "b2", "b3"]])
+    np.testing.assert_allclose(nb.conditional_table(0), [[2 / 4, 1 / 4, 1 / 4],
+                                                         [2 / 5, 2 / 5, 1 / 5]])
+    assert nb.predict_proba([["b3"]]).shape == (1, 2)
+    with pytest.raises(ValueError, match=r"values \['b9'\] that are not in categories\[0\]"):
+        CategoricalNB().fit([["b9"], ["b1"]], ["p", "q"], categories=[["b1", "b2"]])
+    with pytest.raises(ValueError, match="categories must list the values of each of the 1"):
+        CategoricalNB().fit(X, ["p", "q", "q"], categories=[["b1"], ["b2"]])
