@@ -29,6 +29,9 @@ def control_values(control, n: int = 5) -> list:
             control.options[0], tuple) else list(control.options)
     if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):
         return [True, False]
+    if isinstance(control, (widgets.Text, widgets.Textarea)):
+        # the current text, an empty one, and one with no known word
+        return [control.value, "", "zzqx 12345 !!!", control.value]
     if isinstance(control, widgets.FloatRangeSlider):
         return [(control.min, control.max), (control.min, control.min + (control.max - control.min) / 2)]
     raise TypeError(f"no sweep rule for {type(control).__name__}; extend control_values")

@@ -1,0 +1,389 @@
+"""Views of the naive Bayes spam filter (notebook 07).
+
+* :class:`SpamThresholdView` — Smola's threshold ``c`` on the likelihood ratio: the test
+  messages' log-odds by class with the line ``log c``, and the ROC and precision-recall curves
+  of both event models with the current operating point marked. Curves are computed once per
+  ``alpha``; moving ``c`` only moves the line and the markers (blitted).
+* :class:`EmailView` — a typed email: each word's contribution to the log-odds of spam (a
+  bar per word), the bias, the total and the verdict.
+* Static figures: :func:`top_words_figure`, :func:`confusion_figure`, :func:`underflow_figure`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import expit
+
+from genviz._validation import check_int, check_scalar
+from genviz.naive_bayes import BernoulliNB, MultinomialNB
+from genviz.plots._base import View, new_figure
+from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP
+from genviz.text import ThresholdCurves, Vocabulary, bag_of_words, word_contributions
+
+__all__ = ["MODELS", "MODEL_COLORS", "SpamThresholdView", "EmailView", "top_words_figure",
+           "confusion_figure", "underflow_figure"]
+
+#: The two event models, by the names the controls use.
+MODELS = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB}
+MODEL_COLORS = {"multinomial": PALETTE["green"], "bernoulli": PALETTE["purple"]}
+HAM, SPAM = CLASS_COLORS[0], CLASS_COLORS[1]  # classes_ = ["ham", "spam"]
+LN10 = np.log(10.0)
+
+
+def _check_model(model) -> str:
+    if model not in MODELS:
+        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
+    return model
+
+
+def _nice_ceil(x: float) -> float:
+    """The next of 1, 2, 5, 10, 20, 50, ... at or above ``x``."""
+    x = max(float(x), 1e-9)
+    base = 10.0 ** np.floor(np.log10(x))
+    for m in (1.0, 2.0, 5.0, 10.0):
+        if m * base >= x * (1 - 1e-12):
+            return m * base
+    return 10.0 * base  # pragma: no cover
+
+
+class SpamThresholdView(View):
+    """Where Smola's threshold ``c`` puts the filter on the ROC and precision-recall curves.
+
+    A message is flagged as spam when ``P(x|spam) P(spam) / (P(x|ham) P(ham)) > c``, i.e. when
+    its log-odds (``decision_function``) exceeds ``log c``. Left: the test messages' log-odds
+    in base 10 (histograms per true class, as fractions of the class) and the line
+    ``log10 c``. Middle and right: ROC and precision-recall curves of both event models, the
+    selected one thick, with a marker at the current ``c``.
+
+    ``update(log10_c=, alpha=, model=)`` takes any subset. ``alpha`` refits both models
+    (cached per value); ``log10_c`` only moves artists. ``state`` holds ``log10_c``, ``alpha``,
+    ``model``, ``points`` (model -> operating point: fpr, tpr, precision, recall, tp, fp, fn,
+    tn), ``auc`` (model -> float), ``hist`` (ham and spam fractions per bin) and ``edges``.
+    """
+
+    PARAMS = ("log10_c", "alpha", "model")
+
+    def __init__(self, X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
+                 model="multinomial", positive="spam", score_lim=None, n_bins=60,
+                 figsize=(12.0, 4.0)):
+        self._data = (X_train, np.asarray(y_train), X_test, np.asarray(y_test))
+        self.positive = positive
+        self._fits: dict = {}
+        self.params = dict(log10_c=0.0, alpha=None, model=None)
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        self.ax_hist, self.ax_roc, self.ax_pr = fig.subplots(1, 3, gridspec_kw=dict(
+            width_ratios=[1.3, 1, 1]))
+        first = self._fit(check_scalar(alpha, "alpha", low=0.0, low_open=True))
+        if score_lim is None:
+            s = np.abs(first["multinomial"]["scores"]) / LN10
+            score_lim = _nice_ceil(np.percentile(s, 98))
+        self.score_lim = check_scalar(score_lim, "score_lim", low=0.0, low_open=True)
+        self.edges = np.linspace(-self.score_lim, self.score_lim, check_int(n_bins, "n_bins", low=4) + 1)
+        ax = self.ax_hist
+        zeros = np.zeros(len(self.edges) - 1)
+        self._stairs = {
+            "ham": self.animate(ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=HAM,
+                                          label="ham (true class)")),
+            "spam": self.animate(ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=SPAM,
+                                           label="spam (true class)")),
+        }
+        self._vline = self.animate(ax.axvline(0.0, color="k", lw=2, label=r"$\log_{10} c$"))
+        ax.set_xlim(self.edges[0], self.edges[-1])
+        ax.set_ylim(0.0, 0.3)
+        ax.set_xlabel(r"$\log_{10}\,\frac{P(x\,|\,\mathrm{spam})P(\mathrm{spam})}"
+                      r"{P(x\,|\,\mathrm{ham})P(\mathrm{ham})}$  (clipped at the edges)")
+        ax.set_ylabel("fraction of the class's test messages")
+        ax.legend(loc="upper left", fontsize="small", framealpha=0.9)
+        ax.set_title("flag as spam when the ratio exceeds c", fontsize="medium")
+
+        self._curves, self._markers = {}, {}
+        for name in MODELS:
+            col = MODEL_COLORS[name]
+            roc = self.ax_roc.plot([], [], color=col, lw=1.2, label=name)[0]
+            pr = self.ax_pr.plot([], [], color=col, lw=1.2, label=name)[0]
+            mroc = self.ax_roc.plot([], [], "o", color=col, mec="k", ms=9, zorder=5)[0]
+            mpr = self.ax_pr.plot([], [], "o", color=col, mec="k", ms=9, zorder=5)[0]
+            self._curves[name] = (self.animate(roc), self.animate(pr))
+            self._markers[name] = (self.animate(mroc), self.animate(mpr))
+        for axc, xl, yl, title in ((self.ax_roc, "false positive rate: ham flagged (log scale)",
+                                    "true positive rate: spam caught", "ROC curve"),
+                                   (self.ax_pr, "recall: spam caught",
+                                    "precision: flagged that is spam", "precision-recall curve")):
+            axc.set_xlabel(xl)
+            axc.set_ylabel(yl)
+            axc.set_title(title, fontsize="medium")
+            axc.grid(alpha=0.3)
+        # Spam filters live at small false-positive rates: a log axis shows that corner; a rate
+        # of 0 is drawn at the left edge (half a message).
+        n_neg = first["multinomial"]["curves"].n_neg
+        self._fpr_floor = 0.5 / n_neg
+        self.ax_roc.set_xscale("log")
+        self.ax_roc.set_xlim(self._fpr_floor * 0.9, 1.05)
+        self.ax_roc.set_ylim(-0.02, 1.02)
+        self.ax_pr.set_xlim(-0.02, 1.02)
+        self.ax_pr.set_ylim(0.0, 1.02)
+        grid = np.geomspace(self._fpr_floor, 1.0, 50)
+        self.ax_roc.plot(grid, grid, ls=":", color="0.6", lw=1, label="chance")
+        self.ax_roc.legend(loc="lower right", fontsize="small", title="event model",
+                           title_fontsize="small")
+        fig.subplots_adjust(left=0.06, right=0.985, bottom=0.17, top=0.9, wspace=0.3)
+        self.update(log10_c=log10_c, alpha=alpha, model=model)
+
+    # -- computation (cached per alpha) ----------------------------------------------------------
+    def _fit(self, alpha: float) -> dict:
+        key = round(alpha, 12)
+        if key not in self._fits:
+            X_train, y_train, X_test, y_test = self._data
+            out = {}
+            for name, cls in MODELS.items():
+                model = cls(alpha=alpha).fit(X_train, y_train)
+                scores = model.decision_function(X_test)
+                out[name] = dict(model=model, scores=scores,
+                                 curves=ThresholdCurves(scores, y_test, positive=self.positive))
+            self._fits[key] = out
+        return self._fits[key]
+
+    def _histograms(self, scores):
+        y_test = self._data[3]
+        lim = self.score_lim * (1 - 1e-9)
+        s = np.clip(scores / LN10, -lim, lim)
+        hist = {}
+        for label in ("ham", "spam"):
+            sel = s[(y_test == self.positive) == (label == "spam")]
+            hist[label] = np.histogram(sel, bins=self.edges)[0] / max(sel.size, 1)
+        return hist
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        new = {**self.params, **params}
+        log10_c = check_scalar(new["log10_c"], "log10_c")
+        alpha = check_scalar(new["alpha"], "alpha", low=0.0, low_open=True)
+        model = _check_model(new["model"])
+        fits = self._fit(alpha)
+        refit = alpha != self.params["alpha"]
+        if refit:
+            for name, (roc, pr) in self._curves.items():
+                cur = fits[name]["curves"]
+                roc.set_data(np.maximum(cur.fpr, self._fpr_floor), cur.tpr)
+                pr.set_data(cur.recall, cur.precision)
+        if refit or model != self.params["model"]:
+            hist = self._histograms(fits[model]["scores"])
+            for label, stairs in self._stairs.items():
+                stairs.set_data(hist[label])
+            top = max(h.max() for h in hist.values())
+            if top > self.ax_hist.get_ylim()[1] or top < 0.4 * self.ax_hist.get_ylim()[1]:
+                self.ax_hist.set_ylim(0.0, _nice_ceil(1.1 * top))
+                self.request_full_redraw()
+            for name, (roc, pr) in self._curves.items():
+                for line in (roc, pr):
+                    line.set_linewidth(2.8 if name == model else 1.0)
+                    line.set_alpha(1.0 if name == model else 0.55)
+            self.state["hist"] = hist
+        self.params = dict(log10_c=log10_c, alpha=alpha, model=model)
+        lim = self.score_lim
+        self._vline.set_xdata([np.clip(log10_c, -lim, lim)] * 2)
+        points = {}
+        for name, (mroc, mpr) in self._markers.items():
+            pt = fits[name]["curves"].at(log10_c * LN10)
+            mroc.set_data([max(pt["fpr"], self._fpr_floor)], [pt["tpr"]])
+            mpr.set_data([pt["recall"]], [pt["precision"]])
+            mroc.set_markersize(11 if name == model else 7)
+            mpr.set_markersize(11 if name == model else 7)
+            points[name] = pt
+        self.state.update(log10_c=log10_c, alpha=alpha, model=model, points=points,
+                          auc={n: fits[n]["curves"].auc for n in MODELS}, edges=self.edges)
+
+
+class EmailView(View):
+    """Per-word contributions of a typed email to the log-odds of spam, and the verdict.
+
+    The log-odds of a naive Bayes text model is linear in the document's features:
+    ``log P(x, spam) - log P(x, ham) = b + sum_j x_j w_j`` (``model.linear_form()``), with
+    ``x_j`` the count of word ``j`` (multinomial) or its presence (Bernoulli, whose bias
+    ``b`` also holds the contribution of every word being absent). One bar per word (the
+    ``max_words`` largest in size; the rest pooled), one for ``b``; the verdict compares the
+    total with ``log c``.
+
+    ``update(text=, model=, log10_c=)``; ``state`` has ``words``, ``contributions``,
+    ``bias``, ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
+    """
+
+    PARAMS = ("text", "model", "log10_c")
+
+    def __init__(self, models: dict, vocabulary: Vocabulary, *, text: str = "",
+                 model: str = "multinomial", log10_c: float = 0.0, max_words: int = 12,
+                 figsize=(7.5, 4.8)):
+        if not isinstance(vocabulary, Vocabulary):
+            raise TypeError(f"vocabulary must be a Vocabulary, got {type(vocabulary).__name__}")
+        missing = set(MODELS) - set(models)
+        if missing:
+            raise ValueError(f"models must hold fitted models for {sorted(MODELS)}; missing "
+                             f"{sorted(missing)}")
+        self.models = {name: models[name] for name in MODELS}
+        self.linear = {name: m.linear_form() for name, m in self.models.items()}
+        self.vocabulary = vocabulary
+        self.max_words = check_int(max_words, "max_words", low=1)
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        ax = self.ax = fig.add_subplot(1, 1, 1)
+        n = self.max_words + 2  # bias, words, "other words"
+        self._ys = np.arange(n)[::-1].astype(float)
+        bars = ax.barh(self._ys, np.zeros(n), height=0.7, color="0.6")
+        self._bars = [self.animate(b) for b in bars]
+        label_tf = ax.get_yaxis_transform()
+        self._labels = [self.animate(ax.text(-0.01, y, "", transform=label_tf, ha="right",
+                                             va="center", fontsize="small")) for y in self._ys]
+        self._values = [self.animate(ax.text(0.0, y, "", ha="left", va="center",
+                                             fontsize="x-small")) for y in self._ys]
+        self._verdict = self.animate(ax.text(0.5, 1.02, "", transform=ax.transAxes, ha="center",
+                                             va="bottom", fontsize="large", weight="bold"))
+        ax.axvline(0.0, color="k", lw=0.8)
+        ax.set_yticks([])
+        ax.set_ylim(-0.7, n - 0.3)
+        ax.set_xlim(-10, 10)
+        ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
+                      r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
+        ax.grid(axis="x", alpha=0.3)
+        fig.subplots_adjust(left=0.27, right=0.97, bottom=0.13, top=0.9)
+        self.params = dict(text="", model="multinomial", log10_c=0.0)
+        self.update(text=text, model=model, log10_c=log10_c)
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        new = {**self.params, **params}
+        text = new["text"]
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a string (the email), got {type(text).__name__}")
+        model = _check_model(new["model"])
+        log10_c = check_scalar(new["log10_c"], "log10_c")
+        w, b = self.linear[model]
+        r = word_contributions(text, self.vocabulary, w, binary=model == "bernoulli")
+        contrib = r["contributions"]
+        order = np.argsort(-np.abs(contrib), kind="stable")
+        top = order[: self.max_words]
+        top = top[np.argsort(-contrib[top], kind="stable")]  # spam-most first
+        rest = order[self.max_words:]
+        bias_label = "b: prior" + (" + absences" if model == "bernoulli" else "")
+        rows = [(bias_label, b)] + [(f"{r['words'][i]} \u00d7{r['counts'][i]}"
+                                     if model == "multinomial" else r["words"][i], contrib[i])
+                                    for i in top]
+        if rest.size:
+            rows.append((f"{rest.size} other word(s)", float(contrib[rest].sum())))
+        vals = np.array([v for _, v in rows])
+        lim = _nice_ceil(1.15 * max(np.abs(vals).max(), 1.0))
+        if lim != self.ax.get_xlim()[1]:
+            self.ax.set_xlim(-lim, lim)
+            self.request_full_redraw()
+        for k, (bar, label, value_text) in enumerate(zip(self._bars, self._labels, self._values)):
+            if k < len(rows):
+                name, v = rows[k]
+                bar.set_width(v)
+                bar.set_color("0.55" if k == 0 else (SPAM if v > 0 else HAM))
+                bar.set_visible(True)
+                label.set_text(name)
+                value_text.set_text(f"{v:+.2f}")
+                value_text.set_position((v, self._ys[k]))
+                value_text.set_ha("left" if v >= 0 else "right")
+            else:
+                bar.set_width(0.0)
+                bar.set_visible(False)
+                label.set_text("")
+                value_text.set_text("")
+        x = bag_of_words([text], self.vocabulary)
+        log_odds = float(self.models[model].decision_function(x)[0])
+        p_spam = float(expit(log_odds))
+        is_spam = log_odds > log10_c * LN10
+        verdict = "spam" if is_spam else "ham"
+        self._verdict.set_text(f"verdict: {verdict.upper()}   log-odds {log_odds:+.2f},  "
+                               f"P(spam | x) = {p_spam:.4f}")
+        self._verdict.set_color(SPAM if is_spam else HAM)
+        self.params = dict(text=text, model=model, log10_c=log10_c)
+        self.state = dict(words=r["words"], counts=r["counts"], contributions=contrib,
+                          bias=float(b), log_odds=log_odds, p_spam=p_spam, verdict=verdict,
+                          unseen=r["unseen"], n_known=len(r["words"]), model=model,
+                          log10_c=log10_c, total_words=float(r["total"]))
+
+
+# -- static figures -------------------------------------------------------------------------------
+def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=(10.0, 4.8)):
+    """The ``k`` most spam-indicative and most ham-indicative words of a fitted model.
+
+    Bars are the log-ratios ``w_j`` of :meth:`top_features` (for the multinomial model
+    ``log theta_spam,j - log theta_ham,j``): how much one occurrence moves the log-odds.
+    """
+    k = check_int(k, "k", low=1)
+    top = model.top_features(k=k, feature_names=list(vocabulary.words))
+    fig = new_figure(figsize=figsize)
+    axes = fig.subplots(1, 2)
+    for ax, label, colour in ((axes[0], "spam", SPAM), (axes[1], "ham", HAM)):
+        words, weights = zip(*top[label])
+        ys = np.arange(len(words))[::-1]
+        ax.barh(ys, weights, color=colour)
+        ax.set_yticks(ys, words)
+        ax.set_xlabel(f"log-ratio in favour of {label} (per occurrence)")
+        ax.set_title(f"most {label}-indicative words", fontsize="medium")
+        ax.grid(axis="x", alpha=0.3)
+    fig.suptitle(f"{type(model).__name__}(alpha={model.alpha:g}), |V| = {len(vocabulary)}",
+                 fontsize="medium")
+    fig.tight_layout()
+    return fig
+
+
+def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
+    """Confusion matrices side by side; ``results`` maps a title to :func:`binary_metrics`."""
+    if not results:
+        raise ValueError("results is empty; pass {name: binary_metrics(...)}")
+    n = len(results)
+    fig = new_figure(figsize=figsize or (3.6 * n + 0.4, 3.6))
+    axes = np.atleast_1d(fig.subplots(1, n))
+    for ax, (title, m) in zip(axes, results.items()):
+        cm = np.asarray(m["confusion"])
+        ax.imshow(cm / cm.sum(axis=1, keepdims=True), cmap=PANEL_CMAP, vmin=0, vmax=1.4)
+        for i in range(2):
+            for j in range(2):
+                ax.text(j, i, f"{cm[i, j]}", ha="center", va="center", fontsize="large")
+        ax.set_xticks([0, 1], [f"predicted {lab}" for lab in labels])
+        ax.set_yticks([0, 1], [f"true {lab}" for lab in labels])
+        ax.set_title(f"{title}\naccuracy {m['accuracy']:.3f}, precision {m['precision']:.3f}, "
+                     f"recall {m['recall']:.3f}", fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
+    """log10 P(x, y) of each message against its number of words, and where float64 ends.
+
+    Products of many word probabilities below ``~1e-308`` (``1e-324`` with subnormals) are
+    rounded to 0.0: both classes' scores vanish, the posterior becomes 0/0. Summing logs
+    instead keeps every message far inside the representable range.
+    """
+    n_words = np.asarray(n_words, dtype=float)
+    y = np.asarray(log10_joint, dtype=float)
+    if n_words.shape != y.shape or n_words.ndim != 1:
+        raise ValueError(f"n_words and log10_joint must be 1-D of the same length, got shapes "
+                         f"{n_words.shape} and {y.shape}")
+    fig = new_figure(figsize=figsize)
+    ax = fig.add_subplot(1, 1, 1)
+    floor = np.log10(np.finfo(float).smallest_subnormal)
+    below = y < floor
+    ax.axhspan(min(y.min(), floor) * 1.05, floor, color=PALETTE["vermillion"], alpha=0.12,
+               label="product rounds to 0.0 in float64")
+    ax.axhline(floor, color=PALETTE["vermillion"], lw=1.5)
+    ax.scatter(n_words[~below], y[~below], s=8, color=PALETTE["green"], alpha=0.6,
+               label="product still representable")
+    ax.scatter(n_words[below], y[below], s=8, color=PALETTE["vermillion"], alpha=0.6,
+               label=f"underflows: {below.sum()} of {y.size} messages")
+    ax.set_xscale("symlog", linthresh=10)
+    ax.set_xlabel("number of known words in the message (symlog)")
+    ax.set_ylabel(r"$\log_{10} P(x, y)$ of the more likely class")
+    ax.set_title(r"the product $P(y)\prod_j P(x_j|y)$ underflows, its log does not",
+                 fontsize="medium")
+    ax.legend(loc="lower left", fontsize="small")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    return fig

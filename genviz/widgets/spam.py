@@ -1,0 +1,92 @@
+"""Explorers of the naive Bayes spam filter (notebook 07)."""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from genviz.plots.spam import MODELS, EmailView, SpamThresholdView
+from genviz.widgets._base import Explorer, float_slider
+
+__all__ = ["threshold_explorer", "threshold_readout", "email_explorer", "email_readout"]
+
+
+def _model_toggle(value):
+    return widgets.ToggleButtons(options=list(MODELS), value=value, description="model",
+                                 style={"description_width": "70px", "button_width": "110px"})
+
+
+def threshold_readout(state) -> str:
+    """HTML table: for each event model, the operating point at the current c."""
+    c = 10.0 ** state["log10_c"]
+    rows = "".join(
+        f"<tr style='{'font-weight:bold' if name == state['model'] else ''}'><td>{name}</td>"
+        f"<td>{pt['precision']:.3f}</td><td>{pt['recall']:.3f}</td><td>{pt['fpr']:.4f}</td>"
+        f"<td>{pt['fp']}</td><td>{pt['fn']}</td><td>{state['auc'][name]:.4f}</td></tr>"
+        for name, pt in state["points"].items())
+    return (f"<div style='font-family:monospace'>c = 10<sup>{state['log10_c']:.1f}</sup> "
+            f"= {c:.3g} &nbsp; (log c = {state['log10_c'] * 2.302585:.2f}), "
+            f"&alpha; = {state['alpha']:.3g}<br>"
+            "<table><tr><th>model</th><th>precision</th><th>recall</th><th>FPR</th>"
+            "<th>ham flagged</th><th>spam missed</th><th>AUC</th></tr>"
+            f"{rows}</table></div>")
+
+
+def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
+                       model="multinomial") -> Explorer:
+    """Sliders for Smola's threshold ``c`` (as log10 c) and Laplace's ``alpha``.
+
+    Moving ``c`` only moves the line and the operating points (cheap, continuous). Changing
+    ``alpha`` refits both event models and recomputes the curves, so it updates when the
+    slider is released. Both take the training and test count matrices of the same split.
+    """
+    view = SpamThresholdView(X_train, y_train, X_test, y_test, log10_c=log10_c, alpha=alpha,
+                             model=model)
+    controls = {
+        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f"),
+        "alpha": widgets.FloatLogSlider(value=alpha, base=10, min=-3, max=1, step=0.25,
+                                        description="α", continuous_update=False,
+                                        readout_format=".3g",
+                                        style={"description_width": "70px"},
+                                        layout=widgets.Layout(width="330px")),
+        "model": _model_toggle(model),
+    }
+    return Explorer(view, controls, threshold_readout,
+                    title="Smola's threshold c: flag as spam when P(x|spam)P(spam) > c "
+                          "P(x|ham)P(ham)")
+
+
+def email_readout(state) -> str:
+    """HTML: the verdict, the log-odds and its parts, the words left out."""
+    unseen = ", ".join(html.escape(w) for w in state["unseen"][:30]) or "none"
+    more = f" (+{len(state['unseen']) - 30} more)" if len(state["unseen"]) > 30 else ""
+    colour = "#D55E00" if state["verdict"] == "spam" else "#0072B2"
+    return (f"<div style='font-family:monospace;line-height:1.5'>"
+            f"<b style='color:{colour}'>verdict: {state['verdict'].upper()}</b> "
+            f"(threshold log c = {state['log10_c'] * 2.302585:.2f})<br>"
+            f"log-odds = b + &Sigma; words = {state['bias']:+.2f} "
+            f"{state['total_words']:+.2f} = {state['log_odds']:+.2f}<br>"
+            f"P(spam | x) = {state['p_spam']:.4f}<br>"
+            f"{state['n_known']} dictionary word(s); not in the dictionary (stop words or "
+            f"unseen in training, ignored): {unseen}{more}</div>")
+
+
+def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomial",
+                   log10_c: float = 0.0, max_words: int = 12) -> Explorer:
+    """Type an email; see each word's contribution to the log-odds of spam and the verdict.
+
+    ``models`` maps "multinomial" and "bernoulli" to fitted models. The text box updates when
+    it loses focus (click outside it): ``continuous_update=False``.
+    """
+    view = EmailView(models, vocabulary, text=text, model=model, log10_c=log10_c,
+                     max_words=max_words)
+    controls = {
+        "text": widgets.Textarea(value=text, description="email", continuous_update=False,
+                                 placeholder="Type an email here",
+                                 style={"description_width": "70px"},
+                                 layout=widgets.Layout(width="330px", height="110px")),
+        "model": _model_toggle(model),
+        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f"),
+    }
+    return Explorer(view, controls, email_readout, title="Which words make it spam?")

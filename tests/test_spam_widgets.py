@@ -1,0 +1,69 @@
+"""Explorers of the spam filter: sweeps, readouts, and the Text control sweep rule."""
+
+import re
+
+import ipywidgets as widgets
+import numpy as np
+import pytest
+
+from explorer_testing import control_values, sweep_explorer
+from genviz.datasets import spam_assassin
+from genviz.naive_bayes import BernoulliNB, MultinomialNB
+from genviz.text import bag_of_words, build_vocabulary, stratified_split
+from genviz.widgets.spam import email_explorer, threshold_explorer
+
+
+@pytest.fixture(scope="module")
+def data():
+    c = spam_assassin()
+    keep = np.arange(0, len(c.text), 4)
+    text, label = c.text[keep], c.label[keep]
+    train, test = stratified_split(label, test_size=0.3, rng=2)
+    vocab = build_vocabulary(text[train], min_count=2)
+    X_train, X_test = bag_of_words(text[train], vocab), bag_of_words(text[test], vocab)
+    models = {"multinomial": MultinomialNB().fit(X_train, label[train]),
+              "bernoulli": BernoulliNB().fit(X_train, label[train])}
+    return dict(X_train=X_train, y_train=label[train], X_test=X_test, y_test=label[test],
+                vocab=vocab, models=models)
+
+
+def _numbers(html):
+    return [float(x) for x in re.findall(r"-?\d+\.\d+", re.sub(r"<[^>]+>", " ", html))]
+
+
+def test_threshold_explorer_sweep_and_readout(data):
+    e = threshold_explorer(data["X_train"], data["y_train"], data["X_test"], data["y_test"])
+    assert set(e.controls) == {"log10_c", "alpha", "model"}
+    assert e.controls["alpha"].continuous_update is False
+    assert e.controls["log10_c"].continuous_update is True
+    made = sweep_explorer(e, n=5)
+    assert made == 5 + 5 + 2
+    e.controls["log10_c"].value = 2.0
+    st = e.view.state
+    pt = st["points"]["multinomial"]
+    vals = _numbers(e.readout.value)
+    # c, log c, alpha, then per model: precision, recall, FPR, AUC
+    assert f"{pt['precision']:.3f}" in e.readout.value and f"{pt['fpr']:.4f}" in e.readout.value
+    assert vals[1] == pytest.approx(2.0 * np.log(10), abs=5e-3)
+    assert f"<td>{pt['fp']}</td><td>{pt['fn']}</td>" in e.readout.value
+    e.close()
+
+
+def test_email_explorer_sweep_and_readout(data):
+    e = email_explorer(data["models"], data["vocab"], text="Click here for cheap meds, friend")
+    assert set(e.controls) == {"text", "model", "log10_c"}
+    assert isinstance(e.controls["text"], widgets.Textarea)
+    sweep_explorer(e, n=3)
+    e.controls["text"].value = "win money now, meeting later, neurips"
+    st = e.view.state
+    assert f"{st['log_odds']:+.2f}" in e.readout.value
+    assert "neurips" in e.readout.value
+    assert st["verdict"].upper() in e.readout.value
+    e.controls["text"].value = "zzqx don't"
+    assert "don&#x27;t" in e.readout.value or "don't" in e.view.state["words"]
+    e.close()
+
+
+def test_control_values_for_text_controls():
+    assert control_values(widgets.Textarea(value="hi")) == ["hi", "", "zzqx 12345 !!!", "hi"]
+    assert control_values(widgets.Text(value="")) == ["", "", "zzqx 12345 !!!", ""]
