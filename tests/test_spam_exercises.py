@@ -1,0 +1,70 @@
+"""Exercises of notebook 07: a right and a wrong answer for each, computed independently."""
+
+import numpy as np
+import pytest
+
+from genviz.datasets import spam_assassin
+from genviz.exercises.spam import email_log_odds, flagged_ham, laplace_phi, smola_offset
+from genviz.naive_bayes import BernoulliNB, MultinomialNB
+from genviz.text import bag_of_words, build_vocabulary, stratified_split, tokenize
+
+
+@pytest.fixture(scope="module")
+def data():
+    c = spam_assassin()
+    train, test = stratified_split(c.label, test_size=0.3, rng=0)
+    vocab = build_vocabulary(c.text[train], min_count=2, stop_words="english")
+    return dict(text_train=c.text[train], y_train=c.label[train], vocab=vocab,
+                X_train=bag_of_words(c.text[train], vocab),
+                X_test=bag_of_words(c.text[test], vocab), y_test=c.label[test])
+
+
+def test_laplace_phi_counts_documents_not_occurrences(data):
+    spam_docs = data["text_train"][data["y_train"] == "spam"]
+    n = sum("free" in set(tokenize(d)) for d in spam_docs)
+    ex = laplace_phi(data["X_train"], data["y_train"], data["vocab"], "free", "spam")
+    assert ex.check((n + 1) / (len(spam_docs) + 2)).correct
+    assert not ex.check(n / len(spam_docs) * 1.1).correct
+    # the same number as BernoulliNB's estimate
+    nb = BernoulliNB(alpha=1.0).fit(data["X_train"], data["y_train"])
+    assert ex.check(float(np.exp(nb.feature_log_prob_[1, data["vocab"].index["free"]]))).correct
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        laplace_phi(data["X_train"], data["y_train"], data["vocab"], "neurips")
+    with pytest.raises(ValueError, match="does not occur"):
+        laplace_phi(data["X_train"], data["y_train"], data["vocab"], "free", "eggs")
+
+
+def test_smola_offset(data):
+    y = data["y_train"]
+    ex = smola_offset(y, c=10.0)
+    assert ex.check(np.log(10) + np.log(np.sum(y == "ham")) - np.log(np.sum(y == "spam"))).correct
+    assert not ex.check(np.log(np.sum(y == "ham")) - np.log(np.sum(y == "spam"))).correct
+    with pytest.raises(ValueError, match="c must be > 0"):
+        smola_offset(y, c=0.0)
+    with pytest.raises(ValueError, match="both"):
+        smola_offset(["ham", "ham"], c=1.0)
+
+
+@pytest.mark.parametrize("cls", [MultinomialNB, BernoulliNB])
+def test_email_log_odds(data, cls):
+    model = cls().fit(data["X_train"], data["y_train"])
+    text = "Get your free money now, click here! Meeting notes attached."
+    ex = email_log_odds(model, data["vocab"], text)
+    w, b = model.linear_form()
+    x = bag_of_words([text], data["vocab"]).toarray()[0]
+    if cls is BernoulliNB:
+        x = (x > 0).astype(float)
+    assert ex.check(float(x @ w + b)).correct
+    assert not ex.check(float(x @ w)).correct  # forgetting the bias is wrong
+    with pytest.raises(TypeError, match="text must be a string"):
+        email_log_odds(model, data["vocab"], None)
+
+
+def test_flagged_ham(data):
+    model = MultinomialNB().fit(data["X_train"], data["y_train"])
+    scores = model.decision_function(data["X_test"])
+    for log10_c in (0.0, 5.0):
+        n = int(np.sum((data["y_test"] == "ham") & (scores > log10_c * np.log(10))))
+        ex = flagged_ham(model, data["X_test"], data["y_test"], log10_c)
+        assert ex.check(n).correct
+        assert not ex.check(n + 1).correct
