@@ -1,0 +1,345 @@
+"""Views of density estimation: histograms, kernels, KDE bumps, bandwidth and CV curves, 2-D KDE."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.collections import LineCollection
+
+from genviz._validation import check_int, check_scalar
+from genviz.kde import (KERNELS, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
+                        kernel_pdf, rule_of_thumb, sample_claw)
+from genviz.plots._base import View, new_figure
+from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP
+
+__all__ = ["kernels_figure", "bandwidth_figure", "cv_figure", "heldout_figure", "HistogramView",
+           "KDEView", "BandwidthView", "KDE2DView"]
+
+KERNEL_LABELS = {"gaussian": "Gaussian", "box": "box (slides)", "tophat": "tophat",
+                 "epanechnikov": "Epanechnikov", "triangular": "triangular"}
+
+
+def _rug(ax, data, color=PALETTE["black"]):
+    return ax.plot(data, np.zeros_like(data), "|", color=color, ms=9, alpha=0.6,
+                   label=f"data (n = {data.size})")[0]
+
+
+def kernels_figure(kernels=KERNELS, *, lim: float = 2.2):
+    """The kernels side by side, each a density ``K(u)`` at unit bandwidth."""
+    kernels = list(kernels)
+    u = np.linspace(-lim, lim, 881)
+    fig = new_figure(figsize=(2.6 * len(kernels), 2.8))
+    axes = fig.subplots(1, len(kernels), sharey=True)
+    for ax, name, color in zip(np.atleast_1d(axes), kernels, CLASS_COLORS * 2):
+        ax.fill_between(u, kernel_pdf(u, name), color=color, alpha=0.25, lw=0)
+        ax.plot(u, kernel_pdf(u, name), color=color, lw=2)
+        ax.set_title(KERNEL_LABELS[name], fontsize="medium")
+        ax.set_xlabel("$u$")
+        ax.set_ylim(0, 1.1)
+        ax.grid(alpha=0.3)
+    np.atleast_1d(axes)[0].set_ylabel("$K(u)$")
+    fig.tight_layout()
+    return fig
+
+
+def bandwidth_figure(data, h, *, x_range=(-3.0, 3.0), true_pdf=claw_pdf, n_grid: int = 801):
+    """The slides' four panels: true density, over-fitted (h/10), just right (h), under-fitted (10h)."""
+    h = check_scalar(h, "h", low=0.0, low_open=True)
+    x = np.linspace(*x_range, n_grid)
+    fig = new_figure(figsize=(12.0, 3.0))
+    axes = fig.subplots(1, 4, sharey=True)
+    panels = [("True density", true_pdf(x), PALETTE["black"]),
+              (f"Overfitted: h/10 = {h / 10:.3g}", kde_pdf(x, data, h / 10), PALETTE["vermillion"]),
+              (f"Just right: h = {h:.3g} (LOO CV)", kde_pdf(x, data, h), PALETTE["blue"]),
+              (f"Underfitted: 10h = {10 * h:.3g}", kde_pdf(x, data, 10 * h), PALETTE["orange"])]
+    for ax, (title, y, color) in zip(axes, panels):
+        if color != PALETTE["black"]:
+            ax.plot(x, true_pdf(x), color="0.6", lw=1, ls="--")
+        ax.plot(x, y, color=color, lw=1.6)
+        ax.set_title(title, fontsize="medium")
+        ax.set_xlabel("$x$")
+        ax.set_xlim(*x_range)
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("density")
+    axes[0].set_ylim(0, 1.15 * max(float(np.max(p[1])) for p in panels[:3]))
+    fig.tight_layout()
+    return fig
+
+
+def cv_figure(data, hs, *, kernel: str = "gaussian"):
+    """Both CV curves over ``hs`` with their optima marked and the rules of thumb beside them.
+
+    Returns the figure; ``fig.cv_state`` holds the curves, the selected bandwidths and the rules.
+    """
+    hs = np.asarray(hs, dtype=float)
+    loo = cv_curve(data, hs, "loo-likelihood", kernel)
+    ls = cv_curve(data, hs, "lscv", kernel)
+    rules = {r: rule_of_thumb(data, r, kernel) for r in ("silverman", "scott")}
+    fig = new_figure(figsize=(11.0, 3.8))
+    ax1, ax2 = fig.subplots(1, 2, sharex=True)
+    h_loo, h_ls = hs[int(np.argmax(loo))], hs[int(np.argmin(ls))]
+    for ax, curve, best, title, ylabel, color in (
+            (ax1, loo, h_loo, "Leave-one-out log-likelihood (higher is better)",
+             r"$\frac{1}{n}\sum_i \log \hat f_{-i}(x_i)$", PALETTE["blue"]),
+            (ax2, ls, h_ls, "Least-squares CV (lower is better)",
+             r"$\int \hat f^2 - \frac{2}{n}\sum_i \hat f_{-i}(x_i)$", PALETTE["green"])):
+        finite = np.isfinite(curve)
+        ax.semilogx(hs[finite], curve[finite], color=color, lw=2)
+        ax.plot([best], [curve[hs == best][0]], "o", color=color, ms=9, mec="k",
+                label=f"optimum h = {best:.3g}")
+        for (name, h), ls_ in zip(rules.items(), ("--", ":")):
+            ax.axvline(h, color=PALETTE["vermillion"], ls=ls_, lw=1.5,
+                       label=f"{name.capitalize()} h = {h:.3g}")
+        ax.set_title(title, fontsize="medium")
+        ax.set_xlabel("bandwidth $h$")
+        ax.set_ylabel(ylabel)
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(fontsize="small")
+        lo = np.percentile(curve[finite], 2 if ax is ax1 else 0)
+        hi = np.percentile(curve[finite], 100 if ax is ax1 else 98)
+        pad = 0.08 * (hi - lo)
+        ax.set_ylim(lo - pad, hi + pad)
+    fig.tight_layout()
+    fig.cv_state = dict(hs=hs, loo=loo, lscv=ls, h_loo=h_loo, h_lscv=h_ls, **rules)
+    return fig
+
+
+def heldout_figure(hs, kde_scores, widths, hist_scores):
+    """Held-out mean log-likelihood of KDEs (vs h) and histograms (vs bin width).
+
+    ``-inf`` scores (a test point in an empty bin) are drawn as crosses on the bottom edge.
+    """
+    fig = new_figure(figsize=(7.0, 4.0))
+    ax = fig.add_subplot()
+    for xs, ys, label, color, marker in ((hs, kde_scores, "KDE (Gaussian), x = h", PALETTE["blue"], "o"),
+                                         (widths, hist_scores, "histogram, x = bin width",
+                                          PALETTE["vermillion"], "s")):
+        xs, ys = np.asarray(xs, float), np.asarray(ys, float)
+        ok = np.isfinite(ys)
+        ax.semilogx(xs[ok], ys[ok], marker=marker, color=color, label=label)
+        if (~ok).any():
+            ax.plot(xs[~ok], np.full((~ok).sum(), 0.0), "x", color=color, ms=10, mew=2,
+                    transform=ax.get_xaxis_transform(), clip_on=False,
+                    label=f"{label.split(',')[0]}: -inf (test point in an empty bin)")
+    ax.set_xlabel("h or bin width")
+    ax.set_ylabel("mean held-out log-likelihood")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+class HistogramView(View):
+    """A histogram density with adjustable bin width and origin, over the true density.
+
+    ``update(width=, origin=)``; ``state`` has ``edges``, ``density``, ``n_bins``, ``width``,
+    ``origin``, ``empty_bins``.
+    """
+
+    def __init__(self, data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None,
+                 min_width=0.05, figsize=(7.0, 4.0)):
+        self.data = np.asarray(data, dtype=float)
+        super().__init__(new_figure(figsize=figsize))
+        lo, hi = x_range if x_range is not None else (self.data.min() - 0.5, self.data.max() + 0.5)
+        ax = self.ax = self.fig.add_subplot()
+        self._stairs = self.animate(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"],
+                                              alpha=0.7, label="histogram"))
+        if true_pdf is not None:
+            x = np.linspace(lo, hi, 600)
+            ax.plot(x, true_pdf(x), color=PALETTE["black"], lw=1.5, label="true density")
+        _rug(ax, self.data)
+        # fixed y range: the tallest histogram over the origins at the narrowest width
+        top = max(histogram(self.data, min_width, o)[1].max()
+                  for o in np.linspace(0, min_width, 5))
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(0, 1.05 * top)
+        ax.set_xlabel("$x$")
+        ax.set_ylabel("density")
+        ax.legend(loc="upper right", fontsize="small")
+        ax.grid(alpha=0.3)
+        self.fig.tight_layout()
+        self.params = dict(width=width, origin=origin)
+        self.update(width=width, origin=origin)
+
+    def update(self, **params):
+        new = {**self.params, **params}
+        edges, dens = histogram(self.data, new["width"], new["origin"])  # validates
+        self.params = new
+        self._stairs.set_data(dens, edges)
+        self.state = dict(edges=edges, density=dens, n_bins=dens.size, width=new["width"],
+                          origin=new["origin"], empty_bins=int(np.sum(dens == 0)))
+
+
+class KDEView(View):
+    """The KDE as a sum of scaled bumps ``K_h(x - x_i)/n`` with bandwidth and kernel controls.
+
+    ``update(h=, kernel=)``; ``state`` has ``x``, ``density``, ``bumps``, ``h``, ``kernel``,
+    ``integral`` (trapezoid over the window: ~1).
+    """
+
+    def __init__(self, data, h=0.5, kernel="gaussian", *, true_pdf=None, x_range=None,
+                 n_grid=500, ymax=None, figsize=(7.0, 4.0)):
+        self.data = np.asarray(data, dtype=float)
+        super().__init__(new_figure(figsize=figsize))
+        lo, hi = x_range if x_range is not None else (self.data.min() - 2.0, self.data.max() + 2.0)
+        self.x = np.linspace(lo, hi, check_int(n_grid, "n_grid", low=10))
+        ax = self.ax = self.fig.add_subplot()
+        self._bumps = self.animate(ax.add_collection(LineCollection(
+            [], colors=PALETTE["orange"], linewidths=1.0, alpha=0.9,
+            label=r"bumps $K_h(x - x_i)/n$")))
+        (self._sum,) = ax.plot([], [], color=PALETTE["blue"], lw=2.4, label=r"$\hat f(x)$ = sum")
+        self.animate(self._sum)
+        if true_pdf is not None:
+            ax.plot(self.x, true_pdf(self.x), color=PALETTE["black"], lw=1.2, ls="--",
+                    label="true density")
+        _rug(ax, self.data)
+        ax.set_xlim(lo, hi)
+        ax.set_ylim(0, ymax if ymax is not None else 0.9)
+        ax.set_xlabel("$x$")
+        ax.set_ylabel("density")
+        ax.legend(loc="upper right", fontsize="small")
+        ax.grid(alpha=0.3)
+        self.fig.tight_layout()
+        self.params = dict(h=h, kernel=kernel)
+        self.update(h=h, kernel=kernel)
+
+    def update(self, **params):
+        new = {**self.params, **params}
+        bumps = kde_bumps(self.x, self.data, new["h"], new["kernel"])  # validates
+        self.params = new
+        dens = bumps.sum(axis=0)
+        segs = np.stack([np.broadcast_to(self.x, bumps.shape), bumps], axis=-1)
+        self._bumps.set_segments(segs)
+        self._sum.set_data(self.x, dens)
+        self.state = dict(x=self.x, density=dens, bumps=bumps, h=float(new["h"]),
+                          kernel=new["kernel"], integral=float(np.trapezoid(dens, self.x)))
+
+
+class BandwidthView(View):
+    """Claw-density draws: the KDE at bandwidth h (left) and both CV curves with h marked (right).
+
+    ``update(n=, h=)``: a new ``n`` re-draws the sample (seeded) and re-runs the fast CV sweeps;
+    a new ``h`` only moves the KDE and the markers. ``state`` has ``n``, ``h``, ``hs``, ``loo``,
+    ``lscv``, ``h_loo``, ``h_lscv``, ``silverman``, ``scott``, ``loo_at_h``, ``lscv_at_h``
+    (interpolated from the sweeps), ``ise`` (integrated squared error of the KDE at h against the true claw).
+    """
+
+    def __init__(self, n=1000, h=0.05, *, seed=0, hs=None, x_range=(-3.0, 3.0), n_grid=400,
+                 figsize=(11.0, 4.0)):
+        self.seed = check_int(seed, "seed", low=0)
+        self.hs = np.geomspace(0.005, 1.5, 100) if hs is None else np.asarray(hs, dtype=float)
+        self.x = np.linspace(*x_range, n_grid)
+        self._truth = claw_pdf(self.x)
+        super().__init__(new_figure(figsize=figsize))
+        ax, cax = self.ax, self.cax = self.fig.subplots(1, 2)
+        ax.plot(self.x, self._truth, color=PALETTE["black"], lw=1.2, ls="--", label="true claw")
+        (self._kde,) = ax.plot([], [], color=PALETTE["blue"], lw=1.6, label=r"$\hat f_h$")
+        ax.set_xlim(*x_range)
+        ax.set_ylim(0, 1.0)
+        ax.set_xlabel("$x$")
+        ax.set_ylabel("density")
+        ax.legend(loc="upper right", fontsize="small")
+        ax.grid(alpha=0.3)
+        (self._loo,) = cax.semilogx([], [], color=PALETTE["blue"], lw=2,
+                                    label="LOO log-lik. (higher better)")
+        self._ls_ax = cax.twinx()
+        (self._ls,) = self._ls_ax.semilogx([], [], color=PALETTE["green"], lw=2,
+                                           label="LSCV (lower better, right axis)")
+        (self._loo_best,) = cax.plot([], [], "o", color=PALETTE["blue"], mec="k", ms=8)
+        (self._ls_best,) = self._ls_ax.plot([], [], "o", color=PALETTE["green"], mec="k", ms=8)
+        self._h_line = cax.axvline(1.0, color=PALETTE["vermillion"], lw=1.5, label="current h")
+        self._silver = cax.axvline(1.0, color="0.4", ls=":", lw=1.5, label="Silverman")
+        cax.set_xlim(self.hs.min(), self.hs.max())
+        cax.set_xlabel("bandwidth $h$")
+        cax.set_ylabel("mean LOO log-likelihood")
+        self._ls_ax.set_ylabel("LSCV score")
+        cax.grid(alpha=0.3, which="both")
+        lines = [self._loo, self._ls, self._h_line, self._silver]
+        cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center", ncol=2,
+                   bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
+        self.animate(self._kde, self._h_line)
+        self.fig.tight_layout()
+        self.params = dict(n=None, h=h)
+        self.update(n=n, h=h)
+
+    def _resample(self, n):
+        self.data = sample_claw(n, self.seed)
+        self.loo = cv_curve(self.data, self.hs, "loo-likelihood")
+        self.lscv = cv_curve(self.data, self.hs, "lscv")
+        self.silverman = rule_of_thumb(self.data, "silverman")
+        self.scott = rule_of_thumb(self.data, "scott")
+        ok = np.isfinite(self.loo)
+        self._loo.set_data(self.hs[ok], self.loo[ok])
+        self._ls.set_data(self.hs, self.lscv)
+        i, j = int(np.argmax(self.loo)), int(np.argmin(self.lscv))
+        self._loo_best.set_data([self.hs[i]], [self.loo[i]])
+        self._ls_best.set_data([self.hs[j]], [self.lscv[j]])
+        self._silver.set_xdata([self.silverman, self.silverman])
+        lo = np.percentile(self.loo[ok], 5)
+        self.cax.set_ylim(lo - 0.05 * abs(lo), self.loo[ok].max() + 0.05 * abs(lo))
+        span = np.ptp(self.lscv)
+        self._ls_ax.set_ylim(self.lscv.min() - 0.05 * span, np.percentile(self.lscv, 95))
+        self.request_full_redraw()  # curves and limits are part of the static background
+
+    def update(self, **params):
+        new = {**self.params, **params}
+        n = check_int(new["n"], "n", low=2)
+        h = check_scalar(new["h"], "h", low=0.0, low_open=True)
+        if n != self.params["n"]:
+            self._resample(n)
+        self.params = dict(n=n, h=h)
+        dens = kde_pdf(self.x, self.data, h)
+        self._kde.set_data(self.x, dens)
+        self._h_line.set_xdata([h, h])
+        # scores at h: interpolated (in log h) from the 100-point sweeps, no new sweep per move
+        lh, lg = np.log(h), np.log(self.hs)
+        at = np.interp(lh, lg, self.loo), np.interp(lh, lg, self.lscv)
+        ise = float(np.trapezoid((dens - self._truth) ** 2, self.x))
+        self.state = dict(n=n, h=h, hs=self.hs, loo=self.loo, lscv=self.lscv,
+                          h_loo=float(self.hs[int(np.argmax(self.loo))]),
+                          h_lscv=float(self.hs[int(np.argmin(self.lscv))]),
+                          silverman=self.silverman, scott=self.scott, loo_at_h=float(at[0]),
+                          lscv_at_h=float(at[1]), ise=ise, density=dens)
+
+
+class KDE2DView(View):
+    """2-D Gaussian product-kernel KDE over a scatter; bandwidths as multiples of Scott's rule.
+
+    ``update(scale=)``; ``state`` has ``h`` (per axis), ``density`` (grid), ``peak``, ``mass``
+    (integral over the window).
+    """
+
+    def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=120, figsize=(6.4, 4.8)):
+        self.X = np.asarray(X, dtype=float)
+        if self.X.ndim != 2 or self.X.shape[1] != 2:
+            raise ValueError(f"X must have shape (n, 2), got {self.X.shape}")
+        self.h0 = np.array([rule_of_thumb(self.X[:, k], "scott") for k in range(2)])
+        lo = self.X.min(axis=0) - 0.1 * np.ptp(self.X, axis=0)
+        hi = self.X.max(axis=0) + 0.1 * np.ptp(self.X, axis=0)
+        self.xs = np.linspace(lo[0], hi[0], n_grid)
+        self.ys = np.linspace(lo[1], hi[1], n_grid)
+        super().__init__(new_figure(figsize=figsize))
+        ax = self.ax = self.fig.add_subplot()
+        self._img = self.animate(ax.imshow(np.zeros((n_grid, n_grid)), origin="lower", aspect="auto",
+                                           extent=(lo[0], hi[0], lo[1], hi[1]), cmap=PANEL_CMAP,
+                                           interpolation="bilinear"))
+        self._contours = None
+        ax.scatter(self.X[:, 0], self.X[:, 1], s=6, color=PALETTE["black"], alpha=0.5, lw=0,
+                   zorder=3)
+        ax.set_xlabel(labels[0])
+        ax.set_ylabel(labels[1])
+        self.fig.tight_layout()
+        self.update(scale=scale)
+
+    def update(self, scale=None):
+        scale = check_scalar(scale, "scale", low=0.0, low_open=True)
+        h = scale * self.h0
+        Z = kde2d_grid(self.xs, self.ys, self.X, h)
+        peak = float(Z.max())
+        self._img.set_data(Z)
+        self._img.set_clim(0.0, peak)
+        levels = peak * np.array([0.1, 0.3, 0.5, 0.7, 0.9])
+        new = self.ax.contour(self.xs, self.ys, Z, levels=levels, colors=PALETTE["blue"],
+                              linewidths=1.0)
+        self._contours = self.replace_animated(self._contours, new)
+        dx, dy = self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]
+        self.state = dict(h=h, scale=scale, density=Z, peak=peak, mass=float(Z.sum() * dx * dy))

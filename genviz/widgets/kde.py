@@ -1,0 +1,75 @@
+"""Explorers for density estimation: histogram, KDE bumps, bandwidth/CV, 2-D KDE."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from genviz.kde import KERNELS
+from genviz.plots.kde import BandwidthView, HistogramView, KDE2DView, KDEView
+from genviz.widgets._base import Explorer, float_slider
+
+__all__ = ["histogram_explorer", "kde_explorer", "bandwidth_explorer", "kde2d_explorer"]
+
+_STYLE = "<div style='font-family:monospace;line-height:1.5'>"
+
+
+def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None) -> Explorer:
+    """Bin width and origin sliders over a histogram density (the slides' two issues)."""
+    view = HistogramView(data, width, origin, true_pdf=true_pdf, x_range=x_range, min_width=0.05)
+    controls = {"width": float_slider("bin width", width, 0.05, 1.0, 0.01),
+                "origin": float_slider("origin", origin, 0.0, 1.0, 0.01)}
+
+    def readout(s):
+        return (f"{_STYLE}bins = [{s['origin']:.2f} + k&middot;{s['width']:.2f}, ...)<br>"
+                f"{s['n_bins']} bins over the data, {s['empty_bins']} empty<br>"
+                f"tallest bar = {s['density'].max():.3f}</div>")
+    return Explorer(view, controls, readout, title="Histogram: bin width and origin")
+
+
+def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
+                 ymax=None) -> Explorer:
+    """Bandwidth slider and kernel chooser over the KDE drawn as a sum of scaled bumps."""
+    view = KDEView(data, h, kernel, true_pdf=true_pdf, x_range=x_range, ymax=ymax)
+    controls = {"h": float_slider("h", h, 0.05, 1.5, 0.01),
+                "kernel": widgets.Dropdown(options=list(KERNELS), value=kernel,
+                                           description="kernel")}
+
+    def readout(s):
+        return (f"{_STYLE}f&#770;(x) = 1/(n h) &Sigma; K((x - x<sub>i</sub>)/h)<br>"
+                f"h = {s['h']:.2f}, kernel = {s['kernel']}<br>"
+                f"peak f&#770; = {s['density'].max():.3f}<br>"
+                f"&int; f&#770; over the window = {s['integral']:.3f}</div>")
+    return Explorer(view, controls, readout, title="KDE as a sum of scaled bumps")
+
+
+def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
+    """Sample size and bandwidth over claw draws: the KDE and both CV curves (fast sweeps).
+
+    Changing ``n`` re-samples and re-runs both sweeps (100 bandwidths), so its slider updates on
+    release; ``h`` updates continuously.
+    """
+    view = BandwidthView(n, h, seed=seed)
+    controls = {"n": widgets.IntSlider(value=n, min=100, max=2000, step=100, description="n",
+                                       continuous_update=False),
+                "h": widgets.FloatLogSlider(value=h, base=10, min=-2.3, max=0.0, step=0.02,
+                                            description="h", readout_format=".3f")}
+
+    def readout(s):
+        return (f"{_STYLE}n = {s['n']}, h = {s['h']:.4f}<br>"
+                f"LOO log-lik. at h = {s['loo_at_h']:.4f} (best h = {s['h_loo']:.4f})<br>"
+                f"LSCV at h = {s['lscv_at_h']:.4f} (best h = {s['h_lscv']:.4f})<br>"
+                f"Silverman h = {s['silverman']:.4f}, Scott h = {s['scott']:.4f}<br>"
+                f"&int;(f&#770; - f)&sup2; = {s['ise']:.5f}</div>")
+    return Explorer(view, controls, readout, title="Bandwidth selection on the claw density")
+
+
+def kde2d_explorer(X, scale=1.0, *, labels=("$x_1$", "$x_2$")) -> Explorer:
+    """One slider scaling both bandwidths (in units of Scott's rule) of a 2-D KDE."""
+    view = KDE2DView(X, scale, labels=labels)
+    controls = {"scale": float_slider("h / Scott", scale, 0.2, 3.0, 0.05)}
+
+    def readout(s):
+        return (f"{_STYLE}h = ({s['h'][0]:.3g}, {s['h'][1]:.3g})<br>"
+                f"peak density = {s['peak']:.3g}<br>"
+                f"mass in the window = {s['mass']:.3f}</div>")
+    return Explorer(view, controls, readout, title="2-D kernel density estimate")
