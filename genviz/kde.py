@@ -338,7 +338,8 @@ def kde2d_grid(xs, ys, data, h) -> np.ndarray:
     data = check_array(data, "data")
     if data.ndim != 2 or data.shape[1] != 2 or data.shape[0] == 0:
         raise ValueError(f"data must have shape (n, 2) with n >= 1, got {data.shape}")
-    h = np.broadcast_to(check_array(h, "h"), (2,)) if np.ndim(h) <= 1 else None
+    h = check_array(h, "h")
+    h = np.broadcast_to(h, (2,)) if h.shape in ((), (1,), (2,)) else None
     if h is None or np.any(h <= 0):
         raise ValueError(f"h must be a positive number or a pair of positive numbers, got {h!r}")
     kx = np.exp(-0.5 * ((xs[None, :] - data[:, :1]) / h[0]) ** 2) / (_SQRT2PI * h[0])

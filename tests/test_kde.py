@@ -238,3 +238,29 @@ def test_constant_data_gives_finite_cv_scores():
         warnings.simplefilter("error")
         scores = cv_curve([2.0, 2.0, 2.0], [0.1, 1.0], "loo-likelihood")
     assert np.all(np.isfinite(scores))
+
+
+def test_kde2d_grid_matches_sklearn_on_rescaled_data():
+    from genviz.kde import kde2d_grid
+    rng = np.random.default_rng(9)
+    X = rng.normal(size=(150, 2)) * [800.0, 6.0] + [3000.0, 23.0]
+    h = np.array([250.0, 2.0])
+    xs, ys = np.linspace(1500, 5000, 7), np.linspace(10, 40, 5)
+    Z = kde2d_grid(xs, ys, X, h)
+    gx, gy = np.meshgrid(xs, ys)
+    kd = KernelDensity(bandwidth=1.0, rtol=0, atol=0).fit(X / h)
+    ref = np.exp(kd.score_samples(np.column_stack([gx.ravel(), gy.ravel()]) / h)) / h.prod()
+    np.testing.assert_allclose(Z, ref.reshape(Z.shape), rtol=1e-10)
+    for bad, match in (([1.0, -1.0], "positive"), ([[1.0]], "positive")):
+        with pytest.raises(ValueError, match=match):
+            kde2d_grid(xs, ys, X, bad)
+    with pytest.raises(ValueError, match=r"shape \(n, 2\)"):
+        kde2d_grid(xs, ys, X[:, 0], 1.0)
+
+
+def test_histogram_held_out_log_likelihood():
+    from genviz.kde import histogram_log_likelihood
+    train = np.array([0.1, 0.2, 1.5, 1.7])
+    test = np.array([0.5, 1.9])
+    assert histogram_log_likelihood(test, train, 1.0) == pytest.approx(2 * np.log(0.5))
+    assert histogram_log_likelihood([2.5], train, 1.0) == -np.inf

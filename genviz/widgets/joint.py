@@ -1,0 +1,30 @@
+"""Explorer for the curse of dimensionality of full joint tables."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from genviz.plots.joint import DimensionalityView
+from genviz.widgets._base import Explorer
+
+__all__ = ["dimensionality_explorer"]
+
+
+def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
+    """Sliders for the number of variables ``d`` and of records ``n``; the readout gives the
+    table size, its free parameters, and how many cells no record reaches."""
+    view = DimensionalityView(records, names, d, n, seed=seed)
+    controls = {
+        "d": widgets.IntSlider(value=d, min=1, max=view.D, description="variables d"),
+        "n": widgets.IntSlider(value=view.params["n"], min=10, max=view.N, step=1,
+                               description="records n"),
+    }
+
+    def readout(s):
+        return ("<div style='font-family:monospace;line-height:1.5'>"
+                f"variables: {', '.join(s['names'][:s['d_now']])}<br>"
+                f"cells = {s['cells_at_d']:,} (free parameters {s['parameters_at_d']:,})<br>"
+                f"records n = {s['n']}, distinct = {s['occupied_at_d']}<br>"
+                f"empty cells: {100 * s['empty_at_d']:.1f} %<br>"
+                f"records per cell = {s['n'] / s['cells_at_d']:.3g}</div>")
+    return Explorer(view, controls, readout, title="Curse of dimensionality: the full joint table")
