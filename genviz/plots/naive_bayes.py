@@ -1,0 +1,413 @@
+"""Views of naive Bayes: count tables and Laplace smoothing, discretising a continuous feature,
+naive Bayes vs GDA ellipses, KDE naive Bayes, and decision regions side by side."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.collections import LineCollection
+from matplotlib.colors import ListedColormap, to_rgb
+from matplotlib.patches import Patch
+
+from genviz._validation import check_points, check_scalar, check_vector
+from genviz.gaussian import cov_from_params, ellipse_points
+from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
+from genviz.plots._base import View, new_figure
+from genviz.plots.style import CLASS_COLORS, PALETTE
+
+__all__ = ["CategoricalNBView", "DiscretizeView", "NBvsGDAView", "KDENBView",
+           "decision_regions_figure"]
+
+
+def _light(color, amount=0.75):
+    r, g, b = to_rgb(color)
+    return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+# ----------------------------------------------------------------------------- count tables
+class CategoricalNBView(View):
+    """Every smoothed table ``P(X_j = v | y)`` as grouped bars, and the posterior of a query.
+
+    ``update(alpha=..., <feature>=<value>, ...)`` refits the counts with Laplace/Lidstone
+    ``alpha`` (bars change height) and moves the query (the queried value of each feature is
+    outlined in black). ``state`` holds ``alpha``, ``query``, ``tables`` (list of (K, n_j)),
+    and ``explain`` (the dict of :meth:`CategoricalNB.explain`: prior, factors, joint scores,
+    normaliser, posterior, decision; posterior None when it is 0/0).
+    """
+
+    def __init__(self, X, y, feature_names, *, alpha=1.0, query=None, figsize=None):
+        self.X, self.y = X, y
+        self.names = list(feature_names)
+        base = CategoricalNB(alpha=1.0).fit(X, y, feature_names=self.names)
+        self.classes = base.classes_.tolist()
+        self.categories = [c.tolist() for c in base.categories_]
+        d, K = len(self.names), len(self.classes)
+        ncols = d + 1 if d + 1 <= 3 else -(-(d + 1) // 2)
+        nrows = -(-(d + 1) // ncols)
+        fig = new_figure(figsize or (3.3 * ncols, 2.9 * nrows + 0.4))
+        super().__init__(fig)
+        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        for ax in axes[d + 1:]:
+            ax.set_visible(False)
+        self.bars = []
+        w = 0.8 / K
+        for j, ax in enumerate(axes[:d]):
+            xs = np.arange(len(self.categories[j]))
+            per_class = []
+            for k in range(K):
+                bars = ax.bar(xs + (k - (K - 1) / 2) * w, np.zeros(xs.size), w,
+                              color=CLASS_COLORS[k], label=f"y = {self.classes[k]}")
+                self.animate(*bars)
+                per_class.append(bars)
+            self.bars.append(per_class)
+            ax.set_xticks(xs, [str(c) for c in self.categories[j]], fontsize="small")
+            ax.set_ylim(0, 1.08)
+            ax.set_title(f"P({self.names[j]} = v | y)", fontsize="medium")
+        fig.legend(handles=[Patch(color=CLASS_COLORS[k], label=f"y = {self.classes[k]}")
+                            for k in range(K)], ncols=K,
+                   loc="upper center", fontsize="small", frameon=False)
+        ax = self.ax_post = axes[d]
+        xs = np.arange(K)
+        self.post_bars = ax.bar(xs, np.zeros(K), 0.6, color=CLASS_COLORS[:K])
+        self.animate(*self.post_bars)
+        self.post_text = [self.animate(ax.text(x, 0.02, "", ha="center", va="bottom",
+                                               fontsize="small")) for x in xs]
+        self.undefined = self.animate(ax.text(0.5, 0.5, "", ha="center", va="center",
+                                              transform=ax.transAxes, color=PALETTE["vermillion"]))
+        ax.set_xticks(xs, [f"y = {c}" for c in self.classes], fontsize="small")
+        ax.set_ylim(0, 1.15)
+        ax.set_title("posterior P(y | x)", fontsize="medium")
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
+        self.params = {"alpha": float(alpha)}
+        q = list(query) if query is not None else list(X[0])
+        self.params.update({n: v for n, v in zip(self.names, q)})
+        self.update()
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.params)
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {sorted(unknown)}; use alpha or a feature "
+                             f"name of {self.names}")
+        new = {**self.params, **params}
+        alpha = check_scalar(new["alpha"], "alpha", low=0.0)
+        for j, n in enumerate(self.names):
+            if new[n] not in self.categories[j]:
+                raise ValueError(f"{n} must be one of {self.categories[j]}, got {new[n]!r}")
+        self.params = new
+        model = CategoricalNB(alpha=alpha).fit(self.X, self.y, feature_names=self.names)
+        query = [new[n] for n in self.names]
+        tables = [np.exp(t) for t in model.feature_log_prob_]
+        for j, per_class in enumerate(self.bars):
+            chosen = self.categories[j].index(query[j])
+            for k, bars in enumerate(per_class):
+                for i, bar in enumerate(bars):
+                    bar.set_height(tables[j][k, i])
+                    bar.set_edgecolor("black")
+                    bar.set_linewidth(2.2 if i == chosen else 0.0)
+        e = model.explain(query)
+        post = e["posterior"]
+        for k, bar in enumerate(self.post_bars):
+            p = 0.0 if post is None else post[k]
+            bar.set_height(p)
+            self.post_text[k].set_text("" if post is None else f"{p:.3f}")
+            self.post_text[k].set_y(p + 0.01)
+        self.undefined.set_text("" if post is not None else
+                                "P(x) = 0 for every class:\nposterior 0/0 is undefined.\n"
+                                "Raise alpha above 0.")
+        self.state = {"alpha": alpha, "query": query, "tables": tables,
+                      "counts": [c.copy() for c in model.category_count_],
+                      "class_count": model.class_count_.copy(), "explain": e,
+                      "n_values": model.n_categories_.tolist(), "categories": self.categories}
+        self.model = model
+
+
+# ----------------------------------------------------------------------------- discretising
+class DiscretizeView(View):
+    """A continuous feature cut into bins of ``width`` starting at ``origin`` (the CS229
+    living-area idea), naive Bayes on the bin index vs Gaussian naive Bayes.
+
+    Top: per class, the binned density ``P(bin | y) / bin width`` (steps) and the Gaussian fit
+    (dashed). Bottom: posterior ``P(y | x)`` of both models. ``state``: ``edges``,
+    ``n_bins``, ``accuracy_binned``, ``accuracy_gaussian`` (training accuracy).
+    """
+
+    def __init__(self, x, y, *, width, origin=0.0, alpha=1.0, xlabel="x", lim=None,
+                 n_grid=800, figsize=(9.5, 6.2)):
+        self.x = check_vector(x, "x")
+        self.y = np.asarray(y)
+        lo, hi = lim if lim is not None else (self.x.min() - 0.05 * np.ptp(self.x),
+                                              self.x.max() + 0.05 * np.ptp(self.x))
+        self.lim = (float(lo), float(hi))
+        self.grid = np.linspace(lo, hi, n_grid)
+        gnb = GaussianNB().fit(self.x[:, None], self.y)
+        self.classes = gnb.classes_.tolist()
+        self.acc_gauss = float(np.mean(gnb.predict(self.x[:, None]) == self.y))
+        fig = new_figure(figsize)
+        super().__init__(fig)
+        self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
+        sd = np.sqrt(gnb.var_[:, 0])
+        dens = np.exp(-0.5 * ((self.grid[None] - gnb.theta_[:, :1]) / sd[:, None]) ** 2) / (
+            sd[:, None] * np.sqrt(2 * np.pi))
+        post_g = gnb.predict_proba(self.grid[:, None])
+        self.steps, self.post_lines = [], []
+        for k, c in enumerate(self.classes):
+            col = CLASS_COLORS[k]
+            self.ax_d.plot(self.grid, dens[k], "--", color=col, lw=1.2)
+            self.steps.append(self.animate(self.ax_d.plot([], [], color=col, lw=2,
+                                                          label=f"{c}")[0]))
+            self.ax_d.plot(self.x[self.y == c], np.full((self.y == c).sum(), 0.02 + 0.04 * k),
+                           "|", color=col, ms=6, transform=self.ax_d.get_xaxis_transform())
+            self.ax_p.plot(self.grid, post_g[:, k], "--", color=col, lw=1.2)
+            self.post_lines.append(self.animate(self.ax_p.plot([], [], color=col, lw=2)[0]))
+        self.ax_d.set_ylim(0, 2.2 * dens.max())
+        self.edge_lines = self.animate(LineCollection([], colors="0.45", lw=0.8,
+                                                      linestyles=":"))
+        self.ax_d.add_collection(self.edge_lines)
+        self.ax_d.set_ylabel("density  p(x | y)")
+        self.ax_d.legend(fontsize="small", loc="upper right", title="solid: bins, dashed: Gaussian",
+                         title_fontsize="small")
+        self.ax_p.set_ylim(-0.02, 1.02)
+        self.ax_p.set_ylabel("posterior P(y | x)")
+        self.ax_p.set_xlabel(xlabel)
+        self.ax_p.set_xlim(*self.lim)
+        self.title = self.animate(self.ax_d.set_title(" "))
+        fig.tight_layout()
+        self.params = {"width": width, "origin": origin, "alpha": alpha}
+        self.update()
+
+    def update(self, **params) -> None:
+        new = {**self.params, **params}
+        width = check_scalar(new["width"], "width", low=0.0, low_open=True)
+        origin = check_scalar(new["origin"], "origin")
+        alpha = check_scalar(new["alpha"], "alpha", low=0.0)
+        lo, hi = self.lim
+        first = origin + np.ceil((lo - origin) / width) * width
+        edges = np.arange(first, hi, width)
+        edges = edges[(edges > lo) & (edges < hi)]
+        if edges.size == 0:
+            raise ValueError(f"width {width:g} is wider than the whole range; make it smaller")
+        if edges.size > 400:
+            raise ValueError(f"width {width:g} makes {edges.size + 1} bins; make it larger")
+        self.params = new
+        n_bins = edges.size + 1
+        nb = CategoricalNB(alpha=alpha).fit(discretize(self.x, edges)[:, None], self.y,
+                                            categories=[range(1, n_bins + 1)])
+        grid_bins = discretize(self.grid, edges)
+        widths = np.diff(np.concatenate([[lo], edges, [hi]]))
+        table = np.exp(nb.feature_log_prob_[0])  # (K, n_bins)
+        ok = True
+        try:
+            post = nb.predict_proba(grid_bins[:, None])
+        except ValueError:
+            ok, post = False, np.full((self.grid.size, len(self.classes)), np.nan)
+        for k in range(len(self.classes)):
+            self.steps[k].set_data(self.grid, table[k, grid_bins - 1] / widths[grid_bins - 1])
+            self.post_lines[k].set_data(self.grid, np.nan_to_num(post[:, k], nan=0.0))
+        self.edge_lines.set_segments([[(e, 0), (e, 1e9)] for e in edges])
+        acc = float(np.mean(nb.predict(discretize(self.x, edges)[:, None]) == self.y)) if ok \
+            else float("nan")
+        self.title.set_text(f"{n_bins} bins of width {width:g}:  training accuracy "
+                            f"{acc:.3f} (bins) vs {self.acc_gauss:.3f} (Gaussian)")
+        if not ok:
+            raise ValueError("with alpha = 0 some bins are empty in every class: the posterior "
+                             "there is 0/0; raise alpha")
+        self.state = {"edges": edges, "n_bins": n_bins, "width": width, "alpha": alpha,
+                      "table": table, "accuracy_binned": acc, "accuracy_gaussian": self.acc_gauss}
+
+
+# ----------------------------------------------------------------------------- NB vs GDA
+class NBvsGDAView(View):
+    """Gaussian naive Bayes (axis-aligned ellipses) vs GDA (tilted, shared) on correlated data.
+
+    Two classes share the covariance ``[[1, rho], [rho, 1]]``; their means differ by ``sep``
+    along ``x_1`` only. Naive Bayes then ignores ``x_2`` (same mean in both classes: a vertical
+    boundary), while GDA uses ``x_2`` to explain away the correlated part of ``x_1``: its
+    boundary tilts (normal ``Sigma^{-1} (mu_1 - mu_0)``) and its accuracy grows with ``|rho|``. ``update(rho=...)``
+    re-creates the data from fixed standard-normal draws (seeded), refits both models and
+    redraws ellipses (1 and 2 sigma) and the decision boundary ``P(y=1|x) = 1/2``.
+    ``state``: ``rho``, ``accuracy_nb``, ``accuracy_gda`` (on 4000 test points).
+    """
+
+    def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=121,
+                 figsize=(10.5, 5.0)):
+        from genviz.gda import GDA  # the GDA helper's estimator (genviz/gda.py)
+
+        self._GDA = GDA
+        rng = np.random.default_rng(seed)
+        self.Z = rng.standard_normal((2 * n, 2))
+        self.Zt = rng.standard_normal((4000, 2))
+        self.y = np.repeat([0, 1], n)
+        self.yt = np.repeat([0, 1], 2000)
+        self.sep = float(sep)
+        xs = np.linspace(-lim, lim, n_grid)
+        self.xx, self.yy = np.meshgrid(xs, xs)
+        self.G = np.column_stack([self.xx.ravel(), self.yy.ravel()])
+        fig = new_figure(figsize)
+        super().__init__(fig)
+        self.axes = fig.subplots(1, 2)
+        self.scatter, self.ellipses, self.boundary = [], [], [None, None]
+        for ax, title in zip(self.axes, ["Gaussian naive Bayes: diagonal Σ_k",
+                                         "GDA: one full Σ (shared)"]):
+            ax.set_xlim(-lim, lim)
+            ax.set_ylim(-lim, lim)
+            ax.set_aspect("equal")
+            ax.set_xlabel("$x_1$")
+            ax.set_ylabel("$x_2$")
+            ax.set_title(title, fontsize="medium")
+            sc = [self.animate(ax.scatter([], [], s=9, color=CLASS_COLORS[k], alpha=0.6,
+                                          label=f"y = {k}")) for k in (0, 1)]
+            el = [self.animate(ax.plot([], [], color=CLASS_COLORS[k], lw=lw)[0])
+                  for k in (0, 1) for lw in (2.0, 1.0)]
+            self.scatter.append(sc)
+            self.ellipses.append(el)
+        self.axes[0].legend(fontsize="small", loc="upper right")
+        self.texts = [self.animate(ax.text(0.02, 0.02, "", transform=ax.transAxes,
+                                           fontsize="small", va="bottom",
+                                           bbox=dict(fc="white", ec="0.7", alpha=0.9)))
+                      for ax in self.axes]
+        fig.tight_layout()
+        self.rho = float(rho)
+        self.update()
+
+    def data(self, rho, Z, y):
+        L = np.linalg.cholesky(cov_from_params(1.0, 1.0, rho))
+        mu = np.array([[-0.5, 0.0], [0.5, 0.0]]) * self.sep
+        return Z @ L.T + mu[y]
+
+    def update(self, **params) -> None:
+        rho = check_scalar(params.get("rho", self.rho), "rho", low=-0.95, high=0.95)
+        self.rho = rho
+        X, Xt = self.data(rho, self.Z, self.y), self.data(rho, self.Zt, self.yt)
+        nb = GaussianNB().fit(X, self.y)
+        gda = self._GDA(shared_cov=True).fit(X, self.y)
+        covs = [[np.diag(nb.var_[k]) for k in (0, 1)], [gda.covariance_] * 2]
+        means = [nb.theta_, gda.means_]
+        acc = []
+        for m, model in enumerate((nb, gda)):
+            for k in (0, 1):
+                self.scatter[m][k].set_offsets(X[self.y == k])
+                for i, level in enumerate((1.0, 2.0)):
+                    pts = ellipse_points(means[m][k], covs[m][k], level)
+                    self.ellipses[m][2 * k + i].set_data(pts[:, 0], pts[:, 1])
+            P = model.predict_proba(self.G)[:, 1].reshape(self.xx.shape)
+            cs = self.axes[m].contour(self.xx, self.yy, P, levels=[0.5], colors="black",
+                                      linewidths=1.5)
+            self.boundary[m] = self.replace_animated(self.boundary[m], cs)
+            acc.append(float(np.mean(model.predict(Xt) == self.yt)))
+        for m, name in enumerate(("naive Bayes", "GDA")):
+            self.texts[m].set_text(f"ρ = {rho:+.2f}\n{name} test accuracy {acc[m]:.3f}")
+        self.state = {"rho": rho, "accuracy_nb": acc[0], "accuracy_gda": acc[1],
+                      "nb_var": nb.var_.copy(), "gda_cov": np.array(gda.covariance_)}
+
+
+# ----------------------------------------------------------------------------- KDE NB
+class KDENBView(View):
+    """Class densities of one feature by KDE (bandwidth ``h``) vs a Gaussian, and the posterior.
+
+    Top: the KDE ``p(x | y)`` of each class (solid, changes with ``h``), the Gaussian fit
+    (dashed), the data as ticks. Bottom: ``P(y | x)`` of KDE naive Bayes (solid) and Gaussian
+    naive Bayes (dashed). ``state``: ``bandwidth``, ``accuracy_kde``, ``accuracy_gaussian``
+    (on the test data when given, else training data).
+    """
+
+    def __init__(self, x, y, x_test=None, y_test=None, *, bandwidth=0.3, xlabel="x",
+                 n_grid=500, figsize=(9.5, 6.2)):
+        self.x = check_vector(x, "x")
+        self.y = np.asarray(y)
+        self.xt = self.x if x_test is None else check_vector(x_test, "x_test")
+        self.yt = self.y if y_test is None else np.asarray(y_test)
+        pad = 0.1 * np.ptp(self.x)
+        self.grid = np.linspace(self.x.min() - pad, self.x.max() + pad, n_grid)
+        gnb = GaussianNB().fit(self.x[:, None], self.y)
+        self.classes = gnb.classes_.tolist()
+        self.acc_gauss = float(np.mean(gnb.predict(self.xt[:, None]) == self.yt))
+        fig = new_figure(figsize)
+        super().__init__(fig)
+        self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
+        dens = np.exp(gnb._joint_log_likelihood(self.grid[:, None]))
+        post_g = gnb.predict_proba(self.grid[:, None])
+        self.kde_lines, self.post_lines = [], []
+        for k, c in enumerate(self.classes):
+            col = CLASS_COLORS[k]
+            self.ax_d.plot(self.grid, dens[:, k], "--", color=col, lw=1.2)
+            self.kde_lines.append(self.animate(self.ax_d.plot([], [], color=col, lw=2,
+                                                              label=f"{c}")[0]))
+            sel = self.y == c
+            self.ax_d.plot(self.x[sel], np.full(sel.sum(), 0.02 + 0.04 * k), "|", color=col,
+                           ms=7, transform=self.ax_d.get_xaxis_transform())
+            self.ax_p.plot(self.grid, post_g[:, k], "--", color=col, lw=1.2)
+            self.post_lines.append(self.animate(self.ax_p.plot([], [], color=col, lw=2)[0]))
+        self.ax_d.set_ylim(0, 1.6 * dens.max())
+        self.ax_d.set_ylabel("density  p(x | y)")
+        self.ax_d.legend(fontsize="small", loc="upper right",
+                         title="solid: KDE, dashed: Gaussian", title_fontsize="small")
+        self.ax_p.set_ylim(-0.02, 1.02)
+        self.ax_p.set_ylabel("posterior P(y | x)")
+        self.ax_p.set_xlabel(xlabel)
+        self.ax_p.set_xlim(self.grid[0], self.grid[-1])
+        self.title = self.animate(self.ax_d.set_title(" "))
+        fig.tight_layout()
+        self.bandwidth = bandwidth
+        self.update()
+
+    def update(self, **params) -> None:
+        h = check_scalar(params.get("bandwidth", self.bandwidth), "bandwidth", low=0.0,
+                         low_open=True)
+        self.bandwidth = h
+        model = KDENB(bandwidth=h).fit(self.x[:, None], self.y)
+        logd = model.feature_log_density(self.grid[:, None])[:, :, 0]
+        post = model.predict_proba(self.grid[:, None])
+        for k in range(len(self.classes)):
+            self.kde_lines[k].set_data(self.grid, np.exp(logd[:, k]))
+            self.post_lines[k].set_data(self.grid, post[:, k])
+        acc = float(np.mean(model.predict(self.xt[:, None]) == self.yt))
+        self.title.set_text(f"h = {h:.3g}:  accuracy {acc:.3f} (KDE naive Bayes) vs "
+                            f"{self.acc_gauss:.3f} (Gaussian)")
+        self.state = {"bandwidth": h, "accuracy_kde": acc, "accuracy_gaussian": self.acc_gauss}
+
+
+# ----------------------------------------------------------------------------- regions
+def decision_regions_figure(models, X, y, *, feature_names=("$x_1$", "$x_2$"), n_grid=150,
+                            figsize=None):
+    """Decision regions of fitted 2-feature classifiers side by side, accuracy in each title.
+
+    Parameters
+    ----------
+    models : dict name -> fitted model with ``predict`` and ``classes_``
+    X : (n, 2) points; y : (n,) labels
+    feature_names : axis labels
+
+    Returns
+    -------
+    (fig, accuracies) : the figure and ``{name: training accuracy}``
+    """
+    X = check_points(X, "X", d=2)
+    y = np.asarray(y)
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.shape}")
+    if not models:
+        raise ValueError("models is empty; pass {name: fitted model}")
+    classes = np.unique(y).tolist()
+    pad = 0.08 * np.ptp(X, axis=0)
+    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
+    gx, gy = np.linspace(lo[0], hi[0], n_grid), np.linspace(lo[1], hi[1], n_grid)
+    G = np.column_stack([a.ravel() for a in np.meshgrid(gx, gy)])
+    cmap = ListedColormap([_light(CLASS_COLORS[k]) for k in range(len(classes))])
+    fig = new_figure(figsize or (4.6 * len(models), 4.4))
+    axes = np.atleast_1d(fig.subplots(1, len(models)))
+    acc = {}
+    for ax, (name, model) in zip(axes, models.items()):
+        pred = model.predict(G)
+        codes = np.searchsorted(classes, pred).reshape(n_grid, n_grid)
+        ax.imshow(codes, origin="lower", extent=(lo[0], hi[0], lo[1], hi[1]), aspect="auto",
+                  cmap=cmap, vmin=-0.5, vmax=len(classes) - 0.5, interpolation="nearest")
+        for k, c in enumerate(classes):
+            sel = y == c
+            ax.scatter(X[sel, 0], X[sel, 1], s=12, color=CLASS_COLORS[k], edgecolor="white",
+                       linewidth=0.4, label=str(c))
+        acc[name] = float(np.mean(model.predict(X) == y))
+        ax.set_title(f"{name}\ntraining accuracy {acc[name]:.3f}", fontsize="medium")
+        ax.set_xlabel(feature_names[0])
+        ax.set_ylabel(feature_names[1])
+    axes[0].legend(fontsize="small", loc="lower right")
+    fig.tight_layout()
+    return fig, acc
