@@ -51,6 +51,6 @@ def test_figure_png_and_show_on_agg(monkeypatch):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     shown = []
     monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
-    obj = show(fig)
-    assert isinstance(obj, Image) and shown == [obj]
-    assert obj.data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert show(fig) is None  # returning it would display the figure twice in a notebook
+    assert len(shown) == 1 and isinstance(shown[0], Image)
+    assert shown[0].data[:8] == b"\x89PNG\r\n\x1a\n"

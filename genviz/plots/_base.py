@@ -59,7 +59,9 @@ def can_blit(canvas) -> bool:
 def show(fig):
     """Display a figure in a notebook: the live ipympl canvas when there is one, else a PNG.
 
-    Returns the object that was displayed (handy in tests).
+    Returns None: a returned canvas or Image would be displayed a second time as the cell's
+    result whenever ``show(...)`` is a cell's last line (the browser tests caught every figure
+    appearing twice).
     """
     from IPython.display import Image, display
 
@@ -68,7 +70,6 @@ def show(fig):
     display(obj)
     if not is_widget:
         plt.close(fig)
-    return obj
 
 
 class View:
