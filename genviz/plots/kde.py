@@ -123,7 +123,7 @@ def heldout_figure(hs, kde_scores, widths, hist_scores):
     ax.set_xlabel("h or bin width")
     ax.set_ylabel("mean held-out log-likelihood")
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 0.07))
     fig.tight_layout()
     return fig
 
