@@ -64,7 +64,7 @@ class KNNClassificationView(View):
     PARAMS = ("k", "noise", "qx", "qy")
 
     def __init__(self, X, y, X_test=None, y_test=None, *, k=7, noise=0.0, qx=0.0, qy=0.0,
-                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(13.5, 4.9)):
+                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(10.5, 3.9)):
         self.X = check_points(X, "X", d=2)
         y = np.asarray(y)
         if y.shape != (self.X.shape[0],) or not set(np.unique(y).tolist()) <= {0, 1}:
@@ -103,10 +103,10 @@ class KNNClassificationView(View):
         self.animate(self._img_1nn, self._img_votes, self._img_major)
         self._points = []
         self._flipped_marks = []
-        for ax in axes:
-            self._points.append(self.animate(ax.scatter(self.X[:, 0], self.X[:, 1], s=14,
-                                                        edgecolor="white", linewidth=0.4,
-                                                        zorder=3)))
+        for ax in axes:  # one marker line per class: cheaper to draw than a scatter
+            self._points.append([self.animate(ax.plot([], [], "o", ms=3.8, mfc=CLASS_COLORS[c],
+                                                      mec="white", mew=0.4, zorder=3)[0])
+                                 for c in (0, 1)])
             (mark,) = ax.plot([], [], "x", color=PALETTE["black"], ms=5, mew=1.2, zorder=4)
             self._flipped_marks.append(self.animate(mark))
         ax = axes[2]
@@ -116,16 +116,19 @@ class KNNClassificationView(View):
         (self._query,) = ax.plot([], [], "*", ms=17, mfc=PALETTE["yellow"], mec=PALETTE["black"],
                                  zorder=6, label="query $x$")
         self.animate(self._ring, self._circle, self._query)
-        _style(axes[0], L, "1-nearest neighbour: decision regions")
-        _style(axes[1], L, "share of class-1 (orange) votes among k")
-        _style(axes[2], L, "k-NN majority vote, query and its neighbours")
+        _style(axes[0], L, "1-nearest neighbour regions")
+        _style(axes[1], L, "share of class-1 votes among k")
+        _style(axes[2], L, "majority of k; query and neighbours")
         axes[0].set_ylabel("$x_2$")
         ax.plot([], [], "x", color=PALETTE["black"], label="flipped label")
-        ax.legend(loc="lower right", fontsize="x-small", framealpha=0.85)
-        cbar = fig.colorbar(self._img_votes, ax=axes[1], orientation="horizontal", fraction=0.05,
-                            pad=0.13, aspect=30)
-        cbar.set_label("fraction of the k neighbours in class 1", fontsize="small")
-        fig.subplots_adjust(left=0.05, right=0.99, bottom=0.08, top=0.93, wspace=0.08)
+        # below the axes: animated images are painted over anything static inside them
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, fontsize="x-small",
+                  frameon=False)
+        cax = axes[1].inset_axes([0.0, -0.24, 1.0, 0.045])
+        cbar = fig.colorbar(self._img_votes, cax=cax, orientation="horizontal")
+        cbar.set_label("fraction of the k neighbours in class 1 (orange)", fontsize="small")
+        cbar.ax.tick_params(labelsize="small")
+        fig.subplots_adjust(left=0.06, right=0.99, bottom=0.3, top=0.93, wspace=0.08)
         self._theta = np.linspace(0, 2 * np.pi, 100)
         self.update(**self.params)
 
@@ -156,9 +159,9 @@ class KNNClassificationView(View):
         self._img_1nn.set_data(one_nn.reshape(shape))
         self._img_votes.set_data((votes / k).reshape(shape))
         self._img_major.set_data(majority.reshape(shape))
-        colors = np.array(CLASS_COLORS[:2])[labels]
         for pts, mark in zip(self._points, self._flipped_marks):
-            pts.set_facecolors(colors)
+            for c, line in enumerate(pts):
+                line.set_data(self.X[labels == c, 0], self.X[labels == c, 1])
             mark.set_data(self.X[flipped, 0], self.X[flipped, 1])
 
         dist, ind = kneighbors(q[None, :], self.X, k)
@@ -191,7 +194,7 @@ class KNNRegressionView(View):
 
     PARAMS = ("k",)
 
-    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(13.5, 4.0)):
+    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(10.5, 3.2)):
         self.x = check_vector(x, "x")
         self.y = check_vector(y, "y", d=self.x.shape[0])
         self.k_max = check_int(k_max, "k_max", low=1, high=self.x.shape[0])
@@ -261,7 +264,7 @@ class ProjectionView(View):
     PARAMS = ("d", "eps")
 
     def __init__(self, X, *, d=10, eps=0.5, d_max=None, seed=0, bins=60, r_max=2.0,
-                 figsize=(12.0, 4.3)):
+                 figsize=(10.0, 3.7)):
         self.X = check_points(X, "X")
         m, n = self.X.shape
         if m < 2:
@@ -291,11 +294,13 @@ class ProjectionView(View):
         ax.set_xlim(self.edges[0], self.edges[-1])
         ax.set_ylim(0, 1)
         ax.set_xlabel(r"ratio $\|Rx_i - Rx_j\| \,/\, \|x_i - x_j\|$")
-        ax.set_ylabel("fraction of pairs per bin (max = 1)")
-        ax.set_title(f"{len(self._ratios[0])} pairs of {m} points, {n} → d dimensions",
+        ax.set_ylabel("relative frequency (peak = 1)")
+        ax.set_title(f"{len(self._ratios[0])} pairs of m = {m} points, {n} → d dimensions",
                      fontsize="medium")
-        self._text = self.animate(ax.text(0.02, 0.97, "", transform=ax.transAxes, va="top",
-                                          fontsize="small", family="monospace"))
+        self._text = self.animate(ax.text(0.985, 0.97, "", transform=ax.transAxes, va="top", ha="right",
+                                          fontsize="small", family="monospace", zorder=10,
+                                          bbox=dict(boxstyle="round", fc="white", ec="0.7",
+                                                    alpha=0.9)))
         worst = [s["max_distortion"] for s in self._stats]
         spread = [s["std"] for s in self._stats]
         ax2.plot(self.dims, worst, color=PALETTE["vermillion"], label="worst |ratio - 1|")
@@ -308,9 +313,9 @@ class ProjectionView(View):
         ax2.set_xlim(1, self.d_max)
         ax2.set_ylim(0, min(1.5, max(worst) * 1.05))
         ax2.set_xlabel("target dimension d")
-        ax2.set_title("distortion against d", fontsize="medium")
-        ax2.legend(loc="upper right", fontsize="x-small")
-        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.91, wspace=0.22)
+        ax2.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize="x-small",
+                   frameon=False)
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.86, wspace=0.22)
         self.params = dict(d=d, eps=eps)
         self.update(d=d, eps=eps)
 
@@ -335,7 +340,7 @@ class ProjectionView(View):
         jl = jl_min_dim(self.X.shape[0], eps)
         self._text.set_text(f"d = {d}\nmean {stats['mean']:.3f}  std {stats['std']:.3f}\n"
                             f"within 1±ε: {100 * stats['within']:.1f}%\n"
-                            f"JL bound (m={self.X.shape[0]}, ε={eps:.2f}): d ≥ {jl}")
+                            f"JL bound: d ≥ {jl}")
         self.state = dict(d=d, eps=eps, ratios=r, stats=stats, jl_dim=jl, dims=self.dims,
                           max_distortion=np.array([s["max_distortion"] for s in self._stats]),
                           std=np.array([s["std"] for s in self._stats]))
