@@ -182,9 +182,9 @@ def build_vocabulary(docs, *, min_count: int = 1, stop_words=None, extra_words=(
         raise ValueError("docs is empty; pass the training documents")
     min_count = check_int(min_count, "min_count", low=1)
     stop = _resolve_stop_words(stop_words)
-    df = collections.Counter()
-    for doc in docs:
-        df.update(set(_TOKEN_RE.findall(doc.lower())))
+    # document frequency: count each word once per document
+    df = collections.Counter(itertools.chain.from_iterable(
+        set(_TOKEN_RE.findall(doc.lower())) for doc in docs))
     extra = _check_docs(extra_words, "extra_words")
     for word in extra:
         if _TOKEN_RE.fullmatch(word) is None:
@@ -237,11 +237,11 @@ def bag_of_words(docs, vocabulary: Vocabulary, *, binary: bool = False) -> sp.cs
     if not isinstance(vocabulary, Vocabulary):
         raise TypeError(f"vocabulary must be a Vocabulary from build_vocabulary, got "
                         f"{type(vocabulary).__name__}")
-    lookup = _Lookup(vocabulary.index)
     tokens = [_TOKEN_RE.findall(doc.lower()) for doc in docs]
     lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
-    cols = np.fromiter(map(lookup.__getitem__, itertools.chain.from_iterable(tokens)),
-                       dtype=np.int64, count=int(lengths.sum()))
+    # column of every token, -1 outside the vocabulary (dict.get through map: no Python loop)
+    cols = np.fromiter(map(vocabulary.index.get, itertools.chain.from_iterable(tokens),
+                           itertools.repeat(-1)), dtype=np.int64, count=int(lengths.sum()))
     rows = np.repeat(np.arange(len(docs)), lengths)
     known = cols >= 0
     X = sp.coo_matrix((np.ones(int(known.sum()), dtype=np.int64), (rows[known], cols[known])),
@@ -250,13 +250,6 @@ def bag_of_words(docs, vocabulary: Vocabulary, *, binary: bool = False) -> sp.cs
     if binary:
         X.data[:] = 1
     return X
-
-
-class _Lookup(dict):
-    """Word -> column, with -1 for a word outside the vocabulary."""
-
-    def __missing__(self, word):
-        return -1
 
 
 def stratified_split(y, *, test_size: float = 0.3, rng=0):

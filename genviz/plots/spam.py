@@ -243,6 +243,9 @@ class EmailView(View):
         ax.axvline(0.0, color="k", lw=0.8)
         ax.set_yticks([])
         ax.set_ylim(-0.7, n - 0.3)
+        # per model: wide enough for its bias and typical words, so typing rarely rescales
+        self._lims = {name: _nice_ceil(1.15 * max(5.0, abs(b)))
+                      for name, (_, b) in self.linear.items()}
         ax.set_xlim(-10, 10)
         ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
                       r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
@@ -275,7 +278,11 @@ class EmailView(View):
         if rest.size:
             rows.append((f"{rest.size} other word(s)", float(contrib[rest].sum())))
         vals = np.array([v for _, v in rows])
-        lim = _nice_ceil(1.15 * max(np.abs(vals).max(), 1.0))
+        # the model's default range, widened when a bar needs it (a change forces a full redraw)
+        lim = self._lims[model]
+        if model == self.params["model"]:
+            lim = max(lim, self.ax.get_xlim()[1])
+        lim = max(lim, _nice_ceil(1.15 * np.abs(vals).max()))
         if lim != self.ax.get_xlim()[1]:
             self.ax.set_xlim(-lim, lim)
             self.request_full_redraw()
