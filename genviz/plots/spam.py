@@ -59,6 +59,30 @@ class SpamThresholdView(View):
     (cached per value); ``log10_c`` only moves artists. ``state`` holds ``log10_c``, ``alpha``,
     ``model``, ``points`` (model -> operating point: fpr, tpr, precision, recall, tp, fp, fn,
     tn), ``auc`` (model -> float), ``hist`` (ham and spam fractions per bin) and ``edges``.
+
+    Parameters
+    ----------
+    X_train, X_test : (n, V) count matrices (dense or scipy.sparse), same vocabulary
+    y_train, y_test : label arrays ("ham"/"spam")
+    log10_c, alpha, model : initial threshold (base-10 log of c), smoothing, selected model
+    positive : the label that counts as detected
+    score_lim : half-width of the histogram's x-axis in log10 units (default: from the scores)
+    n_bins : number of histogram bins
+
+    Raises
+    ------
+    ValueError
+        From ``update``: ``alpha <= 0``, an unknown ``model``, a non-finite ``log10_c``.
+
+    Examples
+    --------
+    >>> X = np.array([[3, 0, 1], [2, 1, 0], [0, 2, 3], [1, 0, 4], [0, 3, 1], [4, 1, 0]])
+    >>> y = np.array(["spam", "spam", "ham", "ham", "ham", "spam"])
+    >>> view = SpamThresholdView(X, y, X, y, log10_c=0.0)
+    >>> view.state["points"]["multinomial"]["recall"], view.state["auc"]["multinomial"]
+    (1.0, 1.0)
+    >>> view.update(log10_c=30.0); view.state["points"]["multinomial"]["tp"]
+    0
     """
 
     PARAMS = ("log10_c", "alpha", "model")
@@ -209,6 +233,34 @@ class EmailView(View):
 
     ``update(text=, model=, log10_c=)``; ``state`` has ``words``, ``contributions``,
     ``bias``, ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
+
+    Parameters
+    ----------
+    models : dict
+        "multinomial" and "bernoulli" -> fitted two-class text models.
+    vocabulary : Vocabulary
+        The one the models were fitted with.
+    text, model, log10_c : initial email, selected model, threshold (base-10 log of c)
+    max_words : number of word bars (the others are pooled into one bar)
+
+    Raises
+    ------
+    TypeError
+        ``vocabulary`` is not a Vocabulary; from ``update``, ``text`` is not a string.
+    ValueError
+        A model is missing; from ``update``, an unknown ``model``.
+
+    Examples
+    --------
+    >>> from genviz.text import build_vocabulary, bag_of_words
+    >>> docs = ["free money now", "free offer", "meeting notes", "notes on the meeting"]
+    >>> y = ["spam", "spam", "ham", "ham"]
+    >>> v = build_vocabulary(docs)
+    >>> X = bag_of_words(docs, v)
+    >>> view = EmailView({"multinomial": MultinomialNB().fit(X, y),
+    ...                   "bernoulli": BernoulliNB().fit(X, y)}, v, text="free money, neurips")
+    >>> view.state["verdict"], view.state["words"], view.state["unseen"]
+    ('spam', ['free', 'money'], ['neurips'])
     """
 
     PARAMS = ("text", "model", "log10_c")
@@ -322,6 +374,25 @@ def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=(10.
 
     Bars are the log-ratios ``w_j`` of :meth:`top_features` (for the multinomial model
     ``log theta_spam,j - log theta_ham,j``): how much one occurrence moves the log-odds.
+
+    Parameters
+    ----------
+    model : fitted MultinomialNB or BernoulliNB with classes "ham" and "spam"
+    vocabulary : Vocabulary
+    k : int >= 1
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Examples
+    --------
+    >>> from genviz.text import build_vocabulary, bag_of_words
+    >>> docs, y = ["free money", "free offer", "meeting notes", "notes"], ["spam", "spam", "ham", "ham"]
+    >>> v = build_vocabulary(docs)
+    >>> fig = top_words_figure(MultinomialNB().fit(bag_of_words(docs, v), y), v, k=2)
+    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    ['free', 'money']
     """
     k = check_int(k, "k", low=1)
     top = model.top_features(k=k, feature_names=list(vocabulary.words))
@@ -342,7 +413,24 @@ def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=(10.
 
 
 def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
-    """Confusion matrices side by side; ``results`` maps a title to :func:`binary_metrics`."""
+    """Confusion matrices side by side; ``results`` maps a title to :func:`binary_metrics`.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If ``results`` is empty.
+
+    Examples
+    --------
+    >>> from genviz.text import binary_metrics
+    >>> fig = confusion_figure({"a": binary_metrics(["spam", "ham"], ["spam", "spam"])})
+    >>> sorted(t.get_text() for t in fig.axes[0].texts)
+    ['0', '0', '1', '1']
+    """
     if not results:
         raise ValueError("results is empty; pass {name: binary_metrics(...)}")
     n = len(results)
@@ -368,6 +456,26 @@ def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
     Products of many word probabilities below ``~1e-308`` (``1e-324`` with subnormals) are
     rounded to 0.0: both classes' scores vanish, the posterior becomes 0/0. Summing logs
     instead keeps every message far inside the representable range.
+
+    Parameters
+    ----------
+    n_words : (n,) number of dictionary words in each message
+    log10_joint : (n,) ``log10 P(x, y)`` of each message (e.g. of its more likely class)
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+
+    Raises
+    ------
+    ValueError
+        If the two arrays are not 1-D of the same length.
+
+    Examples
+    --------
+    >>> fig = underflow_figure([10, 100, 300], [-30.0, -290.0, -900.0])
+    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][-1]
+    'underflows: 1 of 3 messages'
     """
     n_words = np.asarray(n_words, dtype=float)
     y = np.asarray(log10_joint, dtype=float)

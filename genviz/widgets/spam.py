@@ -39,7 +39,28 @@ def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1
 
     Moving ``c`` only moves the line and the operating points (cheap, continuous). Changing
     ``alpha`` refits both event models and recomputes the curves, so it updates when the
-    slider is released. Both take the training and test count matrices of the same split.
+    slider is released.
+
+    Parameters
+    ----------
+    X_train, y_train, X_test, y_test : count matrices and labels of one split, one vocabulary
+    log10_c, alpha, model : initial values of the controls
+
+    Returns
+    -------
+    Explorer
+        Controls ``"log10_c"``, ``"alpha"``, ``"model"``; the view is a
+        :class:`~genviz.plots.spam.SpamThresholdView`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[3, 0, 1], [2, 1, 0], [0, 2, 3], [1, 0, 4], [0, 3, 1], [4, 1, 0]])
+    >>> y = np.array(["spam", "spam", "ham", "ham", "ham", "spam"])
+    >>> e = threshold_explorer(X, y, X, y)
+    >>> e.controls["log10_c"].value = 30.0
+    >>> e.view.state["points"]["multinomial"]["recall"]
+    0.0
     """
     view = SpamThresholdView(X_train, y_train, X_test, y_test, log10_c=log10_c, alpha=alpha,
                              model=model)
@@ -78,6 +99,33 @@ def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomi
 
     ``models`` maps "multinomial" and "bernoulli" to fitted models. The text box updates when
     it loses focus (click outside it): ``continuous_update=False``.
+
+    Parameters
+    ----------
+    models : dict, "multinomial" and "bernoulli" -> fitted models
+    vocabulary : Vocabulary they were fitted with
+    text, model, log10_c : initial values of the controls
+    max_words : number of word bars
+
+    Returns
+    -------
+    Explorer
+        Controls ``"text"``, ``"model"``, ``"log10_c"``; the view is an
+        :class:`~genviz.plots.spam.EmailView`.
+
+    Examples
+    --------
+    >>> from genviz.naive_bayes import BernoulliNB, MultinomialNB
+    >>> from genviz.text import bag_of_words, build_vocabulary
+    >>> docs, y = ["free money", "free offer", "meeting notes", "notes"], ["spam", "spam", "ham", "ham"]
+    >>> v = build_vocabulary(docs)
+    >>> X = bag_of_words(docs, v)
+    >>> e = email_explorer({"multinomial": MultinomialNB().fit(X, y),
+    ...                     "bernoulli": BernoulliNB().fit(X, y)}, v, text="meeting notes")
+    >>> e.view.state["verdict"]
+    'ham'
+    >>> e.controls["text"].value = "free money"; e.view.state["verdict"]
+    'spam'
     """
     view = EmailView(models, vocabulary, text=text, model=model, log10_c=log10_c,
                      max_words=max_words)
