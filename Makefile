@@ -7,12 +7,14 @@ PORT   ?= 8888
 # Jupyter refuses to run as root (containers, CI) unless told so; ordinary users never need it.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench clean help
+.PHONY: lab test bench clean help test-browser present
 
 help:
 	@echo "make lab    - set up .venv and start JupyterLab on notebooks/ (127.0.0.1, token auth)"
 	@echo "make test   - set up .venv and run every test (unit, oracle, doctest, widget, nbval)"
 	@echo "make bench  - measure explorer update latency against the naive approach"
+	@echo "make test-browser - real-browser tests (JupyterLab + Voila in headless Chromium)"
+	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -34,3 +36,30 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
+
+# Real-browser tests (browser_tests/): JupyterLab and Voila driven by Debian's Chromium through
+# Playwright. Never `playwright install` (it downloads its own browser). Own stamp, so `make
+# test` does not pay for Playwright.
+BROWSER_STAMP := $(VENV)/.genviz-browser-installed
+CHROMIUM      ?= /usr/bin/chromium
+$(BROWSER_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,browser]"
+	@touch $(BROWSER_STAMP)
+
+test-browser: $(BROWSER_STAMP)
+	@test -x $(CHROMIUM) || { echo "make test-browser needs Chromium at $(CHROMIUM)."; \
+		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
+	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests -v -p no:cacheprovider
+
+# Lecture mode: Voila serves notebooks/ with code hidden and widgets live, on 127.0.0.1 only.
+# No token: Voila lets a browser send only widget (comm) messages, never code to execute, and
+# the port is not reachable from other machines. Kernels start with genviz's lecture style
+# (large fonts, thick lines) via an IPython startup file kept in the venv.
+PRESENT_PORT ?= 8866
+LECTURE_IPYTHONDIR := $(abspath $(VENV))/genviz-lecture-ipython
+present: $(STAMP)
+	@mkdir -p $(LECTURE_IPYTHONDIR)/profile_default/startup
+	@printf '%s\n' 'from genviz.plots.style import set_lecture_mode' 'set_lecture_mode(True)' \
+		> $(LECTURE_IPYTHONDIR)/profile_default/startup/00-genviz-lecture.py
+	IPYTHONDIR=$(LECTURE_IPYTHONDIR) $(VENV)/bin/voila notebooks --no-browser \
+		--port=$(PRESENT_PORT) --Voila.ip=127.0.0.1 $(VOILA_FLAGS)

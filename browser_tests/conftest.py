@@ -1,0 +1,307 @@
+"""Fixtures of the real-browser suite: one JupyterLab, one Voila (``make present``) and one
+headless Chromium per session; each notebook is opened and run once, then every test about it
+reads the same live page.
+
+Run with ``make test-browser`` (not part of ``make test``). Artefacts (screenshots, logs, a
+per-notebook JSON record) go to ``artifacts/browser/``; the latency table to
+``benchmarks/browser_latency.md`` when every notebook was measured.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+import pathlib
+import secrets
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+import pages
+from pages import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, INIT_JS, ROOT, free_port, gv,
+                   notebooks)
+
+NOTEBOOK_NAMES = [p.name for p in notebooks()]
+LATENCY_MD = ROOT / "benchmarks" / "browser_latency.md"
+LAB_VIEWPORT = {"width": 1700, "height": 1000}
+LECTURE_VIEWPORT = {"width": 1280, "height": 720}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in ARTIFACTS.glob("*.png"):
+        old.unlink()
+    return ARTIFACTS
+
+
+@pytest.fixture(scope="session")
+def browser(artifacts):
+    if not pathlib.Path(CHROMIUM).exists():
+        pytest.exit(f"Chromium not found at {CHROMIUM}: apt-get install -y chromium", 2)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@dataclasses.dataclass
+class Lab:
+    base: str
+    token: str
+    runtime: pathlib.Path
+
+    def api(self, path, method="GET"):
+        req = urllib.request.Request(f"{self.base}{path}", method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            body = r.read()
+        return json.loads(body) if body else None
+
+    def session(self, name):
+        for s in self.api("/api/sessions"):
+            if s["path"].endswith(name):
+                return s
+        return None
+
+    def connection_file(self, name) -> pathlib.Path:
+        return self.runtime / f"kernel-{self.session(name)['kernel']['id']}.json"
+
+    def kernel_idle(self, name) -> bool:
+        s = self.session(name)
+        return bool(s) and s["kernel"]["execution_state"] == "idle"
+
+
+@pytest.fixture(scope="session")
+def lab(artifacts, tmp_path_factory):
+    token = secrets.token_urlsafe(24)
+    server, base, runtime = pages.start_lab(tmp_path_factory.mktemp("lab"), token)
+    yield Lab(base, token, runtime)
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def voila(artifacts):
+    port = free_port()
+    server = pages.start_voila(port)
+    yield f"http://127.0.0.1:{port}"
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def latency_table(artifacts):
+    """Rows appended by the latency tests; written as Markdown at the end of the session."""
+    table = {"lab": {}, "voila": {}, "explorers": {}}
+    yield table
+    _write_latency_table(table)
+
+
+@dataclasses.dataclass
+class OpenNotebook:
+    name: str
+    page: object
+    record: dict
+    explorers: list  # [{"index", "title", "slider"}]
+
+    @property
+    def stem(self):
+        return pathlib.Path(self.name).stem
+
+
+def _new_page(browser, viewport, record):
+    context = browser.new_context(viewport=viewport)
+    context.add_init_script(INIT_JS)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("console", lambda m: record["console_errors"].append(m.text)
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: record["page_errors"].append(str(e)))
+    return context, page
+
+
+def _describe_explorers(page) -> list:
+    return page.evaluate("""() => window.__gv.explorers().map((r, i) => ({
+        index: i,
+        title: ((r.querySelector('.widget-html-content b') || {}).innerText || '').trim(),
+        slider: ((r.querySelector('.widget-slider .widget-label') || {}).innerText || '').trim(),
+    }))""")
+
+
+def _wait_for_figures(page, timeout_s=60):
+    """Until every ipympl canvas shows an image (some ink) and the set is stable for 2 s.
+    (Voila sizes a canvas before its first image arrives, seconds later.)"""
+    deadline = time.monotonic() + timeout_s
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        state = page.evaluate("""() => { const c = window.__gv.canvases(document);
+            return [c.length, c.filter(x => x.width > 0 && window.__gv.inked(x) > 0).length,
+                    document.querySelectorAll('.jupyter-widgets').length]; }""")
+        if state != last:
+            last, since = state, time.monotonic()
+        elif state[0] == state[1] and time.monotonic() - since > 2:
+            return state
+        page.wait_for_timeout(250)
+    return last
+
+
+def _run_all_in_lab(page, lab, name, record, timeout_s=240):
+    page.goto(f"{lab.base}/lab/tree/{name}?reset&token={lab.token}")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
+                           timeout=120_000)
+    deadline = time.monotonic() + 120
+    while not lab.kernel_idle(name):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{name}: kernel never became idle")
+        time.sleep(0.5)
+    prompts_js = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+                  ".map(e => e.innerText.trim())")
+    for attempt in range(3):
+        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+        page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+        started = time.monotonic()
+        while time.monotonic() - started < 20:
+            if any(p != "[ ]:" for p in page.evaluate(prompts_js)):
+                break
+            page.wait_for_timeout(250)
+        else:
+            record["run_all_retries"] = attempt + 1
+            continue
+        break
+    deadline = time.monotonic() + timeout_s
+    while True:
+        prompts = page.evaluate(prompts_js)
+        done = prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts)
+        if (done or gv(page, "errors()")) and lab.kernel_idle(name):
+            break
+        if time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(500)
+    record["prompts"] = prompts
+
+
+@pytest.fixture(scope="session", params=NOTEBOOK_NAMES)
+def lab_nb(request, browser, lab, artifacts):
+    """A notebook opened in JupyterLab with ``?reset``, run with Run -> Run All."""
+    name = request.param
+    record = {"notebook": name, "console_errors": [], "page_errors": [],
+              "log_offset": (ARTIFACTS / "jupyterlab.log").stat().st_size}
+    context, page = _new_page(browser, LAB_VIEWPORT, record)
+    t0 = time.monotonic()
+    try:
+        _run_all_in_lab(page, lab, name, record)
+        record["figures_ready"] = _wait_for_figures(page)
+        record["run_seconds"] = round(time.monotonic() - t0, 1)
+        record["errors"] = gv(page, "errors()")
+        record["stderr"] = gv(page, "stderr()")
+        record["figures"] = gv(page, "figures()")
+        explorers = _describe_explorers(page)
+        record["explorers"] = explorers
+        pages.full_page_screenshot(
+            page, artifacts / f"{pathlib.Path(name).stem}_lab_full.png",
+            ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer",
+            LAB_VIEWPORT["width"])
+        nb = OpenNotebook(name, page, record, explorers)
+        nb.lab = lab
+        yield nb
+    finally:
+        (artifacts / f"{pathlib.Path(name).stem}_lab.json").write_text(
+            json.dumps(record, indent=1, default=str))
+        context.close()
+        session = lab.session(name)
+        if session:  # free the CPU for the next notebook
+            lab.api(f"/api/sessions/{session['id']}", method="DELETE")
+
+
+@pytest.fixture(scope="session", params=NOTEBOOK_NAMES)
+def voila_nb(request, browser, voila, artifacts):
+    """A notebook rendered by Voila in lecture mode (``make present``) at 1280x720."""
+    name = request.param
+    record = {"notebook": name, "console_errors": [], "page_errors": [],
+              "log_offset": (ARTIFACTS / "voila.log").stat().st_size}
+    context, page = _new_page(browser, LECTURE_VIEWPORT, record)
+    t0 = time.monotonic()
+    try:
+        response = page.goto(f"{voila}/voila/render/{name}", wait_until="load",
+                             timeout=240_000)
+        record["http_status"] = response.status if response else None
+        record["figures_ready"] = _wait_for_figures(page)
+        record["run_seconds"] = round(time.monotonic() - t0, 1)
+        record["errors"] = gv(page, "errors()")
+        record["stderr"] = gv(page, "stderr()")
+        record["figures"] = gv(page, "figures()")
+        explorers = _describe_explorers(page)
+        record["explorers"] = explorers
+        pages.full_page_screenshot(page, artifacts / f"{pathlib.Path(name).stem}_voila_full.png",
+                                   "#rendered_cells", LECTURE_VIEWPORT["width"])
+        yield OpenNotebook(name, page, record, explorers)
+    finally:
+        (artifacts / f"{pathlib.Path(name).stem}_voila.json").write_text(
+            json.dumps(record, indent=1, default=str))
+        context.close()
+
+
+def _chromium_version():
+    try:
+        out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout
+        return out.strip().splitlines()[0] if out.strip() else "chromium"
+    except (OSError, subprocess.SubprocessError):
+        return "chromium"
+
+
+def _fmt(s, key="median"):
+    return "—" if s is None or s.get("n", 0) == 0 else f"{s[key]:.0f}"
+
+
+def _write_latency_table(table):
+    if not table["lab"] and not table["voila"]:
+        return
+    lines = [
+        "# Browser latency: slider change → new pixels",
+        "",
+        "Written by `make test-browser` (browser_tests/test_lab.py, test_voila.py). Headless "
+        f"{_chromium_version()} driven by Playwright, JupyterLab and Voilà on 127.0.0.1, "
+        f"{os.cpu_count()} cores shared with other work; "
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.",
+        "",
+        "One sample = one arrow-key press on the explorer's first slider (focused "
+        "`.noUi-handle`): from the keydown event (capture listener) to the first "
+        "`requestAnimationFrame` in which a hash of the figure's canvas pixels differs "
+        "(detection granularity ≤ 1 frame ≈ 16 ms). The canvas settles between samples. "
+        "Voilà runs in lecture mode (`make present`: larger fonts) at 1280×720. "
+        "Target (DESIGN.md): ≤ 150 ms median in JupyterLab.",
+        "",
+        "| notebook | explorer | slider | Lab n | Lab median ms | Lab p95 ms | "
+        "Voilà n | Voilà median ms | Voilà p95 ms |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    keys = sorted(set(table["lab"]) | set(table["voila"]))
+    for key in keys:
+        nb, i = key
+        info = table["explorers"].get(key, {})
+        lab, vo = table["lab"].get(key), table["voila"].get(key)
+        lines.append(
+            f"| {nb} | {i}: {info.get('title') or '(untitled)'} | {info.get('slider', '')} | "
+            f"{lab['n'] if lab else '—'} | {_fmt(lab)} | {_fmt(lab, 'p95')} | "
+            f"{vo['n'] if vo else '—'} | {_fmt(vo)} | {_fmt(vo, 'p95')} |")
+    without = sorted(set(NOTEBOOK_NAMES) - {k[0] for k in keys})
+    if without:
+        lines += ["", "Notebooks without an explorer (nothing to time): "
+                  + ", ".join(without) + "."]
+    text = "\n".join(lines) + "\n"
+    measured = set(table.get("lab_notebooks", set()))
+    if measured >= set(NOTEBOOK_NAMES):
+        LATENCY_MD.write_text(text)
+    else:  # a filtered run (-k): do not overwrite the committed table
+        (ARTIFACTS / "browser_latency.partial.md").write_text(text)

@@ -1,0 +1,431 @@
+"""Helpers the browser tests share: servers, page probes (JavaScript) and measurements.
+
+Everything that knows about the DOM of JupyterLab, Voila, ipywidgets and ipympl lives here, so
+the tests read as a list of claims. The page-side code is installed with ``add_init_script`` as
+``window.__gv``:
+
+* an *explorer* is the nearest ancestor of an ipympl figure (``.jupyter-matplotlib``) that also
+  holds a slider handle (``.noUi-handle``); this finds every ``Explorer`` (and any other
+  slider-plus-figure widget) without knowing its Python class;
+* its *readout* is the text of its ``widgets.HTML`` children (``.widget-html-content``) outside
+  the sliders and the figure;
+* a figure's pixels are read from ipympl's visible ``<canvas>`` with ``getImageData``;
+* ``drawImage`` is wrapped to count paints per canvas, which tells when a frame that changes no
+  pixel has nevertheless arrived (needed to compare a blitted canvas with a full redraw).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import pathlib
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+NOTEBOOK_DIR = ROOT / "notebooks"
+ARTIFACTS = ROOT / "artifacts" / "browser"
+CHROMIUM = os.environ.get("GENVIZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def notebooks() -> list[pathlib.Path]:
+    """Every notebook in notebooks/, discovered when the tests are collected."""
+    return sorted(p for p in NOTEBOOK_DIR.glob("*.ipynb") if not p.name.startswith("."))
+
+
+# -- servers ----------------------------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server process started in its own process group (stopped by that group's id)."""
+
+    def __init__(self, argv, *, env, log_path, url_ready, cwd=ROOT, timeout=180):
+        self.log_path = pathlib.Path(log_path)
+        self._log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{argv[0]} exited with {self.proc.returncode}; log:\n"
+                                   + self.log_path.read_text()[-3000:])
+            try:
+                with urllib.request.urlopen(url_ready, timeout=5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"{argv[0]} not ready after {timeout} s; log:\n"
+                                       + self.log_path.read_text()[-3000:])
+                time.sleep(0.5)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+                self.proc.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        self._log.close()
+
+
+def lab_settings(settings_dir: pathlib.Path) -> None:
+    """JupyterLab user settings for a reproducible, side-effect-free session.
+
+    All cells stay attached to the DOM (windowing off) so every output is found and the full
+    notebook can be captured; no autosave (the tests must never write a notebook); no news or
+    update checks (no network, no pop-up over the figures).
+    """
+    files = {
+        "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
+        "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+        "@jupyterlab/apputils-extension/notification.jupyterlab-settings":
+            {"fetchNews": "false", "checkForUpdates": False},
+    }
+    for rel, content in files.items():
+        path = settings_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(content))
+
+
+def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]:
+    """JupyterLab on 127.0.0.1 with a token, serving a *copy* of notebooks/ (nothing the
+    browser does can modify the work tree). Returns (server, base_url, runtime_dir)."""
+    root = tmp / "notebooks"
+    shutil.copytree(NOTEBOOK_DIR, root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    lab_settings(tmp / "lab-settings")
+    runtime = tmp / "runtime"
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
+               JUPYTER_RUNTIME_DIR=str(runtime))
+    env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
+    port = free_port()
+    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+            f"--port={port}", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False"]
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    base = f"http://127.0.0.1:{port}"
+    server = Server(argv, env=env, log_path=ARTIFACTS / "jupyterlab.log",
+                    url_ready=f"{base}/api/status?token={token}")
+    return server, base, runtime
+
+
+def start_voila(port: int) -> Server:
+    """Voila through ``make present`` (the lecture-mode target itself), with tracebacks shown
+    so a failing cell is visible to the test."""
+    env = dict(os.environ)
+    env.pop("MPLBACKEND", None)
+    argv = ["make", "--no-print-directory", "present", f"PRESENT_PORT={port}",
+            "VOILA_FLAGS=--show_tracebacks=True"]
+    return Server(argv, env=env, log_path=ARTIFACTS / "voila.log",
+                  url_ready=f"http://127.0.0.1:{port}/voila/tree")
+
+
+KERNEL_ERROR_MARKERS = ("Traceback (most recent call last)", "Exception in comm_msg",
+                        "Exception in message handler")
+
+
+def log_errors_since(path: pathlib.Path, offset: int) -> list[str]:
+    """Tracebacks a server's log gained after ``offset``: kernels inherit the server's stderr,
+    so an exception raised in a widget callback (which never reaches a cell's output) lands
+    here."""
+    text = path.read_text(errors="replace")[offset:]
+    blocks = []
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if any(m in line for m in KERNEL_ERROR_MARKERS):
+            blocks.append("\n".join(lines[k:k + 25]))
+    return blocks
+
+
+def kernel_execute(connection_file: pathlib.Path, code: str, timeout=60) -> str:
+    """Run code in a live kernel through a second client; returns its stdout."""
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient()
+    client.load_connection_file(str(connection_file))
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=timeout)
+        out = []
+        reply = client.execute_interactive(
+            code, timeout=timeout, store_history=False,
+            output_hook=lambda msg: out.append(msg["content"].get("text", ""))
+            if msg["msg_type"] == "stream" else None)
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"kernel code failed: {reply['content']}")
+        return "".join(out)
+    finally:
+        client.stop_channels()
+
+
+# Force every live ipympl figure to repaint in full and ship a full (not diff) image.
+FULL_REDRAW_CODE = """
+import matplotlib._pylab_helpers as _gv_helpers
+_gv_n = 0
+for _gv_manager in _gv_helpers.Gcf.get_all_fig_managers():
+    _gv_canvas = _gv_manager.canvas
+    if type(_gv_canvas).__module__.startswith("ipympl"):
+        _gv_canvas._force_full = True
+        _gv_canvas.draw()
+        _gv_n += 1
+print(_gv_n)
+"""
+
+
+# -- the page-side probes -----------------------------------------------------------------------
+INIT_JS = r"""
+(() => {
+  if (window.__gv) return;
+  const paints = new WeakMap();
+  const drawImage = CanvasRenderingContext2D.prototype.drawImage;
+  CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+    paints.set(this.canvas, (paints.get(this.canvas) || 0) + 1);
+    return drawImage.apply(this, args);
+  };
+  const gv = {
+    keyT0: null,
+    explorers() {
+      const roots = [];
+      for (const fig of document.querySelectorAll('.jupyter-matplotlib')) {
+        let el = fig.parentElement;
+        while (el && el !== document.body) {
+          if (el.querySelector('.noUi-handle')) break;
+          if (el.classList.contains('jp-OutputArea-output')) { el = null; break; }
+          el = el.parentElement;
+        }
+        if (el && el !== document.body && !roots.includes(el)) roots.push(el);
+      }
+      roots.forEach((r, i) => r.setAttribute('data-gv-explorer', String(i)));
+      return roots;
+    },
+    root(i) { return document.querySelector(`[data-gv-explorer="${i}"]`) || gv.explorers()[i]; },
+    canvases(el) {
+      return [...(el || document).querySelectorAll('.jupyter-matplotlib-canvas-div > canvas:first-child')];
+    },
+    pixels(c) {
+      if (!c.width || !c.height) return null;
+      return c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    },
+    hashCanvas(c) {
+      const d = gv.pixels(c);
+      if (!d) return 0;
+      const u = new Uint32Array(d.buffer);
+      let h = 2166136261 ^ u.length;
+      for (let k = 0; k < u.length; k++) { h = Math.imul(h ^ u[k], 16777619); }
+      return h >>> 0;
+    },
+    hash(i) { return gv.canvases(gv.root(i)).map(gv.hashCanvas).join(':'); },
+    paintCount(i) { return gv.canvases(gv.root(i)).reduce((s, c) => s + (paints.get(c) || 0), 0); },
+    // Share of pixels that are neither transparent nor (near) white, per canvas.
+    inked(c) {
+      const d = gv.pixels(c);
+      if (!d) return 0;
+      let n = 0;
+      for (let k = 0; k < d.length; k += 4) {
+        if (d[k + 3] > 0 && (d[k] < 245 || d[k + 1] < 245 || d[k + 2] < 245)) n++;
+      }
+      return n / (d.length / 4);
+    },
+    // Figures shown twice in one cell (same pixels): e.g. show(fig) as a cell's last line
+    // returning the canvas, which Jupyter then displays a second time as the cell's result.
+    duplicates() {
+      const byCell = new Map();
+      for (const c of gv.canvases(document)) {
+        const cell = c.closest('.jp-Cell') || c.closest('.jp-OutputArea') || document.body;
+        if (!byCell.has(cell)) byCell.set(cell, []);
+        byCell.get(cell).push(gv.hashCanvas(c));
+      }
+      const out = [];
+      [...byCell.values()].forEach((hs, k) => {
+        const dup = hs.filter((h, j) => h !== 0 && hs.indexOf(h) !== j).length;
+        if (dup) out.push({cell: k, figures: hs.length, repeated: dup});
+      });
+      return out;
+    },
+    figures() {
+      return gv.canvases(document).map((c, k) => ({index: k, width: c.width, height: c.height,
+        inked: gv.inked(c)}));
+    },
+    readout(i) {
+      const r = gv.root(i);
+      return [...r.querySelectorAll('.widget-html-content')]
+        .filter(e => !e.closest('.widget-slider') && !e.closest('.jupyter-matplotlib'))
+        .map(e => e.innerText).join('\n');
+    },
+    handle(i) { return gv.root(i).querySelector('.noUi-handle'); },
+    focusHandle(i) { const h = gv.handle(i); h.scrollIntoView({block: 'center'}); h.focus(); return document.activeElement === h; },
+    // Which arrow key moves the first slider away from the end it sits on.
+    nextKey(i) {
+      const h = gv.handle(i);
+      const v = parseFloat(h.getAttribute('aria-valuenow'));
+      const lo = parseFloat(h.getAttribute('aria-valuemin'));
+      const hi = parseFloat(h.getAttribute('aria-valuemax'));
+      if (gv.dir === undefined) gv.dir = 1;
+      if (v >= hi) gv.dir = -1; else if (v <= lo) gv.dir = 1;
+      return gv.dir > 0 ? 'ArrowRight' : 'ArrowLeft';
+    },
+    sliderValue(i) { return gv.handle(i).getAttribute('aria-valuenow'); },
+    // Resolve when the explorer's pixels differ from now, after the next keydown:
+    // milliseconds from keydown to the first animation frame showing new pixels.
+    arm(i, timeoutMs) {
+      const h0 = gv.hash(i);
+      gv.keyT0 = null;
+      gv.wait = new Promise(resolve => {
+        const start = performance.now();
+        const tick = () => {
+          const now = performance.now();
+          if (gv.keyT0 !== null && gv.hash(i) !== h0) return resolve(now - gv.keyT0);
+          if (now - start > timeoutMs) return resolve(-1);
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      return true;
+    },
+    // Resolve once the explorer's pixels have not changed for quietMs (false on timeout).
+    settle(i, quietMs, timeoutMs) {
+      return new Promise(resolve => {
+        let last = gv.hash(i), since = performance.now();
+        const start = since;
+        const tick = () => {
+          const now = performance.now(), h = gv.hash(i);
+          if (h !== last) { last = h; since = now; }
+          if (now - since >= quietMs) return resolve(true);
+          if (now - start > timeoutMs) return resolve(false);
+          setTimeout(tick, 50);
+        };
+        setTimeout(tick, 50);
+      });
+    },
+    snapshot(i) { gv.snap = gv.canvases(gv.root(i)).map(c => new Uint8ClampedArray(gv.pixels(c))); return true; },
+    snapshotPng(i) { return gv.canvases(gv.root(i)).map(c => c.toDataURL('image/png')); },
+    // Pixels that differ between the snapshot and now, per canvas.
+    diffSnapshot(i) {
+      return gv.canvases(gv.root(i)).map((c, k) => {
+        const a = gv.snap[k], b = gv.pixels(c);
+        if (!a || !b || a.length !== b.length) return -1;
+        let n = 0;
+        for (let p = 0; p < a.length; p += 4) {
+          if (a[p] !== b[p] || a[p + 1] !== b[p + 1] || a[p + 2] !== b[p + 2] || a[p + 3] !== b[p + 3]) n++;
+        }
+        return n;
+      });
+    },
+    errors() {
+      const out = [];
+      for (const o of document.querySelectorAll('.jp-OutputArea-output')) {
+        const mime = o.getAttribute('data-mime-type') || '';
+        const text = o.innerText || '';
+        if (mime === 'application/vnd.jupyter.stderr' && /Traceback|Error/.test(text)) out.push(text.slice(0, 2000));
+        else if (/Error displaying widget|Failed to load model class|There was an error when executing cell/.test(text)) out.push(text.slice(0, 2000));
+      }
+      for (const e of document.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]')) {
+        const text = e.innerText || '';
+        if (/Traceback/.test(text) && !out.includes(text.slice(0, 2000))) out.push(text.slice(0, 2000));
+      }
+      return out;
+    },
+    stderr() {
+      return [...document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
+        .map(e => (e.innerText || '').slice(0, 500));
+    },
+  };
+  window.addEventListener('keydown', () => { if (gv.keyT0 === null) gv.keyT0 = performance.now(); }, true);
+  window.__gv = gv;
+})();
+"""
+
+
+def gv(page, expr: str, arg=None):
+    """Evaluate ``window.__gv.<expr>`` in the page (expr may use ``arg``)."""
+    return page.evaluate(f"(arg) => window.__gv.{expr}", arg)
+
+
+def settle(page, i, quiet_ms=400, timeout_ms=30_000) -> bool:
+    return page.evaluate("([i, q, t]) => window.__gv.settle(i, q, t)", [i, quiet_ms, timeout_ms])
+
+
+def press(page, i, n=1, delay_ms=0) -> list[str]:
+    """Press the arrow key that moves explorer i's first slider, n times; returns the keys."""
+    keys = []
+    for _ in range(n):
+        key = gv(page, "nextKey(arg)", i)
+        page.keyboard.press(key)
+        keys.append(key)
+        if delay_ms:
+            page.wait_for_timeout(delay_ms)
+    return keys
+
+
+def measure_latency(page, i, moves=20, timeout_ms=10_000) -> list[float]:
+    """Slider change -> new pixels, in ms, for ``moves`` single key presses on explorer i.
+
+    Each sample: hash the explorer's canvases, press one arrow key (a capture-phase keydown
+    listener stamps t0), then a requestAnimationFrame loop hashes the canvases until they
+    differ; the sample is the time of that frame minus t0 (so it includes up to one frame,
+    ~16 ms, of detection granularity). The canvas is left to settle between samples.
+    """
+    gv(page, "focusHandle(arg)", i)
+    samples = []
+    for _ in range(moves):
+        settle(page, i, quiet_ms=250, timeout_ms=15_000)
+        key = gv(page, "nextKey(arg)", i)
+        page.evaluate("([i, t]) => window.__gv.arm(i, t)", [i, timeout_ms])
+        page.keyboard.press(key)
+        samples.append(page.evaluate("() => window.__gv.wait"))
+    return samples
+
+
+def summarize(samples: list[float]) -> dict:
+    ok = sorted(s for s in samples if s >= 0)
+    if not ok:
+        return {"n": 0, "missed": len(samples), "median": float("nan"), "p95": float("nan")}
+    p95 = ok[min(len(ok) - 1, int(round(0.95 * (len(ok) - 1))))]
+    return {"n": len(ok), "missed": len(samples) - len(ok),
+            "median": statistics.median(ok), "p95": p95}
+
+
+def save_data_urls(urls: list[str], stem: pathlib.Path) -> list[pathlib.Path]:
+    paths = []
+    for k, url in enumerate(urls):
+        path = stem.with_name(f"{stem.name}_canvas{k}.png")
+        path.write_bytes(base64.b64decode(url.split(",", 1)[1]))
+        paths.append(path)
+    return paths
+
+
+def full_page_screenshot(page, path, scroller_selector: str, width: int,
+                         max_height=16_000) -> None:
+    """Capture a whole notebook: JupyterLab and Voila scroll inside an element, so grow the
+    viewport to that element's content height, scroll it to the top, and capture."""
+    old = page.viewport_size
+    height = page.evaluate(
+        "(sel) => { const e = document.querySelector(sel);"
+        " return Math.max(e ? e.scrollHeight : 0, document.documentElement.scrollHeight); }",
+        scroller_selector)
+    page.set_viewport_size({"width": width, "height": int(min(max_height, height + 200))})
+    page.wait_for_timeout(500)
+    page.evaluate("(sel) => { const e = document.querySelector(sel); if (e) e.scrollTop = 0; }",
+                  scroller_selector)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(old)
+    page.wait_for_timeout(300)
