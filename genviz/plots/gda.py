@@ -222,7 +222,7 @@ class GDAvsLogisticView(View):
     DATA = ("mu0x", "mu0y", "mu1x", "mu1y", "sigma1", "sigma2", "rho", "phi", "n", "family")
     PARAMS = DATA + ("gda_cov",)
 
-    def __init__(self, *, n_test=4000, n_grid=140, seed=0, figsize=(6.4, 5.6), **params):
+    def __init__(self, *, n_test=4000, n_grid=120, seed=0, figsize=(5.4, 4.8), **params):
         self.n_test = check_int(n_test, "n_test", low=10)
         self.n_grid = check_int(n_grid, "n_grid", low=10)
         self.seed = check_int(seed, "seed", low=0)
@@ -249,8 +249,8 @@ class GDAvsLogisticView(View):
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
         ax.legend(loc="upper left", fontsize="small", framealpha=0.85)
-        self._title = self.animate(ax.set_title(" "))
-        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.1, top=0.92)
+        ax.set_title("boundaries (test errors in the readout)", fontsize="medium")
+        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.1, top=0.93)
         self.update(**params)
 
     # -- helpers --------------------------------------------------------------------------------
@@ -338,8 +338,6 @@ class GDAvsLogisticView(View):
         errors = {"gda": float(np.mean(gda.predict(self._Xt) != self._yt)),
                   "lr": float(np.mean(self._lr.predict(self._Xt) != self._yt)),
                   "bayes": self._bayes_err}
-        self._title.set_text(f"test error: GDA {errors['gda']:.1%}, logistic "
-                             f"{errors['lr']:.1%}, Bayes {errors['bayes']:.1%}")
         self.state = dict(errors=errors, theta_gda=lin,
                           theta_lr=(self._lr.coef_.copy(), self._lr.intercept_),
                           lr_l2=self._lr_l2, separable=self._lr_l2 > 0, n_train=len(self._y),
