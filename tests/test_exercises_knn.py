@@ -4,11 +4,19 @@ import numpy as np
 import pytest
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from sklearn.random_projection import johnson_lindenstrauss_min_dim
+from threadpoolctl import threadpool_limits
 
 from genviz.exercises import knn as kx
 
 X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]])
 Y = np.array(["red", "blue", "blue", "red", "red"])
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    """scikit-learn's OpenMP pool costs ~0.2 s per call on a busy 2-core machine; one thread."""
+    with threadpool_limits(1):
+        yield
 
 
 def test_majority_vote():

@@ -4,11 +4,19 @@ import numpy as np
 import pytest
 from scipy.spatial.distance import pdist
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+from threadpoolctl import threadpool_limits
 
 from genviz.knn import KNNClassifier, flip_labels, jl_min_dim, random_projection, regression_data, \
     two_class_data
 from genviz.plots.knn import (KNNClassificationView, KNNRegressionView, ProjectionView,
                               decision_regions_figure)
+
+
+@pytest.fixture(autouse=True)
+def _one_thread():
+    """scikit-learn's OpenMP pool costs ~0.2 s per call on a busy 2-core machine; one thread."""
+    with threadpool_limits(1):
+        yield
 
 
 @pytest.fixture(scope="module")
