@@ -106,11 +106,13 @@ class SpamThresholdView(View):
         self.edges = np.linspace(-self.score_lim, self.score_lim, check_int(n_bins, "n_bins", low=4) + 1)
         ax = self.ax_hist
         zeros = np.zeros(len(self.edges) - 1)
+        # Histograms and curves change only with alpha or the model (then a full redraw);
+        # a move of c only moves the line and the markers, the animated (blitted) artists.
         self._stairs = {
-            "ham": self.animate(ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=HAM,
-                                          label="ham (true class)")),
-            "spam": self.animate(ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=SPAM,
-                                           label="spam (true class)")),
+            "ham": ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=HAM,
+                             label="ham (true class)"),
+            "spam": ax.stairs(zeros, self.edges, fill=True, alpha=0.45, color=SPAM,
+                              label="spam (true class)"),
         }
         self._vline = self.animate(ax.axvline(0.0, color="k", lw=2, label=r"$\log_{10} c$"))
         ax.set_xlim(self.edges[0], self.edges[-1])
@@ -128,7 +130,7 @@ class SpamThresholdView(View):
             pr = self.ax_pr.plot([], [], color=col, lw=1.2, label=name)[0]
             mroc = self.ax_roc.plot([], [], "o", color=col, mec="k", ms=9, zorder=5)[0]
             mpr = self.ax_pr.plot([], [], "o", color=col, mec="k", ms=9, zorder=5)[0]
-            self._curves[name] = (self.animate(roc), self.animate(pr))
+            self._curves[name] = (roc, pr)
             self._markers[name] = (self.animate(mroc), self.animate(mpr))
         for axc, xl, yl, title in ((self.ax_roc, "false positive rate: ham flagged (log scale)",
                                     "true positive rate: spam caught", "ROC curve"),
@@ -194,13 +196,13 @@ class SpamThresholdView(View):
                 roc.set_data(np.maximum(cur.fpr, self._fpr_floor), cur.tpr)
                 pr.set_data(cur.recall, cur.precision)
         if refit or model != self.params["model"]:
+            self.request_full_redraw()
             hist = self._histograms(fits[model]["scores"])
             for label, stairs in self._stairs.items():
                 stairs.set_data(hist[label])
             top = max(h.max() for h in hist.values())
             if top > self.ax_hist.get_ylim()[1] or top < 0.4 * self.ax_hist.get_ylim()[1]:
                 self.ax_hist.set_ylim(0.0, _nice_ceil(1.1 * top))
-                self.request_full_redraw()
             for name, (roc, pr) in self._curves.items():
                 for line in (roc, pr):
                     line.set_linewidth(2.8 if name == model else 1.0)
@@ -288,8 +290,6 @@ class EmailView(View):
         label_tf = ax.get_yaxis_transform()
         self._labels = [self.animate(ax.text(-0.01, y, "", transform=label_tf, ha="right",
                                              va="center", fontsize="small")) for y in self._ys]
-        self._values = [self.animate(ax.text(0.0, y, "", ha="left", va="center",
-                                             fontsize="x-small")) for y in self._ys]
         self._verdict = self.animate(ax.text(0.5, 1.02, "", transform=ax.transAxes, ha="center",
                                              va="bottom", fontsize="large", weight="bold"))
         ax.axvline(0.0, color="k", lw=0.8)
@@ -302,7 +302,7 @@ class EmailView(View):
         ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
                       r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
-        fig.subplots_adjust(left=0.27, right=0.97, bottom=0.13, top=0.9)
+        fig.subplots_adjust(left=0.33, right=0.97, bottom=0.13, top=0.9)
         self.params = dict(text="", model="multinomial", log10_c=0.0)
         self.update(text=text, model=model, log10_c=log10_c)
 
@@ -338,21 +338,19 @@ class EmailView(View):
         if lim != self.ax.get_xlim()[1]:
             self.ax.set_xlim(-lim, lim)
             self.request_full_redraw()
-        for k, (bar, label, value_text) in enumerate(zip(self._bars, self._labels, self._values)):
-            if k < len(rows):
+        # one text per row (label and value): text is what a redraw spends its time on
+        for k, (bar, label) in enumerate(zip(self._bars, self._labels)):
+            shown = k < len(rows)
+            if shown:
                 name, v = rows[k]
                 bar.set_width(v)
                 bar.set_color("0.55" if k == 0 else (SPAM if v > 0 else HAM))
-                bar.set_visible(True)
-                label.set_text(name)
-                value_text.set_text(f"{v:+.2f}")
-                value_text.set_position((v, self._ys[k]))
-                value_text.set_ha("left" if v >= 0 else "right")
+                label.set_text(f"{name}  {v:+.2f}")
             else:
                 bar.set_width(0.0)
-                bar.set_visible(False)
                 label.set_text("")
-                value_text.set_text("")
+            bar.set_visible(shown)
+            label.set_visible(shown)
         x = bag_of_words([text], self.vocabulary)
         log_odds = float(self.models[model].decision_function(x)[0])
         p_spam = float(expit(log_odds))
