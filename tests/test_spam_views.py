@@ -107,7 +107,8 @@ def test_email_view_log_odds_is_bias_plus_word_bars(data, models, name):
     assert len(widths) == 1 + 4 + 1
     assert "other word(s)" in view._labels[-1].get_text()
     shown = [lab.get_text() for lab in view._labels if lab.get_visible()]
-    assert [float(t.rsplit(" ", 1)[1]) for t in shown] == pytest.approx(widths, abs=0.006)
+    assert shown[0] == "bias b"
+    assert ("money (3)" in shown) == (name == "multinomial")  # counts matter only there
     assert widths[1:5] == sorted(widths[1:5], reverse=True)  # spam-most first
     if name == "multinomial":
         assert st["counts"][st["words"].index("money")] == 3

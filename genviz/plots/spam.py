@@ -231,7 +231,9 @@ class EmailView(View):
     ``x_j`` the count of word ``j`` (multinomial) or its presence (Bernoulli, whose bias
     ``b`` also holds the contribution of every word being absent). One bar per word (the
     ``max_words`` largest in size; the rest pooled), one for ``b``; the verdict compares the
-    total with ``log c``.
+    total with ``log c``. A word's count is shown in brackets when above 1 (multinomial);
+    the bias ``b`` is the log prior ratio (plus, for the Bernoulli model, the contribution of
+    every dictionary word being absent). The readout carries the numbers.
 
     ``update(text=, model=, log10_c=)``; ``state`` has ``words``, ``contributions``,
     ``bias``, ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
@@ -302,7 +304,7 @@ class EmailView(View):
         ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
                       r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
-        fig.subplots_adjust(left=0.33, right=0.97, bottom=0.13, top=0.9)
+        fig.subplots_adjust(left=0.22, right=0.97, bottom=0.13, top=0.9)
         self.params = dict(text="", model="multinomial", log10_c=0.0)
         self.update(text=text, model=model, log10_c=log10_c)
 
@@ -323,10 +325,10 @@ class EmailView(View):
         top = order[: self.max_words]
         top = top[np.argsort(-contrib[top], kind="stable")]  # spam-most first
         rest = order[self.max_words:]
-        bias_label = "b: prior" + (" + absences" if model == "bernoulli" else "")
-        rows = [(bias_label, b)] + [(f"{r['words'][i]} \u00d7{r['counts'][i]}"
-                                     if model == "multinomial" else r["words"][i], contrib[i])
-                                    for i in top]
+        # Short labels: drawing text costs per glyph and dominates a redraw.
+        rows = [("bias b", b)] + [(f"{r['words'][i]} ({r['counts'][i]})"
+                                   if model == "multinomial" and r["counts"][i] > 1
+                                   else r["words"][i], contrib[i]) for i in top]
         if rest.size:
             rows.append((f"{rest.size} other word(s)", float(contrib[rest].sum())))
         vals = np.array([v for _, v in rows])
@@ -338,14 +340,13 @@ class EmailView(View):
         if lim != self.ax.get_xlim()[1]:
             self.ax.set_xlim(-lim, lim)
             self.request_full_redraw()
-        # one text per row (label and value): text is what a redraw spends its time on
         for k, (bar, label) in enumerate(zip(self._bars, self._labels)):
             shown = k < len(rows)
             if shown:
                 name, v = rows[k]
                 bar.set_width(v)
                 bar.set_color("0.55" if k == 0 else (SPAM if v > 0 else HAM))
-                label.set_text(f"{name}  {v:+.2f}")
+                label.set_text(name)
             else:
                 bar.set_width(0.0)
                 label.set_text("")
@@ -356,8 +357,7 @@ class EmailView(View):
         p_spam = float(expit(log_odds))
         is_spam = log_odds > log10_c * LN10
         verdict = "spam" if is_spam else "ham"
-        self._verdict.set_text(f"verdict: {verdict.upper()}   log-odds {log_odds:+.2f},  "
-                               f"P(spam | x) = {p_spam:.4f}")
+        self._verdict.set_text(f"{verdict.upper()}: log-odds {log_odds:+.2f}")
         self._verdict.set_color(SPAM if is_spam else HAM)
         self.params = dict(text=text, model=model, log10_c=log10_c)
         self.state = dict(words=r["words"], counts=r["counts"], contributions=contrib,
