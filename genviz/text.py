@@ -28,7 +28,7 @@ from genviz._validation import check_int, check_rng, check_scalar, check_vector
 
 __all__ = [
     "TOKEN_PATTERN", "STOP_WORDS", "tokenize", "Vocabulary", "build_vocabulary", "bag_of_words",
-    "stratified_split", "binary_metrics", "ThresholdCurves", "word_contributions",
+    "vocabulary_and_counts", "stratified_split", "binary_metrics", "ThresholdCurves", "word_contributions",
 ]
 
 #: A token is a run of ASCII letters, with inner apostrophes ("don't"), after lower-casing.
@@ -178,13 +178,20 @@ def build_vocabulary(docs, *, min_count: int = 1, stop_words=None, extra_words=(
     (('buy', 'cheap', 'meds', 'neurips'), [1, 1, 1, 0])
     """
     docs = _check_docs(docs)
-    if not docs:
+    return _vocabulary(_tokenize_all(docs), min_count, stop_words, extra_words)
+
+
+def _tokenize_all(docs: list) -> list:
+    return [_TOKEN_RE.findall(doc.lower()) for doc in docs]
+
+
+def _vocabulary(tokens: list, min_count, stop_words, extra_words) -> Vocabulary:
+    if not tokens:
         raise ValueError("docs is empty; pass the training documents")
     min_count = check_int(min_count, "min_count", low=1)
     stop = _resolve_stop_words(stop_words)
     # document frequency: count each word once per document
-    df = collections.Counter(itertools.chain.from_iterable(
-        set(_TOKEN_RE.findall(doc.lower())) for doc in docs))
+    df = collections.Counter(itertools.chain.from_iterable(map(set, tokens)))
     extra = _check_docs(extra_words, "extra_words")
     for word in extra:
         if _TOKEN_RE.fullmatch(word) is None:
@@ -193,11 +200,11 @@ def build_vocabulary(docs, *, min_count: int = 1, stop_words=None, extra_words=(
     words = set(w for w, c in df.items() if c >= min_count and w not in stop) | set(extra)
     words = tuple(sorted(words))
     if not words:
-        raise ValueError(f"no word occurs in at least min_count={min_count} of the {len(docs)} "
+        raise ValueError(f"no word occurs in at least min_count={min_count} of the {len(tokens)} "
                          f"documents (after removing stop words); lower min_count or pass "
                          f"documents that contain letters")
     index = {w: j for j, w in enumerate(words)}
-    return Vocabulary(words, index, np.array([df[w] for w in words], dtype=np.int64), len(docs))
+    return Vocabulary(words, index, np.array([df[w] for w in words], dtype=np.int64), len(tokens))
 
 
 def bag_of_words(docs, vocabulary: Vocabulary, *, binary: bool = False) -> sp.csr_matrix:
@@ -237,19 +244,56 @@ def bag_of_words(docs, vocabulary: Vocabulary, *, binary: bool = False) -> sp.cs
     if not isinstance(vocabulary, Vocabulary):
         raise TypeError(f"vocabulary must be a Vocabulary from build_vocabulary, got "
                         f"{type(vocabulary).__name__}")
-    tokens = [_TOKEN_RE.findall(doc.lower()) for doc in docs]
+    return _counts(_tokenize_all(docs), vocabulary, binary)
+
+
+def _counts(tokens: list, vocabulary: Vocabulary, binary: bool) -> sp.csr_matrix:
     lengths = np.fromiter(map(len, tokens), dtype=np.int64, count=len(tokens))
     # column of every token, -1 outside the vocabulary (dict.get through map: no Python loop)
     cols = np.fromiter(map(vocabulary.index.get, itertools.chain.from_iterable(tokens),
                            itertools.repeat(-1)), dtype=np.int64, count=int(lengths.sum()))
-    rows = np.repeat(np.arange(len(docs)), lengths)
+    rows = np.repeat(np.arange(len(tokens)), lengths)
     known = cols >= 0
     X = sp.coo_matrix((np.ones(int(known.sum()), dtype=np.int64), (rows[known], cols[known])),
-                      shape=(len(docs), len(vocabulary))).tocsr()  # sums repeated words
+                      shape=(len(tokens), len(vocabulary))).tocsr()  # sums repeated words
     X.sort_indices()
     if binary:
         X.data[:] = 1
     return X
+
+
+def vocabulary_and_counts(docs, *, min_count: int = 1, stop_words=None, extra_words=(),
+                          binary: bool = False):
+    """:func:`build_vocabulary` and :func:`bag_of_words` of the same (training) documents,
+    tokenising them once (scikit-learn's ``fit_transform``).
+
+    Parameters
+    ----------
+    docs : sequence of str
+    min_count, stop_words, extra_words
+        As in :func:`build_vocabulary`.
+    binary : bool
+        As in :func:`bag_of_words`.
+
+    Returns
+    -------
+    vocabulary : Vocabulary
+    X : scipy.sparse.csr_matrix (len(docs), len(vocabulary))
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`build_vocabulary`.
+
+    Examples
+    --------
+    >>> v, X = vocabulary_and_counts(["buy cheap meds", "cheap cheap flights"])
+    >>> v.words, X.toarray().tolist()
+    (('buy', 'cheap', 'flights', 'meds'), [[1, 1, 0, 1], [0, 2, 1, 0]])
+    """
+    tokens = _tokenize_all(_check_docs(docs))
+    vocabulary = _vocabulary(tokens, min_count, stop_words, extra_words)
+    return vocabulary, _counts(tokens, vocabulary, binary)
 
 
 def stratified_split(y, *, test_size: float = 0.3, rng=0):

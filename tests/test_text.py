@@ -9,7 +9,7 @@ from sklearn.metrics import (accuracy_score, confusion_matrix, precision_recall_
 from genviz.datasets import spam_assassin
 from genviz.text import (STOP_WORDS, TOKEN_PATTERN, ThresholdCurves, Vocabulary, bag_of_words,
                          binary_metrics, build_vocabulary, stratified_split, tokenize,
-                         word_contributions)
+                         vocabulary_and_counts, word_contributions)
 
 
 @pytest.fixture(scope="module")
@@ -241,3 +241,18 @@ def test_word_contributions_bad_inputs():
     with pytest.raises(TypeError, match="vocabulary must be a Vocabulary"):
         word_contributions("buy", ["buy"], [1])
     assert isinstance(v, Vocabulary)
+
+
+def test_vocabulary_and_counts_equals_the_two_steps(corpus, split):
+    train = split[0][:1500]
+    docs = corpus.text[train]
+    for kw in (dict(min_count=2, stop_words="english"), dict(extra_words=["neurips"], binary=True)):
+        binary = kw.pop("binary", False)
+        v, X = vocabulary_and_counts(docs, binary=binary, **kw)
+        ref_v = build_vocabulary(docs, **kw)
+        assert v.words == ref_v.words and np.array_equal(v.doc_freq, ref_v.doc_freq)
+        assert (X != bag_of_words(docs, ref_v, binary=binary)).nnz == 0
+    with pytest.raises(ValueError, match="docs is empty"):
+        vocabulary_and_counts([])
+    with pytest.raises(TypeError, match=r"docs\[0\] must be a string"):
+        vocabulary_and_counts([1])
