@@ -122,16 +122,27 @@ def _select_k(D, k):
     m, n = D.shape
     if k == n:
         return np.argsort(D, axis=1, kind="stable")
-    part = np.partition(D, k - 1, axis=1)
-    kth = part[:, k - 1:k]
+    # Fast path: the k+1 smallest (one linear-time partition), sorted by (distance, index).
+    cand = np.argpartition(D, k, axis=1)[:, :k + 1]
+    vals = np.take_along_axis(D, cand, axis=1)
+    order = np.lexsort((cand, vals), axis=-1)
+    cand = np.take_along_axis(cand, order, axis=1)
+    vals = np.take_along_axis(vals, order, axis=1)
+    out = cand[:, :k]
+    tied = np.flatnonzero(vals[:, k - 1] == vals[:, k])  # a tie straddles the k-th place
+    if tied.size:
+        out[tied] = _select_k_ties(D[tied], k)
+    return out
+
+
+def _select_k_ties(D, k):
+    """Rows with ties at the k-th place: keep the lowest-index ties."""
+    m = D.shape[0]
+    kth = np.partition(D, k - 1, axis=1)[:, k - 1:k]
     less = D < kth
     eq = D == kth
-    need = k - less.sum(axis=1)
-    chosen = less | eq
-    tied = np.flatnonzero(eq.sum(axis=1) > need)  # rows where a tie straddles the k-th place
-    if tied.size:  # keep the lowest-index ties
-        sub = eq[tied]
-        chosen[tied] = less[tied] | (sub & (np.cumsum(sub, axis=1) <= need[tied, None]))
+    need = k - less.sum(axis=1, keepdims=True)
+    chosen = less | (eq & (np.cumsum(eq, axis=1) <= need))
     cols = np.nonzero(chosen)[1].reshape(m, k)  # ascending index in each row
     order = np.argsort(np.take_along_axis(D, cols, axis=1), axis=1, kind="stable")
     return np.take_along_axis(cols, order, axis=1)
@@ -533,9 +544,25 @@ def distance_ratios(X, X_projected) -> np.ndarray:
 def distortion_stats(ratios, eps=None) -> dict:
     """Summary of distance ratios: mean, std, min, max, and the worst distortion.
 
-    ``max_distortion = max(max - 1, 1 - min)``; with ``eps`` also ``within`` = the fraction of
-    ratios in ``[1 - eps, 1 + eps]`` (the notes' statement) and ``within_sq`` = the fraction of
-    *squared* ratios in ``[1 - eps, 1 + eps]`` (Dasgupta & Gupta's).
+    Parameters
+    ----------
+    ratios : array_like, shape (p,)
+        Distance ratios, e.g. from :func:`distance_ratios`.
+    eps : float > 0, optional
+        The distortion of interest.
+
+    Returns
+    -------
+    dict
+        ``mean``, ``std``, ``min``, ``max`` and ``max_distortion = max(max - 1, 1 - min)``;
+        with ``eps`` also ``within``, the fraction of ratios in ``[1 - eps, 1 + eps]`` (the
+        notes' statement), and ``within_sq``, the fraction of *squared* ratios in that band
+        (Dasgupta & Gupta's).
+
+    Raises
+    ------
+    ValueError
+        If ``ratios`` is empty, not 1-D, or contains NaN; if ``eps <= 0``.
 
     Examples
     --------
@@ -571,6 +598,18 @@ def projection_benchmark(X_train, y_train, X_test, y_test, dims, k, rng, *, repe
     Returns
     -------
     dict with ``dims`` (the original dimension first), ``accuracy`` and ``seconds`` lists.
+
+    Raises
+    ------
+    ValueError
+        As :class:`KNNClassifier` and :func:`random_projection` (bad k, d < 1, shapes, NaN).
+
+    Examples
+    --------
+    >>> X, y = two_class_data(60, rng=0)
+    >>> res = projection_benchmark(X[:40], y[:40], X[40:], y[40:], dims=[1], k=3, rng=0)
+    >>> res["dims"], len(res["accuracy"]), len(res["seconds"])
+    ([2, 1], 2, 2)
     """
     rng = check_rng(rng)
     repeats = check_int(repeats, "repeats", low=1)
