@@ -343,7 +343,8 @@ def kde2d_grid(xs, ys, data, h) -> np.ndarray:
         raise ValueError(f"h must be a positive number or a pair of positive numbers, got {h!r}")
     kx = np.exp(-0.5 * ((xs[None, :] - data[:, :1]) / h[0]) ** 2) / (_SQRT2PI * h[0])
     ky = np.exp(-0.5 * ((ys[None, :] - data[:, 1:]) / h[1]) ** 2) / (_SQRT2PI * h[1])
-    return ky.T @ kx / data.shape[0]
+    # einsum, not BLAS: a small product whose BLAS thread pool stalls on busy shared cores
+    return np.einsum("ni,nj->ij", ky, kx) / data.shape[0]
 
 
 # -- cross-validation --------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from genviz._validation import check_int, check_scalar
 from genviz.kde import (KERNELS, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
                         kernel_pdf, rule_of_thumb, sample_claw)
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP
+from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE
 
 __all__ = ["kernels_figure", "bandwidth_figure", "cv_figure", "heldout_figure", "HistogramView",
            "KDEView", "BandwidthView", "KDE2DView"]
@@ -249,6 +249,10 @@ class BandwidthView(View):
         self._h_line = cax.axvline(1.0, color=PALETTE["vermillion"], lw=1.5, label="current h")
         self._silver = cax.axvline(1.0, color="0.4", ls=":", lw=1.5, label="Silverman")
         cax.set_xlim(self.hs.min(), self.hs.max())
+        # fixed limits (they hold both curves' optima for claw samples of 100..2000 draws), so a
+        # new n re-draws only the animated curves: no full redraw
+        cax.set_ylim(-3.0, -1.05)
+        self._ls_ax.set_ylim(-0.40, -0.20)
         cax.set_xlabel("bandwidth $h$")
         cax.set_ylabel("mean LOO log-likelihood")
         self._ls_ax.set_ylabel("LSCV score")
@@ -256,7 +260,8 @@ class BandwidthView(View):
         lines = [self._loo, self._ls, self._h_line, self._silver]
         cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center", ncol=2,
                    bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
-        self.animate(self._kde, self._h_line)
+        self.animate(self._kde, self._h_line, self._loo, self._ls, self._loo_best, self._ls_best,
+                     self._silver)
         self.fig.tight_layout()
         self.params = dict(n=None, h=h)
         self.update(n=n, h=h)
@@ -274,11 +279,6 @@ class BandwidthView(View):
         self._loo_best.set_data([self.hs[i]], [self.loo[i]])
         self._ls_best.set_data([self.hs[j]], [self.lscv[j]])
         self._silver.set_xdata([self.silverman, self.silverman])
-        lo = np.percentile(self.loo[ok], 5)
-        self.cax.set_ylim(lo - 0.05 * abs(lo), self.loo[ok].max() + 0.05 * abs(lo))
-        span = np.ptp(self.lscv)
-        self._ls_ax.set_ylim(self.lscv.min() - 0.05 * span, np.percentile(self.lscv, 95))
-        self.request_full_redraw()  # curves and limits are part of the static background
 
     def update(self, **params):
         new = {**self.params, **params}
@@ -304,11 +304,14 @@ class BandwidthView(View):
 class KDE2DView(View):
     """2-D Gaussian product-kernel KDE over a scatter; bandwidths as multiples of Scott's rule.
 
-    ``update(scale=)``; ``state`` has ``h`` (per axis), ``density`` (grid), ``peak``, ``mass``
-    (integral over the window).
+    The density is drawn as contour lines at 10 %, 30 %, 50 %, 70 % and 90 % of its peak (lines
+    only: a slider move repaints few pixels). ``update(scale=)``; ``state`` has ``h`` (per axis),
+    ``density`` (grid), ``peak``, ``mass`` (integral over the window).
     """
 
-    def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=120, figsize=(6.4, 4.8)):
+    LEVELS = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+    def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=100, figsize=(6.4, 4.8)):
         self.X = np.asarray(X, dtype=float)
         if self.X.ndim != 2 or self.X.shape[1] != 2:
             raise ValueError(f"X must have shape (n, 2), got {self.X.shape}")
@@ -319,27 +322,34 @@ class KDE2DView(View):
         self.ys = np.linspace(lo[1], hi[1], n_grid)
         super().__init__(new_figure(figsize=figsize))
         ax = self.ax = self.fig.add_subplot()
-        self._img = self.animate(ax.imshow(np.zeros((n_grid, n_grid)), origin="lower", aspect="auto",
-                                           extent=(lo[0], hi[0], lo[1], hi[1]), cmap=PANEL_CMAP,
-                                           interpolation="bilinear"))
         self._contours = None
-        ax.scatter(self.X[:, 0], self.X[:, 1], s=6, color=PALETTE["black"], alpha=0.5, lw=0,
-                   zorder=3)
+        ax.scatter(self.X[:, 0], self.X[:, 1], s=7, color=PALETTE["black"], alpha=0.45, lw=0,
+                   zorder=3, label=f"{self.X.shape[0]} records")
+        for lev, color in zip(self.LEVELS, self._colors()):
+            ax.plot([], [], color=color, lw=1.6, label=f"{int(100 * lev)} % of peak")
+        ax.set_xlim(lo[0], hi[0])
+        ax.set_ylim(lo[1], hi[1])
         ax.set_xlabel(labels[0])
         ax.set_ylabel(labels[1])
+        ax.legend(loc="upper right", fontsize="small", title="KDE contours",
+                  title_fontsize="small")
+        ax.grid(alpha=0.3)
         self.fig.tight_layout()
         self.update(scale=scale)
+
+    def _colors(self):
+        import matplotlib
+
+        cmap = matplotlib.colormaps[DENSITY_CMAP]
+        return [cmap(0.15 + 0.7 * k / (len(self.LEVELS) - 1)) for k in range(len(self.LEVELS))]
 
     def update(self, scale=None):
         scale = check_scalar(scale, "scale", low=0.0, low_open=True)
         h = scale * self.h0
         Z = kde2d_grid(self.xs, self.ys, self.X, h)
         peak = float(Z.max())
-        self._img.set_data(Z)
-        self._img.set_clim(0.0, peak)
-        levels = peak * np.array([0.1, 0.3, 0.5, 0.7, 0.9])
-        new = self.ax.contour(self.xs, self.ys, Z, levels=levels, colors=PALETTE["blue"],
-                              linewidths=1.0)
+        new = self.ax.contour(self.xs, self.ys, Z, levels=peak * np.array(self.LEVELS),
+                              colors=self._colors(), linewidths=1.6, zorder=4)
         self._contours = self.replace_animated(self._contours, new)
         dx, dy = self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]
         self.state = dict(h=h, scale=scale, density=Z, peak=peak, mass=float(Z.sum() * dx * dy))
