@@ -25,7 +25,7 @@ def _theta(pair) -> str:
     if pair is None:
         return "— (quadratic boundary)"
     theta, theta0 = pair
-    return f"θ = ({theta[0]:.3f}, {theta[1]:.3f}), θ<sub>0</sub> = {theta0:.3f}"
+    return f"θ=({theta[0]:.3f}, {theta[1]:.3f}) θ<sub>0</sub>={theta0:.3f}"
 
 
 def gda_vs_logistic_readout(state) -> str:
@@ -43,8 +43,8 @@ def gda_vs_logistic_readout(state) -> str:
         f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}<br>"
         f"test error logistic = {e['lr']:.4f}<br>"
         f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}<br>"
-        f"GDA:&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}<br>"
-        f"logistic: {_theta(state['theta_lr'])}"
+        f"GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}<br>"
+        f"logistic {_theta(state['theta_lr'])}"
         f"{note}</div>"
     )
 
@@ -75,7 +75,7 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
         "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
         "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
         "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
-        "phi": slider("φ = P(y=1)", "phi", 0.1, 0.9, 0.05),
+        "phi": slider("φ", "phi", 0.1, 0.9, 0.05),
         "n": widgets.IntSlider(value=p["n"], min=20, max=2000, step=10, description="n",
                                continuous_update=False, style={"description_width": "70px"},
                                layout=widgets.Layout(width="330px")),
