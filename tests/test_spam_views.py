@@ -107,7 +107,7 @@ def test_email_view_log_odds_is_bias_plus_word_bars(data, models, name):
     assert len(widths) == 1 + 4 + 1
     assert "other word(s)" in view._labels[-1].get_text()
     shown = [lab.get_text() for lab in view._labels if lab.get_visible()]
-    assert shown[0] == "bias b"
+    assert shown[0] == f"bias b = {st['bias']:+.2f}"
     assert ("money (3)" in shown) == (name == "multinomial")  # counts matter only there
     assert widths[1:5] == sorted(widths[1:5], reverse=True)  # spam-most first
     if name == "multinomial":

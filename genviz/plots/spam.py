@@ -233,7 +233,8 @@ class EmailView(View):
     ``max_words`` largest in size; the rest pooled), one for ``b``; the verdict compares the
     total with ``log c``. A word's count is shown in brackets when above 1 (multinomial);
     the bias ``b`` is the log prior ratio (plus, for the Bernoulli model, the contribution of
-    every dictionary word being absent). The readout carries the numbers.
+    every dictionary word being absent; its bar may be clipped, its label gives the value).
+    The readout carries the numbers.
 
     ``update(text=, model=, log10_c=)``; ``state`` has ``words``, ``contributions``,
     ``bias``, ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
@@ -297,10 +298,10 @@ class EmailView(View):
         ax.axvline(0.0, color="k", lw=0.8)
         ax.set_yticks([])
         ax.set_ylim(-0.7, n - 0.3)
-        # per model: wide enough for its bias and typical words, so typing rarely rescales
-        self._lims = {name: _nice_ceil(1.15 * max(5.0, abs(b)))
-                      for name, (_, b) in self.linear.items()}
-        ax.set_xlim(-10, 10)
+        # One range for both models, wide enough for typical words, so that typing and
+        # switching models blit; a longer bias bar is clipped (its label gives its value).
+        self._lim = 10.0
+        ax.set_xlim(-self._lim, self._lim)
         ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
                       r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
@@ -326,17 +327,14 @@ class EmailView(View):
         top = top[np.argsort(-contrib[top], kind="stable")]  # spam-most first
         rest = order[self.max_words:]
         # Short labels: drawing text costs per glyph and dominates a redraw.
-        rows = [("bias b", b)] + [(f"{r['words'][i]} ({r['counts'][i]})"
+        rows = [(f"bias b = {b:+.2f}", b)] + [(f"{r['words'][i]} ({r['counts'][i]})"
                                    if model == "multinomial" and r["counts"][i] > 1
                                    else r["words"][i], contrib[i]) for i in top]
         if rest.size:
             rows.append((f"{rest.size} other word(s)", float(contrib[rest].sum())))
-        vals = np.array([v for _, v in rows])
-        # the model's default range, widened when a bar needs it (a change forces a full redraw)
-        lim = self._lims[model]
-        if model == self.params["model"]:
-            lim = max(lim, self.ax.get_xlim()[1])
-        lim = max(lim, _nice_ceil(1.15 * np.abs(vals).max()))
+        words_max = max((abs(v) for _, v in rows[1:]), default=0.0)
+        # the default range, widened while a word's bar needs it (a change forces a full redraw)
+        lim = max(self._lim, _nice_ceil(1.15 * words_max))
         if lim != self.ax.get_xlim()[1]:
             self.ax.set_xlim(-lim, lim)
             self.request_full_redraw()
