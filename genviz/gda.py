@@ -323,28 +323,74 @@ class GDA:
             raise ValueError("this GDA is not fitted yet: call fit(X, y) first")
 
     def joint_log_likelihood(self, X) -> np.ndarray:
-        r""":math:`\log p(x \mid y = k) + \log p(y = k)` for each row and class, shape (n, K)."""
+        r""":math:`\log p(x \mid y = k) + \log p(y = k)` for each row and class.
+
+        Parameters
+        ----------
+        X : (n, d) array_like
+
+        Returns
+        -------
+        (n, K) ndarray, columns in ``classes_`` order.
+
+        Raises
+        ------
+        ValueError
+            If the model is not fitted, or ``X`` has the wrong width or NaN/inf.
+
+        Examples
+        --------
+        >>> g = GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]])
+        >>> np.round(g.joint_log_likelihood([[0.0]]), 4)  # log N(0; mu_k, 1) + log 0.5
+        array([[-1.6121, -3.6121]])
+        """
         self._check_fitted()
         X = check_points(X, "X", d=self.means_.shape[1])
         return np.column_stack([mvn_logpdf(X, m, f) + np.log(p) for m, f, p in
                                 zip(self.means_, self._factors, self.class_prior_)])
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Log-posterior :math:`\\log p(y = k \\mid x)`, normalised with ``logsumexp``; (n, K)."""
+        """Log-posterior :math:`\\log p(y = k \\mid x)`, normalised with ``logsumexp``; (n, K).
+
+        Examples
+        --------
+        >>> g = GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]])
+        >>> np.round(g.predict_log_proba([[1.0]]), 6)
+        array([[-0.693147, -0.693147]])
+        """
         jll = self.joint_log_likelihood(X)
         return jll - logsumexp(jll, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Posterior :math:`p(y = k \\mid x)` in ``classes_`` order: ``exp(predict_log_proba)``."""
+        """Posterior :math:`p(y = k \\mid x)` in ``classes_`` order: ``exp(predict_log_proba)``.
+
+        Examples
+        --------
+        >>> g = GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]])
+        >>> np.round(g.predict_proba([[2.0]]), 4)  # sigmoid(2 * 2 - 2)
+        array([[0.1192, 0.8808]])
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """The most probable class, :math:`\\arg\\max_k p(x \\mid y=k) p(y=k)`."""
+        """The most probable class, :math:`\\arg\\max_k p(x \\mid y=k) p(y=k)`.
+
+        Examples
+        --------
+        >>> GDA.from_params([0.9, 0.1], [[0.0], [2.0]], [[1.0]]).predict([[1.5], [2.5]])
+        array([0, 1])
+        """
         jll = self.joint_log_likelihood(X)
         return self.classes_[np.argmax(jll, axis=1)]
 
     def decision_function(self, X) -> np.ndarray:
-        """Two classes: the log-odds :math:`\\log p(y_1 \\mid x) - \\log p(y_0 \\mid x)`, (n,)."""
+        """Two classes: the log-odds :math:`\\log p(y_1 \\mid x) - \\log p(y_0 \\mid x)`, (n,).
+
+        Examples
+        --------
+        >>> GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]]).decision_function([[0.0], [1.0]])
+        array([-2.,  0.])
+        """
         self._require_binary("decision_function")
         jll = self.joint_log_likelihood(X)
         return jll[:, 1] - jll[:, 0]
@@ -359,6 +405,21 @@ class GDA:
         r"""(theta, theta0) with :math:`p(y=1\mid x) = \sigma(\theta^T x + \theta_0)`.
 
         Only for two classes and a shared covariance (the posterior is then logistic).
+
+        Returns
+        -------
+        theta : (d,) ndarray
+        theta0 : float
+
+        Raises
+        ------
+        ValueError
+            If not fitted, with more than two classes, or with ``shared_cov=False``.
+
+        Examples
+        --------
+        >>> GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]]).logistic_params()
+        (array([2.]), -2.0)
         """
         self._require_binary("logistic_params")
         if not self.shared_cov:

@@ -221,21 +221,48 @@ class LogisticRegression:
             "LogisticRegression(l2=1e-2), or add training data")
 
     def decision_function(self, X) -> np.ndarray:
-        """The log-odds :math:`\\theta^T x + \\theta_0` of each row, shape (n,)."""
+        """The log-odds :math:`\\theta^T x + \\theta_0` of each row, shape (n,).
+
+        Examples
+        --------
+        >>> lr = LogisticRegression().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+        >>> np.round(lr.decision_function([[1.5]]), 6) + 0.0  # the data are symmetric about 1.5
+        array([0.])
+        """
         if not hasattr(self, "coef_"):
             raise ValueError("this LogisticRegression is not fitted yet: call fit(X, y) first")
         X = check_points(X, "X", d=self.coef_.shape[0])
         return X @ self.coef_ + self.intercept_
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """``[log(1 - p), log p]`` per row, computed without overflow; (n, 2)."""
+        """``[log(1 - p), log p]`` per row, computed without overflow; (n, 2).
+
+        Examples
+        --------
+        >>> lr = LogisticRegression().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+        >>> np.isfinite(lr.predict_log_proba([[1e6]])).all()
+        np.True_
+        """
         z = self.decision_function(X)
         return np.column_stack([-np.logaddexp(0.0, z), -np.logaddexp(0.0, -z)])
 
     def predict_proba(self, X) -> np.ndarray:
-        """``[1 - p, p]`` with :math:`p = \\sigma(\\theta^T x + \\theta_0)`: ``exp(predict_log_proba)``."""
+        """``[1 - p, p]`` with :math:`p = \\sigma(\\theta^T x + \\theta_0)`: ``exp(predict_log_proba)``.
+
+        Examples
+        --------
+        >>> lr = LogisticRegression().fit([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
+        >>> np.round(lr.predict_proba([[1.5]]), 6)
+        array([[0.5, 0.5]])
+        """
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """Label 1 where :math:`\\theta^T x + \\theta_0 > 0`, else 0."""
+        """Label 1 where :math:`\\theta^T x + \\theta_0 > 0`, else 0.
+
+        Examples
+        --------
+        >>> LogisticRegression().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 0]).predict([[0.0]])
+        array([0])
+        """
         return (self.decision_function(X) > 0).astype(int)

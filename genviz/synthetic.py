@@ -135,6 +135,17 @@ class DataModel:
 
         The draws are made in a fixed order (labels, then standard normals), so with the same
         seed the points move continuously as the means and covariance change.
+
+        Parameters
+        ----------
+        n : int
+        rng : numpy.random.Generator or int
+
+        Examples
+        --------
+        >>> X, y = DataModel("poisson", [0.0, 0.0], [1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]]).sample(3, 0)
+        >>> X.dtype, y.tolist()
+        (dtype('float64'), [0, 1, 1])
         """
         n = check_int(n, "n", low=0)
         gen = check_rng(rng)
@@ -155,7 +166,14 @@ class DataModel:
 
     # -- the Bayes-optimal classifier ----------------------------------------------------------
     def log_odds(self, X) -> np.ndarray:
-        r"""Bayes-optimal :math:`\log p(y=1\mid x) - \log p(y=0\mid x)` at each row of ``X``."""
+        r"""Bayes-optimal :math:`\log p(y=1\mid x) - \log p(y=0\mid x)` at each row of ``X``.
+
+        Examples
+        --------
+        >>> m = DataModel("gaussian", [0.0], [2.0], [[1.0]], phi=0.5)
+        >>> m.log_odds([[0.0], [1.0]])  # 2x - 2
+        array([-2.,  0.])
+        """
         X = np.asarray(X, dtype=float)
         prior = np.log(self.phi / (1 - self.phi))
         if self.family == "poisson":

@@ -188,6 +188,10 @@ def test_singular_sigma_needs_reg():
         GDA().fit(X, y)
     g = GDA(reg=1e-6).fit(X, y)
     assert np.all(np.isfinite(g.predict_proba(X)))
+    # Too few points: 2 + 2 points in 3-D leave residuals of rank 2 < 3.
+    X4 = np.array([[0.0, 0, 0], [1, 2, 0], [5, 5, 5], [6, 4, 7]])
+    with pytest.raises(ValueError, match="too few points per class"):
+        GDA().fit(X4, [0, 0, 1, 1])
     # Separate covariances with as few points as features: singular too.
     X2 = np.array([[0.0, 0.0], [1.0, 1.0], [5.0, 5.0], [6.0, 7.0], [5.5, 6.5]])
     with pytest.raises(ValueError, match=r"covariance_\[0\].*singular"):
