@@ -38,7 +38,7 @@ def naive_gda(mu0x, mu0y, mu1x, mu1y, sigma1, sigma2, rho, phi, n, family, gda_c
         lr = LogisticRegression().fit(X, y)
     except ValueError:
         lr = LogisticRegression(l2=1e-3).fit(X, y)
-    xs = np.linspace(-5, 5, 120) if family != "poisson" else np.linspace(-1, 25, 120)
+    xs = np.linspace(-5, 5, 90) if family != "poisson" else np.linspace(-1, 25, 90)
     G = np.column_stack([a.ravel() for a in np.meshgrid(xs, xs)])
     fig = plt.figure(figsize=(5.4, 4.8))  # as GDAvsLogisticView
     ax = fig.add_subplot()
@@ -46,7 +46,7 @@ def naive_gda(mu0x, mu0y, mu1x, mu1y, sigma1, sigma2, rho, phi, n, family, gda_c
     ax.scatter(*X[y == 1].T, marker="x", color="C1")
     for Z, c in ((gda.decision_function(G), "g"), (lr.decision_function(G), "m"),
                  (model.log_odds(G), "k")):
-        ax.contour(xs, xs, Z.reshape(120, 120), levels=[0], colors=c)
+        ax.contour(xs, xs, Z.reshape(90, 90), levels=[0], colors=c)
     ax.set_title(f"GDA {np.mean(gda.predict(Xt) != yt):.1%}, "
                  f"logistic {np.mean(lr.predict(Xt) != yt):.1%}")
     naive_png(fig)

@@ -19,8 +19,8 @@ test errors with the best possible ones.
                           :math:`\lambda_{yj} = 4 e^{\mu_{yj}/2}` (the notes' example:
                           :math:`p(y \mid x)` is exactly logistic; ``cov`` is not used).
 ``"outliers"``            as ``"gaussian"``, but a fraction ``outlier_frac`` = 10% of class 1
-                          lies in a far cluster :math:`\mathcal N(\mu_1 + 8 u, \tfrac14 I)`, with
-                          ``u`` the unit vector :math:`\mu_1 - \mu_0` turned by 60 degrees.
+                          lies in a far cluster :math:`\mathcal N(\mu_1 + 10 u, \tfrac14 I)`,
+                          ``u`` the unit vector along :math:`\mu_1 - \mu_0` (beyond class 1).
 ========================  =====================================================================
 
 :func:`learning_curves` runs the Ng & Jordan (2001) experiment: test error against training-set
@@ -34,7 +34,7 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from scipy.special import logsumexp, ndtr
+from scipy.special import ndtr
 from scipy.stats import poisson
 
 from genviz._validation import check_int, check_rng, check_scalar, check_vector
@@ -183,13 +183,19 @@ class DataModel:
             m0 = mahalanobis(X, self.mu0, self.cov) ** 2
             m1 = mahalanobis(X, self.mu1, self.cov) ** 2
             return -0.5 * (_DF + self.d) * (np.log1p(m1 / _DF) - np.log1p(m0 / _DF)) + prior
-        l0 = mvn_logpdf(X, self.mu0, self.cov)
-        l1 = mvn_logpdf(X, self.mu1, self.cov1)
+        f0, f1, fo = self._factors
+        l0 = mvn_logpdf(X, self.mu0, f0)
+        l1 = mvn_logpdf(X, self.mu1, f1)
         if self.family == "outliers" and self.outlier_frac > 0:
-            lo = mvn_logpdf(X, self.outlier_center, 0.25 * np.eye(2))
-            l1 = logsumexp([l1 + np.log1p(-self.outlier_frac),
-                            lo + np.log(self.outlier_frac)], axis=0)
+            lo = mvn_logpdf(X, self.outlier_center, fo)
+            l1 = np.logaddexp(l1 + np.log1p(-self.outlier_frac), lo + np.log(self.outlier_frac))
         return l1 - l0 + prior
+
+    @functools.cached_property
+    def _factors(self):
+        """Covariance factors of class 0, class 1 and the outlier cluster (computed once)."""
+        return (factorize_cov(self.cov), factorize_cov(self.cov1),
+                factorize_cov(0.25 * np.eye(self.d)))
 
     @functools.cached_property
     def _lattice(self):

@@ -222,7 +222,7 @@ class GDAvsLogisticView(View):
     DATA = ("mu0x", "mu0y", "mu1x", "mu1y", "sigma1", "sigma2", "rho", "phi", "n", "family")
     PARAMS = DATA + ("gda_cov",)
 
-    def __init__(self, *, n_test=4000, n_grid=120, seed=0, figsize=(5.4, 4.8), **params):
+    def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=(5.4, 4.8), **params):
         self.n_test = check_int(n_test, "n_test", low=10)
         self.n_grid = check_int(n_grid, "n_grid", low=10)
         self.seed = check_int(seed, "seed", low=0)
