@@ -24,7 +24,7 @@ def naive_classification(k, noise, qx, qy):
     y = Y2.copy()
     flip = np.random.default_rng(0).permutation(len(y))[:int(round(noise * len(y)))]
     y[flip] = 1 - y[flip]
-    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.9), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(9.2, 3.7), sharey=True)
     for ax, kk in zip(axes, (1, k, k)):
         clf = KNNClassifier(kk).fit(X2, y)
         Z = clf.predict_proba(_G)[:, 1] if ax is axes[1] else clf.predict(_G)
@@ -38,7 +38,7 @@ def naive_classification(k, noise, qx, qy):
 
 def naive_regression(k):
     grid = np.linspace(-0.2, 10.2, 600)[:, None]
-    fig, axes = plt.subplots(1, 3, figsize=(10.5, 3.2), sharey=True)
+    fig, axes = plt.subplots(1, 3, figsize=(9.2, 2.9), sharey=True)
     for ax, kk in zip(axes, (None, 1, k)):
         ax.scatter(XR, YR, s=10)
         if kk:
@@ -49,7 +49,7 @@ def naive_regression(k):
 def naive_projection(d, eps):
     R = random_projection(d, XP.shape[1], rng=0, scaling="jl")
     r = distance_ratios(XP, XP @ R.T)
-    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(10.0, 3.7))
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(9.2, 3.5))
     ax.hist(r, bins=60, range=(0, 2))
     ax.axvline(1 - eps)
     ax.axvline(1 + eps)

@@ -64,7 +64,7 @@ class KNNClassificationView(View):
     PARAMS = ("k", "noise", "qx", "qy")
 
     def __init__(self, X, y, X_test=None, y_test=None, *, k=7, noise=0.0, qx=0.0, qy=0.0,
-                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(10.5, 3.9)):
+                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(9.2, 3.7)):
         self.X = check_points(X, "X", d=2)
         y = np.asarray(y)
         if y.shape != (self.X.shape[0],) or not set(np.unique(y).tolist()) <= {0, 1}:
@@ -194,7 +194,7 @@ class KNNRegressionView(View):
 
     PARAMS = ("k",)
 
-    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(10.5, 3.2)):
+    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(9.2, 2.9)):
         self.x = check_vector(x, "x")
         self.y = check_vector(y, "y", d=self.x.shape[0])
         self.k_max = check_int(k_max, "k_max", low=1, high=self.x.shape[0])
@@ -227,7 +227,7 @@ class KNNRegressionView(View):
                                    fontsize="medium")
         self.animate(self._label)
         axes[1].legend(loc="lower right", fontsize="x-small")
-        fig.subplots_adjust(left=0.05, right=0.99, bottom=0.13, top=0.91, wspace=0.06)
+        fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.9, wspace=0.06)
         self._fit1 = fit1
         self.params = dict(k=k)
         self.update(k=k)
@@ -264,7 +264,7 @@ class ProjectionView(View):
     PARAMS = ("d", "eps")
 
     def __init__(self, X, *, d=10, eps=0.5, d_max=None, seed=0, bins=60, r_max=2.0,
-                 figsize=(10.0, 3.7)):
+                 figsize=(9.2, 3.5)):
         self.X = check_points(X, "X")
         m, n = self.X.shape
         if m < 2:
@@ -380,6 +380,7 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, lim=4.0, 
             acc = float(np.mean(np.asarray(model.predict(X_test)) == np.asarray(y_test)))
         accs[name] = acc
         _style(ax, lim, f"{name}\ntest accuracy {acc:.3f}" if X_test is not None else name)
+        ax.title.set_fontsize("small" if n > 3 else "medium")
     axes[0].set_ylabel("$x_2$")
     fig.tight_layout()
     return fig, accs
