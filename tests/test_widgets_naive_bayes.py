@@ -15,9 +15,8 @@ def text(html):
     return re.sub(r"<[^>]+>", " ", html)
 
 
-@pytest.mark.parametrize("table", [datasets.enjoy_sport, datasets.play_tennis])
-def test_categorical_explorer_sweep(table):
-    t = table()
+def test_categorical_explorer_sweep():
+    t = datasets.enjoy_sport()  # 6 attributes (PlayTennis's explorer: the readout tests below)
     e = categorical_nb_explorer(t.X, t.y, t.feature_names)
     assert set(e.controls) == {"alpha", *t.feature_names}
     assert sweep_explorer(e, n=3) == 3 + sum(len(set(t.X[:, j])) for j in range(t.X.shape[1]))
