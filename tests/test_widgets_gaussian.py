@@ -52,6 +52,21 @@ def test_without_ipympl_the_figure_is_an_image_widget():
     assert e.canvas.value != first
 
 
+def test_image_path_blits_and_matches_a_full_render():
+    import io
+
+    from PIL import Image
+
+    e = gaussian_explorer()
+    e.controls["rho"].value = 0.3  # background cached by the first draw: this one blits
+    e.controls["mu1"].value = 0.7
+    assert e.view.last_redraw == "blit"
+    shown = np.asarray(Image.open(io.BytesIO(e.canvas.value)))
+    e.view.fig.canvas.draw()
+    full = np.asarray(e.view.fig.canvas.buffer_rgba())
+    np.testing.assert_array_equal(shown, full)
+
+
 class _Fragile(View):
     def __init__(self):
         super().__init__(new_figure())

@@ -15,12 +15,24 @@ error as a banner over the figure and the readout says what to change.
 from __future__ import annotations
 
 import html
+import io
 
 import ipywidgets as widgets
-
-from genviz.plots._base import figure_png
+import matplotlib.pyplot as plt
+from PIL import Image
 
 __all__ = ["Explorer", "float_slider"]
+
+
+def _buffer_png(canvas) -> bytes:
+    """PNG of what an Agg-based canvas last rendered (``View.redraw`` draws synchronously
+    there, by blit or in full). Pillow is a matplotlib dependency."""
+    buf = canvas.buffer_rgba()
+    width, height = canvas.get_width_height(physical=True)
+    out = io.BytesIO()
+    Image.frombuffer("RGBA", (width, height), buf, "raw", "RGBA", 0, 1).save(
+        out, format="png", compress_level=1)
+    return out.getvalue()
 
 
 def float_slider(description, value, min, max, step, *, continuous_update=True,
@@ -57,7 +69,10 @@ class Explorer(widgets.VBox):
         self.view = view
         self.controls = dict(controls)
         self._readout_fn = readout
-        self.readout = widgets.HTML(layout=widgets.Layout(min_width="260px"))
+        # A wide readout (a table) scrolls inside its own box instead of sliding over the
+        # controls (seen at 1280x720 in the browser tests).
+        self.readout = widgets.HTML(layout=widgets.Layout(min_width="260px", flex="1 1 auto",
+                                                          overflow="auto"))
         self.n_updates = 0
         self.error: str | None = None
         canvas = view.fig.canvas
@@ -66,7 +81,8 @@ class Explorer(widgets.VBox):
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
         grid = widgets.GridBox(list(self.controls.values()),
-                               layout=widgets.Layout(grid_template_columns="repeat(2, 340px)"))
+                               layout=widgets.Layout(grid_template_columns="repeat(2, 340px)",
+                                                     flex="0 0 auto"))
         top = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
         super().__init__(top + [widgets.HBox([grid, self.readout]), self.canvas])
         self.refresh()
@@ -95,16 +111,19 @@ class Explorer(widgets.VBox):
         self.render()
 
     def render(self) -> None:
-        """Repaint: ``draw_idle`` on a live canvas, else a fresh PNG into the Image widget."""
-        if self._live:
-            self.view.redraw()
-        else:
-            self.canvas.value = figure_png(self.view.fig)
+        """Repaint through the view (blit when it can, else a full draw).
+
+        On a live ipympl canvas that is all: ipympl ships the changed pixels. On any other canvas
+        (Agg: tests, the inline backend) the same blit or draw happens synchronously and the
+        canvas buffer is encoded into the Image widget, so both paths run the same code and
+        neither re-renders the whole figure for a PNG.
+        """
+        self.view.redraw()
+        if not self._live:
+            self.canvas.value = _buffer_png(self.view.fig.canvas)
 
     def close(self) -> None:
         """Close the widgets and free the figure."""
-        import matplotlib.pyplot as plt
-
         plt.close(self.view.fig)
         for control in self.controls.values():
             control.close()
