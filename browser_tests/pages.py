@@ -270,7 +270,27 @@ INIT_JS = r"""
         .filter(e => !e.closest('.widget-slider') && !e.closest('.jupyter-matplotlib'))
         .map(e => e.innerText).join('\n');
     },
-    handle(i) { return gv.root(i).querySelector('.noUi-handle'); },
+    sliderIdx: {},
+    handle(i) { return gv.root(i).querySelectorAll('.noUi-handle')[gv.sliderIdx[i] || 0]; },
+    nSliders(i) { return gv.root(i).querySelectorAll('.noUi-handle').length; },
+    useSlider([i, k]) { gv.sliderIdx[i] = k; gv.dir = undefined; return true; },
+    sliderLabel(i) {
+      const s = gv.handle(i).closest('.widget-slider');
+      const l = s ? s.querySelector('.widget-label') : null;
+      return l ? l.innerText.trim() : '';
+    },
+    // Resolve true as soon as the explorer's pixels differ from hash h0 (false on timeout).
+    waitChange([i, h0, timeoutMs]) {
+      return new Promise(resolve => {
+        const start = performance.now();
+        const tick = () => {
+          if (gv.hash(i) !== h0) return resolve(true);
+          if (performance.now() - start > timeoutMs) return resolve(false);
+          setTimeout(tick, 30);
+        };
+        tick();
+      });
+    },
     focusHandle(i) { const h = gv.handle(i); h.scrollIntoView({block: 'center'}); h.focus(); return document.activeElement === h; },
     // Which arrow key moves the first slider away from the end it sits on.
     nextKey(i) {
@@ -282,7 +302,12 @@ INIT_JS = r"""
       if (v >= hi) gv.dir = -1; else if (v <= lo) gv.dir = 1;
       return gv.dir > 0 ? 'ArrowRight' : 'ArrowLeft';
     },
-    sliderValue(i) { return gv.handle(i).getAttribute('aria-valuenow'); },
+    // aria-valuenow is rounded by the slider's readout format; add the readout text too.
+    sliderValue(i) {
+      const h = gv.handle(i), s = h.closest('.widget-slider');
+      const r = s ? s.querySelector('.widget-readout') : null;
+      return h.getAttribute('aria-valuenow') + ' / ' + (r ? r.innerText.trim() : '');
+    },
     // Resolve when the explorer's pixels differ from now, after the next keydown:
     // milliseconds from keydown to the first animation frame showing new pixels.
     arm(i, timeoutMs) {
@@ -363,6 +388,16 @@ def settle(page, i, quiet_ms=400, timeout_ms=30_000) -> bool:
     return page.evaluate("([i, q, t]) => window.__gv.settle(i, q, t)", [i, quiet_ms, timeout_ms])
 
 
+def move_and_wait(page, i, n=3, delay_ms=150, timeout_ms=15_000) -> bool:
+    """Press n arrow keys on explorer i's current slider, wait for new pixels (an expensive
+    update may take seconds before any pixel changes), then for the canvas to settle."""
+    h0 = gv(page, "hash(arg)", i)
+    press(page, i, n=n, delay_ms=delay_ms)
+    changed = page.evaluate("(a) => window.__gv.waitChange(a)", [i, h0, timeout_ms])
+    settle(page, i, quiet_ms=600, timeout_ms=30_000)
+    return changed
+
+
 def press(page, i, n=1, delay_ms=0) -> list[str]:
     """Press the arrow key that moves explorer i's first slider, n times; returns the keys."""
     keys = []
@@ -375,22 +410,26 @@ def press(page, i, n=1, delay_ms=0) -> list[str]:
     return keys
 
 
-def measure_latency(page, i, moves=20, timeout_ms=10_000) -> list[float]:
+def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3) -> list[float]:
     """Slider change -> new pixels, in ms, for ``moves`` single key presses on explorer i.
 
     Each sample: hash the explorer's canvases, press one arrow key (a capture-phase keydown
     listener stamps t0), then a requestAnimationFrame loop hashes the canvases until they
     differ; the sample is the time of that frame minus t0 (so it includes up to one frame,
-    ~16 ms, of detection granularity). The canvas is left to settle between samples.
+    ~16 ms, of detection granularity). The canvas is left to settle between samples. A press
+    that changes no pixel within ``timeout_ms`` gives -1; after ``give_up_after`` of those in a
+    row the explorer is not sampled further (its first slider rarely changes the figure).
     """
     gv(page, "focusHandle(arg)", i)
     samples = []
     for _ in range(moves):
-        settle(page, i, quiet_ms=250, timeout_ms=15_000)
+        settle(page, i, quiet_ms=200, timeout_ms=15_000)
         key = gv(page, "nextKey(arg)", i)
         page.evaluate("([i, t]) => window.__gv.arm(i, t)", [i, timeout_ms])
         page.keyboard.press(key)
         samples.append(page.evaluate("() => window.__gv.wait"))
+        if len(samples) >= give_up_after and all(x < 0 for x in samples[-give_up_after:]):
+            break
     return samples
 
 

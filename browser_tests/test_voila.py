@@ -8,45 +8,40 @@ the first screen of each explorer as the audience sees it.
 
 from __future__ import annotations
 
-from conftest import LECTURE_VIEWPORT
-from pages import ARTIFACTS, gv, log_errors_since, measure_latency, press, settle, summarize
-from test_lab import _explorers_or_skip, _screenshot_explorer, _suffix
+import os
 
-VOILA_LATENCY_MOVES = 10
+from conftest import LECTURE_VIEWPORT
+from conftest import _expects_widgets
+from pages import ARTIFACTS, gv, log_errors_since, measure_latency, summarize
+from test_lab import _explorers_or_skip, _suffix, check_first_slider
+
+VOILA_LATENCY_MOVES = int(os.environ.get("GENVIZ_VOILA_LATENCY_MOVES", "8"))
 
 
 def test_voila_renders_without_errors(voila_nb):
     rec = voila_nb.record
     assert rec["http_status"] == 200, f"{voila_nb.name}: HTTP {rec['http_status']}"
     assert not rec["errors"], f"{voila_nb.name}: error output:\n" + "\n---\n".join(rec["errors"])
+    if _expects_widgets(voila_nb.name):
+        assert rec["figures_ready"] and rec["figures_ready"][2] > 0, \
+            f"{voila_nb.name}: no widget rendered ({rec['figures_ready']})"
     blank = [f for f in rec["figures"] if f["width"] == 0 or f["inked"] < 0.005]
     assert not blank, f"{voila_nb.name}: blank or unrendered figures: {blank}"
     dup = gv(voila_nb.page, "duplicates()")
     assert not dup, f"{voila_nb.name}: the same figure is displayed twice in a cell: {dup}"
 
 
-def test_voila_widgets_are_live(voila_nb, artifacts, latency_table):
-    page = voila_nb.page
-    dead = []
+def test_voila_widgets_are_live(voila_nb, artifacts):
+    check_first_slider(voila_nb, artifacts, "voila_")
+
+
+def test_voila_latency(voila_nb, latency_table):
+    """A few samples in Voila (lecture mode) for the table; Lab is the measured target."""
     for ex in _explorers_or_skip(voila_nb):
         i = ex["index"]
-        assert gv(page, "focusHandle(arg)", i)
-        before = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i))
-        press(page, i, n=3, delay_ms=150)
-        settle(page, i, quiet_ms=600, timeout_ms=30_000)
-        after = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i))
-        _screenshot_explorer(voila_nb, i,
-                             artifacts / f"{voila_nb.stem}_voila_after_slider{_suffix(i)}.png")
-        if before[0] == after[0]:
-            dead.append(f"explorer {i} ({ex['title']}): figure pixels unchanged")
-        if before[1] == after[1]:
-            dead.append(f"explorer {i} ({ex['title']}): readout unchanged")
-        summary = summarize(measure_latency(page, i, moves=VOILA_LATENCY_MOVES))
+        summary = summarize(measure_latency(voila_nb.page, i, moves=VOILA_LATENCY_MOVES))
         latency_table["voila"][(voila_nb.name, i)] = summary
         latency_table["explorers"].setdefault((voila_nb.name, i), ex)
-    errors = gv(page, "errors()")
-    assert not errors, "error output after moving sliders:\n" + "\n".join(errors)
-    assert not dead, f"{voila_nb.name}: " + "; ".join(dead)
 
 
 def test_lecture_mode_explorers_fit_1280x720(voila_nb, artifacts):
