@@ -43,7 +43,7 @@ class CategoricalNBView(View):
         d, K = len(self.names), len(self.classes)
         ncols = d + 1 if d + 1 <= 3 else -(-(d + 1) // 2)
         nrows = -(-(d + 1) // ncols)
-        fig = new_figure(figsize or (3.3 * ncols, 2.9 * nrows + 0.4))
+        fig = new_figure(figsize or (2.8 * ncols, 2.45 * nrows + 0.4))
         super().__init__(fig)
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax in axes[d + 1:]:
@@ -131,7 +131,7 @@ class DiscretizeView(View):
     """
 
     def __init__(self, x, y, *, width, origin=0.0, alpha=1.0, xlabel="x", lim=None,
-                 n_grid=800, figsize=(9.5, 6.2)):
+                 n_grid=500, figsize=(8.0, 5.0)):
         self.x = check_vector(x, "x")
         self.y = np.asarray(y)
         lo, hi = lim if lim is not None else (self.x.min() - 0.05 * np.ptp(self.x),
@@ -222,13 +222,13 @@ class NBvsGDAView(View):
     boundary), while GDA uses ``x_2`` to explain away the correlated part of ``x_1``: its
     boundary tilts (normal ``Sigma^{-1} (mu_1 - mu_0)``) and its accuracy grows with ``|rho|``. ``update(rho=...)``
     re-creates the data from fixed standard-normal draws (seeded), refits both models and
-    redraws ellipses (1 and 2 sigma) and the decision boundary ``P(y=1|x) = 1/2``.
+    redraws ellipses (1 and 2 sigma) and the decision regions (shaded: where ``P(y=1|x) > 1/2``).
     ``state``: ``rho``, ``accuracy_nb``, ``accuracy_gda`` (on 2000 test points; the explorer's
     readout shows them).
     """
 
-    def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=61,
-                 figsize=(10.5, 5.0)):
+    def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=81,
+                 figsize=(8.6, 4.2)):
         from genviz.gda import GDA  # the GDA helper's estimator (genviz/gda.py)
 
         self._GDA = GDA
@@ -244,7 +244,8 @@ class NBvsGDAView(View):
         fig = new_figure(figsize)
         super().__init__(fig)
         self.axes = fig.subplots(1, 2)
-        self.scatter, self.ellipses, self.boundary = [], [], [None, None]
+        self.scatter, self.ellipses, self.regions = [], [], []
+        cmap = ListedColormap([_light(CLASS_COLORS[0], 0.85), _light(CLASS_COLORS[1], 0.85)])
         for ax, title in zip(self.axes, ["Gaussian naive Bayes: diagonal Σ_k",
                                          "GDA: one full Σ (shared)"]):
             ax.set_xlim(-lim, lim)
@@ -253,6 +254,9 @@ class NBvsGDAView(View):
             ax.set_xlabel("$x_1$")
             ax.set_ylabel("$x_2$")
             ax.set_title(title, fontsize="medium")
+            self.regions.append(self.animate(ax.imshow(
+                np.zeros(self.xx.shape), origin="lower", extent=(-lim, lim, -lim, lim),
+                cmap=cmap, vmin=0, vmax=1, interpolation="nearest", zorder=0)))
             sc = [self.animate(ax.scatter([], [], s=9, color=CLASS_COLORS[k], alpha=0.6,
                                           label=f"y = {k}")) for k in (0, 1)]
             el = [self.animate(ax.plot([], [], color=CLASS_COLORS[k], lw=lw)[0])
@@ -284,10 +288,9 @@ class NBvsGDAView(View):
                 for i, level in enumerate((1.0, 2.0)):
                     pts = ellipse_points(means[m][k], covs[m][k], level)
                     self.ellipses[m][2 * k + i].set_data(pts[:, 0], pts[:, 1])
-            P = model.predict_proba(self.G)[:, 1].reshape(self.xx.shape)
-            cs = self.axes[m].contour(self.xx, self.yy, P, levels=[0.5], colors="black",
-                                      linewidths=1.5)
-            self.boundary[m] = self.replace_animated(self.boundary[m], cs)
+            joint = model.predict_joint_log_proba(self.G) if m == 0 else \
+                model.joint_log_likelihood(self.G)
+            self.regions[m].set_data((joint[:, 1] > joint[:, 0]).reshape(self.xx.shape))
             acc.append(float(np.mean(model.predict(Xt) == self.yt)))
         self.state = {"rho": rho, "accuracy_nb": acc[0], "accuracy_gda": acc[1],
                       "nb_var": nb.var_.copy(), "gda_cov": np.array(gda.covariance_)}
@@ -304,7 +307,7 @@ class KDENBView(View):
     """
 
     def __init__(self, x, y, x_test=None, y_test=None, *, bandwidth=0.3, xlabel="x",
-                 n_grid=500, figsize=(9.5, 6.2)):
+                 n_grid=300, figsize=(8.0, 5.0)):
         self.x = check_vector(x, "x")
         self.y = np.asarray(y)
         self.xt = self.x if x_test is None else check_vector(x_test, "x_test")
