@@ -78,6 +78,13 @@ def check_first_slider(nb, artifacts, prefix):
         assert gv(page, "focusHandle(arg)", i), f"explorer {i}: slider handle not focusable"
         before = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i), gv(page, "sliderValue(arg)", i))
         changed = move_and_wait(page, i)
+        # The readout (an HTML widget) and the figure (ipympl's image) arrive as separate comm
+        # messages and repaint independently: wait for the readout rather than sampling it at
+        # the instant the pixels changed.
+        for _ in range(50):
+            if gv(page, "readout(arg)", i) != before[1]:
+                break
+            page.wait_for_timeout(100)
         after = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i), gv(page, "sliderValue(arg)", i))
         _screenshot_explorer(nb, i, artifacts / f"{nb.stem}_{prefix}after_slider{_suffix(i)}.png")
         move = {"explorer": i, "slider": gv(page, "sliderLabel(arg)", i),

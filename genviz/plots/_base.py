@@ -56,20 +56,22 @@ def can_blit(canvas) -> bool:
     return hasattr(canvas, "copy_from_bbox") and hasattr(canvas, "restore_region")
 
 
-def show(fig):
-    """Display a figure in a notebook: the live ipympl canvas when there is one, else a PNG.
+def show(fig) -> None:
+    """Display a static figure in a notebook as a PNG image, then free it.
 
-    Returns None: a returned canvas or Image would be displayed a second time as the cell's
-    result whenever ``show(...)`` is a cell's last line (the browser tests caught every figure
+    Static figures are images even under ``%matplotlib widget``: a live ipympl canvas per figure
+    would add a widget model and a comm channel each (slower pages, and in Voila an occasional
+    "model not found" race) for no interaction the figure needs. Explorers embed their live
+    canvas themselves.
+
+    Returns None: a returned object would be displayed a second time as the cell's result
+    whenever ``show(...)`` is a cell's last line (the browser tests caught every figure
     appearing twice).
     """
     from IPython.display import Image, display
 
-    is_widget = is_live_canvas(fig.canvas)
-    obj = fig.canvas if is_widget else Image(figure_png(fig))
-    display(obj)
-    if not is_widget:
-        plt.close(fig)
+    display(Image(figure_png(fig)))
+    plt.close(fig)
 
 
 class View:

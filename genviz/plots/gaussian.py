@@ -50,7 +50,7 @@ def _style_surface_axes(ax, lim, zmax):
     ax.set_zlim(0.0, zmax)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
-    ax.set_zlabel("$p(x)$")
+    ax.set_zlabel("$p(x)$", labelpad=8)
     ax.view_init(elev=28, azim=-60)
 
 

@@ -355,7 +355,10 @@ class EmailView(View):
         p_spam = float(expit(log_odds))
         is_spam = log_odds > log10_c * LN10
         verdict = "spam" if is_spam else "ham"
-        self._verdict.set_text(f"{verdict.upper()}: log-odds {log_odds:+.2f}")
+        # The comparison itself (Smola's rule: spam when the log-odds exceed log c), so the
+        # figure shows what the threshold slider does.
+        self._verdict.set_text(f"{verdict.upper()}: log-odds {log_odds:+.2f} "
+                               f"{'>' if is_spam else '≤'} log c = {log10_c * LN10:+.2f}")
         self._verdict.set_color(SPAM if is_spam else HAM)
         self.params = dict(text=text, model=model, log10_c=log10_c)
         self.state = dict(words=r["words"], counts=r["counts"], contributions=contrib,
