@@ -87,3 +87,29 @@ def test_invalid_values_show_a_message_instead_of_raising():
     assert "Invalid setting" in e.readout.value
     e.controls["a"].value = 0.5
     assert e.error is None and e.view.message == "" and e.readout.value == "a = 0.5"
+
+
+def test_live_canvas_gets_a_full_frame_when_the_browser_view_is_ready(monkeypatch):
+    """With ipympl, a browser view's 'initialized' message triggers a full redraw request, and
+    every blit ships a full frame (a dropped frame heals on the next update)."""
+    import matplotlib.pyplot as plt
+
+    pytest.importorskip("ipympl")
+    plt.switch_backend("module://ipympl.backend_nbagg")
+    try:
+        e = gaussian_explorer(surface=False)
+        canvas = e.view.fig.canvas
+        assert e._live
+        canvas.draw()  # the browser's first draw request
+        events = []
+        monkeypatch.setattr(canvas, "send_event", lambda kind, **kw: events.append(kind))
+        canvas._handle_custom_msg({"type": "initialized"}, [])  # as a browser message arrives
+        assert "draw" in events and e.view.last_redraw == "full"
+        canvas.draw()
+        canvas._force_full = False
+        e.controls["rho"].value = 0.3
+        assert e.view.last_redraw == "blit"
+        assert canvas._current_image_mode == "full"
+        e.close()
+    finally:
+        plt.switch_backend("Agg")

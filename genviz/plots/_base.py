@@ -152,6 +152,13 @@ class View:
         else:
             canvas.restore_region(self._background)
             self._draw_animated(canvas.get_renderer())
+            if hasattr(canvas, "_force_full"):
+                # webagg/ipympl would ship only the pixels that changed since its last frame.
+                # If the browser ever drops a frame (it replaces an image that has not loaded
+                # yet), every later diff lands on stale pixels: the browser tests caught an
+                # explorer showing only its moving curves on a blank canvas. A full frame per
+                # update heals any dropped frame on the next one.
+                canvas._force_full = True
             canvas.blit(self.fig.bbox)
             self.last_redraw = "blit"
         return self.last_redraw

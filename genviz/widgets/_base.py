@@ -80,6 +80,8 @@ class Explorer(widgets.VBox):
         self.canvas = canvas if self._live else widgets.Image(format="png")
         for control in self.controls.values():
             control.observe(self._on_change, names="value")
+        if self._live:
+            canvas.on_msg(self._on_canvas_message)
         grid = widgets.GridBox(list(self.controls.values()),
                                layout=widgets.Layout(grid_template_columns="repeat(2, 340px)",
                                                      flex="0 0 auto"))
@@ -93,6 +95,16 @@ class Explorer(widgets.VBox):
 
     def _on_change(self, change) -> None:
         self.refresh()
+
+    def _on_canvas_message(self, widget, content, buffers) -> None:
+        """When a browser view of the canvas is ready, send it a complete frame.
+
+        The first frame can otherwise be lost (drawn before the view existed, or replaced in
+        the browser before it loaded), leaving the canvas blank until a control moves.
+        """
+        if isinstance(content, dict) and content.get("type") == "initialized":
+            self.view.request_full_redraw()
+            self.view.redraw()
 
     def refresh(self) -> None:
         """Update the view from the controls, then the readout, then repaint."""
