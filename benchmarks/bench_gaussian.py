@@ -18,7 +18,7 @@ def naive_gaussian(mu1, mu2, sigma1, sigma2, rho, surface=True):
     """What a typical ``interact`` callback does: a new figure, everything from scratch."""
     cov = [[sigma1**2, rho * sigma1 * sigma2], [rho * sigma1 * sigma2, sigma2**2]]
     dist = multivariate_normal([mu1, mu2], cov)
-    fig = plt.figure(figsize=(11.0, 4.6) if surface else (7.0, 4.6))  # as GaussianView
+    fig = plt.figure(figsize=(10.0, 4.2) if surface else (7.0, 4.6))  # as GaussianView
     ax = fig.add_subplot(1, 2 if surface else 1, 2 if surface else 1)
     if surface:
         ax3 = fig.add_subplot(1, 2, 1, projection="3d")

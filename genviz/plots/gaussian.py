@@ -152,7 +152,7 @@ class GaussianView(View):
         self.seed = check_int(seed, "seed", low=0)
         self.surface = bool(surface)
         if figsize is None:
-            figsize = (11.0, 4.6) if self.surface else (7.0, 4.6)
+            figsize = (10.0, 4.2) if self.surface else (7.0, 4.6)
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
         self._xs_surf = np.linspace(-self.lim, self.lim, check_int(n_surface, "n_surface", low=3))
