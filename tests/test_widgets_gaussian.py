@@ -113,3 +113,14 @@ def test_live_canvas_gets_a_full_frame_when_the_browser_view_is_ready(monkeypatc
         e.close()
     finally:
         plt.switch_backend("Agg")
+
+
+def test_house_style_sliders():
+    from genviz.widgets._base import float_slider, int_slider
+
+    s = int_slider("n", 20, 10, 100, 10, continuous_update=False)
+    f = float_slider("h", 0.5, 0.1, 1.0, 0.1)
+    assert isinstance(s, widgets.IntSlider) and (s.value, s.min, s.max, s.step) == (20, 10, 100, 10)
+    assert not s.continuous_update and f.continuous_update
+    assert s.style.description_width == f.style.description_width == "70px"
+    assert s.layout.width == f.layout.width == "330px"

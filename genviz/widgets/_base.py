@@ -21,7 +21,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from PIL import Image
 
-__all__ = ["Explorer", "float_slider"]
+__all__ = ["Explorer", "float_slider", "int_slider"]
 
 
 def _buffer_png(canvas) -> bytes:
@@ -43,6 +43,14 @@ def float_slider(description, value, min, max, step, *, continuous_update=True,
         continuous_update=continuous_update, readout_format=readout_format,
         style={"description_width": "70px"}, layout=widgets.Layout(width=width),
     )
+
+
+def int_slider(description, value, min, max, step=1, *, continuous_update=True, width="330px"):
+    """An IntSlider in the house style of :func:`float_slider`."""
+    return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
+                             continuous_update=continuous_update,
+                             style={"description_width": "70px"},
+                             layout=widgets.Layout(width=width))
 
 
 class Explorer(widgets.VBox):

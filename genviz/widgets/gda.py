@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from genviz.plots.gda import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, int_slider
 
 __all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
 
@@ -76,9 +76,7 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
         "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
         "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
         "phi": slider("φ", "phi", 0.1, 0.9, 0.05),
-        "n": widgets.IntSlider(value=p["n"], min=20, max=2000, step=10, description="n",
-                               continuous_update=False, style={"description_width": "70px"},
-                               layout=widgets.Layout(width="330px")),
+        "n": int_slider("n", p["n"], 20, 2000, 10, continuous_update=False),
         "family": widgets.Dropdown(options=[(FAMILY_LABELS[f], f) for f in FAMILIES],
                                    value=p["family"], description="data",
                                    style={"description_width": "70px"},

@@ -6,18 +6,10 @@ import ipywidgets as widgets
 
 from genviz.knn import regression_data, two_class_data
 from genviz.plots.knn import KNNClassificationView, KNNRegressionView, ProjectionView
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, int_slider
 
 __all__ = ["knn_classification_explorer", "knn_regression_explorer", "projection_explorer",
-           "classification_readout", "regression_readout", "projection_readout", "int_slider"]
-
-
-def int_slider(description, value, min, max, step=1, *, continuous_update=True, width="330px"):
-    """An IntSlider in the house style of :func:`genviz.widgets._base.float_slider`."""
-    return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
-                             continuous_update=continuous_update,
-                             style={"description_width": "70px"},
-                             layout=widgets.Layout(width=width))
+           "classification_readout", "regression_readout", "projection_readout"]
 
 
 def classification_readout(state) -> str:
