@@ -10,7 +10,7 @@ from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.gda import GDA, check_labels
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE
+from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 from genviz.synthetic import FAMILIES, DataModel
 
 __all__ = ["gda_figure", "posterior_figure", "covariance_figure", "learning_curve_figure",
@@ -222,11 +222,11 @@ class GDAvsLogisticView(View):
     DATA = ("mu0x", "mu0y", "mu1x", "mu1y", "sigma1", "sigma2", "rho", "phi", "n", "family")
     PARAMS = DATA + ("gda_cov",)
 
-    def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=(5.4, 4.8), **params):
+    def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=None, **params):
         self.n_test = check_int(n_test, "n_test", low=10)
         self.n_grid = check_int(n_grid, "n_grid", low=10)
         self.seed = check_int(seed, "seed", low=0)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.0, 4.8))
         super().__init__(fig)
         self.ax = ax = fig.add_subplot()
         self.params = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigma2=1.0,
@@ -248,10 +248,12 @@ class GDAvsLogisticView(View):
         self._contours = {"bayes": None, "gda": None}
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
-        ax.legend(loc="upper left", fontsize="small", framealpha=0.85)
+        # beside the axes, not on the data
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                  fontsize="small", frameon=False)
         ax.set_title("boundaries (test errors in the readout)", fontsize="medium")
-        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.1, top=0.93)
         self.update(**params)
+        self.finish_layout()
 
     # -- helpers --------------------------------------------------------------------------------
     def _set_box(self, family):
@@ -265,6 +267,7 @@ class GDAvsLogisticView(View):
             self._xs, self._ys = xs, ys
             self._grid = np.column_stack([a.ravel() for a in np.meshgrid(xs, ys)])
             self.request_full_redraw()
+            self.relayout()  # wider tick labels (e.g. the outliers' box) need more margin
 
     def _draw_boundary(self, key, linear, values):
         """A line for a linear boundary (``linear = (theta, theta0)``), else a zero contour of
