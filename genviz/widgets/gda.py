@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from genviz.plots.gda import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
-from genviz.widgets._base import Explorer, float_slider, int_slider
+from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
 
 __all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
 
@@ -36,16 +36,14 @@ def gda_vs_logistic_readout(state) -> str:
         note = ("<br><span style='color:#7a4b00'>The sample is linearly separable: the "
                 "unregularised logistic MLE does not exist, so logistic regression is shown "
                 f"with L2 = {state['lr_l2']:g}.</span>")
-    return (
-        "<div style='font-family:monospace;line-height:1.5'>"
+    return readout_html(
         f"{html.escape(FAMILY_LABELS[state['family']])}, n = {state['n_train']}, "
-        f"test set {state['n_test']}<br>"
-        f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}<br>"
-        f"test error logistic = {e['lr']:.4f}<br>"
-        f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}<br>"
-        f"GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}<br>"
-        f"logistic {_theta(state['theta_lr'])}"
-        f"{note}</div>"
+        f"test set {state['n_test']}",
+        f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}",
+        f"test error logistic = {e['lr']:.4f}",
+        f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}",
+        f"GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}",
+        f"logistic {_theta(state['theta_lr'])}{note}",
     )
 
 
