@@ -107,3 +107,68 @@ def progress_bar(description: str = "running"):
         bar.bar_style = "success" if done >= total else ""
 
     return bar, callback
+
+
+# --- the GDA fitting explorer (notebook 03) ------------------------------------------------------
+
+from genviz.plots.gda import GDAFitView  # noqa: E402
+
+__all__ += ["gda_fit_explorer", "gda_fit_readout"]
+
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{float(a):.3f}" for a in v) + ")"
+
+
+def gda_fit_readout(state) -> str:
+    """HTML readout: the four MLEs phi, mu0, mu1, Sigma, then theta, theta0 and the posterior
+    written as a sigmoid of the linear function they define."""
+    S = state["Sigma"]
+    th, th0 = state["theta"], state["theta0"]
+    sign = "+" if th0 >= 0 else "−"
+    return (
+        "<div style='font-family:monospace;line-height:1.5'>"
+        f"n = {state['n']}, of which {state['n1']} with y = 1<br>"
+        f"φ&nbsp;&nbsp;= {state['phi']:.3f}<br>"
+        f"μ₀ = {_vec(state['mu0'])}<br>"
+        f"μ₁ = {_vec(state['mu1'])}<br>"
+        f"Σ&nbsp;&nbsp;= [[{S[0, 0]:.3f}, {S[0, 1]:.3f}], [{S[1, 0]:.3f}, {S[1, 1]:.3f}]]<br>"
+        f"θ = Σ⁻¹(μ₁ − μ₀) = {_vec(th)}, θ₀ = {th0:.3f}<br>"
+        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {abs(th0):.3f})))<br>"
+        f"true θ = {_vec(state['theta_true'])}, θ₀ = {state['theta0_true']:.3f}<br>"
+        f"training error = {state['training_error']:.3f}"
+        "</div>"
+    )
+
+
+def gda_fit_explorer(*, seed=0, **params) -> Explorer:
+    """Change the sample (size, class means, shared covariance, prior) and watch GDA's four
+    maximum-likelihood estimates, the fitted contours, the boundary and the sigmoid posterior.
+
+    The points come from a fixed seeded pool (see :class:`genviz.plots.gda.GDAFitView`), so a
+    slider moves the same points; fitting is a few means and one 2x2 covariance, so every slider
+    updates continuously.
+
+    Returns
+    -------
+    Explorer
+    """
+    view = GDAFitView(seed=seed, **params)
+    p = view.params
+
+    def slider(desc, name, lo, hi, step):
+        return float_slider(desc, p[name], lo, hi, step)
+
+    controls = {
+        "n": int_slider("n", p["n"], 10, GDAFitView.N_MAX, 10),
+        "phi": slider("φ (true)", "phi", 0.1, 0.9, 0.05),
+        "mu0x": slider("μ₀ (x₁)", "mu0x", -3.0, 3.0, 0.1),
+        "mu0y": slider("μ₀ (x₂)", "mu0y", -3.0, 3.0, 0.1),
+        "mu1x": slider("μ₁ (x₁)", "mu1x", -3.0, 3.0, 0.1),
+        "mu1y": slider("μ₁ (x₂)", "mu1y", -3.0, 3.0, 0.1),
+        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
+        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
+        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
+    }
+    return Explorer(view, controls, gda_fit_readout,
+                    title="Fitting GDA: the four MLEs, the contours and the boundary")
