@@ -169,7 +169,10 @@ def test_all_lists_existing_public_names_and_every_public_def(path):
     assigned = [n for n in tree.body if isinstance(n, ast.Assign)
                 and any(isinstance(t, ast.Name) and t.id == "__all__" for t in n.targets)]
     assert len(assigned) == 1, f"{name} has no (or more than one) __all__ assignment"
-    listed = ast.literal_eval(assigned[0].value)
+    listed = list(ast.literal_eval(assigned[0].value))
+    for node in tree.body:  # sections appended later may extend it: __all__ += [...]
+        if isinstance(node, ast.AugAssign) and getattr(node.target, "id", None) == "__all__":
+            listed += ast.literal_eval(node.value)
     assert len(listed) == len(set(listed)), f"{name}.__all__ lists a name twice"
     module = importlib.import_module(name)
     for item in listed:
@@ -177,6 +180,15 @@ def test_all_lists_existing_public_names_and_every_public_def(path):
         assert hasattr(module, item), f"{name}.__all__ lists {item}, which does not exist"
     missing = _public_defs(tree) - set(listed)
     assert not missing, f"{name} defines public {sorted(missing)} but does not list them in __all__"
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "genviz" / "widgets").glob("*.py")), ids=lambda p: p.name)
+def test_readouts_use_the_one_formatter(path):
+    """Readout HTML is built by genviz.widgets._base.readout_html, not spelled out per explorer."""
+    if path.name == "_base.py":
+        return
+    assert "font-family:monospace" not in path.read_text(), \
+        f"{path.name} spells out the readout style; build the readout with readout_html(...)"
 
 
 MOVED = {  # old home -> names that moved out of it (issue 15); the old import must keep working

@@ -126,18 +126,16 @@ def gda_fit_readout(state) -> str:
     S = state["Sigma"]
     th, th0 = state["theta"], state["theta0"]
     sign = "+" if th0 >= 0 else "−"
-    return (
-        "<div style='font-family:monospace;line-height:1.5'>"
-        f"n = {state['n']}, of which {state['n1']} with y = 1<br>"
-        f"φ&nbsp;&nbsp;= {state['phi']:.3f}<br>"
-        f"μ₀ = {_vec(state['mu0'])}<br>"
-        f"μ₁ = {_vec(state['mu1'])}<br>"
-        f"Σ&nbsp;&nbsp;= [[{S[0, 0]:.3f}, {S[0, 1]:.3f}], [{S[1, 0]:.3f}, {S[1, 1]:.3f}]]<br>"
-        f"θ = Σ⁻¹(μ₁ − μ₀) = {_vec(th)}, θ₀ = {th0:.3f}<br>"
-        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {abs(th0):.3f})))<br>"
-        f"true θ = {_vec(state['theta_true'])}, θ₀ = {state['theta0_true']:.3f}<br>"
-        f"training error = {state['training_error']:.3f}"
-        "</div>"
+    return readout_html(
+        f"n = {state['n']}, of which {state['n1']} with y = 1",
+        f"φ&nbsp;&nbsp;= {state['phi']:.3f}",
+        f"μ₀ = {_vec(state['mu0'])}",
+        f"μ₁ = {_vec(state['mu1'])}",
+        f"Σ&nbsp;&nbsp;= [[{S[0, 0]:.3f}, {S[0, 1]:.3f}], [{S[1, 0]:.3f}, {S[1, 1]:.3f}]]",
+        f"θ = Σ⁻¹(μ₁ − μ₀) = {_vec(th)}, θ₀ = {th0:.3f}",
+        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {abs(th0):.3f})))",
+        f"true θ = {_vec(state['theta_true'])}, θ₀ = {state['theta0_true']:.3f}",
+        f"training error = {state['training_error']:.3f}",
     )
 
 
