@@ -312,8 +312,9 @@ class ProjectionView(View):
         ax2.set_xlim(1, self.d_max)
         ax2.set_ylim(0, min(1.5, max(worst) * 1.05))
         ax2.set_xlabel("target dimension d")
-        ax2.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize="x-small",
-                   frameon=False)
+        # inside, upper right: the curves fall from the upper left (above the axes it was
+        # wider than the panel at lecture sizes)
+        ax2.legend(loc="upper right", fontsize="x-small", framealpha=0.9)
         self.params = dict(d=d, eps=eps)
         self.update(d=d, eps=eps)
         self.finish_layout()

@@ -12,7 +12,8 @@ from genviz._validation import check_points, check_scalar, check_vector
 from genviz.gaussian import cov_from_params, ellipse_points
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize
+from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize,
+                                 is_lecture_mode)
 
 __all__ = ["CategoricalNBView", "DiscretizeView", "NBvsGDAView", "KDENBView",
            "decision_regions_figure"]
@@ -41,10 +42,16 @@ class CategoricalNBView(View):
         self.classes = base.classes_.tolist()
         self.categories = [c.tolist() for c in base.categories_]
         d, K = len(self.names), len(self.classes)
-        # at most 4 panels per row: 7 panels (EnjoySport) wrap to two rows within the width budget
-        ncols = d + 1 if d + 1 <= 3 else min(4, -(-(d + 1) // 2))
+        # at most 4 panels per row (2-3 in lecture style): 7 panels (EnjoySport) wrap to more rows
+        # within the width budget. In lecture style the figure is narrower (6.4 in), leaving
+        # the counting table beside it a column wide enough to read it as a table.
+        if is_lecture_mode():
+            ncols = min(d + 1, 2 if d + 1 <= 6 else 3)
+        else:
+            ncols = d + 1 if d + 1 <= 3 else min(4, -(-(d + 1) // 2))
         nrows = -(-(d + 1) // ncols)
-        fig = new_figure(figsize or explorer_figsize(FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5))
+        fig = new_figure(figsize or explorer_figsize(FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5,
+                                                     lecture_box=(6.4, 5.6)))
         super().__init__(fig)
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax in axes[d + 1:]:

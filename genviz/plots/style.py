@@ -59,7 +59,7 @@ FIGURE_WIDTH_BUDGET = 7.8
 #: Lecture mode (Voila at 1280x720): the figure sits beside a column of controls (~380 px at
 #: projector font sizes), so at most (width, height) inches; the height keeps controls and
 #: figure on one 720-px screen.
-LECTURE_FIGURE_BOX = (8.2, 5.6)
+LECTURE_FIGURE_BOX = (8.0, 5.6)
 
 
 def set_lecture_mode(on: bool = True) -> None:
@@ -88,19 +88,22 @@ def figure_width_budget() -> float:
     return LECTURE_FIGURE_BOX[0] if is_lecture_mode() else FIGURE_WIDTH_BUDGET
 
 
-def explorer_figsize(width: float, height: float) -> tuple[float, float]:
+def explorer_figsize(width: float, height: float, *,
+                     lecture_box: tuple[float, float] | None = None) -> tuple[float, float]:
     """The size an explorer's figure gets for a designed ``(width, height)`` in inches.
 
     Normal style: the design itself, which must fit :data:`FIGURE_WIDTH_BUDGET`
     (``ValueError`` otherwise: re-arrange the panels rather than widen the figure). Lecture
     style: the design scaled up, keeping its aspect, to fill :data:`LECTURE_FIGURE_BOX` (fonts
-    are 1.5 times larger there, so the figure needs the room).
+    are 1.5 times larger there, so the figure needs the room). ``lecture_box`` (inches, within
+    :data:`LECTURE_FIGURE_BOX`) is a smaller box for an explorer whose readout needs a wider
+    column beside the figure (the naive Bayes counting table).
 
     >>> explorer_figsize(7.8, 3.9)
     (7.8, 3.9)
     >>> with lecture_mode():
     ...     explorer_figsize(7.8, 3.9)
-    (8.2, 4.1)
+    (8.0, 4.0)
     """
     if not (width > 0 and height > 0):
         raise ValueError(f"width and height must be positive inches, got ({width!r}, {height!r})")
@@ -110,7 +113,10 @@ def explorer_figsize(width: float, height: float) -> tuple[float, float]:
                          "stack or drop panels instead")
     if not is_lecture_mode():
         return (width, height)
-    scale = min(LECTURE_FIGURE_BOX[0] / width, LECTURE_FIGURE_BOX[1] / height)
+    box = LECTURE_FIGURE_BOX if lecture_box is None else lecture_box
+    if box[0] > LECTURE_FIGURE_BOX[0] + 1e-9 or box[1] > LECTURE_FIGURE_BOX[1] + 1e-9:
+        raise ValueError(f"lecture_box {box} must fit LECTURE_FIGURE_BOX = {LECTURE_FIGURE_BOX}")
+    scale = min(box[0] / width, box[1] / height)
     return (round(width * scale, 2), round(height * scale, 2))
 
 
