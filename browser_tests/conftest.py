@@ -27,7 +27,7 @@ from pages import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, INIT_JS, LAYOUT_ARTIFACTS
 
 NOTEBOOK_NAMES = [p.name for p in notebooks()]
 LATENCY_MD = ROOT / "benchmarks" / "browser_latency.md"
-# Where the notebooks are used (DESIGN.md): JupyterLab on a 1280x800 laptop with the file
+# Where the notebooks are used (ARCHITECTURE.md): JupyterLab on a 1280x800 laptop with the file
 # browser open (its default), 1366x768 and 1920x1080; Voila lecture mode on a projector at
 # 1280x720 and 1920x1080. Each notebook runs once, at the first viewport of its list; the
 # layout tests resize that same page through the rest of the list.
