@@ -267,12 +267,19 @@ class BandwidthView(View):
         self.update(n=n, h=h)
         self.finish_layout()
 
+    def _sweeps(self, n):
+        """Sample and both CV sweeps for ``n`` draws, computed once per ``n`` and kept (the n
+        slider has 20 positions; a few kB each): moving back to a seen ``n`` costs no sweep."""
+        cache = self.__dict__.setdefault("_sweep_cache", {})
+        if n not in cache:
+            data = sample_claw(n, self.seed)
+            cache[n] = (data, cv_curve(data, self.hs, "loo-likelihood"),
+                        cv_curve(data, self.hs, "lscv"), rule_of_thumb(data, "silverman"),
+                        rule_of_thumb(data, "scott"))
+        return cache[n]
+
     def _resample(self, n):
-        self.data = sample_claw(n, self.seed)
-        self.loo = cv_curve(self.data, self.hs, "loo-likelihood")
-        self.lscv = cv_curve(self.data, self.hs, "lscv")
-        self.silverman = rule_of_thumb(self.data, "silverman")
-        self.scott = rule_of_thumb(self.data, "scott")
+        self.data, self.loo, self.lscv, self.silverman, self.scott = self._sweeps(n)
         ok = np.isfinite(self.loo)
         self._loo.set_data(self.hs[ok], self.loo[ok])
         self._ls.set_data(self.hs, self.lscv)
