@@ -327,8 +327,10 @@ def _write_latency_table(table):
         "`.noUi-handle`): from the keydown event (capture listener) to the first "
         "`requestAnimationFrame` in which a hash of the figure's canvas pixels differs "
         "(detection granularity ≤ 1 frame ≈ 16 ms). The canvas settles between samples. "
-        "Voilà runs in lecture mode (`make present`: larger fonts) at 1280×720. "
-        "Target (ARCHITECTURE.md, \"Targets\"): ≤ 150 ms median in JupyterLab.",
+        "JupyterLab at 1280×800 with the file browser open (explorer figures ≤ 7.8 in wide, "
+        "controls above the figure); Voilà in lecture mode (`make present`: genviz-lecture "
+        "template, larger figures beside the controls) at 1280×720. "
+        "Goal (ARCHITECTURE.md, \"Targets\"): ≤ 100 ms median and ≤ 150 ms p95 in JupyterLab.",
         "",
         "`n` counts the presses that changed pixels; `(+k)` presses that changed none within "
         "5 s (the figure does not depend on that slider there), which are left out.",

@@ -312,3 +312,44 @@ def test_layout_check_finds_overlaps_and_overflow():
     wide = Probe(new_figure(figsize=(12, 3)))
     assert any("wider" in p or "budget" in p for p in layout_problems(wide))
     plt.close("all")
+
+
+# -- what the page around the figures ships ----------------------------------------------------
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def test_explorer_layout_wraps_and_never_sets_a_fixed_width():
+    """[controls above readout | figure] in one wrapping row; the readout wraps to its column."""
+    from genviz.widgets import gaussian_explorer
+    from genviz.widgets._base import EXPLORER_CSS
+
+    e = gaussian_explorer(surface=False)
+    header, body = e.children
+    assert "genviz-explorer" in e._dom_classes and "<style>" in header.value
+    assert body.layout.flex_flow == "row wrap"
+    side, canvas = body.children
+    assert canvas is e.canvas and canvas.layout.flex == "0 0 auto"
+    grid, readout = side.children
+    assert readout is e.readout and readout.layout.min_width == "0"
+    assert "auto-fill" in grid.layout.grid_template_columns
+    assert "white-space: normal" in EXPLORER_CSS
+    e.close()
+
+
+def test_lab_settings_and_lecture_template_are_shipped():
+    """`make lab` and Binder's postBuild install the no-news override; `make present` serves
+    the lecture template, whose CSS states the projector sizes the browser suite checks."""
+    import json
+
+    override = ROOT / "share/jupyter/lab/settings/overrides.d/genviz.json"
+    settings = json.loads(override.read_text())
+    assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    makefile = (ROOT / "Makefile").read_text()
+    lab_rule = next(line for line in makefile.splitlines() if line.startswith("lab:"))
+    assert "$(LAB_OVERRIDES)" in lab_rule
+    assert "share/jupyter/lab/settings/overrides.d/genviz.json" in (ROOT / "postBuild").read_text()
+    assert "--template=genviz-lecture" in makefile and "JUPYTER_PATH=$(CURDIR)/share/jupyter" in makefile
+    template = ROOT / "share/jupyter/voila/templates/genviz-lecture"
+    assert json.loads((template / "conf.json").read_text())["base_template"] == "lab"
+    css = (template / "lecture.css").read_text()
+    assert "--genviz-prose: 24px" in css and "--genviz-widget: 20px" in css

@@ -31,7 +31,7 @@ def test_categorical_readout_shows_mitchells_numbers():
                   "0.7954", "decision:  No "]:
         assert piece in s, piece
     e.controls["alpha"].value = 1.0
-    assert "(3+1)/(5+1&middot;3) = 0.500" in e.readout.value
+    assert "(3+1)/<wbr>(5+1&middot;3) = 0.500" in e.readout.value
 
 
 def test_categorical_explorer_zero_over_zero_in_the_readout():

@@ -154,8 +154,10 @@ class Explorer(widgets.VBox):
             grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_COLUMN_PX}px, 1fr))",
             width="100%"))
         grid.add_class("genviz-controls")
+        # at most two control columns wide, so on a wide page the figure sits next to the
+        # controls (not at the far right); lecture.css widens it to fill the row instead
         side = widgets.VBox([grid, self.readout], layout=widgets.Layout(
-            flex=f"1 1 {CONTROL_COLUMN_PX}px", min_width=f"{CONTROL_COLUMN_PX - 40}px",
+            flex=f"0 1 {2 * CONTROL_COLUMN_PX}px", min_width=f"{CONTROL_COLUMN_PX - 40}px",
             margin="0 12px 8px 0"))
         side.add_class("genviz-side")
         self.canvas.layout.flex = "0 0 auto"

@@ -17,7 +17,8 @@ __all__ = ["categorical_nb_explorer", "categorical_readout", "discretize_explore
 def _frac(c, alpha, n, nv):
     if alpha == 0:
         return f"{c:g}/{n:g}"
-    return f"({c:g}+{alpha:g})/({n:g}+{alpha:g}&middot;{nv})"
+    # <wbr>: a narrow column (lecture mode) may break the smoothed fraction after the slash
+    return f"({c:g}+{alpha:g})/<wbr>({n:g}+{alpha:g}&middot;{nv})"
 
 
 def categorical_readout(state) -> str:
