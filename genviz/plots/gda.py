@@ -9,7 +9,7 @@ from genviz._validation import check_int, check_points, check_scalar
 from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.gda import GDA, check_labels
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE
 from genviz.synthetic import FAMILIES, DataModel
 
@@ -343,3 +343,16 @@ class GDAvsLogisticView(View):
                           lr_l2=self._lr_l2, separable=self._lr_l2 > 0, n_train=len(self._y),
                           n_test=self.n_test, family=new["family"], gda=gda, lr=self._lr,
                           data_model=self._model, X=self._X, y=self._y)
+
+    def describe(self) -> str:
+        """Alt text from the state: the data model and the three boundaries' test errors."""
+        p, s = self.params, self.state
+        e = s["errors"]
+        gda = "shared Σ (a straight line)" if p["gda_cov"] == "shared" else \
+            "separate Σ per class (a curved boundary)"
+        return (f"Training sample of n = {s['n_train']} points from the {p['family']} family, "
+                f"class means ({fmt(p['mu0x'])}, {fmt(p['mu0y'])}) and "
+                f"({fmt(p['mu1x'])}, {fmt(p['mu1y'])}), φ = {fmt(p['phi'])}, "
+                f"with three decision boundaries: Bayes optimal (dashed), GDA with {gda} and "
+                f"logistic regression. Test errors: GDA {fmt(e['gda'])}, logistic regression "
+                f"{fmt(e['lr'])}, Bayes {fmt(e['bayes'])}.")
