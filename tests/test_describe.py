@@ -59,6 +59,15 @@ def gda_vs_logistic():
         dict(gda_cov="separate")
 
 
+def gda_fit():
+    from genviz.plots.gda import GDAFitView
+    v = GDAFitView(n=80)
+    s = v.state
+    return v, ["n = 80", f"{s['n1']} of class 1", f"φ = {fmt(s['phi'])}", fmt(s["mu0"][0]),
+               fmt(s["Sigma"][0, 1]), f"θ₀ = {fmt(s['theta0'])}", fmt(s["training_error"])], \
+        dict(rho=-0.5)
+
+
 def dimensionality():
     from genviz.plots.joint import DimensionalityView
     a = datasets.auto_mpg()
@@ -202,7 +211,7 @@ def email():
                fmt(s["p_spam"])], dict(model="bernoulli")
 
 
-BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, dimensionality, histogram, kde,
+BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, gda_fit, dimensionality, histogram, kde,
             bandwidth, kde2d, knn_classification, knn_regression, projection, categorical_nb,
             categorical_nb_undefined, discretize, nb_vs_gda, kde_nb, spam_threshold, email]
 
