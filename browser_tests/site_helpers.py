@@ -12,8 +12,12 @@ from __future__ import annotations
 import functools
 import http.server
 import pathlib
+import subprocess
+import sys
 import threading
 from urllib.parse import urlparse
+
+import pytest
 
 from pages import ARTIFACTS, ROOT, free_port
 
@@ -24,9 +28,15 @@ SEVERE = ("serious", "critical")
 
 
 def site_pages() -> list[str]:
-    """Every HTML page of the built site, relative to its root (genindex/search included)."""
-    if not (SITE / "index.html").exists():
-        return []
+    """The pages the site must have, from its sources (known before it is built): the start
+    page, one per notebook, the API reference, the index and the search page."""
+    nbs = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    return ["index.html", "api.html", "genindex.html", "search.html"] + \
+        [f"notebooks/{stem}.html" for stem in nbs]
+
+
+def built_pages() -> list[str]:
+    """Every HTML page of the built site, relative to its root."""
     return sorted(str(p.relative_to(SITE)) for p in SITE.rglob("*.html")
                   if "_static" not in p.parts and "_sources" not in p.parts)
 
@@ -94,3 +104,12 @@ def summarize_violations(violations: list[dict]) -> dict:
                       "help": v["help"],
                       "targets": [n["target"] for n in v["nodes"][:5]]})
     return {"counts": counts, "rules": rules}
+
+
+@pytest.fixture(scope="session")
+def built_site():
+    """Build (or bring up to date) build/site/ once per session; a build failure fails here."""
+    done = subprocess.run([sys.executable, str(ROOT / "scripts" / "build_site.py")],
+                          capture_output=True, text=True, timeout=1800)
+    assert done.returncode == 0, f"site build failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return SITE
