@@ -81,7 +81,10 @@ PROBE = """() => {
     raw_tex: math.filter(m => !m.querySelector('mjx-container') && /\\\\[(\\[]/.test(m.textContent)).length,
     scroll_width: document.documentElement.scrollWidth,
     text,
-    details: document.querySelectorAll('details').length,
+    details: document.querySelectorAll('.genviz-exercise details').length,
+    details_open: document.querySelectorAll('.genviz-exercise details[open]').length,
+    exercise_raw_tex: [...document.querySelectorAll('.genviz-exercise')]
+        .filter(e => /\$[^$]+\$/.test(e.textContent)).length,
     launch: [...document.querySelectorAll('a')].map(a => a.href).filter(h => /binder|\\.ipynb$/.test(h)),
   };
 }"""
@@ -126,7 +129,13 @@ def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, b
     assert shown is None, f"widget repr printed as text: {probe['text'][max(0, shown.start() - 60):shown.end() + 60]!r}"
     assert record["scroll_width_390"] <= 392, \
         f"page is {record['scroll_width_390']} px wide at a 390 px viewport"
+    assert probe["exercise_raw_tex"] == 0, "untypeset $...$ in an exercise's hint or solution"
     if name.startswith("notebooks/"):
+        nb = NOTEBOOK_DIR / (pathlib.Path(name).stem + ".ipynb")
+        boxes = sum("".join(c["source"]).count("answer_box(")
+                    for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+        assert probe["details"] >= 2 * boxes, "exercises without folded hint and solution"
+        assert probe["details_open"] == 0, "hints and solutions must start folded"
         assert any(h.endswith(".ipynb") for h in probe["launch"]), "no .ipynb download link"
         assert "OWNER" not in " ".join(probe["launch"])
 

@@ -94,8 +94,12 @@ if REPOSITORY_URL:
         "notebook_interface": "jupyterlab",
     }
 mathjax3_config = {
-    "tex": {"inlineMath": [["\\(", "\\)"]], "displayMath": [["\\[", "\\]"]]},
-    "options": {"processHtmlClass": "tex2jax_process|mathjax_process|math|output_area"},
+    # $...$ too: exercise solutions (genviz.exercises) are Markdown with LaTeX; only elements
+    # of the classes below are processed (MyST marks the rest of the page mathjax_ignore)
+    "tex": {"inlineMath": [["\\(", "\\)"], ["$", "$"]],
+            "displayMath": [["\\[", "\\]"], ["$$", "$$"]]},
+    "options": {"processHtmlClass": "tex2jax_process|mathjax_process|math|output_area",
+                "ignoreHtmlClass": "tex2jax_ignore|mathjax_ignore|document"},
 }
 
 

@@ -75,3 +75,17 @@ def test_readout_is_a_polite_status_region(explorer):
 def test_sliders_have_visible_labels(explorer):
     for control in explorer.controls.values():
         assert isinstance(control, widgets.ValueWidget) and control.description
+
+
+def test_answer_box_folds_hint_and_solution_where_no_widget_manager_runs():
+    from genviz.exercises import Exercise
+    from genviz.widgets.exercises import answer_box
+    ex = Exercise("What is $1/4$?", 0.25, hint="Divide $1$ by $4$.", solution="$1/4 = 0.25$")
+    box = answer_box(ex)
+    data = DisplayFormatter().format(box)[0]
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == box.model_id
+    html_ = data["text/html"]
+    assert "<details><summary>Hint</summary><p>Divide $1$ by $4$.</p></details>" in html_
+    assert "<details><summary>Solution</summary>" in html_ and "1/4 = 0.25" in html_
+    assert "children" not in data["text/plain"] and "Divide" in data["text/plain"]
+    box.close()
