@@ -49,6 +49,9 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["cv_sweep", "bruteforce", "exact_log_loo", "kernel_values", "self_convolution",
+           "EPS_DISC", "TRUNC", "TOL_LOO", "LSCV_RTOL"]
+
 _SQRT2PI = np.sqrt(2.0 * np.pi)
 _Q = 1.05                     # (h / 2) / delta
 _K = 13                       # window half-width in grid cells
