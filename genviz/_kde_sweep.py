@@ -31,10 +31,10 @@ terms (at most the remaining count times the next, larger distance's term) are b
 sum. Hence every point's ``log f_{-i}(x_i)`` is within ``TOL_LOO`` = 1e-8 of the exact value.
 
 *Bounded memory.* The data are cut into clusters wherever a gap exceeds the reach of two windows
-(pairs across such a gap are below ``A``), and each cluster gets its own grid origin, so the
-grid has at most ``(2 P) x (number of unique values)`` cells whatever the range / h or h / range;
-it is processed in windows of 2^20 cells and the points in blocks of 2^15, so the working set is
-a few tens of MB for any input (plus ~10 arrays of the data's length).
+(pairs across such a gap are below ``A``), each with its own grid origin, so the grid has at most
+``2 P`` cells per unique value whatever range / h or h / range, processed in windows of 2^20
+cells; spreading and gathering are P passes over arrays of the data's length (the weights are a
+polynomial in one exponential per point), so there is no n x P temporary.
 
 Least-squares CV needs only totals: ``sum_k c_k F_k = kappa sum_g G(g)^2`` with
 ``G = sum_l c_l w(g - u_l)`` (no gather), at ``h`` and at ``h sqrt 2`` (the closed form of
@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cv_sweep", "bruteforce", "exact_log_loo", "kernel_values", "self_convolution",
+__all__ = ["cv_sweep", "select", "bruteforce", "exact_log_loo", "kernel_values", "self_convolution",
            "EPS_DISC", "TRUNC", "TOL_LOO", "LSCV_RTOL"]
 
 _SQRT2PI = np.sqrt(2.0 * np.pi)
@@ -69,7 +69,6 @@ LSCV_RTOL = 1e-9
 _U = np.finfo(float).eps
 _GAP = 2 * _K + 2             # cells: pairs farther apart than this never meet on the grid
 _WINDOW = 1 << 20             # grid cells per window
-_BLOCK = 1 << 15              # points per block
 _PAIRS = 1 << 20              # pairs per block (compact kernels, exact fallback)
 
 
@@ -346,6 +345,40 @@ def _lse(t):
     safe = np.where(np.isfinite(top), top, 0.0)
     with np.errstate(divide="ignore"):
         return safe + np.log(np.exp(t - safe[:, None]).sum(axis=1))
+
+
+# -- bandwidth selection -----------------------------------------------------------------------
+def select(xs, method, kernel, grid, h0):
+    """The CV-optimal h over ``grid`` (or the default grid around Silverman's ``h0``, extended by
+    decades while the optimum is at an end), refined between the optimum's neighbours by a
+    bounded scalar search on log h. Returns (h, whether the optimum is at an end of the grid)."""
+    from scipy.optimize import minimize_scalar
+
+    sign = -1.0 if method == "loo-likelihood" else 1.0
+    hs = np.geomspace(h0 / 30.0, 3.0 * h0, 100) if grid is None else grid
+    scores = cv_sweep(xs, hs, method, kernel)
+    top, bottom = 10.0 * float(xs[-1] - xs[0]), (h0 or 0.0) / 3e4
+    for _ in range(8 if grid is None else 0):
+        best = int(np.argmin(sign * scores))
+        if best == hs.size - 1 and hs[-1] < top:
+            more = np.geomspace(hs[-1], 10.0 * hs[-1], 34)[1:]
+            hs, scores = np.append(hs, more), np.append(scores, cv_sweep(xs, more, method, kernel))
+        elif best == 0 and hs[0] > bottom:
+            more = np.geomspace(hs[0] / 10.0, hs[0], 34)[:-1]
+            hs, scores = np.append(more, hs), np.append(cv_sweep(xs, more, method, kernel), scores)
+        else:
+            break
+    best = int(np.argmin(sign * scores))
+    if best in (0, hs.size - 1) and hs.size > 1:
+        return float(hs[best]), True
+    if hs.size < 3:
+        return float(hs[best]), False
+    res = minimize_scalar(lambda lh: sign * cv_sweep(xs, np.exp([lh]), method, kernel)[0],
+                          bounds=(np.log(hs[best - 1]), np.log(hs[best + 1])), method="bounded",
+                          options={"xatol": 1e-4})
+    if np.isfinite(res.fun) and res.fun <= sign * scores[best]:
+        return float(np.exp(res.x)), False
+    return float(hs[best]), False
 
 
 # -- the literal reference ---------------------------------------------------------------------

@@ -16,21 +16,12 @@ name               K(u)                                             scikit-learn
 ``triangular``     1 - |u| on [-1, 1]                               ``"linear"``, same h
 =================  ===============================================  =========================
 
-Bandwidth selection by cross-validation over a grid of ``h`` (:func:`cv_curve`):
-
-* ``"loo-likelihood"``: the mean leave-one-out log-likelihood
-  ``(1/n) sum_i log f_hat_{-i}(x_i)`` (higher is better);
-* ``"lscv"``: least-squares (unbiased-risk) CV,
-  ``integral f_hat^2 - (2/n) sum_i f_hat_{-i}(x_i)``, an unbiased estimate of the integrated
-  squared error minus the constant ``integral f^2`` (lower is better). ``integral f_hat^2`` is
-  exact: ``(1/n^2) sum_{i,j} (K*K)_h(x_i - x_j)`` with the closed-form self-convolution ``K*K``.
-
-The sweep (:func:`cv_curve`) lives in :mod:`genviz._kde_sweep`: for the Gaussian kernel a
-gridded evaluation whose error is bounded a priori for every point (spectrally accurate, not
-linear binning), with an exact log-space fallback for the points the bound does not cover
-(isolated points, outliers), so every point's ``log f_{-i}(x_i)`` is within 1e-8 of the literal
-leave-one-out value on any data; exact blocked pair sums for the compact kernels; memory bounded
-for any input. ``benchmarks/kde_sweep.md`` has its timings and deviations.
+Cross-validation over a grid of ``h`` (:func:`cv_curve`): ``"loo-likelihood"``, the mean
+leave-one-out log-likelihood ``(1/n) sum_i log f_hat_{-i}(x_i)`` (higher is better), and
+``"lscv"``, ``int f_hat^2 - (2/n) sum_i f_hat_{-i}(x_i)`` (lower is better; an unbiased estimate
+of the integrated squared error minus ``int f^2``). The sweep, exact to a stated tolerance on any
+data with bounded memory, lives in :mod:`genviz._kde_sweep` (algorithm and error bound there;
+timings and deviations in ``benchmarks/kde_sweep.md``).
 """
 
 from __future__ import annotations
@@ -39,7 +30,6 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 
 from genviz import _kde_sweep
 from genviz._kde_sweep import kernel_values as _kernel_values
@@ -67,8 +57,8 @@ def _check_kernel(kernel) -> str:
 
 
 def _real(value, name) -> np.ndarray:
-    """``value`` as a finite float array, refusing what is not a real number (private: strings,
-    numeric strings included, complex, booleans, dates, objects) before any conversion."""
+    """``value`` as a finite float array; strings (numeric ones too), complex, booleans, dates and
+    non-numeric objects are refused before any conversion."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be real numbers, got the string {value!r}")
     arr = value if isinstance(value, np.ndarray) else np.asarray(value)
@@ -97,8 +87,9 @@ def _check_data(data, name="data") -> np.ndarray:
     return arr
 
 
-def _check_h(h, name="h") -> float:
-    return check_scalar(h, name, low=0.0, low_open=True)
+def _check_kde(x, data, h, kernel):
+    return (_check_data(x, "x"), _check_data(data), check_scalar(h, "h", low=0.0, low_open=True),
+            _check_kernel(kernel))
 
 
 def _check_hs(hs) -> np.ndarray:
@@ -114,22 +105,8 @@ def _check_hs(hs) -> np.ndarray:
 
 
 def kernel_pdf(u, kernel: str = "gaussian") -> np.ndarray:
-    """The kernel ``K(u)`` at unit bandwidth (a density in ``u``).
-
-    Parameters
-    ----------
-    u : array_like
-        Points.
-    kernel : {"gaussian", "box", "tophat", "epanechnikov", "triangular"}
-
-    Returns
-    -------
-    ndarray, same shape as ``u``.
-
-    Raises
-    ------
-    ValueError
-        Unknown kernel, or ``u`` contains NaN.
+    """The kernel ``K(u)`` at unit bandwidth (a density in ``u``), same shape as ``u``; one of
+    :data:`KERNELS`.
 
     Examples
     --------
@@ -143,11 +120,7 @@ def kernel_pdf(u, kernel: str = "gaussian") -> np.ndarray:
 
 
 def kde_bumps(x, data, h, kernel: str = "gaussian") -> np.ndarray:
-    """The scaled bumps ``K_h(x - x_i) / n`` whose sum over ``i`` is the KDE.
-
-    Returns
-    -------
-    ndarray of shape (len(data), len(x)).
+    """The scaled bumps ``K_h(x - x_i) / n``, shape (len(data), len(x)); their sum is the KDE.
 
     Examples
     --------
@@ -155,36 +128,17 @@ def kde_bumps(x, data, h, kernel: str = "gaussian") -> np.ndarray:
     array([[0.5],
            [0. ]])
     """
-    x = _check_data(x, "x")
-    data = _check_data(data)
-    h = _check_h(h)
-    kernel = _check_kernel(kernel)
+    x, data, h, kernel = _check_kde(x, data, h, kernel)
     return _kernel_values((x[None, :] - data[:, None]) / h, kernel) / (h * data.size)
 
 
 def kde_pdf(x, data, h, kernel: str = "gaussian") -> np.ndarray:
     """Kernel density estimate ``f_hat(x) = (1/(n h)) sum_i K((x - x_i)/h)``.
 
-    Parameters
-    ----------
-    x : array_like, shape (m,)
-        Where to evaluate.
-    data : array_like, shape (n,)
-        The sample ``x_1, ..., x_n``.
-    h : float
-        Bandwidth (> 0). For the Gaussian kernel it is the standard deviation of each bump;
-        ``scipy.stats.gaussian_kde(data, bw_method=h / data.std(ddof=1))`` is the same estimate.
-    kernel : str
-        One of :data:`KERNELS`.
-
-    Returns
-    -------
-    ndarray of shape (m,)
-
-    Raises
-    ------
-    ValueError
-        ``h <= 0``, empty data, NaN or infinite values, unknown kernel.
+    At points ``x`` (shape (m,)) for the sample ``data`` (shape (n,)) and bandwidth ``h > 0``:
+    for the Gaussian kernel the standard deviation of each bump (``scipy.stats.gaussian_kde(data,
+    bw_method=h / data.std(ddof=1))`` is the same estimate). ``kernel``: one of :data:`KERNELS`.
+    Raises ValueError (``h <= 0``, empty, NaN or infinite) or TypeError (not real numbers).
 
     Examples
     --------
@@ -193,10 +147,7 @@ def kde_pdf(x, data, h, kernel: str = "gaussian") -> np.ndarray:
     >>> kde_pdf([0.0, 2.0], [-0.25, 0.25], 1.0, kernel="box")
     array([1., 0.])
     """
-    x = _check_data(x, "x")
-    data = _check_data(data)
-    h = _check_h(h)
-    kernel = _check_kernel(kernel)
+    x, data, h, kernel = _check_kde(x, data, h, kernel)
     out = np.empty(x.size)
     step = max(1, 2_000_000 // data.size)  # bound the (chunk, n) temporary
     for s in range(0, x.size, step):
@@ -230,25 +181,9 @@ def _check_bins(width, origin):
 def histogram(data, width, origin: float = 0.0):
     """Histogram density with bins ``[origin + k width, origin + (k+1) width)``.
 
-    Parameters
-    ----------
-    data : array_like, shape (n,)
-    width : float
-        Bin width (> 0).
-    origin : float
-        Starting position of the bins (any bin edge); the slides' second parameter.
-
-    Returns
-    -------
-    edges : ndarray (m + 1,)
-        Bin edges covering the data.
-    density : ndarray (m,)
-        ``count / (n * width)``, so the histogram integrates to 1.
-
-    Raises
-    ------
-    ValueError
-        ``width <= 0``, empty data, NaN, or more than 10^6 bins.
+    ``origin`` is any bin edge (the slides' second parameter). Returns the ``edges`` (m + 1,)
+    covering the data and the ``density`` (m,) ``count / (n width)``, which integrates to 1.
+    Raises ValueError for ``width <= 0``, empty data, NaN, or more than 10^6 bins.
 
     Examples
     --------
@@ -309,16 +244,8 @@ def kde2d_grid(xs, ys, data, h) -> np.ndarray:
     ``f_hat(x, y) = (1/n) sum_i phi_{h_1}(x - a_i) phi_{h_2}(y - b_i)``, computed as one
     matrix product of the two 1-D kernel matrices (separable kernel).
 
-    Parameters
-    ----------
-    xs, ys : array_like, shapes (p,), (q,)
-    data : array_like, shape (n, 2)
-    h : float or (float, float)
-        Bandwidth per axis (> 0).
-
-    Returns
-    -------
-    ndarray of shape (q, p): rows follow ``ys`` (as ``imshow``/``contour`` expect).
+    ``xs`` (p,), ``ys`` (q,), ``data`` (n, 2), ``h`` one bandwidth or one per axis (> 0).
+    Returns shape (q, p): rows follow ``ys`` (as ``imshow``/``contour`` expect).
 
     Examples
     --------
@@ -361,25 +288,12 @@ def _check_cv(data, hs, method, kernel):
 def cv_curve(data, hs, method: str = "lscv", kernel: str = "gaussian") -> np.ndarray:
     """Cross-validation score of the KDE for every bandwidth in ``hs`` (the whole curve).
 
-    Parameters
-    ----------
-    data : array_like, shape (n,), n >= 2
-    hs : array_like, shape (m,)
-        Bandwidths (> 0), any order.
-    method : {"lscv", "loo-likelihood"}
-        ``"lscv"``: least-squares CV, ``int f_hat^2 - (2/n) sum_i f_hat_{-i}(x_i)`` —
-        **lower is better**. ``"loo-likelihood"``: mean leave-one-out log-likelihood per point,
-        ``(1/n) sum_i log f_hat_{-i}(x_i)`` (nats) — **higher is better**; ``-inf`` when some
-        point has no other point within a compact kernel's reach.
-    kernel : str
-        One of :data:`KERNELS`.
+    ``data``: n >= 2 observations; ``hs``: m bandwidths (> 0, any order); returns m scores.
+    ``method="lscv"``: ``int f_hat^2 - (2/n) sum_i f_hat_{-i}(x_i)``, **lower is better**;
+    ``"loo-likelihood"``: ``(1/n) sum_i log f_hat_{-i}(x_i)`` (nats), **higher is better**
+    (``-inf`` when a point has no other within a compact kernel's reach). ``kernel``: one of
+    :data:`KERNELS`.
 
-    Returns
-    -------
-    ndarray of shape (m,)
-
-    Notes
-    -----
     Tolerance, on any sample (outliers, ties, heavy tails, far-apart clusters, any scale):
     Gaussian kernel, ``"loo-likelihood"``: every point's ``log f_hat_{-i}(x_i)``, hence the mean,
     is within ``1e-8`` of the literal leave-one-out value (plus the rounding of a mean of n
@@ -389,13 +303,8 @@ def cv_curve(data, hs, method: str = "lscv", kernel: str = "gaussian") -> np.nda
     Time about linear in n per bandwidth for the Gaussian kernel (in the number of pairs closer
     than the kernel's support for the others); memory bounded for any data.
 
-    Raises
-    ------
-    ValueError
-        Fewer than 2 observations, NaN or infinite values, ``hs`` empty or not positive,
-        unknown method or kernel.
-    TypeError
-        Data or bandwidths that are not real numbers.
+    Raises ValueError (fewer than 2 observations, NaN or infinite values, ``hs`` empty or not
+    positive, unknown method or kernel) or TypeError (not real numbers).
 
     Examples
     --------
@@ -438,10 +347,7 @@ def rule_of_thumb(data, rule: str = "silverman", kernel: str = "gaussian") -> fl
     another kernel they are rescaled to the equivalent bandwidth by the canonical factor
     ``(R(K)/mu2(K)^2)^(1/5) / (R(phi))^(1/5)``.
 
-    Raises
-    ------
-    ValueError
-        Unknown rule or kernel, fewer than 2 observations, or zero spread.
+    Raises ValueError: unknown rule or kernel, fewer than 2 observations, or zero spread.
 
     Examples
     --------
@@ -468,48 +374,15 @@ def rule_of_thumb(data, rule: str = "silverman", kernel: str = "gaussian") -> fl
     return float(h * (R / mu2 ** 2) ** 0.2 / Rg ** 0.2)
 
 
-def _default_grid_scores(data, method, kernel, sign):
-    h0 = rule_of_thumb(data, "silverman", kernel)
-    top, bottom = 10.0 * float(np.ptp(_check_data(data))), h0 / 3e4
-    hs = np.geomspace(h0 / 30.0, 3.0 * h0, 100)
-    scores = cv_curve(data, hs, method, kernel)
-    for _ in range(8):
-        best = int(np.argmin(sign * scores))
-        if best == hs.size - 1 and hs[-1] < top:
-            more = np.geomspace(hs[-1], 10.0 * hs[-1], 34)[1:]
-            hs, scores = np.append(hs, more), np.append(scores, cv_curve(data, more, method, kernel))
-        elif best == 0 and hs[0] > bottom:
-            more = np.geomspace(hs[0] / 10.0, hs[0], 34)[:-1]
-            hs, scores = np.append(more, hs), np.append(cv_curve(data, more, method, kernel), scores)
-        else:
-            break
-    return hs, scores
-
-
 def select_bandwidth(data, method: str = "lscv", kernel: str = "gaussian", hs=None) -> float:
     """Choose a bandwidth by cross-validation or a rule of thumb.
 
-    Parameters
-    ----------
-    data : array_like, shape (n,)
-    method : {"lscv", "loo-likelihood", "silverman", "scott"}
-    kernel : str
-        One of :data:`KERNELS`.
-    hs : array_like, optional
-        Grid for the CV methods; default 100 bandwidths log-spaced from Silverman's h / 30 to
-        3 h, extended by decades (33 more each) while the optimum is at an end, up to 10 times
-        the data's range and down to Silverman's h / 3e4 (an outlier pulls the likelihood
-        optimum far up; ties pull it towards 0). The grid optimum is refined by a bounded scalar
-        search between its neighbours.
-
-    Returns
-    -------
-    float
-
-    Warns
-    -----
-    RuntimeWarning
-        If the CV optimum is at an end of the grid (widen ``hs``).
+    ``method``: ``"lscv"``, ``"loo-likelihood"``, ``"silverman"`` or ``"scott"``; ``kernel``: one
+    of :data:`KERNELS`. ``hs``: the CV grid; by default 100 bandwidths log-spaced from Silverman's
+    h / 30 to 3 h, extended by decades while the optimum is at an end (up to 10 times the data's
+    range, down to Silverman's h / 3e4: an outlier pulls the likelihood optimum up, ties pull it
+    towards 0). The grid optimum is refined by a bounded scalar search between its neighbours.
+    Warns (RuntimeWarning) if the optimum stays at an end of the grid.
 
     Examples
     --------
@@ -522,25 +395,14 @@ def select_bandwidth(data, method: str = "lscv", kernel: str = "gaussian", hs=No
         return rule_of_thumb(data, method, kernel)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS + RULES}, got {method!r}")
-    sign = -1.0 if method == "loo-likelihood" else 1.0
-    if hs is None:
-        hs, scores = _default_grid_scores(data, method, kernel, sign)
-    else:
-        hs = np.sort(_check_hs(hs))
-        scores = cv_curve(data, hs, method, kernel)
-    best = int(np.argmin(sign * scores))
-    if best in (0, hs.size - 1) and hs.size > 1:
-        warnings.warn(f"the {method} optimum is at the end of the bandwidth grid (h = "
-                      f"{hs[best]:.4g}); widen hs", RuntimeWarning, stacklevel=2)
-        return float(hs[best])
-    if hs.size < 3:
-        return float(hs[best])
-    lo, hi = np.log(hs[best - 1]), np.log(hs[best + 1])
-    res = minimize_scalar(lambda lh: sign * cv_curve(data, [np.exp(lh)], method, kernel)[0],
-                          bounds=(lo, hi), method="bounded", options={"xatol": 1e-4})
-    if np.isfinite(res.fun) and res.fun <= sign * scores[best]:
-        return float(np.exp(res.x))
-    return float(hs[best])
+    grid = None if hs is None else np.sort(_check_hs(hs))
+    xs, _, kernel = _check_cv(data, [1.0], method, kernel)
+    h0 = rule_of_thumb(xs, "silverman", kernel) if grid is None else None
+    h, at_end = _kde_sweep.select(xs, method, kernel, grid, h0)
+    if at_end:
+        warnings.warn(f"the {method} optimum is at the end of the bandwidth grid (h = {h:.4g}); "
+                      "widen hs", RuntimeWarning, stacklevel=2)
+    return h
 
 
 # -- the claw density --------------------------------------------------------------------------
