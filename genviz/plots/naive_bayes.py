@@ -288,8 +288,7 @@ class NBvsGDAView(View):
                 for i, level in enumerate((1.0, 2.0)):
                     pts = ellipse_points(means[m][k], covs[m][k], level)
                     self.ellipses[m][2 * k + i].set_data(pts[:, 0], pts[:, 1])
-            joint = model.predict_joint_log_proba(self.G) if m == 0 else \
-                model.joint_log_likelihood(self.G)
+            joint = model.predict_joint_log_proba(self.G)
             self.regions[m].set_data((joint[:, 1] > joint[:, 0]).reshape(self.xx.shape))
             acc.append(float(np.mean(model.predict(Xt) == self.yt)))
         self.state = {"rho": rho, "accuracy_nb": acc[0], "accuracy_gda": acc[1],
