@@ -42,19 +42,20 @@ def _refuse_non_real(raw: np.ndarray, name: str) -> None:
         return
     if kind in "US":
         example = raw.flat[0] if raw.size else ""
-        raise TypeError(f"{name} must hold numbers, got strings (e.g. {str(example)!r}); strings "
+        raise TypeError(f"{name} must be numeric, got strings (e.g. {str(example)!r}); strings "
                         f"are not parsed: convert them first, e.g. np.asarray({name}, dtype=float)")
     if kind == "c":
-        raise TypeError(f"{name} must hold real numbers, got complex values (dtype {raw.dtype}); "
+        raise TypeError(f"{name} must be numeric (real), got complex values (dtype {raw.dtype}); "
                         f"pass the real part explicitly if that is what you mean")
     if kind == "O":
         for v in raw.flat:
             if v is None:
                 raise TypeError(f"{name} contains None (a missing value); fill or drop it first")
             if not _is_real_number(v):
-                raise TypeError(f"{name} must hold real numbers, got {type(v).__name__} {v!r:.40}")
+                raise TypeError(f"{name} must be numeric (real numbers), got {type(v).__name__} "
+                                f"{v!r:.40}")
         return
-    raise TypeError(f"{name} must hold real numbers, got dtype {raw.dtype}")
+    raise TypeError(f"{name} must be numeric (real numbers), got dtype {raw.dtype}")
 
 
 def check_array(value, name: str, *, ndim: int | None = None, finite: bool = True) -> np.ndarray:

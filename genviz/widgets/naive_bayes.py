@@ -14,10 +14,12 @@ __all__ = ["categorical_nb_explorer", "categorical_readout", "discretize_explore
            "nb_vs_gda_explorer", "kde_nb_explorer"]
 
 
-def _frac(c, alpha, n, nv):
-    if alpha == 0:
-        return f"{c:g}/{n:g}"
-    return f"({c:g}+{alpha:g})/({n:g}+{alpha:g}&middot;{nv})"
+def _frac(table, k, value):
+    """The model's smoothed entry as the slides write it: (count + alpha)/(N_k + alpha n_j) = p."""
+    c, n, p = table.entry(k, value)
+    if table.alpha == 0:
+        return f"{c:g}/{n:g} = {p:.3f}"
+    return f"({c:g}+{table.alpha:g})/({n:g}+{table.alpha:g}&middot;{table.n_values}) = {p:.3f}"
 
 
 def categorical_readout(state) -> str:
@@ -32,10 +34,7 @@ def categorical_readout(state) -> str:
     for k, c in enumerate(e["classes"]):
         cells = [f"<td>{N[k]:g}/{N.sum():g} = {e['prior'][k]:.3f}</td>"]
         for j, v in enumerate(e["values"]):
-            i = list(state["categories"][j]).index(v)
-            cnt = state["counts"][j][k, i]
-            cells.append(f"<td>{_frac(cnt, a, N[k], state['n_values'][j])} = "
-                         f"{e['factors'][k, j]:.3f}</td>")
+            cells.append(f"<td>{_frac(state['smoothed'][j], k, v)}</td>")
         post = "&mdash;" if e["posterior"] is None else f"{e['posterior'][k]:.4f}"
         cells.append(f"<td><b>{e['joint'][k]:.4g}</b></td><td><b>{post}</b></td>")
         rows.append(f"<tr><th>{esc(str(c))}</th>{''.join(cells)}</tr>")
