@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 import ipywidgets as widgets
 
@@ -17,16 +18,23 @@ def _model_toggle(value):
                                  style={"description_width": "70px", "button_width": "110px"})
 
 
+def _format_c(log10_c: float) -> str:
+    """``c = 10^log10_c`` as text that never overflows (c = 1e400 is fine to show)."""
+    e = math.floor(log10_c)
+    if -300 < e < 300:
+        return f"{10.0 ** log10_c:.3g}"
+    return f"{10.0 ** (log10_c - e):.3g}&times;10<sup>{e}</sup>"
+
+
 def threshold_readout(state) -> str:
     """HTML table: for each event model, the operating point at the current c."""
-    c = 10.0 ** state["log10_c"]
     rows = "".join(
         f"<tr style='{'font-weight:bold' if name == state['model'] else ''}'><td>{name}</td>"
         f"<td>{pt['precision']:.3f}</td><td>{pt['recall']:.3f}</td><td>{pt['fpr']:.4f}</td>"
         f"<td>{pt['fp']}</td><td>{pt['fn']}</td><td>{state['auc'][name]:.4f}</td></tr>"
         for name, pt in state["points"].items())
     return (f"<div style='font-family:monospace'>c = 10<sup>{state['log10_c']:.1f}</sup> "
-            f"= {c:.3g} &nbsp; (log c = {state['log10_c'] * 2.302585:.2f}), "
+            f"= {_format_c(state['log10_c'])} &nbsp; (log c = {state['log10_c'] * 2.302585:.2f}), "
             f"&alpha; = {state['alpha']:.3g}<br>"
             "<table><tr><th>model</th><th>precision</th><th>recall</th><th>FPR</th>"
             "<th>ham flagged</th><th>spam missed</th><th>AUC</th></tr>"
