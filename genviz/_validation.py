@@ -135,8 +135,9 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
     >>> check_labels(["a", "b"], 2)
     array(['a', 'b'], dtype='<U1')
     """
-    if isinstance(y, (str, bytes)):
-        raise TypeError(f"{name} must be a sequence of labels, got the single string {y!r}")
+    if isinstance(y, (str, bytes, np.str_, np.bytes_)):
+        raise ValueError(f"{name} must be a 1-D array of labels, got the single value {y!r}; "
+                         f"pass one label per row of X ({n})")
     raw = y if isinstance(y, np.ndarray) else None
     if raw is None:
         try:
@@ -154,10 +155,12 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
         raise ValueError(f"{name} has {raw.shape[0]} labels but X has {n} rows; they must match "
                          f"(one label per row)")
     if raw.dtype.kind == "O":
-        kinds = {_label_kind(v) for v in raw.tolist()}
-        if None in raw.tolist():
-            i = raw.tolist().index(None)
-            raise ValueError(f"{name}[{i}] is None (a missing label); drop that row first")
+        values = raw.tolist()
+        for i, v in enumerate(values):
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise ValueError(f"{name}[{i}] is {v!r} (a missing label: None or NaN); drop "
+                                 f"that row first")
+        kinds = {_label_kind(v) for v in values}
         if len(kinds) > 1:
             raise TypeError(f"{name} mixes label types ({', '.join(sorted(kinds))}); labels must "
                             f"be all numbers or all strings, e.g. convert with "
