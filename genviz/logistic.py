@@ -182,8 +182,9 @@ class LogisticRegression:
         X, centre, scale = _standardise(X)
         Xa = np.column_stack([np.ones(n), X])
         # The penalty l2/2 |theta|^2 on the original coefficients theta = w / scale.
-        with np.errstate(under="ignore"):
-            ridge = np.r_[0.0, l2 / scale ** 2] if l2 > 0 else np.zeros(d + 1)
+        with np.errstate(under="ignore", over="ignore"):
+            ridge = np.r_[0.0, np.minimum(l2 / scale / scale, 1e300)] if l2 > 0 \
+                else np.zeros(d + 1)
         w = np.zeros(d + 1)
         w[0] = np.log(y.mean() / (1 - y.mean()))  # the best intercept-only model
         if self.warm_start and getattr(self, "coef_", np.empty(0)).shape == (d,):
@@ -230,10 +231,13 @@ class LogisticRegression:
         p = expit(Xa @ w)
         if l2 == 0.0 and np.any(np.abs(p - y) < 1e-10) and is_linearly_separable(X_orig, y):
             self._separable()  # quasi-complete separation: probabilities saturated at 0 or 1
-        self.grad_norm_ = float(np.max(np.abs(Xa.T @ (p - y) + ridge * w)))
         self._centre, self._scale, self._w = centre, scale, w.copy()
         self.coef_ = w[1:] / scale
         self.intercept_ = float(w[0] - self.coef_ @ centre)
+        # gradient of J in the original coordinates (theta0, theta), as documented
+        with np.errstate(over="ignore"):
+            g = np.r_[np.sum(p - y), X_orig.T @ (p - y) + l2 * self.coef_]
+        self.grad_norm_ = float(np.max(np.abs(g)))
         self.n_features_in_ = d
         self.classes_ = np.array([0, 1])
         self.n_iter_ = it

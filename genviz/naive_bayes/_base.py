@@ -85,6 +85,7 @@ class _BaseNB:
     ``_zero_evidence_hint`` says what to do when a row has probability 0 under every class.
     """
 
+    _zero_evidence_cause = ": each class has some feature value never counted with it"
     _zero_evidence_hint = ("This is the zero-count problem of alpha=0; use Laplace smoothing "
                            "(alpha > 0)")
 
@@ -172,8 +173,9 @@ class _BaseNB:
         bad = np.flatnonzero(~np.isfinite(norm[:, 0]))
         if bad.size:
             raise ValueError(
-                f"X row(s) {bad[:10].tolist()} have probability 0 under every class, so the "
-                f"posterior is 0/0. {self._zero_evidence_hint}")
+                f"X row(s) {bad[:10].tolist()} have probability 0 under every "
+                f"class{self._zero_evidence_cause}, so the posterior is 0/0. "
+                f"{self._zero_evidence_hint}")
         return norm
 
     def predict_log_proba(self, X):
@@ -188,8 +190,9 @@ class _BaseNB:
         bad = np.flatnonzero(np.isnan(out).any(axis=1))
         if bad.size:
             raise ValueError(
-                f"X row(s) {bad[:10].tolist()} have probability 0 under every class, so the "
-                f"posterior is 0/0. {self._zero_evidence_hint}")
+                f"X row(s) {bad[:10].tolist()} have probability 0 under every "
+                f"class{self._zero_evidence_cause}, so the posterior is 0/0. "
+                f"{self._zero_evidence_hint}")
         return out
 
     def predict_proba(self, X):

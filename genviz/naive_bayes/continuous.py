@@ -75,7 +75,8 @@ class GaussianNB(_BaseNB):
                              f"variance): the Gaussian has no density; pass var_smoothing > 0 "
                              f"(e.g. the default 1e-9)")
 
-    _zero_evidence_hint = "Rescale the features"  # not reached: the posterior is always finite
+    _zero_evidence_cause = ""  # not reached: the posterior is always finite
+    _zero_evidence_hint = "Rescale the features"
 
     def _log_likelihood(self, X):
         const = -0.5 * np.sum(np.log(2.0 * np.pi * self.var_), axis=1)
@@ -117,12 +118,13 @@ _BANDWIDTH_METHODS = ("silverman", "scott", "lscv", "loo-likelihood")
 
 
 def _log_kde(x, data, h, kernel):
-    """``log kde_pdf(x)``; for the Gaussian kernel, points in the far tails (where the density
-    underflows to 0) get the exact value by logsumexp instead of ``log 0``."""
+    """``log kde_pdf(x)``; for the Gaussian kernel, points in the far tails get the exact value
+    by logsumexp: where the density is below e^-650 (~1e-283) its terms approach the subnormal
+    range (precision lost, found by the property tests) or underflow to 0 (``log 0``)."""
     from genviz.kde import kde_pdf
 
     logp = _safe_log(kde_pdf(x, data, h, kernel))
-    far = np.isneginf(logp)
+    far = logp < -650.0
     if kernel == "gaussian" and far.any():
         with np.errstate(over="ignore"):
             u = (x[far, None] - data[None, :]) / h
@@ -163,6 +165,8 @@ class KDENB(_BaseNB):
     def __init__(self, bandwidth="silverman", kernel="gaussian"):
         self.bandwidth = bandwidth
         self.kernel = kernel
+
+    _zero_evidence_cause = ""
 
     @property
     def _zero_evidence_hint(self):
