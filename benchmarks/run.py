@@ -2,7 +2,7 @@
 """Run every benchmark: ``make bench`` (or ``python benchmarks/run.py [name-filter]``).
 
 Writes a Markdown table to stdout and to benchmarks/results.md. Timings are measurements to
-report, never assertions (DESIGN.md).
+report, never assertions (ARCHITECTURE.md, "Targets").
 """
 
 from __future__ import annotations

@@ -306,7 +306,7 @@ def _write_latency_table(table):
         "`requestAnimationFrame` in which a hash of the figure's canvas pixels differs "
         "(detection granularity ≤ 1 frame ≈ 16 ms). The canvas settles between samples. "
         "Voilà runs in lecture mode (`make present`: larger fonts) at 1280×720. "
-        "Target (DESIGN.md): ≤ 150 ms median in JupyterLab.",
+        "Target (ARCHITECTURE.md, \"Targets\"): ≤ 150 ms median in JupyterLab.",
         "",
         "`n` counts the presses that changed pixels; `(+k)` presses that changed none within "
         "5 s (the figure does not depend on that slider there), which are left out.",

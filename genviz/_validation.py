@@ -11,6 +11,9 @@ import numbers
 
 import numpy as np
 
+__all__ = ["check_array", "check_points", "check_vector", "check_scalar", "check_int",
+           "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted"]
+
 # Relative tolerance on eigenvalues, as scipy.stats uses for covariance matrices: an eigenvalue
 # below ``_EIG_RTOL * max|eigenvalue|`` counts as zero.
 _EIG_RTOL = 1e6 * np.finfo(np.float64).eps

@@ -3,17 +3,27 @@
 Each data file ``genviz/data/<file>`` has a sidecar ``genviz/data/<file>.json`` with its
 provenance (where it was taken from, by which script), licence and SHA-256 checksum. Loading
 verifies the checksum, so a corrupted or truncated file gives a clear error, not a wrong answer.
-Each topic adds its loader below, built on :func:`read_verified`.
+Each topic has its loader below (one section per data set), built on :func:`read_verified`.
 """
 
 from __future__ import annotations
 
+import csv
+import functools
+import gzip
 import hashlib
+import io
 import json
 from importlib import resources
+from typing import NamedTuple
 
-__all__ = ["DataFileError", "auto_mpg", "AutoMpg", "read_verified", "provenance", "spam_assassin", "SpamCorpus", "optical_digits",
-           "CategoricalTable", "enjoy_sport", "play_tennis", "Penguins", "penguins"]
+import numpy as np
+
+from genviz._validation import check_scalar
+
+__all__ = ["DataFileError", "read_verified", "provenance", "spam_assassin", "SpamCorpus",
+           "optical_digits", "CategoricalTable", "enjoy_sport", "play_tennis", "Penguins",
+           "penguins", "auto_mpg", "AutoMpg"]
 
 
 class DataFileError(RuntimeError):
@@ -72,13 +82,21 @@ def read_verified(filename: str) -> bytes:
     return data
 
 
+
+def _read_csv_gz(filename: str, numeric: slice, script: str):
+    """Header, rows (lists of strings) and the ``numeric`` columns as floats of a shipped,
+    verified ``.csv.gz``; an unreadable file raises :class:`DataFileError` naming ``script``."""
+    raw = read_verified(filename)
+    try:
+        rows = list(csv.reader(io.StringIO(gzip.decompress(raw).decode("ascii"))))
+        header, rows = rows[0], rows[1:]
+        X = np.array([[float(v) for v in r[numeric]] for r in rows])
+    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError) as exc:
+        raise DataFileError(f"data file genviz/data/{filename} cannot be read ({exc}); "
+                            f"regenerate it with {script}") from None
+    return header, rows, X
+
 # -- the SpamAssassin corpus (notebook 07, scripts/build_spam_assassin.py) ---------------------
-import functools  # noqa: E402  (imports of this appended section)
-import gzip  # noqa: E402
-from typing import NamedTuple  # noqa: E402
-
-import numpy as np  # noqa: E402
-
 SPAM_ASSASSIN_FILE = "spam_assassin.jsonl.gz"
 
 
@@ -179,31 +197,19 @@ def optical_digits():
     >>> X.shape, int(X.max()), sorted(set(y.tolist())) == list(range(10))
     ((1797, 64), 16, True)
     """
-    import gzip as _gzip
-    import io as _io
-
-    import numpy as _np
-
     raw = read_verified(OPTICAL_DIGITS_FILE)
     try:
-        table = _np.loadtxt(_io.BytesIO(_gzip.decompress(raw)), delimiter=",", skiprows=1,
-                            dtype=_np.int64)
+        table = np.loadtxt(io.BytesIO(gzip.decompress(raw)), delimiter=",", skiprows=1,
+                            dtype=np.int64)
     except (OSError, EOFError, ValueError) as exc:
         raise DataFileError(f"data file genviz/data/{OPTICAL_DIGITS_FILE} cannot be read ({exc}); "
                             f"regenerate it with scripts/build_optical_digits.py") from None
-    return table[:, :64].astype(_np.float64), table[:, 64].copy()
+    return table[:, :64].astype(np.float64), table[:, 64].copy()
 
 
 # -- naive Bayes tables (notebooks 06, 08; scripts/build_penguins.py) --------------------------
-import csv as _csv  # noqa: E402  (imports of this appended section)
-import gzip as _nb_gzip  # noqa: E402
-import io as _nb_io  # noqa: E402
-from typing import NamedTuple as _NamedTuple  # noqa: E402
 
-import numpy as _nb_np  # noqa: E402
-
-
-class CategoricalTable(_NamedTuple):
+class CategoricalTable(NamedTuple):
     """A small table of categorical features: ``X`` (n, d) strings, ``y`` (n,) labels."""
 
     X: object  #: (n, d) object array of strings
@@ -213,9 +219,9 @@ class CategoricalTable(_NamedTuple):
 
 
 def _object_table(rows, feature_names, target_name):
-    X = _nb_np.empty((len(rows), len(feature_names)), dtype=object)
+    X = np.empty((len(rows), len(feature_names)), dtype=object)
     X[:] = [r[:-1] for r in rows]
-    y = _nb_np.empty(len(rows), dtype=object)
+    y = np.empty(len(rows), dtype=object)
     y[:] = [r[-1] for r in rows]
     return CategoricalTable(X, y, list(feature_names), target_name)
 
@@ -265,7 +271,7 @@ def play_tennis() -> CategoricalTable:
 PENGUINS_FILE = "penguins.csv.gz"
 
 
-class Penguins(_NamedTuple):
+class Penguins(NamedTuple):
     """Palmer penguins: four body measurements and the species, plus island and sex."""
 
     X: object  #: (342, 4) float: bill length, bill depth, flipper length (mm), body mass (g)
@@ -292,34 +298,20 @@ def penguins() -> Penguins:
     >>> p.X.shape, sorted(set(p.y)), p.feature_names[2]
     ((342, 4), ['Adelie', 'Chinstrap', 'Gentoo'], 'flipper_length_mm')
     """
-    raw = read_verified(PENGUINS_FILE)
-    try:
-        rows = list(_csv.reader(_nb_io.StringIO(_nb_gzip.decompress(raw).decode("ascii"))))
-        header, rows = rows[0], rows[1:]
-        X = _nb_np.array([[float(v) for v in r[2:6]] for r in rows])
-    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError) as exc:
-        raise DataFileError(f"data file genviz/data/{PENGUINS_FILE} cannot be read ({exc}); "
-                            f"regenerate it with scripts/build_penguins.py") from None
+    header, rows, X = _read_csv_gz(PENGUINS_FILE, slice(2, 6), "scripts/build_penguins.py")
 
     def column(i):
-        out = _nb_np.empty(len(rows), dtype=object)
+        out = np.empty(len(rows), dtype=object)
         out[:] = [r[i] for r in rows]
         return out
     return Penguins(X, column(0), header[2:6], column(1), column(6))
 
 
 # -- Auto MPG (joint tables and 2-D KDE) ---------------------------------------------------------
-import csv as _am_csv  # noqa: E402  (imports of this appended section)
-import gzip as _am_gzip  # noqa: E402
-import io as _am_io  # noqa: E402
-from typing import NamedTuple as _AmNamedTuple  # noqa: E402
-
-import numpy as _am_np  # noqa: E402
-
 AUTO_MPG_FILE = "auto_mpg.csv.gz"
 
 
-class AutoMpg(_AmNamedTuple):
+class AutoMpg(NamedTuple):
     """UCI Auto MPG: numeric columns plus the slides' discrete records."""
 
     X: object  #: (392, 7) float: mpg, cylinders, displacement, horsepower, weight, acceleration, year
@@ -332,7 +324,7 @@ class AutoMpg(_AmNamedTuple):
 
 
 def _am_bin(v, median, low, high):
-    return _am_np.where(v <= median, low, high)
+    return np.where(v <= median, low, high)
 
 
 def auto_mpg(mpg_threshold: float = 25.0) -> AutoMpg:
@@ -359,25 +351,16 @@ def auto_mpg(mpg_threshold: float = 25.0) -> AutoMpg:
     >>> a.X.shape, a.records[0].tolist()[:3], int((a.records[:, 0] == "bad").sum())
     ((392, 7), ['bad', '70to74', 'america'], 226)
     """
-    from genviz._validation import check_scalar
-
     mpg_threshold = check_scalar(mpg_threshold, "mpg_threshold")
-    raw = read_verified(AUTO_MPG_FILE)
-    try:
-        rows = list(_am_csv.reader(_am_io.StringIO(_am_gzip.decompress(raw).decode("ascii"))))
-        header, rows = rows[0], rows[1:]
-        X = _am_np.array([[float(v) for v in r[1:8]] for r in rows])
-    except (OSError, EOFError, UnicodeDecodeError, ValueError, IndexError) as exc:
-        raise DataFileError(f"data file genviz/data/{AUTO_MPG_FILE} cannot be read ({exc}); "
-                            f"regenerate it with scripts/build_auto_mpg.py") from None
-    name = _am_np.array([r[0] for r in rows], dtype=object)
-    origin = _am_np.array([r[8] for r in rows], dtype=object)
+    header, rows, X = _read_csv_gz(AUTO_MPG_FILE, slice(1, 8), "scripts/build_auto_mpg.py")
+    name = np.array([r[0] for r in rows], dtype=object)
+    origin = np.array([r[8] for r in rows], dtype=object)
     mpg, cyl, disp, hp, weight, acc, year = X.T
-    med = _am_np.median(X, axis=0)
+    med = np.median(X, axis=0)
     cols = {
-        "mpg": _am_np.where(mpg >= mpg_threshold, "good", "bad"),
-        "modelyear": _am_np.select([year <= 74, year <= 78], ["70to74", "75to78"], "79to83"),
-        "maker": _am_np.array([{"USA": "america", "Japan": "asia", "Europe": "europe"}[o]
+        "mpg": np.where(mpg >= mpg_threshold, "good", "bad"),
+        "modelyear": np.select([year <= 74, year <= 78], ["70to74", "75to78"], "79to83"),
+        "maker": np.array([{"USA": "america", "Japan": "asia", "Europe": "europe"}[o]
                                for o in origin]),
         "cylinders": cyl.astype(int).astype(str),
         "displacement": _am_bin(disp, med[2], "low", "high"),
@@ -389,5 +372,5 @@ def auto_mpg(mpg_threshold: float = 25.0) -> AutoMpg:
               "maker": ["america", "asia", "europe"], "cylinders": ["3", "4", "5", "6", "8"],
               **{k: ["low", "high"] for k in ("displacement", "horsepower", "weight",
                                                "acceleration")}}
-    records = _am_np.column_stack([cols[k] for k in values]).astype(object)
+    records = np.column_stack([cols[k] for k in values]).astype(object)
     return AutoMpg(X, header[1:8], name, origin, records, list(values), values)

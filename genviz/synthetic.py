@@ -23,26 +23,43 @@ test errors with the best possible ones.
                           ``u`` the unit vector along :math:`\mu_1 - \mu_0` (beyond class 1).
 ========================  =====================================================================
 
-:func:`learning_curves` runs the Ng & Jordan (2001) experiment: test error against training-set
-size for GDA and logistic regression, averaged over repetitions.
+The k-NN figures' data (Smola & Vishwanathan, Figs. 1.18 and 1.19) are here too:
+:func:`two_class_data` (two classes, each a mixture of Gaussian blobs), :func:`regression_data`
+and its true mean :func:`regression_truth`, and :func:`flip_labels` (seeded, nested label
+noise). The claw density of the KDE topic (``claw_pdf``, ``sample_claw``) stays in
+:mod:`genviz.kde` beside the estimator it tests; the real data sets are in :mod:`genviz.datasets`.
+
+This module only *generates* data. The learning-curve experiment that fits models to it
+(``learning_curves``, ``crossing_size``, ``LearningCurves``) is in :mod:`genviz.experiments`;
+the old names ``genviz.synthetic.learning_curves`` etc. still resolve (lazily, to avoid a
+circular import).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import NamedTuple
 
 import numpy as np
 from scipy.special import ndtr
 from scipy.stats import poisson
 
-from genviz._validation import check_int, check_rng, check_scalar, check_vector
+from genviz._validation import check_array, check_int, check_rng, check_scalar, check_vector
 from genviz.gaussian import factorize_cov, mahalanobis, mvn_logpdf
 from genviz.gda import GDA
-from genviz.logistic import LogisticRegression
 
-__all__ = ["FAMILIES", "DataModel", "LearningCurves", "learning_curves", "crossing_size"]
+__all__ = ["FAMILIES", "DataModel", "two_class_data", "regression_data", "regression_truth",
+           "flip_labels"]
+
+_MOVED_TO_EXPERIMENTS = ("LearningCurves", "learning_curves", "crossing_size")
+
+
+def __getattr__(name):
+    """Old home of the learning-curve experiment: resolve its names from genviz.experiments."""
+    if name in _MOVED_TO_EXPERIMENTS:
+        from genviz import experiments
+        return getattr(experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 FAMILIES = ("gaussian", "gaussian_diff_cov", "heavy_tailed", "poisson", "outliers")
 _DF = 3.0
@@ -245,127 +262,97 @@ class DataModel:
         return None
 
 
-class LearningCurves(NamedTuple):
-    """Result of :func:`learning_curves`: errors have shape (n_reps, len(sizes))."""
-
-    sizes: np.ndarray
-    gda_errors: np.ndarray
-    lr_errors: np.ndarray
-    bayes_error: float
-    n_test: int
-
-    def mean_se(self, which: str):
-        """(mean, standard error) over repetitions of ``"gda"`` or ``"lr"`` errors."""
-        e = {"gda": self.gda_errors, "lr": self.lr_errors}[which]
-        return e.mean(axis=0), e.std(axis=0, ddof=1) / np.sqrt(e.shape[0])
+# -- the k-NN figures' data ------------------------------------------------------------------
+_CLASS_CENTRES = (((-1.5, 1.0), (1.0, -1.5)), ((1.2, 1.2), (-1.0, -1.6), (-1.8, -0.4)))
 
 
-def _valid_training_set(model, n, gen):
-    """Draw until each class has at least two points (a GDA needs a covariance per class)."""
-    for _ in range(1000):
-        X, y = model.sample(n, gen)
-        if min(y.sum(), n - y.sum()) >= 2:
-            return X, y
-    raise ValueError(f"could not draw {n} points with both classes present; raise n or move "
-                     f"phi away from 0 and 1")
+def two_class_data(n, rng):
+    """Two classes in the plane, each a mixture of Gaussian blobs (a curved true boundary).
 
-
-def learning_curves(model: DataModel, sizes, n_reps: int, rng, *, n_test: int = 20000,
-                    l2: float = 1e-3, progress=None) -> LearningCurves:
-    """Test error against training-set size for GDA (shared Sigma) and logistic regression.
-
-    For each repetition one training sequence of ``max(sizes)`` points is drawn and its first
-    ``n`` points used for each size (nested sets, as when data arrive over time); both learners
-    are scored by their exact error rate when the family allows it (``gaussian`` and ``poisson``
-    in 2-D: :meth:`DataModel.linear_error`), else on one test set of ``n_test`` points (both
-    learners are linear, so the test set is scored by one matrix product). Logistic regression carries a tiny ridge
-    ``l2`` because small samples are often linearly separable (no unregularised MLE).
-
-    Parameters
-    ----------
-    model : DataModel
-    sizes : sequence of int
-        Training-set sizes (each >= 4), increasing.
-    n_reps : int
-        Repetitions to average over (>= 2, for error bars).
-    rng : numpy.random.Generator or int
-    n_test : int
-        Size of the test set.
-    l2 : float
-        Logistic regression's ridge (scikit-learn's ``C = 1 / l2``).
-    progress : callable(done, total), optional
-        Called after each repetition (e.g. to advance a progress bar).
+    Class 0 has blobs at (-1.5, 1) and (1, -1.5), class 1 at (1.2, 1.2), (-1, -1.6) and
+    (-1.8, -0.4), each with covariance 0.45 I; labels alternate so the classes have n/2 points.
 
     Returns
     -------
-    LearningCurves
+    X : ndarray (n, 2); y : ndarray of int (n,)
 
     Examples
     --------
-    >>> m = DataModel("gaussian", [0.0, 0.0], [1.0, 1.0], [[1.0, 0.0], [0.0, 1.0]])
-    >>> lc = learning_curves(m, [10, 100], n_reps=3, rng=0, n_test=1000)
-    >>> lc.gda_errors.shape
-    (3, 2)
+    >>> X, y = two_class_data(6, rng=0)
+    >>> X.shape, y.tolist()
+    ((6, 2), [0, 1, 0, 1, 0, 1])
     """
-    if not isinstance(model, DataModel):
-        raise TypeError(f"model must be a DataModel, got {type(model).__name__}")
-    sizes = np.asarray(sizes)
-    if sizes.ndim != 1 or sizes.size == 0 or sizes.dtype.kind not in "iu":
-        raise ValueError(f"sizes must be a non-empty 1-D sequence of integers, got {sizes!r}")
-    if sizes.min() < 4 or np.any(np.diff(sizes) <= 0):
-        raise ValueError(f"sizes must be increasing and each >= 4, got {sizes.tolist()}")
-    n_reps = check_int(n_reps, "n_reps", low=2)
-    n_test = check_int(n_test, "n_test", low=1)
-    gen = check_rng(rng)
-    X_test, y_test = model.sample(n_test, gen)
-    exact = model.linear_bayes() is not None and model.d == 2
-
-    def error(theta, theta0):
-        if exact:
-            return model.linear_error(theta, theta0)
-        return float(np.mean(((X_test @ theta + theta0) > 0) != y_test))
-
-    bayes = error(*model.linear_bayes()) if exact else \
-        float(np.mean((model.log_odds(X_test) > 0) != y_test))
-    gda_err = np.empty((n_reps, sizes.size))
-    lr_err = np.empty((n_reps, sizes.size))
-    for r in range(n_reps):
-        X, y = model.sample(int(sizes[-1]), gen)
-        lr = LogisticRegression(l2=l2, warm_start=True)  # each size starts from the last fit
-        for j, n in enumerate(sizes):
-            Xn, yn = X[:n], y[:n]
-            if min(yn.sum(), n - yn.sum()) < 2:  # rare at tiny n: redraw this prefix
-                Xn, yn = _valid_training_set(model, int(n), gen)
-            gda_err[r, j] = error(*GDA().fit(Xn, yn).logistic_params())
-            lr.fit(Xn, yn)
-            lr_err[r, j] = error(lr.coef_, lr.intercept_)
-        if progress is not None:
-            progress(r + 1, n_reps)
-    return LearningCurves(sizes, gda_err, lr_err, bayes, n_test)
+    n = check_int(n, "n", low=2)
+    rng = check_rng(rng)
+    y = np.arange(n) % 2
+    X = np.empty((n, 2))
+    for c, centres in enumerate(_CLASS_CENTRES):
+        idx = np.flatnonzero(y == c)
+        blob = rng.integers(0, len(centres), size=idx.size)
+        X[idx] = np.asarray(centres)[blob] + np.sqrt(0.45) * rng.standard_normal((idx.size, 2))
+    return X, y
 
 
-def crossing_size(curves: LearningCurves, z: float = 2.0):
-    """The smallest size from which logistic regression is clearly better than GDA.
+def regression_data(n, rng, *, noise=0.3):
+    """Points (x, y) from a joint distribution as in the notes' Figure 1.19.
 
-    "Clearly better" at a size: the mean over repetitions of the paired difference
-    ``gda_error - lr_error`` exceeds ``z`` standard errors. Returns the smallest size from which
-    this holds at every larger size too, or None when it does not hold at the largest size
-    (for example on Gaussian data, where both converge to the same boundary).
+    ``x ~ Uniform(0, 10)``, ``y = sin(x) + x/5 + noise * N(0, 1)``.
+
+    Returns
+    -------
+    x : ndarray (n,), sorted; y : ndarray (n,)
 
     Examples
     --------
-    >>> g = np.array([[.20, .10, .10], [.22, .11, .10], [.21, .10, .11]])
-    >>> lc = LearningCurves(np.array([10, 100, 1000]), g, g - [[-.01, .01, .02]], 0.05, 100)
-    >>> crossing_size(lc)
-    100
+    >>> x, y = regression_data(5, rng=0)
+    >>> bool(np.all(np.diff(x) >= 0)), y.shape
+    (True, (5,))
     """
-    z = check_scalar(z, "z", low=0.0)
-    diff = curves.gda_errors - curves.lr_errors
-    se = diff.std(axis=0, ddof=1) / np.sqrt(diff.shape[0])
-    better = diff.mean(axis=0) > z * se
-    if not better[-1]:
-        return None
-    j = len(better) - 1
-    while j > 0 and better[j - 1]:
-        j -= 1
-    return int(curves.sizes[j])
+    n = check_int(n, "n", low=1)
+    noise = check_scalar(noise, "noise", low=0.0)
+    rng = check_rng(rng)
+    x = np.sort(rng.uniform(0.0, 10.0, size=n))
+    return x, regression_truth(x) + noise * rng.standard_normal(n)
+
+
+def regression_truth(x):
+    """The mean of y given x in :func:`regression_data`: ``sin(x) + x/5``."""
+    x = check_array(x, "x")
+    return np.sin(x) + x / 5.0
+
+
+def flip_labels(y_codes, fraction, n_classes, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Label noise: change the class of ``round(fraction * n)`` seeded, randomly chosen points.
+
+    With the same seed the flipped sets are nested (raising ``fraction`` adds points), because the
+    order in which points are flipped is one seeded permutation.
+
+    Parameters
+    ----------
+    y_codes : array_like of int, shape (n,)
+    fraction : float in [0, 1]
+    n_classes : int >= 2
+    rng : numpy Generator or int seed
+
+    Returns
+    -------
+    y_noisy : ndarray of int, shape (n,)
+    flipped : ndarray of bool, shape (n,)
+
+    Examples
+    --------
+    >>> y, flipped = flip_labels([0, 0, 1, 1], 0.5, 2, rng=0)
+    >>> int(flipped.sum()), int((y != [0, 0, 1, 1]).sum())
+    (2, 2)
+    """
+    y = np.asarray(y_codes)
+    if y.ndim != 1 or not np.issubdtype(y.dtype, np.integer):
+        raise ValueError(f"y_codes must be a 1-D integer array, got dtype {y.dtype}, shape {y.shape}")
+    fraction = check_scalar(fraction, "fraction", low=0.0, high=1.0)
+    n_classes = check_int(n_classes, "n_classes", low=2)
+    rng = check_rng(rng)
+    order = rng.permutation(y.shape[0])
+    shift = rng.integers(1, n_classes, size=y.shape[0])
+    flipped = np.zeros(y.shape[0], dtype=bool)
+    flipped[order[:int(round(fraction * y.shape[0]))]] = True
+    return np.where(flipped, (y + shift) % n_classes, y), flipped

@@ -1,4 +1,4 @@
-"""Shared checks for every explorer (DESIGN.md convention 8).
+"""Shared checks for every explorer (ARCHITECTURE.md, "Conventions": explorers).
 
 ``sweep_explorer(explorer)`` moves each control over its range, ends included, one at a time,
 and after every move checks that nothing raised into the notebook, the readout is non-empty,

@@ -32,7 +32,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["Exercise", "Feedback"]
+__all__ = ["Exercise", "Feedback", "Solution"]
 
 
 @dataclasses.dataclass(frozen=True)

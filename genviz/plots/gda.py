@@ -343,3 +343,143 @@ class GDAvsLogisticView(View):
                           lr_l2=self._lr_l2, separable=self._lr_l2 > 0, n_train=len(self._y),
                           n_test=self.n_test, family=new["family"], gda=gda, lr=self._lr,
                           data_model=self._model, X=self._X, y=self._y)
+
+
+# --- the GDA fitting explorer's view (notebook 03) -----------------------------------------------
+
+from genviz.gda import logistic_params as _logistic_params  # noqa: E402
+
+__all__ += ["GDAFitView"]
+
+class GDAFitView(View):
+    r"""Fit GDA to a sample you control: the four MLEs, the fitted contours, the boundary, and
+    the posterior as a sigmoid of a linear function (CS229 part IV, 1.2-1.3).
+
+    The sample comes from the GDA model itself: ``y ~ Bernoulli(phi)``,
+    ``x | y ~ N(mu_y, Sigma)`` with ``Sigma = cov_from_params(sigma1, sigma2, rho)``. It is drawn
+    from a fixed pool of standard-normal vectors ``z`` and uniforms ``u`` (seeded once):
+    ``x_i = mu_{y_i} + L z_i`` with ``L L^T = Sigma`` and ``y_i = 1{u_i < phi}``, the first ``n``
+    of the pool. So moving a mean or ``Sigma`` moves the same points continuously, and a larger
+    ``n`` adds points without redrawing the others. Each class keeps at least 2 points (the two
+    pool points with the smallest ``u`` among the first ``n`` are class 1, the two with the
+    largest class 0), so the shared covariance MLE always exists.
+
+    Left panel: the sample, the fitted Gaussians' 1- and 2-sigma ellipses (solid, same shape
+    because ``Sigma`` is shared), the fitted boundary ``p(y=1|x) = 0.5`` (solid) and the true
+    one (dashed). Right panel: every training point at its fitted log-odds
+    ``theta^T x + theta_0`` against its label, with the curve ``sigma(theta^T x + theta_0)``.
+
+    ``update(**params)`` takes any of ``n, mu0x, mu0y, mu1x, mu1y, sigma1, sigma2, rho, phi``.
+    ``state`` holds the fitted ``phi``, ``mu0``, ``mu1``, ``Sigma`` (the MLE, dividing by n),
+    ``theta``, ``theta0`` (from :meth:`genviz.gda.GDA.logistic_params`), the true ``theta_true``,
+    ``theta0_true``, ``n``, ``n1``, ``training_error``, and the sample ``X``, ``y``.
+    """
+
+    PARAMS = ("n", "mu0x", "mu0y", "mu1x", "mu1y", "sigma1", "sigma2", "rho", "phi")
+    N_MAX = 1000
+    BOX = (-5.0, 5.0, -5.0, 5.0)
+    SCORE_RANGE = (-12.0, 12.0)
+
+    def __init__(self, *, seed=0, figsize=(9.4, 4.2), **params):
+        self.seed = check_int(seed, "seed", low=0)
+        rng = np.random.default_rng(self.seed)
+        self._z = rng.standard_normal((self.N_MAX, 2))
+        self._u = rng.random(self.N_MAX)
+        self._jitter = rng.uniform(-0.04, 0.04, self.N_MAX)
+        fig = new_figure(figsize=figsize)
+        super().__init__(fig)
+        self.params = dict(n=100, mu0x=-1.0, mu0y=-0.5, mu1x=1.5, mu1y=1.0, sigma1=1.0,
+                           sigma2=0.8, rho=0.4, phi=0.5)
+        self.ax, self.ax_sig = ax, axs = fig.subplots(1, 2, width_ratios=[1.0, 1.1])
+        box = self.BOX
+        self._points = []
+        for k in (0, 1):
+            kw = (dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o"
+                  else dict(color=CLASS_COLORS[k]))
+            self._points.append(self.animate(ax.scatter(np.zeros(0), np.zeros(0), s=16,
+                                                        marker=MARKERS[k], linewidths=1.0,
+                                                        label=f"y = {k}", **kw)))
+        self._ellipses = [[self.animate(ax.plot([], [], color=CLASS_COLORS[k], lw=lw)[0])
+                           for lw in (1.6, 1.0)] for k in (0, 1)]
+        self._means = self.animate(ax.plot([], [], "P", color="white", mec="k", ms=10,
+                                           ls="none", label=r"fitted $\mu_0, \mu_1$")[0])
+        self._boundary = self.animate(ax.plot([], [], color=COLORS["bayes"], lw=2.2,
+                                              label="fitted: $p(y=1\\mid x)=0.5$")[0])
+        self._true = self.animate(ax.plot([], [], color=COLORS["bayes"], lw=1.2, ls="--",
+                                          label="true boundary")[0])
+        ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
+        ax.set_aspect("equal")
+        ax.set_title("fitted Gaussians (shared $\\Sigma$) and boundary", fontsize="medium")
+        s = np.linspace(*self.SCORE_RANGE, 241)
+        axs.plot(s, sigmoid(s), color=COLORS["gda"], lw=2,
+                 label=r"$\sigma(\theta^Tx+\theta_0)$")
+        axs.axhline(0.5, color="0.6", lw=0.8, ls=":")
+        axs.axvline(0.0, color="0.6", lw=0.8, ls=":")
+        self._scores = []
+        for k in (0, 1):
+            kw = (dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o"
+                  else dict(color=CLASS_COLORS[k]))
+            self._scores.append(self.animate(axs.scatter(np.zeros(0), np.zeros(0), s=12,
+                                                         marker=MARKERS[k], linewidths=0.9,
+                                                         **kw)))
+        axs.set(xlim=self.SCORE_RANGE, ylim=(-0.1, 1.1),
+                xlabel=r"fitted log-odds $\theta^T x + \theta_0$",
+                ylabel=r"$p(y=1\mid x)$  (points: label $y$)")
+        # One legend, in the free middle of the sigmoid panel (over the scatter it hid points).
+        handles = ax.get_legend_handles_labels()[0] + axs.get_legend_handles_labels()[0]
+        axs.legend(handles=handles, loc="center right", fontsize="x-small", framealpha=0.9)
+        axs.set_title("the posterior is a sigmoid of a linear function", fontsize="medium")
+        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.9, wspace=0.28)
+        self.update(**params)
+
+    def _sample(self, p):
+        n = p["n"]
+        u = self._u[:n]
+        y = (u < p["phi"]).astype(int)
+        order = np.argsort(u, kind="stable")
+        y[order[:2]] = 1
+        y[order[-2:]] = 0
+        cov = cov_from_params(p["sigma1"], p["sigma2"], p["rho"])
+        L = np.linalg.cholesky(cov)
+        mu = np.array([[p["mu0x"], p["mu0y"]], [p["mu1x"], p["mu1y"]]])
+        X = mu[y] + self._z[:n] @ L.T
+        return X, y, cov, mu
+
+    def update(self, **params) -> None:
+        unknown = set(params) - set(self.PARAMS)
+        if unknown:
+            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
+        new = {**self.params, **params}
+        new["n"] = check_int(new["n"], "n", low=4, high=self.N_MAX)
+        for name in ("mu0x", "mu0y", "mu1x", "mu1y"):
+            check_scalar(new[name], name)
+        for name in ("sigma1", "sigma2"):
+            check_scalar(new[name], name, low=0.0, low_open=True)
+        check_scalar(new["rho"], "rho", low=-1.0, high=1.0, low_open=True, high_open=True)
+        check_scalar(new["phi"], "phi", low=0.0, high=1.0, low_open=True, high_open=True)
+        X, y, cov, mu = self._sample(new)
+        self.params = new
+        gda = GDA().fit(X, y)
+        theta, theta0 = gda.logistic_params()
+        true_phi = float(new["phi"])
+        theta_true, theta0_true = _logistic_params(true_phi, mu[0], mu[1], cov)
+        for k in (0, 1):
+            self._points[k].set_offsets(X[y == k])
+            for line, radius in zip(self._ellipses[k], (1.0, 2.0)):
+                line.set_data(*ellipse_points(gda.means_[k], gda.covariance_, k=radius,
+                                              n=90).T)
+        self._means.set_data(gda.means_[:, 0], gda.means_[:, 1])
+        self._boundary.set_data(*line_in_box(theta, theta0, self.BOX))
+        self._true.set_data(*line_in_box(theta_true, theta0_true, self.BOX))
+        score = X @ theta + theta0
+        shown = np.clip(score, *self.SCORE_RANGE)
+        for k in (0, 1):
+            m = y == k
+            self._scores[k].set_offsets(np.column_stack([shown[m], k + self._jitter[:len(y)][m]]))
+        self.state = dict(
+            phi=float(gda.phi_), mu0=gda.means_[0].copy(), mu1=gda.means_[1].copy(),
+            Sigma=gda.covariance_.copy(), theta=np.asarray(theta, dtype=float),
+            theta0=float(theta0), theta_true=np.asarray(theta_true, dtype=float),
+            theta0_true=float(theta0_true), n=int(new["n"]), n1=int(y.sum()),
+            training_error=float(np.mean(gda.predict(X) != y)), X=X, y=y,
+            true_cov=cov, true_means=mu, true_phi=true_phi)

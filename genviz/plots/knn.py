@@ -11,11 +11,11 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 
 from genviz._validation import check_int, check_points, check_rng, check_scalar, check_vector
-from genviz.knn import _condensed_sq  # noqa: F401  (shared private helper)
-from genviz.knn import (
-    SortedNeighbors, distortion_stats, flip_labels, jl_min_dim, kneighbors,
-    random_projection, regression_truth,
+from genviz.knn import SortedNeighbors, kneighbors
+from genviz.projections import (
+    distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
 )
+from genviz.synthetic import flip_labels, regression_truth
 from genviz.plots._base import View, new_figure
 from genviz.plots.style import CLASS_COLORS, PALETTE
 
@@ -272,14 +272,14 @@ class ProjectionView(View):
         self.d_max = check_int(n if d_max is None else d_max, "d_max", low=1)
         self.seed = check_int(seed, "seed", low=0)
         self.dims = np.arange(1, self.d_max + 1)
-        dx = _condensed_sq(self.X)  # once; then one small projection per d
-        keep = dx > 1e-12 * max(float(dx.max()), 1e-300)
+        dx = pairwise_sq_distances(self.X)  # once; then one small projection per d
+        keep = distinct_pairs(dx)
         if not keep.any():
             raise ValueError("X has no two distinct points")
         self._ratios = []
         for dd in self.dims:
             Y = self.X @ random_projection(dd, n, rng=self.seed, scaling="jl").T
-            self._ratios.append(np.sqrt(_condensed_sq(Y)[keep] / dx[keep]))
+            self._ratios.append(np.sqrt(pairwise_sq_distances(Y)[keep] / dx[keep]))
         self._stats = [distortion_stats(r) for r in self._ratios]
         self.edges = np.linspace(0.0, check_scalar(r_max, "r_max", low=1.0), check_int(bins, "bins", low=2) + 1)
         fig = new_figure(figsize=figsize)

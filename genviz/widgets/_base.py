@@ -21,7 +21,7 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from PIL import Image
 
-__all__ = ["Explorer", "float_slider", "int_slider"]
+__all__ = ["Explorer", "float_slider", "int_slider", "readout_html"]
 
 
 def _buffer_png(canvas) -> bytes:
@@ -33,6 +33,34 @@ def _buffer_png(canvas) -> bytes:
     Image.frombuffer("RGBA", (width, height), buf, "raw", "RGBA", 0, 1).save(
         out, format="png", compress_level=1)
     return out.getvalue()
+
+
+def readout_html(*lines: str, font_size: str | None = None) -> str:
+    """The house readout: HTML lines in a monospace block, one per line.
+
+    Every explorer's readout is built with this function, so the readouts look alike and a style
+    change is made once. The lines are HTML already (escape user text with ``html.escape``).
+
+    Parameters
+    ----------
+    *lines : str
+        HTML fragments, joined with ``<br>``.
+    font_size : str, optional
+        A CSS size for dense readouts (a table), e.g. ``"90%"``.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> readout_html("k = 3", "accuracy = 0.950")
+    "<div style='font-family:monospace;line-height:1.5'>k = 3<br>accuracy = 0.950</div>"
+    """
+    style = "font-family:monospace;line-height:1.5"
+    if font_size is not None:
+        style += f";font-size:{font_size}"
+    return f"<div style='{style}'>" + "<br>".join(lines) + "</div>"
 
 
 def float_slider(description, value, min, max, step, *, continuous_update=True,

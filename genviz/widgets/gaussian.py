@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.plots.gaussian import GaussianView
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, readout_html
 
 __all__ = ["gaussian_explorer", "gaussian_readout"]
 
@@ -19,16 +19,14 @@ def _matrix_html(M) -> str:
 def gaussian_readout(state) -> str:
     """HTML readout of a :class:`GaussianView` state: Sigma, |Sigma|, eigenvalues, samples."""
     lam = state["eigvals"]
-    return (
-        "<div style='font-family:monospace;line-height:1.5'>"
-        f"&Sigma; = {_matrix_html(state['cov'])}<br>"
-        f"|&Sigma;| = {state['det']:.4f}<br>"
-        f"&lambda;<sub>1</sub> = {lam[0]:.4f}, &lambda;<sub>2</sub> = {lam[1]:.4f}<br>"
-        f"major axis at {state['angle']:.1f}&deg;<br>"
-        f"peak p(&mu;) = {state['peak']:.4f}<br>"
-        f"sample mean = ({state['sample_mean'][0]:.2f}, {state['sample_mean'][1]:.2f})<br>"
-        f"sample cov = {_matrix_html(state['sample_cov'])}"
-        "</div>"
+    return readout_html(
+        f"&Sigma; = {_matrix_html(state['cov'])}",
+        f"|&Sigma;| = {state['det']:.4f}",
+        f"&lambda;<sub>1</sub> = {lam[0]:.4f}, &lambda;<sub>2</sub> = {lam[1]:.4f}",
+        f"major axis at {state['angle']:.1f}&deg;",
+        f"peak p(&mu;) = {state['peak']:.4f}",
+        f"sample mean = ({state['sample_mean'][0]:.2f}, {state['sample_mean'][1]:.2f})",
+        f"sample cov = {_matrix_html(state['sample_cov'])}",
     )
 
 

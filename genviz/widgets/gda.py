@@ -8,7 +8,7 @@ import ipywidgets as widgets
 
 from genviz.plots.gda import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
-from genviz.widgets._base import Explorer, float_slider, int_slider
+from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
 
 __all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
 
@@ -36,16 +36,14 @@ def gda_vs_logistic_readout(state) -> str:
         note = ("<br><span style='color:#7a4b00'>The sample is linearly separable: the "
                 "unregularised logistic MLE does not exist, so logistic regression is shown "
                 f"with L2 = {state['lr_l2']:g}.</span>")
-    return (
-        "<div style='font-family:monospace;line-height:1.5'>"
+    return readout_html(
         f"{html.escape(FAMILY_LABELS[state['family']])}, n = {state['n_train']}, "
-        f"test set {state['n_test']}<br>"
-        f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}<br>"
-        f"test error logistic = {e['lr']:.4f}<br>"
-        f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}<br>"
-        f"GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}<br>"
-        f"logistic {_theta(state['theta_lr'])}"
-        f"{note}</div>"
+        f"test set {state['n_test']}",
+        f"test error GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp;= {e['gda']:.4f}",
+        f"test error logistic = {e['lr']:.4f}",
+        f"test error Bayes&nbsp;&nbsp;&nbsp;= {e['bayes']:.4f}",
+        f"GDA&nbsp;&nbsp;&nbsp;&nbsp;&nbsp; {_theta(state['theta_gda'])}",
+        f"logistic {_theta(state['theta_lr'])}{note}",
     )
 
 
@@ -93,7 +91,7 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
 def progress_bar(description: str = "running"):
     """An ``IntProgress`` bar and a ``callback(done, total)`` that advances it.
 
-    Pass the callback as ``progress=`` to :func:`genviz.synthetic.learning_curves`.
+    Pass the callback as ``progress=`` to :func:`genviz.experiments.learning_curves`.
 
     Returns
     -------
@@ -109,3 +107,66 @@ def progress_bar(description: str = "running"):
         bar.bar_style = "success" if done >= total else ""
 
     return bar, callback
+
+
+# --- the GDA fitting explorer (notebook 03) ------------------------------------------------------
+
+from genviz.plots.gda import GDAFitView  # noqa: E402
+
+__all__ += ["gda_fit_explorer", "gda_fit_readout"]
+
+
+def _vec(v) -> str:
+    return "(" + ", ".join(f"{float(a):.3f}" for a in v) + ")"
+
+
+def gda_fit_readout(state) -> str:
+    """HTML readout: the four MLEs phi, mu0, mu1, Sigma, then theta, theta0 and the posterior
+    written as a sigmoid of the linear function they define."""
+    S = state["Sigma"]
+    th, th0 = state["theta"], state["theta0"]
+    sign = "+" if th0 >= 0 else "−"
+    return readout_html(
+        f"n = {state['n']}, of which {state['n1']} with y = 1",
+        f"φ&nbsp;&nbsp;= {state['phi']:.3f}",
+        f"μ₀ = {_vec(state['mu0'])}",
+        f"μ₁ = {_vec(state['mu1'])}",
+        f"Σ&nbsp;&nbsp;= [[{S[0, 0]:.3f}, {S[0, 1]:.3f}], [{S[1, 0]:.3f}, {S[1, 1]:.3f}]]",
+        f"θ = Σ⁻¹(μ₁ − μ₀) = {_vec(th)}, θ₀ = {th0:.3f}",
+        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {abs(th0):.3f})))",
+        f"true θ = {_vec(state['theta_true'])}, θ₀ = {state['theta0_true']:.3f}",
+        f"training error = {state['training_error']:.3f}",
+    )
+
+
+def gda_fit_explorer(*, seed=0, **params) -> Explorer:
+    """Change the sample (size, class means, shared covariance, prior) and watch GDA's four
+    maximum-likelihood estimates, the fitted contours, the boundary and the sigmoid posterior.
+
+    The points come from a fixed seeded pool (see :class:`genviz.plots.gda.GDAFitView`), so a
+    slider moves the same points; fitting is a few means and one 2x2 covariance, so every slider
+    updates continuously.
+
+    Returns
+    -------
+    Explorer
+    """
+    view = GDAFitView(seed=seed, **params)
+    p = view.params
+
+    def slider(desc, name, lo, hi, step):
+        return float_slider(desc, p[name], lo, hi, step)
+
+    controls = {
+        "n": int_slider("n", p["n"], 10, GDAFitView.N_MAX, 10),
+        "phi": slider("φ (true)", "phi", 0.1, 0.9, 0.05),
+        "mu0x": slider("μ₀ (x₁)", "mu0x", -3.0, 3.0, 0.1),
+        "mu0y": slider("μ₀ (x₂)", "mu0y", -3.0, 3.0, 0.1),
+        "mu1x": slider("μ₁ (x₁)", "mu1x", -3.0, 3.0, 0.1),
+        "mu1y": slider("μ₁ (x₂)", "mu1y", -3.0, 3.0, 0.1),
+        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
+        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
+        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
+    }
+    return Explorer(view, controls, gda_fit_readout,
+                    title="Fitting GDA: the four MLEs, the contours and the boundary")

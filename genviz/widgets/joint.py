@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from genviz.plots.joint import DimensionalityView
-from genviz.widgets._base import Explorer
+from genviz.widgets._base import Explorer, readout_html
 
 __all__ = ["dimensionality_explorer"]
 
@@ -21,10 +21,10 @@ def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
     }
 
     def readout(s):
-        return ("<div style='font-family:monospace;line-height:1.5'>"
-                f"variables: {', '.join(s['names'][:s['d_now']])}<br>"
-                f"cells = {s['cells_at_d']:,} (free parameters {s['parameters_at_d']:,})<br>"
-                f"records n = {s['n']}, distinct = {s['occupied_at_d']}<br>"
-                f"empty cells: {100 * s['empty_at_d']:.1f} %<br>"
-                f"records per cell = {s['n'] / s['cells_at_d']:.3g}</div>")
+        return readout_html(
+            f"variables: {', '.join(s['names'][:s['d_now']])}",
+            f"cells = {s['cells_at_d']:,} (free parameters {s['parameters_at_d']:,})",
+            f"records n = {s['n']}, distinct = {s['occupied_at_d']}",
+            f"empty cells: {100 * s['empty_at_d']:.1f} %",
+            f"records per cell = {s['n'] / s['cells_at_d']:.3g}")
     return Explorer(view, controls, readout, title="Curse of dimensionality: the full joint table")

@@ -6,11 +6,9 @@ import ipywidgets as widgets
 
 from genviz.kde import KERNELS
 from genviz.plots.kde import BandwidthView, HistogramView, KDE2DView, KDEView
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, readout_html
 
 __all__ = ["histogram_explorer", "kde_explorer", "bandwidth_explorer", "kde2d_explorer"]
-
-_STYLE = "<div style='font-family:monospace;line-height:1.5'>"
 
 
 def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None) -> Explorer:
@@ -20,9 +18,9 @@ def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=No
                 "origin": float_slider("origin", origin, 0.0, 1.0, 0.01)}
 
     def readout(s):
-        return (f"{_STYLE}bins = [{s['origin']:.2f} + k&middot;{s['width']:.2f}, ...)<br>"
-                f"{s['n_bins']} bins over the data, {s['empty_bins']} empty<br>"
-                f"tallest bar = {s['density'].max():.3f}</div>")
+        return readout_html(f"bins = [{s['origin']:.2f} + k&middot;{s['width']:.2f}, ...)",
+                            f"{s['n_bins']} bins over the data, {s['empty_bins']} empty",
+                            f"tallest bar = {s['density'].max():.3f}")
     return Explorer(view, controls, readout, title="Histogram: bin width and origin")
 
 
@@ -35,10 +33,10 @@ def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
                                            description="kernel")}
 
     def readout(s):
-        return (f"{_STYLE}f&#770;(x) = 1/(n h) &Sigma; K((x - x<sub>i</sub>)/h)<br>"
-                f"h = {s['h']:.2f}, kernel = {s['kernel']}<br>"
-                f"peak f&#770; = {s['density'].max():.3f}<br>"
-                f"&int; f&#770; over the window = {s['integral']:.3f}</div>")
+        return readout_html("f&#770;(x) = 1/(n h) &Sigma; K((x - x<sub>i</sub>)/h)",
+                            f"h = {s['h']:.2f}, kernel = {s['kernel']}",
+                            f"peak f&#770; = {s['density'].max():.3f}",
+                            f"&int; f&#770; over the window = {s['integral']:.3f}")
     return Explorer(view, controls, readout, title="KDE as a sum of scaled bumps")
 
 
@@ -55,11 +53,11 @@ def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
                                             description="h", readout_format=".3f")}
 
     def readout(s):
-        return (f"{_STYLE}n = {s['n']}, h = {s['h']:.4f}<br>"
-                f"LOO log-lik. at h = {s['loo_at_h']:.4f} (best h = {s['h_loo']:.4f})<br>"
-                f"LSCV at h = {s['lscv_at_h']:.4f} (best h = {s['h_lscv']:.4f})<br>"
-                f"Silverman h = {s['silverman']:.4f}, Scott h = {s['scott']:.4f}<br>"
-                f"&int;(f&#770; - f)&sup2; = {s['ise']:.5f}</div>")
+        return readout_html(f"n = {s['n']}, h = {s['h']:.4f}",
+                            f"LOO log-lik. at h = {s['loo_at_h']:.4f} (best h = {s['h_loo']:.4f})",
+                            f"LSCV at h = {s['lscv_at_h']:.4f} (best h = {s['h_lscv']:.4f})",
+                            f"Silverman h = {s['silverman']:.4f}, Scott h = {s['scott']:.4f}",
+                            f"&int;(f&#770; - f)&sup2; = {s['ise']:.5f}")
     return Explorer(view, controls, readout, title="Bandwidth selection on the claw density")
 
 
@@ -69,7 +67,7 @@ def kde2d_explorer(X, scale=1.0, *, labels=("$x_1$", "$x_2$")) -> Explorer:
     controls = {"scale": float_slider("h / Scott", scale, 0.2, 3.0, 0.05)}
 
     def readout(s):
-        return (f"{_STYLE}h = ({s['h'][0]:.3g}, {s['h'][1]:.3g})<br>"
-                f"peak density = {s['peak']:.3g}<br>"
-                f"mass in the window = {s['mass']:.3f}</div>")
+        return readout_html(f"h = ({s['h'][0]:.3g}, {s['h'][1]:.3g})",
+                            f"peak density = {s['peak']:.3g}",
+                            f"mass in the window = {s['mass']:.3f}")
     return Explorer(view, controls, readout, title="2-D kernel density estimate")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from genviz.knn import regression_data, two_class_data
+from genviz.synthetic import regression_data, two_class_data
 from genviz.plots.knn import KNNClassificationView, KNNRegressionView, ProjectionView
-from genviz.widgets._base import Explorer, float_slider, int_slider
+from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
 
 __all__ = ["knn_classification_explorer", "knn_regression_explorer", "projection_explorer",
            "classification_readout", "regression_readout", "projection_readout"]
@@ -19,22 +19,21 @@ def _acc(value) -> str:
 def classification_readout(state) -> str:
     """HTML: k, flipped labels, accuracies, the query's votes and class."""
     v = state["query_votes"]
-    return ("<div style='font-family:monospace;line-height:1.5'>"
-            f"k = {state['k']}, flipped labels: {state['n_flipped']}<br>"
-            f"test accuracy, 1-NN: {_acc(state['test_accuracy_1nn'])}<br>"
-            f"test accuracy, k-NN: {_acc(state['test_accuracy'])}<br>"
-            f"training error, k-NN: {state['train_error']:.3f}<br>"
-            f"query ({state['query'][0]:.2f}, {state['query'][1]:.2f}): votes "
-            f"{v[0]} : {v[1]} &rarr; class {state['query_class']}<br>"
-            f"k-th neighbour at distance {state['query_radius']:.3f}"
-            "</div>")
+    return readout_html(
+        f"k = {state['k']}, flipped labels: {state['n_flipped']}",
+        f"test accuracy, 1-NN: {_acc(state['test_accuracy_1nn'])}",
+        f"test accuracy, k-NN: {_acc(state['test_accuracy'])}",
+        f"training error, k-NN: {state['train_error']:.3f}",
+        f"query ({state['query'][0]:.2f}, {state['query'][1]:.2f}): votes "
+        f"{v[0]} : {v[1]} &rarr; class {state['query_class']}",
+        f"k-th neighbour at distance {state['query_radius']:.3f}")
 
 
 def knn_classification_explorer(X=None, y=None, X_test=None, y_test=None, *, k=7, noise=0.0,
                                 k_max=31, seed=0) -> Explorer:
     """Sliders for k, label noise and the query point driving a :class:`KNNClassificationView`.
 
-    Without data, 200 training and 2000 test points of :func:`genviz.knn.two_class_data` are
+    Without data, 200 training and 2000 test points of :func:`genviz.synthetic.two_class_data` are
     drawn with ``seed`` and ``seed + 1``. The grid's neighbours are sorted once, so every slider
     updates continuously.
     """
@@ -54,16 +53,14 @@ def knn_classification_explorer(X=None, y=None, X_test=None, y_test=None, *, k=7
 
 def regression_readout(state) -> str:
     """HTML: k and the mean squared error of the 1-NN and k-NN estimates."""
-    return ("<div style='font-family:monospace;line-height:1.5'>"
-            f"k = {state['k']}<br>"
-            f"MSE vs true mean, 1-NN: {state['mse_1']:.4f}<br>"
-            f"MSE vs true mean, k-NN: {state['mse_k']:.4f}"
-            "</div>")
+    return readout_html(f"k = {state['k']}",
+                        f"MSE vs true mean, 1-NN: {state['mse_1']:.4f}",
+                        f"MSE vs true mean, k-NN: {state['mse_k']:.4f}")
 
 
 def knn_regression_explorer(x=None, y=None, *, k=7, k_max=40, seed=0) -> Explorer:
     """A k slider driving a :class:`KNNRegressionView` (100 points of
-    :func:`genviz.knn.regression_data` unless data are given)."""
+    :func:`genviz.synthetic.regression_data` unless data are given)."""
     if x is None:
         x, y = regression_data(100, rng=seed)
     view = KNNRegressionView(x, y, k=k, k_max=k_max, truth=True)
@@ -74,13 +71,11 @@ def knn_regression_explorer(x=None, y=None, *, k=7, k_max=40, seed=0) -> Explore
 def projection_readout(state) -> str:
     """HTML: d, eps, the ratio statistics and the JL bound."""
     s = state["stats"]
-    return ("<div style='font-family:monospace;line-height:1.5'>"
-            f"d = {state['d']}, &epsilon; = {state['eps']:.2f}<br>"
-            f"ratio mean {s['mean']:.3f}, std {s['std']:.3f}<br>"
-            f"range [{s['min']:.3f}, {s['max']:.3f}]<br>"
-            f"pairs within 1&plusmn;&epsilon;: {100 * s['within']:.1f}%<br>"
-            f"JL bound: d &ge; {state['jl_dim']}"
-            "</div>")
+    return readout_html(f"d = {state['d']}, &epsilon; = {state['eps']:.2f}",
+                        f"ratio mean {s['mean']:.3f}, std {s['std']:.3f}",
+                        f"range [{s['min']:.3f}, {s['max']:.3f}]",
+                        f"pairs within 1&plusmn;&epsilon;: {100 * s['within']:.1f}%",
+                        f"JL bound: d &ge; {state['jl_dim']}")
 
 
 def projection_explorer(X, *, d=10, eps=0.3, d_max=None, seed=0) -> Explorer:

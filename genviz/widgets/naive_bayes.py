@@ -8,7 +8,7 @@ import ipywidgets as widgets
 import numpy as np
 
 from genviz.plots.naive_bayes import CategoricalNBView, DiscretizeView, KDENBView, NBvsGDAView
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, readout_html
 
 __all__ = ["categorical_nb_explorer", "categorical_readout", "discretize_explorer",
            "nb_vs_gda_explorer", "kde_nb_explorer"]
@@ -44,11 +44,11 @@ def categorical_readout(state) -> str:
     else:
         verdict = (f"normaliser &alpha;<sub>norm</sub> = 1/&Sigma; = {e['normaliser']:.4g}; "
                    f"decision: <b>{esc(str(e['decision']))}</b>")
-    return ("<div style='font-family:monospace;font-size:90%'>"
-            f"Laplace/Lidstone &alpha; = {a:g}<br>"
-            "<table style='border-collapse:collapse'><tr><th>y</th><th>P(y)</th>"
-            f"{head}<th>P(y)&prod;P(x<sub>j</sub>|y)</th><th>P(y|x)</th></tr>"
-            + "".join(rows) + f"</table>{verdict}</div>")
+    return readout_html(
+        f"Laplace/Lidstone &alpha; = {a:g}",
+        "<table style='border-collapse:collapse'><tr><th>y</th><th>P(y)</th>"
+        f"{head}<th>P(y)&prod;P(x<sub>j</sub>|y)</th><th>P(y|x)</th></tr>"
+        + "".join(rows) + f"</table>{verdict}", font_size="90%")
 
 
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):
@@ -73,9 +73,9 @@ def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha
 
 def _acc_readout(keys):
     def readout(state):
-        return "<div style='font-family:monospace'>" + "<br>".join(
+        return readout_html(*(
             f"{label}: {state[key]:.3f}" if isinstance(state[key], float) else
-            f"{label}: {state[key]}" for label, key in keys) + "</div>"
+            f"{label}: {state[key]}" for label, key in keys))
     return readout
 
 

@@ -8,7 +8,7 @@ import math
 import ipywidgets as widgets
 
 from genviz.plots.spam import MODELS, EmailView, SpamThresholdView
-from genviz.widgets._base import Explorer, float_slider
+from genviz.widgets._base import Explorer, float_slider, readout_html
 
 __all__ = ["threshold_explorer", "threshold_readout", "email_explorer", "email_readout"]
 
@@ -33,12 +33,11 @@ def threshold_readout(state) -> str:
         f"<td>{pt['precision']:.3f}</td><td>{pt['recall']:.3f}</td><td>{pt['fpr']:.4f}</td>"
         f"<td>{pt['fp']}</td><td>{pt['fn']}</td><td>{state['auc'][name]:.4f}</td></tr>"
         for name, pt in state["points"].items())
-    return (f"<div style='font-family:monospace'>c = 10<sup>{state['log10_c']:.1f}</sup> "
-            f"= {_format_c(state['log10_c'])} &nbsp; (log c = {state['log10_c'] * 2.302585:.2f}), "
-            f"&alpha; = {state['alpha']:.3g}<br>"
-            "<table><tr><th>model</th><th>precision</th><th>recall</th><th>FPR</th>"
-            "<th>ham flagged</th><th>spam missed</th><th>AUC</th></tr>"
-            f"{rows}</table></div>")
+    return readout_html(
+        f"c = 10<sup>{state['log10_c']:.1f}</sup> = {_format_c(state['log10_c'])} &nbsp; "
+        f"(log c = {state['log10_c'] * 2.302585:.2f}), &alpha; = {state['alpha']:.3g}",
+        "<table><tr><th>model</th><th>precision</th><th>recall</th><th>FPR</th>"
+        f"<th>ham flagged</th><th>spam missed</th><th>AUC</th></tr>{rows}</table>")
 
 
 def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
@@ -91,14 +90,14 @@ def email_readout(state) -> str:
     unseen = ", ".join(html.escape(w) for w in state["unseen"][:30]) or "none"
     more = f" (+{len(state['unseen']) - 30} more)" if len(state["unseen"]) > 30 else ""
     colour = "#D55E00" if state["verdict"] == "spam" else "#0072B2"
-    return (f"<div style='font-family:monospace;line-height:1.5'>"
-            f"<b style='color:{colour}'>verdict: {state['verdict'].upper()}</b> "
-            f"(threshold log c = {state['log10_c'] * 2.302585:.2f})<br>"
-            f"log-odds = b + &Sigma; words = {state['bias']:+.2f} "
-            f"{state['total_words']:+.2f} = {state['log_odds']:+.2f}<br>"
-            f"P(spam | x) = {state['p_spam']:.4f}<br>"
-            f"{state['n_known']} dictionary word(s); not in the dictionary (stop words or "
-            f"unseen in training, ignored): {unseen}{more}</div>")
+    return readout_html(
+        f"<b style='color:{colour}'>verdict: {state['verdict'].upper()}</b> "
+        f"(threshold log c = {state['log10_c'] * 2.302585:.2f})",
+        f"log-odds = b + &Sigma; words = {state['bias']:+.2f} "
+        f"{state['total_words']:+.2f} = {state['log_odds']:+.2f}",
+        f"P(spam | x) = {state['p_spam']:.4f}",
+        f"{state['n_known']} dictionary word(s); not in the dictionary (stop words or "
+        f"unseen in training, ignored): {unseen}{more}")
 
 
 def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomial",
