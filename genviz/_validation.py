@@ -12,7 +12,8 @@ import numbers
 import numpy as np
 
 __all__ = ["check_array", "check_points", "check_vector", "check_scalar", "check_int",
-           "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted"]
+           "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted",
+           "check_labels", "encode_labels"]
 
 # Relative tolerance on eigenvalues, as scipy.stats uses for covariance matrices: an eigenvalue
 # below ``_EIG_RTOL * max|eigenvalue|`` counts as zero.
