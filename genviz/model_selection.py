@@ -2,7 +2,8 @@
 
 What every classifier topic needs to score a model, whatever its features: split the labelled
 data once, keeping each class's share (:func:`stratified_split`); score hard predictions
-(:func:`binary_metrics`: accuracy, precision, recall, F1, the confusion matrix); and sweep a
+(:func:`accuracy`; :func:`binary_metrics`: accuracy, precision, recall, F1, the confusion
+matrix); and sweep a
 real-valued score over every threshold (:class:`ThresholdCurves`: ROC and precision-recall
 curves, computed once by sorting). Leave-one-out bandwidth selection is a KDE topic and lives in
 :mod:`genviz.kde`.
@@ -16,7 +17,7 @@ import numpy as np
 
 from genviz._validation import check_rng, check_scalar, check_vector
 
-__all__ = ["stratified_split", "binary_metrics", "ThresholdCurves"]
+__all__ = ["stratified_split", "accuracy", "binary_metrics", "ThresholdCurves"]
 
 
 def stratified_split(y, *, test_size: float = 0.3, rng=0):
@@ -64,6 +65,35 @@ def stratified_split(y, *, test_size: float = 0.3, rng=0):
     test = np.sort(np.concatenate(test))
     train = np.setdiff1d(np.arange(y.size), test)
     return train, test
+
+
+def accuracy(y_true, y_pred) -> float:
+    """Fraction of predictions equal to the true labels (any number of classes).
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n_samples,)
+    y_pred : array_like of shape (n_samples,)
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the two are not non-empty 1-D sequences of the same length.
+
+    Examples
+    --------
+    >>> accuracy(["a", "b", "b", "c"], ["a", "b", "c", "c"])
+    0.75
+    """
+    t, p = np.asarray(y_true), np.asarray(y_pred)
+    if t.ndim != 1 or t.shape != p.shape or t.size == 0:
+        raise ValueError(f"y_true and y_pred must be non-empty 1-D and of the same length, got "
+                         f"shapes {t.shape} and {p.shape}")
+    return float(np.mean(t == p))
 
 
 def _check_labels(y_true, y_pred, positive):

@@ -23,7 +23,8 @@ test errors with the best possible ones.
                           ``u`` the unit vector along :math:`\mu_1 - \mu_0` (beyond class 1).
 ========================  =====================================================================
 
-The k-NN figures' data (Smola & Vishwanathan, Figs. 1.18 and 1.19) are here too:
+:func:`correlated_classes` draws the naive-Bayes-vs-GDA data of notebook 08 (two classes
+sharing a correlated covariance). The k-NN figures' data (Smola & Vishwanathan, Figs. 1.18 and 1.19) are here too:
 :func:`two_class_data` (two classes, each a mixture of Gaussian blobs), :func:`regression_data`
 and its true mean :func:`regression_truth`, and :func:`flip_labels` (seeded, nested label
 noise). The claw density of the KDE topic (``claw_pdf``, ``sample_claw``) stays in
@@ -45,11 +46,11 @@ from scipy.special import ndtr
 from scipy.stats import poisson
 
 from genviz._validation import check_array, check_int, check_rng, check_scalar, check_vector
-from genviz.gaussian import factorize_cov, mahalanobis, mvn_logpdf
+from genviz.gaussian import cov_from_params, factorize_cov, mahalanobis, mvn_logpdf
 from genviz.gda import GDA
 
-__all__ = ["FAMILIES", "DataModel", "two_class_data", "regression_data", "regression_truth",
-           "flip_labels"]
+__all__ = ["FAMILIES", "DataModel", "correlated_classes", "two_class_data", "regression_data",
+           "regression_truth", "flip_labels"]
 
 _MOVED_TO_EXPERIMENTS = ("LearningCurves", "learning_curves", "crossing_size")
 
@@ -260,6 +261,46 @@ class DataModel:
             positive = (theta[0] * k[:, None] + theta[1] * k[None, :] + theta0) > 0
             return float((1 - self.phi) * p0[positive].sum() + self.phi * p1[~positive].sum())
         return None
+
+
+def correlated_classes(n_per_class, rho, rng, *, sep=1.5):
+    r"""Two equally large classes sharing :math:`\Sigma = [[1, \rho], [\rho, 1]]`, means
+    :math:`(\mp sep/2, 0)`: they differ along :math:`x_1` only (notebook 08).
+
+    Gaussian naive Bayes ignores the correlation (its boundary is vertical), GDA uses it. The
+    standard normals are drawn first, in a fixed order, then transformed, so with the same seed
+    the points move continuously as ``rho`` changes.
+
+    Parameters
+    ----------
+    n_per_class : int
+        Points per class (>= 1).
+    rho : float
+        Correlation, in (-1, 1).
+    rng : numpy.random.Generator or int
+    sep : float
+        Distance between the class means (>= 0).
+
+    Returns
+    -------
+    X : ndarray of shape (2 * n_per_class, 2)
+    y : ndarray of int of shape (2 * n_per_class,)
+        ``n_per_class`` zeros, then as many ones.
+
+    Examples
+    --------
+    >>> X, y = correlated_classes(2, 0.5, rng=0)
+    >>> X.shape, y.tolist()
+    ((4, 2), [0, 0, 1, 1])
+    """
+    n = check_int(n_per_class, "n_per_class", low=1)
+    rho = check_scalar(rho, "rho", low=-1.0, high=1.0, low_open=True, high_open=True)
+    sep = check_scalar(sep, "sep", low=0.0)
+    z = check_rng(rng).standard_normal((2 * n, 2))
+    y = np.repeat([0, 1], n)
+    L = np.linalg.cholesky(cov_from_params(1.0, 1.0, rho))
+    mu = np.array([[-0.5, 0.0], [0.5, 0.0]]) * sep
+    return z @ L.T + mu[y], y
 
 
 # -- the k-NN figures' data ------------------------------------------------------------------

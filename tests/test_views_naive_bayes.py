@@ -8,6 +8,7 @@ from genviz.gda import GDA
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
 from genviz.plots.naive_bayes import (CategoricalNBView, DiscretizeView, KDENBView, NBvsGDAView,
                                       decision_regions_figure)
+from genviz.synthetic import correlated_classes
 
 
 def rgba(fig):
@@ -116,9 +117,9 @@ def test_nb_vs_gda_view_accuracies_and_ellipses():
     v.update(rho=0.9)
     gap9 = v.state["accuracy_gda"] - v.state["accuracy_nb"]
     assert abs(gap0) < 0.02 and gap9 > 0.1  # independence hurts on correlated features
-    X = v.data(0.9, v.Z, v.y)
-    np.testing.assert_allclose(v.state["nb_var"], GaussianNB().fit(X, v.y).var_)
-    np.testing.assert_allclose(v.state["gda_cov"], GDA().fit(X, v.y).covariance_)
+    X, y = correlated_classes(120, 0.9, rng=0)  # the view's training data (seed 0, drawn first)
+    np.testing.assert_allclose(v.state["nb_var"], GaussianNB().fit(X, y).var_)
+    np.testing.assert_allclose(v.state["gda_cov"], GDA().fit(X, y).covariance_)
     # naive Bayes ellipses are axis-aligned: x extent of the 1-sigma ellipse = 2 sd
     xs = v.ellipses[0][0].get_xdata()
     assert np.ptp(xs) == pytest.approx(2 * np.sqrt(v.state["nb_var"][0, 0]), rel=1e-3)

@@ -14,6 +14,7 @@ from genviz.gaussian import (
     sample_mvn,
     ellipse_points,
 )
+from genviz.grids import grid_2d
 from genviz.plots._base import View, new_figure
 from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP
 
@@ -36,8 +37,8 @@ def _nice_zmax(peak: float) -> float:
     return top
 
 
-def _draw_surface(ax, xs, ys, Z, zmax, *, stride=1):
-    X, Y = np.meshgrid(xs, ys)
+def _draw_surface(ax, grid, Z, zmax, *, stride=1):
+    X, Y = grid.mesh
     surf = ax.plot_surface(X, Y, Z, cmap=DENSITY_CMAP, rstride=stride, cstride=stride,
                            linewidth=0.2, edgecolor="k", antialiased=False,
                            vmin=0.0, vmax=zmax)
@@ -89,7 +90,8 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
     levels = check_int(levels, "levels", low=1)
     if titles is not None and len(titles) != len(params):
         raise ValueError(f"titles has {len(titles)} entries but params has {len(params)}")
-    xs = np.linspace(-lim, lim, n_grid)
+    grid = grid_2d(lim, n_grid)
+    xs = grid.xs
     n = len(params)
     fig = new_figure(figsize=(4.2 * n, 4.0))
     for i, (mean, cov) in enumerate(params):
@@ -99,7 +101,7 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
         if kind == "surface":
             ax = fig.add_subplot(1, n, i + 1, projection="3d")
             top = max(zmax, 1.05 * float(Z.max()))
-            _draw_surface(ax, xs, xs, Z, top, stride=2)
+            _draw_surface(ax, grid, Z, top, stride=2)
             _style_surface_axes(ax, lim, top)
         else:
             ax = fig.add_subplot(1, n, i + 1)
@@ -155,7 +157,8 @@ class GaussianView(View):
             figsize = (10.0, 4.2) if self.surface else (7.0, 4.6)
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
-        self._xs_surf = np.linspace(-self.lim, self.lim, check_int(n_surface, "n_surface", low=3))
+        self._surf_grid = grid_2d(self.lim, check_int(n_surface, "n_surface", low=3))
+        self._xs_surf = self._surf_grid.xs
         self._xs_img = np.linspace(-self.lim, self.lim, check_int(n_image, "n_image", low=3))
         self.params = dict(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0)
 
@@ -235,7 +238,7 @@ class GaussianView(View):
             surface_max = float(Zs.max())
             zmax = _nice_zmax(peak)
             self._surf = self.replace_animated(
-                self._surf, _draw_surface(self.ax3d, self._xs_surf, self._xs_surf, Zs, zmax))
+                self._surf, _draw_surface(self.ax3d, self._surf_grid, Zs, zmax))
             if self.ax3d.get_zlim() != (0.0, zmax):
                 self.ax3d.set_zlim(0.0, zmax)
                 self.request_full_redraw()

@@ -7,6 +7,7 @@ from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projec
 
 from genviz._validation import check_int, check_points, check_scalar
 from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
+from genviz.grids import data_box, grid_2d
 from genviz.gda import GDA, check_labels
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
 from genviz.plots._base import View, new_figure
@@ -69,11 +70,6 @@ def _gaussian_contours(ax, model, xs, ys, k, levels=4):
                colors=CLASS_COLORS[k], linewidths=1.0, alpha=0.9)
 
 
-def _box(X, pad=1.0):
-    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
-    return float(lo[0]), float(hi[0]), float(lo[1]), float(hi[1])
-
-
 def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
     """The CS229 GDA figure: training set, both fitted Gaussians' contours, and p(y=1|x) = 0.5.
 
@@ -93,9 +89,9 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
     X = check_points(X, "X", d=2)
     y = check_labels(y, X.shape[0], binary=True).astype(int)
     model = GDA().fit(X, y) if model is None else model
-    box = _box(X) if box is None else box
-    xs = np.linspace(box[0], box[1], 200)
-    ys = np.linspace(box[2], box[3], 200)
+    box = data_box(X, pad=1.0) if box is None else box
+    grid = grid_2d(box, 200)
+    xs, ys = grid.xs, grid.ys
     fig = new_figure(figsize=figsize)
     ax = fig.add_subplot()
     _scatter_classes(ax, X, y)
@@ -106,8 +102,7 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
         lx, ly = line_in_box(theta, theta0, box)
         ax.plot(lx, ly, color=COLORS["bayes"], lw=2, label="$p(y=1\\mid x) = 0.5$")
     else:
-        Z = model.decision_function(np.column_stack([a.ravel() for a in np.meshgrid(xs, ys)]))
-        ax.contour(xs, ys, Z.reshape(len(ys), len(xs)), levels=[0.0], colors=COLORS["bayes"],
+        ax.contour(xs, ys, grid.evaluate(model.decision_function), levels=[0.0], colors=COLORS["bayes"],
                    linewidths=2)
     ax.plot(*model.means_.T, "P", color="white", mec="k", ms=10, ls="none",
             label=r"means $\mu_0, \mu_1$")
@@ -126,12 +121,10 @@ def posterior_figure(model, box, *, n_grid=45, figsize=(11.0, 4.6)):
     """
     n_grid = check_int(n_grid, "n_grid", low=3)
     theta, theta0 = model.logistic_params()
-    xs = np.linspace(box[0], box[1], n_grid)
-    ys = np.linspace(box[2], box[3], n_grid)
-    GX, GY = np.meshgrid(xs, ys)
-    grid = np.column_stack([GX.ravel(), GY.ravel()])
-    bayes = model.predict_proba(grid)[:, 1].reshape(GX.shape)
-    logistic = sigmoid(grid @ theta + theta0).reshape(GX.shape)
+    grid = grid_2d(box, n_grid)
+    GX, GY = grid.mesh
+    bayes = grid.evaluate(lambda P: model.predict_proba(P)[:, 1])
+    logistic = grid.evaluate(lambda P: sigmoid(P @ theta + theta0))
     fig = new_figure(figsize=figsize)
     titles = (r"Bayes' rule: $p(x\mid y=1)\,\phi\;/\;p(x)$",
               rf"$\sigma(\theta^T x + \theta_0)$, $\theta$ = ({theta[0]:.2f}, {theta[1]:.2f}), "
@@ -154,10 +147,9 @@ def covariance_figure(X, y, *, box=None, figsize=(11.0, 4.8)):
     """Shared vs separate covariance on the same data: a line vs a quadric boundary."""
     X = check_points(X, "X", d=2)
     y = check_labels(y, X.shape[0], binary=True).astype(int)
-    box = _box(X) if box is None else box
-    xs = np.linspace(box[0], box[1], 200)
-    ys = np.linspace(box[2], box[3], 200)
-    grid = np.column_stack([a.ravel() for a in np.meshgrid(xs, ys)])
+    box = data_box(X, pad=1.0) if box is None else box
+    grid = grid_2d(box, 200)
+    xs, ys = grid.xs, grid.ys
     fig = new_figure(figsize=figsize)
     for i, shared in enumerate((True, False)):
         model = GDA(shared_cov=shared).fit(X, y)
@@ -165,8 +157,8 @@ def covariance_figure(X, y, *, box=None, figsize=(11.0, 4.8)):
         _scatter_classes(ax, X, y, s=14)
         for k in (0, 1):
             _gaussian_contours(ax, model, xs, ys, k)
-        Z = model.decision_function(grid).reshape(len(ys), len(xs))
-        ax.contour(xs, ys, Z, levels=[0.0], colors=COLORS["bayes"], linewidths=2)
+        ax.contour(xs, ys, grid.evaluate(model.decision_function), levels=[0.0],
+                   colors=COLORS["bayes"], linewidths=2)
         err = np.mean(model.predict(X) != y)
         ax.set_title(("shared $\\Sigma$: linear boundary" if shared
                       else "separate $\\Sigma_0, \\Sigma_1$: quadratic boundary")
@@ -260,10 +252,8 @@ class GDAvsLogisticView(View):
             self._box = box
             self.ax.set_xlim(box[:2])
             self.ax.set_ylim(box[2:])
-            xs = np.linspace(box[0], box[1], self.n_grid)
-            ys = np.linspace(box[2], box[3], self.n_grid)
-            self._xs, self._ys = xs, ys
-            self._grid = np.column_stack([a.ravel() for a in np.meshgrid(xs, ys)])
+            grid = grid_2d(box, self.n_grid)
+            self._xs, self._ys, self._grid = grid.xs, grid.ys, grid.points
             self.request_full_redraw()
 
     def _draw_boundary(self, key, linear, values):

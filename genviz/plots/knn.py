@@ -16,7 +16,9 @@ from genviz.projections import (
     distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
 )
 from genviz.synthetic import flip_labels, regression_truth
+from genviz.grids import grid_2d
 from genviz.plots._base import View, new_figure
+from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE
 
 __all__ = ["KNNClassificationView", "KNNRegressionView", "ProjectionView",
@@ -26,12 +28,6 @@ __all__ = ["KNNClassificationView", "KNNRegressionView", "ProjectionView",
 VOTE_CMAP = LinearSegmentedColormap.from_list("votes", [CLASS_COLORS[0], "#ffffff", CLASS_COLORS[1]])
 #: decision regions: light class colours
 REGION_CMAP = ListedColormap(["#b9d3e8", "#f3c7a6"])
-
-
-def _grid(lim, n):
-    xs = np.linspace(-lim, lim, n)
-    gx, gy = np.meshgrid(xs, xs)
-    return xs, np.column_stack([gx.ravel(), gy.ravel()])
 
 
 def _style(ax, lim, title):
@@ -74,8 +70,9 @@ class KNNClassificationView(View):
         self.lim = check_scalar(lim, "lim", low=0.0, low_open=True)
         self.noise_seed = check_int(noise_seed, "noise_seed", low=0)
         n_grid = check_int(n_grid, "n_grid", low=3)
-        self._xs, grid = _grid(self.lim, n_grid)
-        self._grid_nb = SortedNeighbors(grid, self.X, self.k_max)  # the one expensive step
+        grid = grid_2d(self.lim, n_grid)
+        self._xs = grid.xs
+        self._grid_nb = SortedNeighbors(grid.points, self.X, self.k_max)  # the one expensive step
         self._test_nb = None
         if X_test is not None:
             Xt = check_points(X_test, "X_test", d=2)
@@ -344,43 +341,3 @@ class ProjectionView(View):
         self.state = dict(d=d, eps=eps, ratios=r, stats=stats, jl_dim=jl, dims=self.dims,
                           max_distortion=np.array([s["max_distortion"] for s in self._stats]),
                           std=np.array([s["std"] for s in self._stats]))
-
-
-def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, lim=4.0, n_grid=151,
-                            figsize=None):
-    """Decision regions of fitted two-class models side by side, test accuracy in each title.
-
-    Parameters
-    ----------
-    models : dict name -> fitted estimator with ``predict`` (class codes 0/1)
-    X, y : the training points drawn on every panel
-    X_test, y_test : optional, for the accuracy in the titles
-
-    Returns
-    -------
-    (Figure, dict name -> test accuracy or NaN)
-    """
-    if not models:
-        raise ValueError("models is empty; pass at least one fitted estimator")
-    X = check_points(X, "X", d=2)
-    y = np.asarray(y).astype(int)
-    xs, grid = _grid(check_scalar(lim, "lim", low=0.0, low_open=True), check_int(n_grid, "n_grid", low=3))
-    n = len(models)
-    fig = new_figure(figsize=figsize or (4.3 * n, 4.3))
-    axes = np.atleast_1d(fig.subplots(1, n, sharey=True))
-    accs = {}
-    for ax, (name, model) in zip(axes, models.items()):
-        Z = np.asarray(model.predict(grid)).astype(int).reshape(len(xs), len(xs))
-        ax.imshow(Z, origin="lower", extent=(-lim, lim, -lim, lim), cmap=REGION_CMAP, vmin=0,
-                  vmax=1, interpolation="nearest")
-        ax.scatter(X[:, 0], X[:, 1], c=np.array(CLASS_COLORS[:2])[y], s=12, edgecolor="white",
-                   linewidth=0.4)
-        acc = float("nan")
-        if X_test is not None:
-            acc = float(np.mean(np.asarray(model.predict(X_test)) == np.asarray(y_test)))
-        accs[name] = acc
-        _style(ax, lim, f"{name}\ntest accuracy {acc:.3f}" if X_test is not None else name)
-        ax.title.set_fontsize("small" if n > 3 else "medium")
-    axes[0].set_ylabel("$x_2$")
-    fig.tight_layout()
-    return fig, accs

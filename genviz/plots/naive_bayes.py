@@ -5,22 +5,20 @@ from __future__ import annotations
 
 import numpy as np
 from matplotlib.collections import LineCollection
-from matplotlib.colors import ListedColormap, to_rgb
+from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from genviz._validation import check_points, check_scalar, check_vector
-from genviz.gaussian import cov_from_params, ellipse_points
+from genviz.experiments import nb_vs_gda
+from genviz.gaussian import ellipse_points, mvn_pdf
+from genviz.grids import grid_2d
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
 from genviz.plots._base import View, new_figure
+from genviz.plots.regions import decision_regions_figure, light  # one regions figure; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE
 
 __all__ = ["CategoricalNBView", "DiscretizeView", "NBvsGDAView", "KDENBView",
            "decision_regions_figure"]
-
-
-def _light(color, amount=0.75):
-    r, g, b = to_rgb(color)
-    return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
 
 
 # ----------------------------------------------------------------------------- count tables
@@ -143,9 +141,8 @@ class DiscretizeView(View):
         fig = new_figure(figsize)
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
-        sd = np.sqrt(gnb.var_[:, 0])
-        dens = np.exp(-0.5 * ((self.grid[None] - gnb.theta_[:, :1]) / sd[:, None]) ** 2) / (
-            sd[:, None] * np.sqrt(2 * np.pi))
+        dens = np.array([mvn_pdf(self.grid[:, None], gnb.theta_[k], np.diag(gnb.var_[k]))
+                         for k in range(len(self.classes))])  # each class's fitted Gaussian
         post_g = gnb.predict_proba(self.grid[:, None])
         self.steps, self.post_lines = [], []
         for k, c in enumerate(self.classes):
@@ -228,23 +225,13 @@ class NBvsGDAView(View):
 
     def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=81,
                  figsize=(8.6, 4.2)):
-        from genviz.gda import GDA  # the GDA helper's estimator (genviz/gda.py)
-
-        self._GDA = GDA
-        rng = np.random.default_rng(seed)
-        self.Z = rng.standard_normal((2 * n, 2))
-        self.Zt = rng.standard_normal((2000, 2))
-        self.y = np.repeat([0, 1], n)
-        self.yt = np.repeat([0, 1], 1000)
-        self.sep = float(sep)
-        xs = np.linspace(-lim, lim, n_grid)
-        self.xx, self.yy = np.meshgrid(xs, xs)
-        self.G = np.column_stack([self.xx.ravel(), self.yy.ravel()])
+        self.sep, self.n, self.seed = float(sep), n, seed
+        self.grid = grid_2d(lim, n_grid)
         fig = new_figure(figsize)
         super().__init__(fig)
         self.axes = fig.subplots(1, 2)
         self.scatter, self.ellipses, self.regions = [], [], []
-        cmap = ListedColormap([_light(CLASS_COLORS[0], 0.85), _light(CLASS_COLORS[1], 0.85)])
+        cmap = ListedColormap([light(CLASS_COLORS[0], 0.85), light(CLASS_COLORS[1], 0.85)])
         for ax, title in zip(self.axes, ["Gaussian naive Bayes: diagonal Σ_k",
                                          "GDA: one full Σ (shared)"]):
             ax.set_xlim(-lim, lim)
@@ -254,7 +241,7 @@ class NBvsGDAView(View):
             ax.set_ylabel("$x_2$")
             ax.set_title(title, fontsize="medium")
             self.regions.append(self.animate(ax.imshow(
-                np.zeros(self.xx.shape), origin="lower", extent=(-lim, lim, -lim, lim),
+                np.zeros(self.grid.shape), origin="lower", extent=self.grid.extent,
                 cmap=cmap, vmin=0, vmax=1, interpolation="nearest", zorder=0)))
             sc = [self.animate(ax.scatter([], [], s=9, color=CLASS_COLORS[k], alpha=0.6,
                                           label=f"y = {k}")) for k in (0, 1)]
@@ -267,30 +254,21 @@ class NBvsGDAView(View):
         self.rho = float(rho)
         self.update()
 
-    def data(self, rho, Z, y):
-        L = np.linalg.cholesky(cov_from_params(1.0, 1.0, rho))
-        mu = np.array([[-0.5, 0.0], [0.5, 0.0]]) * self.sep
-        return Z @ L.T + mu[y]
-
     def update(self, **params) -> None:
         rho = check_scalar(params.get("rho", self.rho), "rho", low=-0.95, high=0.95)
         self.rho = rho
-        X, Xt = self.data(rho, self.Z, self.y), self.data(rho, self.Zt, self.yt)
-        nb = GaussianNB().fit(X, self.y)
-        gda = self._GDA(shared_cov=True).fit(X, self.y)
+        r = nb_vs_gda(rho, sep=self.sep, n=self.n, seed=self.seed)  # data, both fits, accuracies
+        nb, gda = r.naive_bayes, r.gda
         covs = [[np.diag(nb.var_[k]) for k in (0, 1)], [gda.covariance_] * 2]
         means = [nb.theta_, gda.means_]
-        acc = []
         for m, model in enumerate((nb, gda)):
             for k in (0, 1):
-                self.scatter[m][k].set_offsets(X[self.y == k])
+                self.scatter[m][k].set_offsets(r.X[r.y == k])
                 for i, level in enumerate((1.0, 2.0)):
                     pts = ellipse_points(means[m][k], covs[m][k], level)
                     self.ellipses[m][2 * k + i].set_data(pts[:, 0], pts[:, 1])
-            joint = model.predict_joint_log_proba(self.G)
-            self.regions[m].set_data((joint[:, 1] > joint[:, 0]).reshape(self.xx.shape))
-            acc.append(float(np.mean(model.predict(Xt) == self.yt)))
-        self.state = {"rho": rho, "accuracy_nb": acc[0], "accuracy_gda": acc[1],
+            self.regions[m].set_data(self.grid.evaluate(model.predict))
+        self.state = {"rho": rho, "accuracy_nb": r.accuracy_nb, "accuracy_gda": r.accuracy_gda,
                       "nb_var": nb.var_.copy(), "gda_cov": np.array(gda.covariance_)}
 
 
@@ -356,51 +334,3 @@ class KDENBView(View):
             self.post_lines[k].set_data(self.grid, kde.posterior[:, k])
         acc = float(np.mean(model.predict(self.xt[:, None]) == self.yt))
         self.state = {"bandwidth": h, "accuracy_kde": acc, "accuracy_gaussian": self.acc_gauss}
-
-
-# ----------------------------------------------------------------------------- regions
-def decision_regions_figure(models, X, y, *, feature_names=("$x_1$", "$x_2$"), n_grid=150,
-                            figsize=None):
-    """Decision regions of fitted 2-feature classifiers side by side, accuracy in each title.
-
-    Parameters
-    ----------
-    models : dict name -> fitted model with ``predict`` and ``classes_``
-    X : (n, 2) points; y : (n,) labels
-    feature_names : axis labels
-
-    Returns
-    -------
-    (fig, accuracies) : the figure and ``{name: training accuracy}``
-    """
-    X = check_points(X, "X", d=2)
-    y = np.asarray(y)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.shape}")
-    if not models:
-        raise ValueError("models is empty; pass {name: fitted model}")
-    classes = np.unique(y).tolist()
-    pad = 0.08 * np.ptp(X, axis=0)
-    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
-    gx, gy = np.linspace(lo[0], hi[0], n_grid), np.linspace(lo[1], hi[1], n_grid)
-    G = np.column_stack([a.ravel() for a in np.meshgrid(gx, gy)])
-    cmap = ListedColormap([_light(CLASS_COLORS[k]) for k in range(len(classes))])
-    fig = new_figure(figsize or (4.6 * len(models), 4.4))
-    axes = np.atleast_1d(fig.subplots(1, len(models)))
-    acc = {}
-    for ax, (name, model) in zip(axes, models.items()):
-        pred = model.predict(G)
-        codes = np.searchsorted(classes, pred).reshape(n_grid, n_grid)
-        ax.imshow(codes, origin="lower", extent=(lo[0], hi[0], lo[1], hi[1]), aspect="auto",
-                  cmap=cmap, vmin=-0.5, vmax=len(classes) - 0.5, interpolation="nearest")
-        for k, c in enumerate(classes):
-            sel = y == c
-            ax.scatter(X[sel, 0], X[sel, 1], s=12, color=CLASS_COLORS[k], edgecolor="white",
-                       linewidth=0.4, label=str(c))
-        acc[name] = float(np.mean(model.predict(X) == y))
-        ax.set_title(f"{name}\ntraining accuracy {acc[name]:.3f}", fontsize="medium")
-        ax.set_xlabel(feature_names[0])
-        ax.set_ylabel(feature_names[1])
-    axes[0].legend(fontsize="small", loc="lower right")
-    fig.tight_layout()
-    return fig, acc
