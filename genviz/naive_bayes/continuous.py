@@ -120,9 +120,9 @@ _BANDWIDTH_METHODS = ("silverman", "scott", "lscv", "loo-likelihood")
 def _log_kde(x, data, h, kernel):
     """``log`` of the KDE ``(1/(n h)) sum_i K((x - x_i)/h)`` at each ``x``, finite-safe.
 
-    The Gaussian kernel is summed in log space (``logsumexp`` of ``-u^2/2``), so far tails are
-    exact rather than lost in subnormals or ``log 0`` (an earlier ``log(kde_pdf)`` lost digits
-    below ~1e-283, found by the property tests). A distance ``(x - x_i)/h`` that overflows
+    For the Gaussian kernel, rows whose kernel sum falls below 1e-280 are summed again in log
+    space (``logsumexp`` of ``-u^2/2``), so far tails are exact rather than lost in subnormals
+    or ``log 0`` (an earlier ``log(kde_pdf)`` lost digits there, found by the property tests). A distance ``(x - x_i)/h`` that overflows
     float64 counts as infinitely far (kernel 0), never as a NaN.
     """
     from genviz.kde import kernel_pdf
@@ -130,14 +130,24 @@ def _log_kde(x, data, h, kernel):
     out = np.empty(x.size)
     step = max(1, 2_000_000 // data.size)  # bound the (chunk, n) temporary
     log_norm = np.log(data.size) + np.log(h)
+    safe = (float(np.max(np.abs(x))) + float(np.max(np.abs(data)))) / h < 1e150 if x.size else True
     for s in range(0, x.size, step):
-        with np.errstate(over="ignore", invalid="ignore"):
+        if safe:  # no overflow possible (the common case): skip the clean-up pass
             u = (x[s:s + step, None] - data[None, :]) / h
-        u = np.nan_to_num(u, nan=np.inf, posinf=1e300, neginf=-1e300)
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                u = (x[s:s + step, None] - data[None, :]) / h
+            u = np.nan_to_num(u, nan=np.inf, posinf=1e300, neginf=-1e300)
         with np.errstate(over="ignore", divide="ignore", under="ignore"):
             if kernel == "gaussian":
-                out[s:s + step] = (logsumexp(-0.5 * u * u, axis=1) - np.log(np.sqrt(2.0 * np.pi))
-                                   - log_norm)
+                e = u * u
+                e *= -0.5
+                total = np.exp(e).sum(axis=1)
+                logp = _safe_log(total)
+                far = total < 1e-280  # near the subnormals: redo those rows in log space
+                if far.any():
+                    logp[far] = logsumexp(e[far], axis=1)
+                out[s:s + step] = logp - np.log(np.sqrt(2.0 * np.pi)) - log_norm
             else:
                 out[s:s + step] = _safe_log(kernel_pdf(u, kernel).sum(axis=1)) - log_norm
     return out
