@@ -4,7 +4,9 @@
 against training-set size for GDA (shared covariance) and logistic regression, averaged over
 repetitions, on any :class:`genviz.synthetic.DataModel`; :func:`crossing_size` reads off the size
 from which logistic regression is clearly better. :func:`nb_vs_gda` fits Gaussian naive Bayes and
-GDA to correlated classes (notebook 08: what the independence assumption costs). The data
+GDA to correlated classes (notebook 08: what the independence assumption costs);
+:func:`discretization` cuts a continuous feature into bins and compares naive Bayes on the bin
+index with Gaussian naive Bayes (notebook 08, CS229's living areas). The data
 themselves come from :mod:`genviz.synthetic`.
 """
 
@@ -14,13 +16,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from genviz._validation import check_int, check_rng, check_scalar
+from genviz._validation import check_int, check_rng, check_scalar, check_vector
 from genviz.gda import GDA
 from genviz.logistic import LogisticRegression
-from genviz.naive_bayes import GaussianNB
+from genviz.naive_bayes import CategoricalNB, GaussianNB, discretize
 from genviz.synthetic import DataModel, correlated_classes
 
-__all__ = ["LearningCurves", "learning_curves", "crossing_size", "NBvsGDA", "nb_vs_gda"]
+__all__ = ["LearningCurves", "learning_curves", "crossing_size", "NBvsGDA", "nb_vs_gda",
+           "bin_edges", "data_window", "Discretization", "discretization"]
 
 
 class LearningCurves(NamedTuple):
@@ -199,3 +202,116 @@ def nb_vs_gda(rho, *, sep=1.5, n=120, n_test=1000, seed=0) -> NBvsGDA:
     gda = GDA(shared_cov=True).fit(X, y)
     return NBvsGDA(float(rho), X, y, Xt, yt, nb, gda, float(np.mean(nb.predict(Xt) == yt)),
                    float(np.mean(gda.predict(Xt) == yt)))
+
+
+def bin_edges(low, high, width, origin=0.0) -> np.ndarray:
+    """The inner bin edges ``origin + k * width`` strictly inside ``(low, high)``.
+
+    Parameters
+    ----------
+    low, high : float
+        The window, ``low < high``.
+    width : float
+        Bin width (> 0).
+    origin : float
+        Any edge of the lattice (only ``origin mod width`` matters).
+
+    Returns
+    -------
+    ndarray of shape (n_edges,)
+        Increasing; ``n_edges + 1`` bins (the outer two are open-ended, as
+        :func:`genviz.naive_bayes.discretize` counts them).
+
+    Raises
+    ------
+    ValueError
+        If ``width`` is not positive, the window is empty, or no edge (or more than 400) falls
+        inside it.
+
+    Examples
+    --------
+    >>> bin_edges(0.0, 10.0, 3.0, origin=1.0)
+    array([1., 4., 7.])
+    """
+    low, high = check_scalar(low, "low"), check_scalar(high, "high")
+    if not low < high:
+        raise ValueError(f"low must be < high, got {low} and {high}")
+    width = check_scalar(width, "width", low=0.0, low_open=True)
+    origin = check_scalar(origin, "origin")
+    first = origin + np.ceil((low - origin) / width) * width
+    edges = np.arange(first, high, width)
+    edges = edges[(edges > low) & (edges < high)]
+    if edges.size == 0:
+        raise ValueError(f"width {width:g} is wider than the whole range; make it smaller")
+    if edges.size > 400:
+        raise ValueError(f"width {width:g} makes {edges.size + 1} bins; make it larger")
+    return edges
+
+
+class Discretization(NamedTuple):
+    """Result of :func:`discretization`."""
+
+    edges: np.ndarray
+    n_bins: int
+    binned: object
+    gaussian: object
+    accuracy_binned: float
+    accuracy_gaussian: float
+
+
+def data_window(x, margin=0.05) -> tuple:
+    """``(min - margin * range, max + margin * range)`` of a 1-D sample: the default window."""
+    x = check_vector(x, "x")
+    pad = check_scalar(margin, "margin", low=0.0) * np.ptp(x)
+    return float(x.min() - pad), float(x.max() + pad)
+
+
+def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None) -> Discretization:
+    """Naive Bayes on the bin index of one continuous feature, against Gaussian naive Bayes.
+
+    The feature is cut at :func:`bin_edges` over the window ``lim`` (default
+    :func:`data_window`); :class:`~genviz.naive_bayes.CategoricalNB` with Laplace/Lidstone
+    ``alpha`` is fitted on the bin indices ``1..n_bins`` and
+    :class:`~genviz.naive_bayes.GaussianNB` on the raw values; both are scored on the training
+    data.
+
+    Parameters
+    ----------
+    x : array_like of shape (n_samples,)
+    y : array_like of shape (n_samples,)
+    width, origin : float
+        Bins as in :func:`bin_edges`.
+    alpha : float
+        Smoothing of the bin counts (>= 0).
+    lim : (float, float), optional
+
+    Returns
+    -------
+    Discretization
+
+    Raises
+    ------
+    ValueError
+        As :func:`bin_edges`, or if ``y`` does not match ``x`` or ``alpha < 0``.
+
+    Examples
+    --------
+    >>> d = discretization([1.0, 2.0, 8.0, 9.0], ["a", "a", "b", "b"], width=5.0)
+    >>> d.edges, d.n_bins, d.accuracy_binned
+    (array([5.]), 2, 1.0)
+    """
+    x = check_vector(x, "x")
+    y = np.asarray(y)
+    if y.shape != x.shape:
+        raise ValueError(f"y must have one label per value of x ({x.size}), got shape {y.shape}")
+    alpha = check_scalar(alpha, "alpha", low=0.0)
+    lo, hi = data_window(x) if lim is None else lim
+    edges = bin_edges(lo, hi, width, origin)
+    n_bins = edges.size + 1
+    binned = CategoricalNB(alpha=alpha).fit(discretize(x, edges)[:, None], y,
+                                            categories=[range(1, n_bins + 1)])
+    gaussian = GaussianNB().fit(x[:, None], y)
+    # every training point's bin holds a count of its own class, so this never divides 0/0
+    acc = float(np.mean(binned.predict(discretize(x, edges)[:, None]) == y))
+    return Discretization(edges, n_bins, binned, gaussian, acc,
+                          float(np.mean(gaussian.predict(x[:, None]) == y)))

@@ -10,7 +10,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.metrics import accuracy_score
 from sklearn.naive_bayes import GaussianNB as SkGaussianNB
 
-from genviz.experiments import nb_vs_gda
+from genviz.experiments import bin_edges, discretization, nb_vs_gda
 from genviz.grids import data_box, grid_2d
 from genviz.model_selection import accuracy
 from genviz.projections import distinct_pairs, pairwise_sq_distances
@@ -151,3 +151,39 @@ def test_decision_regions_figure_regions_and_bad_input():
         decision_regions_figure({"1-NN": model}, X, y, X)
     with pytest.raises(ValueError, match="y must have one label per row"):
         decision_regions_figure({"1-NN": model}, X, y[:2])
+
+
+# -- discretisation (notebook 08) --------------------------------------------------------------
+def test_bin_edges_against_a_direct_enumeration():
+    edges = bin_edges(172.0, 231.0, 10.0)
+    assert edges.tolist() == [180.0, 190.0, 200.0, 210.0, 220.0, 230.0]
+    np.testing.assert_allclose(bin_edges(0.0, 1.0, 0.25, origin=0.1), [0.1, 0.35, 0.6, 0.85])
+    with pytest.raises(ValueError, match="wider than the whole range"):
+        bin_edges(0.0, 1.0, 5.0, origin=0.5 + 5.0 / 2)
+    with pytest.raises(ValueError, match="makes 1001 bins"):
+        bin_edges(0.0, 1.0, 0.001, origin=0.0005)
+    with pytest.raises(ValueError, match="low must be < high"):
+        bin_edges(1.0, 1.0, 0.1)
+    with pytest.raises(ValueError, match="width must be > 0"):
+        bin_edges(0.0, 1.0, 0.0)
+
+
+def test_discretization_against_sklearn():
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+
+    from genviz import datasets
+    from genviz.naive_bayes import discretize
+
+    p = datasets.penguins()
+    x, y = p.X[:, 2], p.y
+    d = discretization(x, y, width=5.0, alpha=1.0)
+    codes = discretize(x, d.edges)[:, None] - 1
+    sk = SkCategoricalNB(alpha=1.0, min_categories=d.n_bins).fit(codes, y)
+    assert d.accuracy_binned == pytest.approx(sk.score(codes, y))
+    assert d.accuracy_gaussian == pytest.approx(SkGaussianNB(var_smoothing=0.0).fit(x[:, None], y)
+                                                .score(x[:, None], y))
+    assert d.n_bins == d.edges.size + 1 == 14
+    with pytest.raises(ValueError, match="y must have one label per value of x"):
+        discretization(x, y[:-1], width=5.0)
+    with pytest.raises(ValueError, match="alpha must be >= 0"):
+        discretization(x, y, width=5.0, alpha=-1.0)

@@ -9,7 +9,7 @@ from matplotlib.colors import ListedColormap
 from matplotlib.patches import Patch
 
 from genviz._validation import check_points, check_scalar, check_vector
-from genviz.experiments import nb_vs_gda
+from genviz.experiments import data_window, discretization, nb_vs_gda
 from genviz.gaussian import ellipse_points, mvn_pdf
 from genviz.grids import grid_2d
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
@@ -131,13 +131,11 @@ class DiscretizeView(View):
                  n_grid=500, figsize=(8.0, 5.0)):
         self.x = check_vector(x, "x")
         self.y = np.asarray(y)
-        lo, hi = lim if lim is not None else (self.x.min() - 0.05 * np.ptp(self.x),
-                                              self.x.max() + 0.05 * np.ptp(self.x))
+        lo, hi = lim if lim is not None else data_window(self.x)
         self.lim = (float(lo), float(hi))
         self.grid = np.linspace(lo, hi, n_grid)
         gnb = GaussianNB().fit(self.x[:, None], self.y)
         self.classes = gnb.classes_.tolist()
-        self.acc_gauss = float(np.mean(gnb.predict(self.x[:, None]) == self.y))
         fig = new_figure(figsize)
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
@@ -176,18 +174,10 @@ class DiscretizeView(View):
         width = check_scalar(new["width"], "width", low=0.0, low_open=True)
         origin = check_scalar(new["origin"], "origin")
         alpha = check_scalar(new["alpha"], "alpha", low=0.0)
-        lo, hi = self.lim
-        first = origin + np.ceil((lo - origin) / width) * width
-        edges = np.arange(first, hi, width)
-        edges = edges[(edges > lo) & (edges < hi)]
-        if edges.size == 0:
-            raise ValueError(f"width {width:g} is wider than the whole range; make it smaller")
-        if edges.size > 400:
-            raise ValueError(f"width {width:g} makes {edges.size + 1} bins; make it larger")
+        d = discretization(self.x, self.y, width=width, origin=origin, alpha=alpha, lim=self.lim)
         self.params = new
-        n_bins = edges.size + 1
-        nb = CategoricalNB(alpha=alpha).fit(discretize(self.x, edges)[:, None], self.y,
-                                            categories=[range(1, n_bins + 1)])
+        lo, hi = self.lim
+        edges, n_bins, nb = d.edges, d.n_bins, d.binned
         grid_bins = discretize(self.grid, edges)
         widths = np.diff(np.concatenate([[lo], edges, [hi]]))
         table = np.exp(nb.feature_log_prob_[0])  # (K, n_bins)
@@ -200,13 +190,12 @@ class DiscretizeView(View):
             self.steps[k].set_data(self.grid, table[k, grid_bins - 1] / widths[grid_bins - 1])
             self.post_lines[k].set_data(self.grid, np.nan_to_num(post[:, k], nan=0.0))
         self.edge_lines.set_segments([[(e, 0), (e, 1e9)] for e in edges])
-        acc = float(np.mean(nb.predict(discretize(self.x, edges)[:, None]) == self.y)) if ok \
-            else float("nan")
+        acc = d.accuracy_binned if ok else float("nan")
         if not ok:
             raise ValueError("with alpha = 0 some bins are empty in every class: the posterior "
                              "there is 0/0; raise alpha")
         self.state = {"edges": edges, "n_bins": n_bins, "width": width, "alpha": alpha,
-                      "table": table, "accuracy_binned": acc, "accuracy_gaussian": self.acc_gauss}
+                      "table": table, "accuracy_binned": acc, "accuracy_gaussian": d.accuracy_gaussian}
 
 
 # ----------------------------------------------------------------------------- NB vs GDA
