@@ -6,8 +6,13 @@ value and calls ``exercise.check(value)``: the feedback says right or wrong, wit
 never shows the answer. ``exercise.solution()`` shows the worked solution when asked (in a
 notebook, ``genviz.widgets.solution_toggle(exercise)`` hides it behind a button).
 
-Left unanswered (``...``), ``check`` says so without failing, so notebooks run top to bottom under
-nbval with the exercise cells untouched. Each topic defines its exercises in
+In a notebook the learner does not edit code: ``genviz.widgets.exercises.answer_box(exercise)``
+shows a text box and a Check button (it works in JupyterLab and in Voila, where code is hidden).
+:meth:`Exercise.check_text` reads what was typed — a number, a fraction such as ``3/4``, a short
+expression such as ``log(2)/3``, a vector ``[1, 2]``, a matrix ``[[1, 0], [0, 1]]``, a word, yes/no
+— and checks it. Left unanswered (``...`` or an empty box), the check says so without failing, so
+notebooks run top to bottom under nbval. Solutions are Markdown with LaTeX maths (``$...$``),
+typeset by MathJax in the notebook, in Voila and in an HTML export. Each topic defines its exercises in
 ``genviz/exercises/<topic>.py`` as functions that take the notebook's data and return an
 ``Exercise``.
 
@@ -15,24 +20,32 @@ Examples
 --------
 >>> ex = Exercise("What is 1/4 as a decimal?", 0.25, hint="Divide 1 by 4.", solution="1/4 = 0.25")
 >>> print(ex.check(...))
-Not answered yet: replace ... with your answer and run the cell again.
+Not answered yet: type your answer in the box and press Check.
 >>> print(ex.check(0.3))
 Not quite. Hint: Divide 1 by 4.
 >>> print(ex.check(0.25))
 Correct!
 >>> ex.check(0.25).correct
 True
+>>> print(ex.check_text("1/4"))
+Correct!
+>>> print(ex.check_text("a quarter"))
+Could not read 'a quarter' as a number: type a number such as 1.5e-3, a fraction such as 7/8 or an expression such as log(2)/3.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import html
+import math
 import numbers
+import operator
+import re
 
 import numpy as np
 
-__all__ = ["Exercise", "Feedback", "Solution"]
+__all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -101,13 +114,39 @@ class Exercise:
     def check(self, value) -> Feedback:
         """Right or wrong (with the hint); never reveals the answer."""
         if value is Ellipsis or value is None:
-            return Feedback(None, "Not answered yet: replace ... with your answer and run the "
-                                  "cell again.")
+            return Feedback(None, "Not answered yet: type your answer in the box and press Check.")
         ok, problem = self._compare(value)
         if ok:
             return Feedback(True, "Correct!")
         prefix = f"{problem} " if problem else ""
         return Feedback(False, f"{prefix}Not quite. Hint: {self.hint}")
+
+    def check_text(self, text: str) -> Feedback:
+        """Check what the learner typed in an answer box (see :func:`parse_answer`)."""
+        if text is None or not str(text).strip():
+            return Feedback(None, "Not answered yet: type your answer in the box and press Check.")
+        try:
+            value = parse_answer(str(text), self._answer)
+        except ValueError as err:
+            return Feedback(False, f"Could not read {str(text).strip()!r} as {err}")
+        return self.check(value)
+
+    @property
+    def answer_format(self) -> str:
+        """What kind of answer the box expects (its placeholder), never the answer itself."""
+        answer = self._answer
+        if isinstance(answer, str):
+            return "a word or a short phrase"
+        if isinstance(answer, (bool, np.bool_)):
+            return "yes or no"
+        if isinstance(answer, (list, tuple)) and answer and all(isinstance(a, str) for a in answer):
+            return f"{len(answer)} labels separated by commas"
+        shape = np.shape(answer)
+        if len(shape) == 0:
+            return "a number, e.g. 1.5e-3, 7/8 or log(2)/3"
+        if len(shape) == 1:
+            return f"a vector of {shape[0]} numbers, e.g. [1, 2.5]"
+        return f"a {shape[0]}x{shape[1]} matrix, e.g. [[1, 0], [0, 1]]"
 
     def _compare(self, value):
         answer = self._answer
@@ -142,33 +181,196 @@ class Exercise:
     # -- revealing ---------------------------------------------------------------------------
     def solution(self) -> "Solution":
         """The worked solution and the answer (call it only when you want to see them)."""
-        return Solution(self._solution, _format_answer(self._answer))
+        return Solution(self._solution, _format_answer(self._answer),
+                        _latex_answer(self._answer))
 
 
 @dataclasses.dataclass(frozen=True)
 class Solution:
+    """A worked solution: ``text`` is Markdown with LaTeX maths; ``answer`` the answer as plain
+    text, ``latex`` the answer typeset."""
+
     text: str
     answer: str
+    latex: str = ""
 
     def __str__(self) -> str:
         return f"{self.text}\nAnswer: {self.answer}"
 
     __repr__ = __str__
 
-    def _repr_html_(self) -> str:
-        return (f"<div style='white-space:pre-wrap'>{html.escape(self.text)}</div>"
-                f"<div><b>Answer:</b> <code>{html.escape(self.answer)}</code></div>")
+    def _repr_markdown_(self) -> str:
+        return f"{self.text}\n\n**Answer:** {self.latex or self.answer}"
+
+    def to_html(self) -> str:
+        """HTML for ``ipywidgets.HTMLMath``: the maths is left for MathJax to typeset."""
+        return (f"<div>{_markdown_to_html(self.text)}</div>"
+                f"<div><b>Answer:</b> {_markdown_to_html(self.latex or self.answer)}</div>")
+
+    _repr_html_ = to_html
+
+
+def _markdown_to_html(text: str) -> str:
+    """The little Markdown the solutions use: `code`, **bold**, paragraphs; maths untouched."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
+    return out.replace("\n\n", "<br><br>").replace("\n", " ")
 
 
 def _norm(s: str) -> str:
     return " ".join(s.strip().lower().split())
 
 
+def format_number(x, digits: int = 6) -> str:
+    """A number as a reader writes it: ``0.25``, ``3``, ``-1.5e-05``, ``-inf`` (never a numpy
+    repr such as ``np.float64(0.25)``).
+
+    >>> format_number(np.float64(0.25)), format_number(np.int64(3)), format_number(2 / 3, 4)
+    ('0.25', '3', '0.6667')
+    """
+    x = float(x)
+    if math.isinf(x):
+        return "-inf" if x < 0 else "inf"
+    if x == int(x) and abs(x) < 1e15:
+        return str(int(x))
+    return f"{x:.{digits}g}"
+
+
 def _format_answer(answer) -> str:
     if isinstance(answer, str):
         return answer
-    if isinstance(answer, numbers.Number):
-        return f"{answer:.6g}"
+    if isinstance(answer, (bool, np.bool_)):
+        return "yes" if answer else "no"
     if isinstance(answer, (list, tuple)) and answer and all(isinstance(a, str) for a in answer):
         return ", ".join(answer)
-    return np.array2string(np.asarray(answer, dtype=float), precision=4, suppress_small=True)
+    arr = np.asarray(answer, dtype=float)
+    if arr.ndim == 0:
+        return format_number(arr)
+    if arr.ndim == 1:
+        return "[" + ", ".join(format_number(v, 4) for v in arr) + "]"
+    return "[" + ", ".join("[" + ", ".join(format_number(v, 4) for v in row) + "]"
+                           for row in arr) + "]"
+
+
+def _latex_number(x, digits: int = 6) -> str:
+    text = format_number(x, digits)
+    if text in ("inf", "-inf"):
+        return text.replace("inf", r"\infty")
+    m = re.fullmatch(r"(-?[\d.]+)e([+-])0*(\d+)", text)
+    if m:
+        return rf"{m.group(1)} \times 10^{{{'-' if m.group(2) == '-' else ''}{m.group(3)}}}"
+    return text
+
+
+def _latex_answer(answer) -> str:
+    if isinstance(answer, (str, bool, np.bool_)) or (
+            isinstance(answer, (list, tuple)) and answer and all(isinstance(a, str) for a in answer)):
+        return _format_answer(answer)
+    arr = np.asarray(answer, dtype=float)
+    if arr.ndim == 0:
+        return f"${_latex_number(arr)}$"
+    if arr.ndim == 1:
+        return "$(" + ", ".join(_latex_number(v, 4) for v in arr) + ")$"
+    rows = r" \\ ".join(" & ".join(_latex_number(v, 4) for v in row) for row in arr)
+    return rf"$\begin{{bmatrix}}{rows}\end{{bmatrix}}$"
+
+
+# --- reading what a learner typed ---------------------------------------------------------------
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+           ast.Div: operator.truediv, ast.Pow: operator.pow}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos}
+_NAMES = {"pi": math.pi, "e": math.e, "inf": math.inf, "infinity": math.inf, "nan": math.nan}
+_FUNCS = {"log": np.log, "ln": np.log, "log10": np.log10, "log2": np.log2, "exp": np.exp,
+          "sqrt": np.sqrt, "abs": abs, "arctan": np.arctan, "atan": np.arctan,
+          "degrees": np.degrees}
+_NUMBER_HELP = ("a number: type a number such as 1.5e-3, a fraction such as 7/8 or an expression "
+                "such as log(2)/3.")
+
+
+def _evaluate(node):
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+            and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+        return _UNARY[type(node.op)](_evaluate(node.operand))
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        left, right = _evaluate(node.left), _evaluate(node.right)
+        if isinstance(left, list) or isinstance(right, list):
+            raise ValueError("arithmetic on a list")
+        with np.errstate(all="ignore"):
+            try:
+                return float(_BINARY[type(node.op)](left, right))
+            except ZeroDivisionError:
+                return math.nan
+    if isinstance(node, ast.Name) and node.id.lower() in _NAMES:
+        return _NAMES[node.id.lower()]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id.lower() in _FUNCS and len(node.args) == 1 and not node.keywords:
+        with np.errstate(all="ignore"):
+            return float(_FUNCS[node.func.id.lower()](_evaluate(node.args[0])))
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_evaluate(e) for e in node.elts]
+    raise ValueError(f"unsupported {type(node).__name__}")
+
+
+def _read_numbers(text: str):
+    text = (text.replace("−", "-").replace("×", "*").replace("^", "**").replace("·", "*")
+            .replace("∞", "inf").strip())
+    if not text.startswith(("[", "(")) and (";" in text or "," in text):
+        rows = [r for r in text.split(";") if r.strip()]
+        text = "[" + ", ".join("[" + r + "]" for r in rows) + "]" if len(rows) > 1 \
+            else "[" + text + "]"
+    try:
+        return _evaluate(ast.parse(text, mode="eval"))
+    except (SyntaxError, ValueError, TypeError, OverflowError, RecursionError):
+        pass
+    parts = text.split()
+    if len(parts) > 1:  # numbers separated by spaces: "1 0.5"
+        return [_read_numbers(p) for p in parts]
+    raise ValueError(_NUMBER_HELP)
+
+
+def parse_answer(text: str, like):
+    """Read a typed answer as the same kind of value as ``like`` (the right answer's type).
+
+    Numbers accept fractions and short expressions (``3/4``, ``-log(0.5)``, ``2^10``, ``1e-3``,
+    ``-inf``); vectors ``[1, 2]`` or ``1, 2``; matrices ``[[1, 0], [0, 1]]`` or ``1, 0; 0, 1``;
+    yes/no for True/False; labels separated by commas. Nothing is passed to ``eval``: the
+    expression is walked and only numbers, + - * / **, pi, e, inf and log/exp/sqrt are allowed.
+
+    Raises
+    ------
+    ValueError
+        The text cannot be read; the message says what to type (never the answer).
+
+    Examples
+    --------
+    >>> parse_answer("3/4", 0.5), parse_answer("[1, 2.5]", [0.0, 0.0])
+    (0.75, [1.0, 2.5])
+    >>> parse_answer("1, 0.5; 0.5, 1", [[1, 0], [0, 1]])
+    [[1.0, 0.5], [0.5, 1.0]]
+    >>> parse_answer("Yes", True), parse_answer("spam, ham", ["a", "b"])
+    (True, ['spam', 'ham'])
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"text, got {type(text).__name__}")
+    if isinstance(like, str):
+        return text.strip().strip("'\"")
+    if isinstance(like, (bool, np.bool_)):
+        word = text.strip().lower()
+        if word in ("yes", "y", "true", "1"):
+            return True
+        if word in ("no", "n", "false", "0"):
+            return False
+        raise ValueError("yes or no: type yes or no.")
+    if isinstance(like, (list, tuple)) and like and all(isinstance(a, str) for a in like):
+        return [w.strip().strip("'\"") for w in text.strip().strip("[]").split(",") if w.strip()]
+    value = _read_numbers(text)
+    ndim = np.ndim(like)
+    if ndim == 0 and isinstance(value, list):
+        raise ValueError(_NUMBER_HELP)
+    return value

@@ -20,8 +20,9 @@ def peak_height(sigma1, sigma2, rho) -> Exercise:
         peak,
         hint="In two dimensions p(mu) = 1 / (2 pi |Sigma|^(1/2)), and for this parametrisation "
              "|Sigma| = sigma1^2 sigma2^2 (1 - rho^2).",
-        solution=f"|Sigma| = {sigma1}^2 * {sigma2}^2 * (1 - {rho}^2) = {np.exp(factor.logdet):.6g};"
-                 f" p(mu) = 1 / (2 pi sqrt(|Sigma|)).",
+        solution=(rf"$|\Sigma| = \sigma_1^2 \sigma_2^2 (1 - \rho^2) = {sigma1}^2 \cdot {sigma2}^2 "
+                  rf"\cdot (1 - ({rho})^2) = {np.exp(factor.logdet):.6g}$, and in two dimensions "
+                  rf"$p(\mu) = \dfrac{{1}}{{2\pi |\Sigma|^{{1/2}}}} = {peak:.6g}$."),
     )
 
 
@@ -33,7 +34,9 @@ def covariance_entries(sigma1, sigma2, rho) -> Exercise:
         hint="The diagonal holds the variances (squares of the standard deviations); the "
              "off-diagonal entries are the covariance, rho times the product of the standard "
              "deviations.",
-        solution="Sigma = [[sigma1^2, rho sigma1 sigma2], [rho sigma1 sigma2, sigma2^2]].",
+        solution=(r"$\Sigma = \begin{bmatrix}\sigma_1^2 & \rho\sigma_1\sigma_2 \\ "
+                  r"\rho\sigma_1\sigma_2 & \sigma_2^2\end{bmatrix}$: variances on the diagonal, "
+                  r"the covariance $\rho\sigma_1\sigma_2$ off it."),
     )
 
 
@@ -46,8 +49,9 @@ def major_axis_angle(cov) -> Exercise:
         geo.angle,
         hint="The major axis is the eigenvector with the largest eigenvalue "
              "(np.linalg.eigh); its angle is arctan2(v[1], v[0]).",
-        solution="tan(2 theta) = 2 Sigma_12 / (Sigma_11 - Sigma_22); or take the eigenvector of "
-                 "the largest eigenvalue and its angle.",
+        solution=(r"The major axis is the eigenvector of the largest eigenvalue; its angle "
+                  r"$\vartheta$ solves $\tan 2\vartheta = \dfrac{2\Sigma_{12}}{\Sigma_{11} - "
+                  rf"\Sigma_{{22}}}}$, giving ${geo.angle:.2f}^\circ$."),
         atol=0.5,
     )
 
@@ -59,7 +63,8 @@ def mass_inside(k) -> Exercise:
         float(1 - np.exp(-k**2 / 2)),
         hint="The squared Mahalanobis distance of a 2-D Gaussian draw is chi-squared with 2 "
              "degrees of freedom, whose CDF is 1 - exp(-t/2).",
-        solution=f"P(r^2 <= {k}^2) = 1 - exp(-{k}^2 / 2).",
+        solution=(r"The squared Mahalanobis distance $r^2$ of a 2-D Gaussian draw is $\chi^2_2$, "
+                  rf"whose CDF is $1 - e^{{-t/2}}$: $P(r^2 \le {k}^2) = 1 - e^{{-{k}^2/2}}$."),
     )
 
 

@@ -21,7 +21,8 @@ def phi_by_hand(X, y) -> Exercise:
         "Compute the maximum-likelihood estimate of phi for this training set.",
         _fit(X, y).phi_,
         hint="phi = (1/n) sum_i 1{y(i) = 1}: count the ones and divide by the number of examples.",
-        solution="Count the examples with y = 1 and divide by n.",
+        solution=(r"$\phi = \frac1n \sum_{i=1}^n 1\{y^{(i)} = 1\}$: count the examples with "
+                  r"$y = 1$ and divide by $n$."),
     )
 
 
@@ -34,7 +35,8 @@ def mean_by_hand(X, y, k: int) -> Exercise:
         _fit(X, y).means_[k],
         hint=f"mu{k} averages only the x(i) whose label is {k}: add them up and divide by how "
              f"many there are.",
-        solution=f"mu{k} = sum_i 1{{y(i) = {k}}} x(i) / sum_i 1{{y(i) = {k}}}.",
+        solution=(rf"$\mu_{k} = \dfrac{{\sum_i 1\{{y^{{(i)}} = {k}\}}\, x^{{(i)}}}}"
+                  rf"{{\sum_i 1\{{y^{{(i)}} = {k}\}}}}$: the average of the class-{k} examples."),
     )
 
 
@@ -45,7 +47,9 @@ def sigma_by_hand(X, y) -> Exercise:
         _fit(X, y).covariance_,
         hint="Subtract from each x(i) the mean of ITS OWN class, take the outer product of the "
              "residual with itself, add all n of them and divide by n (not n - 1, not n_k).",
-        solution="Sigma = (1/n) sum_i (x(i) - mu_y(i)) (x(i) - mu_y(i))^T.",
+        solution=(r"$\Sigma = \frac1n \sum_{i=1}^n (x^{(i)} - \mu_{y^{(i)}})(x^{(i)} - "
+                  r"\mu_{y^{(i)}})^T$ — each example centred at the mean of its own class, "
+                  r"divided by $n$."),
     )
 
 
@@ -57,8 +61,9 @@ def boundary_point(X, y, x1: float) -> Exercise:
         float(-(theta0 + theta[0] * x1) / theta[1]),
         hint="On the boundary theta^T x + theta0 = 0; solve theta[0] x1 + theta[1] x2 + theta0 = 0 "
              "for x2.",
-        solution="x2 = -(theta0 + theta[0] * x1) / theta[1], with theta and theta0 from "
-                 "GDA.logistic_params().",
+        solution=(rf"With $\theta = \Sigma^{{-1}}(\mu_1 - \mu_0) = ({theta[0]:.4g}, {theta[1]:.4g})$"
+                  rf" and $\theta_0 = {theta0:.4g}$, the boundary is $\theta^T x + \theta_0 = 0$, "
+                  rf"so $x_2 = -(\theta_0 + \theta_1 x_1)/\theta_2$ at $x_1 = {x1:g}$."),
     )
 
 
@@ -72,7 +77,9 @@ def theta_from_params(phi, mu0, mu1, cov) -> Exercise:
         theta,
         hint="Write log p(x|y=1)phi - log p(x|y=0)(1-phi): the quadratic terms x^T Sigma^-1 x "
              "cancel; the coefficient of x is Sigma^-1 (mu1 - mu0).",
-        solution="theta = np.linalg.solve(Sigma, mu1 - mu0).",
+        solution=(r"In $\log\frac{p(x|y=1)\phi}{p(x|y=0)(1-\phi)}$ the quadratic terms "
+                  r"$x^T\Sigma^{-1}x$ cancel and the coefficient of $x$ is "
+                  r"$\theta = \Sigma^{-1}(\mu_1 - \mu_0)$ (`np.linalg.solve(Sigma, mu1 - mu0)`)."),
     )
 
 
@@ -84,8 +91,8 @@ def theta0_from_params(phi, mu0, mu1, cov) -> Exercise:
         theta0,
         hint="The terms without x: -1/2 mu1^T Sigma^-1 mu1 + 1/2 mu0^T Sigma^-1 mu0, plus the "
              "prior's log-odds log(phi / (1 - phi)).",
-        solution="theta0 = 0.5 * (mu0 @ P @ mu0 - mu1 @ P @ mu1) + log(phi / (1 - phi)) with "
-                 "P = inv(Sigma).",
+        solution=(r"$\theta_0 = \tfrac12 \mu_0^T\Sigma^{-1}\mu_0 - \tfrac12 \mu_1^T\Sigma^{-1}\mu_1"
+                  r" + \log\frac{\phi}{1-\phi}$."),
     )
 
 
@@ -100,8 +107,10 @@ def poisson_theta(lam0, lam1) -> Exercise:
         np.log(lam1 / lam0),
         hint="log p(x_j | y) = x_j log(lambda_yj) - lambda_yj - log(x_j!); subtract the class-0 "
              "log-likelihood from the class-1 one and read off the factor multiplying x_j.",
-        solution="theta_j = log(lambda1_j / lambda0_j); the terms -lambda_yj and log phi/(1-phi) "
-                 "go into theta0, and log(x_j!) cancels.",
+        solution=(r"$\log p(x_j \mid y) = x_j \log\lambda_{yj} - \lambda_{yj} - \log x_j!$; the "
+                  r"difference of the two classes is linear in $x_j$ with coefficient "
+                  r"$\theta_j = \log(\lambda_{1j}/\lambda_{0j})$. The $-\lambda_{yj}$ terms and "
+                  r"$\log\frac{\phi}{1-\phi}$ go into $\theta_0$; $\log x_j!$ cancels."),
     )
 
 
@@ -120,5 +129,5 @@ def better_learner(curves, n: int) -> Exercise:
         answer,
         hint="Compare the two markers at that n (or the arrays lc.gda_errors and lc.lr_errors "
              "averaged over repetitions, axis 0).",
-        solution=f"Mean test errors at n = {n}: GDA {g:.4f}, logistic regression {lr:.4f}.",
+        solution=f"Mean test errors at $n = {n}$: GDA ${g:.4f}$, logistic regression ${lr:.4f}$.",
     )

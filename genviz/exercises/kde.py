@@ -19,8 +19,8 @@ def kde_by_hand(data, x0, h, kernel="box") -> Exercise:
         value,
         hint="Count (or weigh) the points x_i with (x0 - x_i)/h inside the kernel's support, then "
              "divide by n h. The slides' box kernel is 1 on [-1/2, 1/2).",
-        solution="f_hat(x0) = (1/(n h)) sum_i K((x0 - x_i)/h); kde_pdf([x0], data, h, kernel) "
-                 "computes it.",
+        solution=(rf"$\hat f(x_0) = \dfrac{{1}}{{nh}} \sum_{{i=1}}^n K\!\left(\dfrac{{x_0 - x_i}}"
+                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$)."),
     )
 
 
@@ -32,7 +32,8 @@ def histogram_height(data, width, origin, x0) -> Exercise:
         float(histogram_pdf([x0], data, width, origin)[0]),
         hint="Find the bin [origin + k w, origin + (k+1) w) that holds x, count the data in it, "
              "divide by n w (so the bars' area is 1).",
-        solution="k = floor((x - origin)/w); density = count(bin k) / (n w).",
+        solution=(r"The bin of $x$ is $k = \lfloor (x - \text{origin})/w \rfloor$; the density is "
+                  r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1."),
     )
 
 
@@ -43,8 +44,8 @@ def silverman_bandwidth(data) -> Exercise:
         rule_of_thumb(data, "silverman"),
         hint="h = 0.9 min(s, IQR/1.34) n^(-1/5), with s the sample standard deviation (ddof=1) "
              "and IQR = q75 - q25 (np.percentile).",
-        solution="s = np.std(x, ddof=1); iqr = np.subtract(*np.percentile(x, [75, 25])); "
-                 "h = 0.9 * min(s, iqr / 1.34) * len(x) ** -0.2.",
+        solution=(r"$h = 0.9\,\min(s, \mathrm{IQR}/1.34)\, n^{-1/5}$ with $s$ the sample standard "
+                  r"deviation (`ddof=1`) and $\mathrm{IQR} = q_{75} - q_{25}$."),
     )
 
 
@@ -59,6 +60,7 @@ def cv_selected_bandwidth(data, hs, method="loo-likelihood") -> Exercise:
         best,
         hint=f"cv_curve(data, hs, '{method}') gives one score per h; take the h with the "
              f"{better} score ({'higher' if better == 'largest' else 'lower'} is better).",
-        solution=f"scores = cv_curve(data, hs, '{method}'); "
-                 f"hs[np.arg{'max' if better == 'largest' else 'min'}(scores)].",
+        solution=(f"Score every $h$ of the grid (`cv_curve(data, hs, '{method}')`) and take the one "
+                  f"with the {better} score: $h = {best:.4g}$. With fewer points the estimate is typically "
+                  f"noisier, so cross-validation asks for more smoothing (a larger $h$)."),
     )

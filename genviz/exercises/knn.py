@@ -24,9 +24,11 @@ def majority_vote(X, y, query, k) -> Exercise:
         label.item() if hasattr(label, "item") else label,
         hint="Compute the Euclidean distance from x to every point, keep the k smallest, and "
              "count the labels among them; equal votes go to the smaller label.",
-        solution=f"The {k} nearest points are rows {ind[0].tolist()} at distances "
-                 f"{np.round(dist[0], 3).tolist()}; their labels are "
-                 f"{np.asarray(y)[ind[0]].tolist()}, and the majority is {label}.",
+        solution=(f"The {k} nearest points are rows "
+                  f"{', '.join(str(int(i)) for i in ind[0])} at distances "
+                  f"{', '.join(f'${v:.3f}$' for v in dist[0])}; their labels are "
+                  f"{', '.join(str(v) for v in np.asarray(y)[ind[0]])}, and the majority is "
+                  f"**{label}**."),
     )
 
 
@@ -41,8 +43,9 @@ def knn_regression_value(x, y, x0, k) -> Exercise:
         value,
         hint="Find the k data points whose x is closest to x0 and average their y values "
              "(not their x values).",
-        solution=f"The nearest x are {np.round(x[np.sort(ind[0])], 3).tolist()}; the average of "
-                 f"their y is {value:.4f}.",
+        solution=(f"The {k} nearest $x_i$ are "
+                  f"{', '.join(f'${v:.3f}$' for v in x[np.sort(ind[0])])}; the average of their "
+                  rf"$y_i$ is $\hat y({x0}) = {value:.4f}$."),
     )
 
 
@@ -55,8 +58,8 @@ def jl_dimension(m, eps) -> Exercise:
         f"eps = {eps}?",
         d,
         hint="Use the natural logarithm and round up to the next integer.",
-        solution=f"4 ln({m}) / ({eps}^2/2 - {eps}^3/3) = "
-                 f"{4 * np.log(m) / (eps**2 / 2 - eps**3 / 3):.2f}, so d = {d}.",
+        solution=(rf"$\dfrac{{4 \ln {m}}}{{{eps}^2/2 - {eps}^3/3}} = "
+                  rf"{4 * np.log(m) / (eps**2 / 2 - eps**3 / 3):.2f}$, rounded up: $d = {d}$."),
         rtol=0.0, atol=0.5,
     )
 
@@ -72,6 +75,7 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
         ratio,
         hint="Each distance costs one multiply-add per coordinate; the numbers of queries and "
              "training points do not change.",
-        solution=f"{n_queries} x {n_train} x {n_features} against {n_queries} x {n_train} x {d}: "
-                 f"the factor is {n_features} / {d} = {ratio:g}.",
+        solution=(rf"${n_queries} \times {n_train} \times {n_features}$ multiply-adds against "
+                  rf"${n_queries} \times {n_train} \times {d}$: the factor is "
+                  rf"${n_features}/{d} = {ratio:g}$."),
     )

@@ -30,8 +30,10 @@ def conditional_by_counting(X, y, feature_names, feature, value, label, alpha=0.
         + (f" with Laplace smoothing alpha = {alpha:g}?" if alpha else " (no smoothing)?"),
         float(p),
         hint=rule[0].upper() + rule[1:] + ".",
-        solution=f"P = {float(p):.4f}: the table of nb.conditional_table({feature!r}) after "
-                 f"CategoricalNB(alpha={alpha:g}).fit(X, y).",
+        solution=(rf"$P(\text{{{feature}}} = \text{{{value}}} \mid y = \text{{{label}}}) = "
+                  rf"\dfrac{{c_v + \alpha}}{{N_k + \alpha\,|\text{{values}}|}} = {float(p):.4f}$ "
+                  rf"with $\alpha = {alpha:g}$: $c_v$ counts the class-{label} rows with {feature} = "
+                  rf"{value}, $N_k$ all class-{label} rows."),
     )
 
 
@@ -45,9 +47,9 @@ def posterior_of_query(X, y, feature_names, query, label, alpha=1.0) -> Exercise
         float(e["posterior"][k]),
         hint="Multiply P(y) by the four factors P(x_j | y) for every class, then divide the "
              "score of this class by the sum of the scores (the normaliser).",
-        solution="Scores P(y) prod_j P(x_j|y): " + ", ".join(
-            f"{c}: {s:.5f}" for c, s in zip(e["classes"], e["joint"]))
-        + f"; normalised: {e['posterior'][k]:.4f}.",
+        solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: " + ", ".join(
+            f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
+            + rf"; normalised, $P(y = \text{{{label}}} \mid x) = {e['posterior'][k]:.4f}$."),
     )
 
 
@@ -60,9 +62,9 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
         str(e["decision"]),
         hint="Compare the unnormalised scores P(y) prod_j P(x_j | y); normalising does not "
              "change which one is larger.",
-        solution="Scores: " + ", ".join(f"{c}: {s:.5f}" for c, s in zip(e["classes"],
-                                                                         e["joint"]))
-        + f" -> {e['decision']}.",
+        solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: "
+                  + ", ".join(f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
+                  + f"; the larger wins: **{e['decision']}**."),
     )
 
 
@@ -74,8 +76,8 @@ def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
         f"1..5), which value x_j does a house of {area:g} square feet get?",
         b,
         hint="Count how many bin edges are at or below the area, then add 1.",
-        solution=f"{area:g} is at or above {int(np.sum(np.asarray(edges) <= area))} edge(s), "
-                 f"so it falls in bin {b}.",
+        solution=(f"{area:g} is at or above {int(np.sum(np.asarray(edges) <= area))} of the "
+                  f"edges {', '.join(f'{e:g}' for e in edges)}, so $x_j = {b}$."),
         atol=0.0, rtol=0.0,
     )
 
@@ -91,8 +93,9 @@ def gaussian_nb_parameters(x, y, label) -> Exercise:
         [mean, var],
         hint="Take only the rows of that class; the maximum-likelihood variance divides by "
              "their number N_k, not N_k - 1 (np.var, not np.var(ddof=1)).",
-        solution=f"mean = {mean:.3f}, variance = {var:.3f} (np.mean and np.var of the class's "
-                 f"values).",
+        solution=(rf"$\mu = \frac{{1}}{{N_k}}\sum_{{i: y_i = k}} x_i = {mean:.3f}$ and "
+                  rf"$\sigma^2 = \frac{{1}}{{N_k}}\sum_{{i: y_i = k}} (x_i - \mu)^2 = {var:.3f}$ "
+                  r"(divide by $N_k$, not $N_k - 1$)."),
     )
 
 
@@ -106,7 +109,8 @@ def parameter_count(n_features, n_classes) -> Exercise:
         f"K = {K} classes?",
         count,
         hint="Each class has one mean and one variance per feature; the K priors sum to 1.",
-        solution=f"2 d K + (K - 1) = 2*{d}*{K} + {K - 1} = {count} (GDA with a shared full "
-                 f"covariance has d K + d(d+1)/2 + K - 1 = {d * K + d * (d + 1) // 2 + K - 1}).",
+        solution=(rf"$2dK + (K - 1) = 2 \cdot {d} \cdot {K} + {K - 1} = {count}$ (GDA with a shared "
+                  rf"full covariance has $dK + d(d+1)/2 + K - 1 = "
+                  rf"{d * K + d * (d + 1) // 2 + K - 1}$)."),
         atol=0.0, rtol=0.0,
     )

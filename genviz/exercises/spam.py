@@ -51,8 +51,8 @@ def laplace_phi(X_train, y_train, vocabulary: Vocabulary, word: str = "free",
         hint="phi_(j|y) = (1 + number of class-y training emails containing word j) / "
              "(2 + number of class-y training emails). Count presence, not occurrences: "
              "(X_train[y_train == label][:, j] > 0).sum().",
-        solution=f"{n_with} of the {m} training {label} emails contain {word!r}: "
-                 f"phi = ({n_with} + 1) / ({m} + 2).",
+        solution=(f"{n_with} of the {m} training {label} emails contain \"{word}\": "
+                  rf"$\phi_{{j|y}} = \dfrac{{1 + {n_with}}}{{2 + {m}}} = {(n_with + 1) / (m + 2):.5f}$."),
     )
 
 
@@ -77,8 +77,9 @@ def smola_offset(y_train, c: float) -> Exercise:
         float(np.log(c) + np.log(m_ham) - np.log(m_spam)),
         hint="b = log c + log m_ham - log m_spam, with m_ham and m_spam the numbers of "
              "training ham and spam emails (natural logarithms).",
-        solution=f"m_ham = {m_ham}, m_spam = {m_spam}: b = log({c:g}) + log({m_ham}) - "
-                 f"log({m_spam}).",
+        solution=(rf"$m_\text{{ham}} = {m_ham}$, $m_\text{{spam}} = {m_spam}$: "
+                  rf"$b = \log {c:g} + \log {m_ham} - \log {m_spam} = "
+                  rf"{np.log(c) + np.log(m_ham) - np.log(m_spam):.4f}$ (natural logs)."),
     )
 
 
@@ -107,8 +108,9 @@ def email_log_odds(model, vocabulary: Vocabulary, text: str) -> Exercise:
         hint="Tokenise the email, look each known word up in the vocabulary (vocab.index), "
              "add up its weight w_j once per occurrence (once per word for the Bernoulli "
              "model), and add b. Words outside the vocabulary count for nothing.",
-        solution="log-odds = b + sum over the email's dictionary words of count_j * w_j; "
-                 "bag_of_words([text], vocab) @ w + b gives it in one line.",
+        solution=(r"log-odds $= b + \sum_k n_k w_k$ over the email's dictionary words, $n_k$ "
+                  r"the count of word $k$ and $w_k = \log(\phi_{k|\text{spam}}/\phi_{k|\text{ham}})$;"
+                  r" `bag_of_words([text], vocab) @ w + b` computes it in one line."),
     )
 
 
@@ -131,6 +133,8 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
         n,
         hint="model.predict(X_test, threshold=c) gives the decisions; count the test emails "
              "whose true label is 'ham' and whose prediction is 'spam'.",
-        solution="np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))",
+        solution=(r"Flag an email when $L(x) > c$, i.e. when its log-odds exceed $\log c$; count "
+                  r"the test emails that are ham and flagged: "
+                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`."),
         rtol=0.0, atol=0.5,
     )

@@ -353,3 +353,75 @@ class KDE2DView(View):
         self._contours = self.replace_animated(self._contours, new)
         dx, dy = self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]
         self.state = dict(h=h, scale=scale, density=Z, peak=peak, mass=float(Z.sum() * dx * dy))
+
+
+# --- static figures of the DS5220 slides (appended; notebook 05) ---------------------------------
+
+from genviz.kernel_gallery import COMPACT as _COMPACT, GALLERY as _GALLERY, gallery_kernel  # noqa: E402
+
+__all__ += ["kernel_gallery_figure", "histogram_vs_kde_figure", "SLIDES_BUMPS_DATA"]
+
+#: The six points of the slides' "Kernel Density Estimate: Visualization" (Wikipedia's figure).
+SLIDES_BUMPS_DATA = (-2.1, -1.3, -0.4, 1.9, 5.1, 6.2)
+
+
+def kernel_gallery_figure(*, lim: float = 3.0, figsize=(7.6, 4.4)):
+    """The slides' "Kernel Visualization": the eleven kernels of Wikipedia's Kernels.svg on
+    one axes, each in its standard form (compact ones on [-1, 1]); see
+    :mod:`genviz.kernel_gallery`."""
+    u = np.linspace(-lim, lim, 1201)
+    fig = new_figure(figsize=figsize)
+    ax = fig.add_subplot()
+    colors = list(PALETTE.values())
+    styles = ["-", "--", "-.", ":"]
+    for i, name in enumerate(_GALLERY):
+        ax.plot(u, gallery_kernel(u, name), color=colors[i % len(colors)],
+                ls=styles[(i // len(colors)) % len(styles)] if i < len(colors) else "--",
+                lw=1.8, label=name + (" (support [-1, 1])" if name in _COMPACT else ""))
+    ax.axhline(0, color="0.5", lw=0.6)
+    ax.set(xlim=(-lim, lim), ylim=(-0.05, 1.18), xlabel="$u$", ylabel="$K(u)$",
+           title="Kernel functions in common use (each integrates to 1)")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small", loc="upper right", ncol=1, framealpha=0.9)
+    fig.tight_layout()
+    return fig
+
+
+def histogram_vs_kde_figure(data=SLIDES_BUMPS_DATA, *, width: float = 2.0, origin: float = -4.0,
+                            h: float = 1.5, x_range=(-8.0, 12.0), figsize=(10.0, 3.8)):
+    r"""The slides' "Kernel Density Estimate: Visualization" (Wikipedia's comparison): a
+    histogram of six points (bins of width 2) beside their KDE with a normal kernel of standard
+    deviation ``h = 1.5`` (variance 2.25), each point's scaled bump
+    :math:`\frac{1}{n h} K((x - x_i)/h)` dashed and their sum solid.
+
+    Returns the figure; ``fig.bumps_state`` holds the grid, the bumps (n, len(grid)), the KDE and
+    the histogram heights.
+    """
+    data = np.asarray(data, dtype=float)
+    h = check_scalar(h, "h", low=0.0, low_open=True)
+    width = check_scalar(width, "width", low=0.0, low_open=True)
+    x = np.linspace(*x_range, 901)
+    edges, heights = histogram(data, width=width, origin=origin)
+    bumps = kernel_pdf((x[None, :] - data[:, None]) / h, "gaussian") / (data.size * h)
+    f_hat = kde_pdf(x, data, h)
+    fig = new_figure(figsize=figsize)
+    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    ax1.bar(edges[:-1], heights, width=width, align="edge", color=PALETTE["sky"],
+            edgecolor=PALETTE["black"], lw=0.8, label=f"histogram, bins of width {width:g}")
+    ax1.set_title("Histogram", fontsize="medium")
+    for i, b in enumerate(bumps):
+        ax2.plot(x, b, color=PALETTE["vermillion"], ls="--", lw=1.2,
+                 label=r"bumps $\frac{1}{nh}K\left(\frac{x-x_i}{h}\right)$" if i == 0 else None)
+    ax2.plot(x, f_hat, color=PALETTE["blue"], lw=2.2, label=r"KDE $\hat f(x)$ = their sum")
+    ax2.set_title(f"Kernel density estimate (normal kernel, h = {h:g})", fontsize="medium")
+    for ax in (ax1, ax2):
+        ax.plot(data, np.zeros_like(data), "|", color=PALETTE["black"], ms=14, mew=2,
+                label=f"data (n = {data.size})")
+        ax.set(xlim=x_range, xlabel="$x$")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="x-small", loc="upper left")
+    ax1.set_ylabel("density")
+    ax1.set_ylim(0, 1.3 * max(float(heights.max()), float(f_hat.max())))
+    fig.tight_layout()
+    fig.bumps_state = dict(x=x, bumps=bumps, kde=f_hat, edges=edges, heights=heights)
+    return fig

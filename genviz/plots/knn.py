@@ -16,7 +16,7 @@ from genviz.projections import (
     distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
 )
 from genviz.synthetic import flip_labels, regression_truth
-from genviz.grids import grid_2d
+from genviz.grids import data_box, grid_2d
 from genviz.plots._base import View, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE
@@ -341,3 +341,62 @@ class ProjectionView(View):
         self.state = dict(d=d, eps=eps, ratios=r, stats=stats, jl_dim=jl, dims=self.dims,
                           max_distortion=np.array([s["max_distortion"] for s in self._stats]),
                           std=np.array([s["std"] for s in self._stats]))
+
+
+# --- static figure of Smola's Fig. 1.17 (appended; notebook 09) ----------------------------------
+
+__all__ += ["three_class_nn_figure"]
+
+
+def three_class_nn_figure(X, y, query, *, markers=("*", "D", "^"), names=None, box=None,
+                          n_grid=300, figsize=(5.6, 5.0)):
+    """Smola's Fig. 1.17: a 1-nearest-neighbour classifier with three classes (star, diamond,
+    triangle). The background shows the class of the nearest training point everywhere (the
+    Voronoi cells merged by label); the query ``x`` is joined to its nearest neighbour, whose
+    label it gets.
+
+    Returns the figure; ``fig.nn_state`` holds the query's neighbour index, distance and label.
+    """
+    from genviz.knn import KNNClassifier
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    q = np.asarray(query, dtype=float).reshape(1, -1)
+    if X.ndim != 2 or X.shape[1] != 2 or q.shape[1] != 2:
+        raise ValueError(f"X must be (n, 2) and query a 2-vector, got {X.shape} and {q.shape}")
+    first = np.unique(y, return_index=True)[1]
+    labels = y[np.sort(first)]            # classes in order of first appearance: markers[i]
+    if labels.size > len(markers):
+        raise ValueError(f"{labels.size} classes but only {len(markers)} markers")
+    names = list(labels) if names is None else list(names)
+    clf = KNNClassifier(1).fit(X, y)
+    grid = grid_2d(data_box(X, pad=1.0) if box is None else box, n_grid)
+    box, xs, ys = grid.extent, grid.xs, grid.ys
+    code = {lab: i for i, lab in enumerate(labels.tolist())}
+    region = grid.reshape(np.array([code[v] for v in clf.predict(grid.points).tolist()]))
+    colors = [CLASS_COLORS[i] for i in range(labels.size)]
+    fig = new_figure(figsize=figsize)
+    ax = fig.add_subplot()
+    ax.imshow(region, origin="lower", extent=box, cmap=ListedColormap(colors), alpha=0.18,
+              aspect="auto", interpolation="nearest")
+    ax.contour(xs, ys, region, levels=np.arange(labels.size) + 0.5, colors="0.35",
+               linewidths=0.8)
+    for i, (lab, name) in enumerate(zip(labels, names)):
+        P = X[y == lab]
+        ax.scatter(P[:, 0], P[:, 1], marker=markers[i], s=110 if markers[i] == "*" else 60,
+                   color=colors[i], edgecolors="k", linewidths=0.6, label=str(name), zorder=3)
+    dist, ind = clf.kneighbors(q)
+    j = int(ind[0, 0])
+    ax.plot([q[0, 0], X[j, 0]], [q[0, 1], X[j, 1]], color="k", lw=1.2, ls="--", zorder=2)
+    ax.scatter(q[:, 0], q[:, 1], marker="o", s=90, facecolors="white", edgecolors="k",
+               linewidths=1.5, zorder=4, label="query $x$")
+    ax.annotate("$x$", q[0], xytext=(8, 8), textcoords="offset points", fontsize="large")
+    ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
+    ax.set_title(f"1-NN with three classes: x gets the label of its nearest neighbour "
+                 f"({names[code[y[j].item() if hasattr(y[j], 'item') else y[j]]]})",
+                 fontsize="small")
+    ax.legend(fontsize="small", loc="upper left", framealpha=0.9)
+    fig.tight_layout()
+    fig.nn_state = dict(neighbour=j, distance=float(dist[0, 0]), label=y[j].item()
+                        if hasattr(y[j], "item") else y[j])
+    return fig
