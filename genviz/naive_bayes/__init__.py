@@ -20,7 +20,7 @@ maximum-likelihood estimate, where a value never seen with a class gets probabil
 """
 
 from genviz._validation import NotFittedError
-from genviz.naive_bayes._base import ClassDensities
+from genviz.naive_bayes._base import ClassDensities, _BaseNB  # noqa: F401 (subclassed elsewhere)
 from genviz.naive_bayes.categorical import CategoricalNB, SmoothedTable, discretize
 from genviz.naive_bayes.continuous import KDENB, GaussianNB
 from genviz.naive_bayes.evaluation import leave_one_out_predict
