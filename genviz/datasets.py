@@ -181,9 +181,9 @@ def optical_digits():
 
     Returns
     -------
-    X : ndarray of float, shape (1797, 64)
+    X : ndarray of shape (1797, 64), dtype=float
         Pixels row by row (reshape a row to (8, 8) to see the image).
-    y : ndarray of int, shape (1797,)
+    y : ndarray of shape (1797,), dtype=int
         The digits.
 
     Raises

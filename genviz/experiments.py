@@ -27,7 +27,21 @@ __all__ = ["LearningCurves", "learning_curves", "crossing_size", "NBvsGDA", "nb_
 
 
 class LearningCurves(NamedTuple):
-    """Result of :func:`learning_curves`: errors have shape (n_reps, len(sizes))."""
+    """Result of :func:`learning_curves`.
+
+    Attributes
+    ----------
+    sizes : ndarray of shape (n_sizes,), dtype=int
+        Training-set sizes.
+    gda_errors : ndarray of shape (n_reps, n_sizes)
+        Test error of GDA per repetition and size.
+    lr_errors : ndarray of shape (n_reps, n_sizes)
+        Test error of logistic regression likewise.
+    bayes_error : float
+        Error of the Bayes-optimal classifier.
+    n_test : int
+        Size of the test set (unused when the errors are exact).
+    """
 
     sizes: np.ndarray
     gda_errors: np.ndarray

@@ -155,17 +155,31 @@ class ThresholdCurves:
 
     Parameters
     ----------
-    scores : (n,) array of finite floats
-    y_true : (n,) labels
+    scores : array_like of shape (n,)
+        Finite scores.
+    y_true : array_like of shape (n,)
+        Labels.
     positive : label
 
     Attributes
     ----------
-    thresholds : (m,) the distinct scores, decreasing (the curve's corners)
-    fpr, tpr, precision, recall : (m + 1,) arrays, starting at threshold +inf (nothing flagged:
-        fpr = tpr = recall = 0, precision = 1) and ending with everything flagged.
-    auc : float, area under the ROC curve (trapezoids).
-    n_pos, n_neg : int
+    thresholds : ndarray of shape (m,)
+        The distinct scores, decreasing (the curves' corners).
+    fpr : ndarray of shape (m + 1,)
+        False-positive rate, starting at threshold +inf (nothing flagged: 0) and ending with
+        everything flagged (1).
+    tpr : ndarray of shape (m + 1,)
+        True-positive rate, from 0 to 1 likewise.
+    precision : ndarray of shape (m + 1,)
+        Precision, 1 where nothing is flagged.
+    recall : ndarray of shape (m + 1,)
+        The same as ``tpr``.
+    auc : float
+        Area under the ROC curve (trapezoids).
+    n_pos : int
+        Number of positive documents.
+    n_neg : int
+        Number of negative documents.
 
     Examples
     --------

@@ -44,7 +44,7 @@ def random_projection(d, n_features, rng, *, scaling="notes") -> np.ndarray:
 
     Returns
     -------
-    ndarray, shape (d, n_features)
+    ndarray of shape (d, n_features)
         With the same seed, the matrix for a smaller ``d`` is the first rows of the one for a
         larger ``d`` (before scaling), so a d slider moves smoothly.
 
@@ -106,11 +106,11 @@ def pairwise_sq_distances(X) -> np.ndarray:
 
     Parameters
     ----------
-    X : array_like, shape (m, n_features)
+    X : array_like of shape (m, n_features)
 
     Returns
     -------
-    ndarray, shape (m * (m - 1) / 2,)
+    ndarray of shape (m * (m - 1) / 2,)
 
     Raises
     ------
@@ -130,12 +130,12 @@ def distinct_pairs(sq_dist) -> np.ndarray:
 
     Parameters
     ----------
-    sq_dist : array_like, shape (p,)
+    sq_dist : array_like of shape (p,)
         Squared pairwise distances, e.g. from :func:`pairwise_sq_distances`.
 
     Returns
     -------
-    ndarray of bool, shape (p,)
+    ndarray of shape (p,), dtype=bool
 
     Examples
     --------
@@ -151,12 +151,12 @@ def distance_ratios(X, X_projected) -> np.ndarray:
 
     Parameters
     ----------
-    X : array_like, shape (m, n)
-    X_projected : array_like, shape (m, d)
+    X : array_like of shape (m, n)
+    X_projected : array_like of shape (m, d)
 
     Returns
     -------
-    ndarray, shape (number of pairs with ``x_i != x_j``,)
+    ndarray of shape (number of pairs with ``x_i != x_j``,)
 
     Examples
     --------
@@ -180,7 +180,7 @@ def distortion_stats(ratios, eps=None) -> dict:
 
     Parameters
     ----------
-    ratios : array_like, shape (p,)
+    ratios : array_like of shape (p,)
         Distance ratios, e.g. from :func:`distance_ratios`.
     eps : float > 0, optional
         The distortion of interest.

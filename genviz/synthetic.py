@@ -76,9 +76,11 @@ class DataModel:
     ----------
     family : str
         One of :data:`FAMILIES`.
-    mu0, mu1 : (2,) or (d,) array_like
-        Class locations.
-    cov : (d, d) array_like
+    mu0 : array_like of shape (d,)
+        Location of class 0.
+    mu1 : array_like of shape (d,)
+        Location of class 1.
+    cov : array_like of shape (d, d)
         Shared covariance (scale matrix for ``heavy_tailed``).
     phi : float
         :math:`P(y = 1)`, in (0, 1).
@@ -284,7 +286,7 @@ def correlated_classes(n_per_class, rho, rng, *, sep=1.5):
     Returns
     -------
     X : ndarray of shape (2 * n_per_class, 2)
-    y : ndarray of int of shape (2 * n_per_class,)
+    y : ndarray of shape (2 * n_per_class,), dtype=int
         ``n_per_class`` zeros, then as many ones.
 
     Examples
@@ -315,7 +317,8 @@ def two_class_data(n, rng):
 
     Returns
     -------
-    X : ndarray (n, 2); y : ndarray of int (n,)
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,), dtype=int
 
     Examples
     --------
@@ -341,7 +344,9 @@ def regression_data(n, rng, *, noise=0.3):
 
     Returns
     -------
-    x : ndarray (n,), sorted; y : ndarray (n,)
+    x : ndarray of shape (n,)
+        Sorted.
+    y : ndarray of shape (n,)
 
     Examples
     --------
@@ -370,15 +375,15 @@ def flip_labels(y_codes, fraction, n_classes, rng) -> tuple[np.ndarray, np.ndarr
 
     Parameters
     ----------
-    y_codes : array_like of int, shape (n,)
+    y_codes : array_like of shape (n,), dtype=int
     fraction : float in [0, 1]
     n_classes : int >= 2
     rng : numpy Generator or int seed
 
     Returns
     -------
-    y_noisy : ndarray of int, shape (n,)
-    flipped : ndarray of bool, shape (n,)
+    y_noisy : ndarray of shape (n,), dtype=int
+    flipped : ndarray of shape (n,), dtype=bool
 
     Examples
     --------

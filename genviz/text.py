@@ -308,7 +308,7 @@ def word_contributions(doc: str, vocabulary: Vocabulary, weights, *, binary: boo
     ----------
     doc : str
     vocabulary : Vocabulary
-    weights : (V,) array
+    weights : array_like of shape (V,)
     binary : bool
         Count each word once (Bernoulli event model).
 

@@ -10,6 +10,7 @@ from genviz.gaussian import (
     cov_eigen,
     cov_from_params,
     factorize_cov,
+    mvn_pdf,
     mvn_pdf_grid,
     sample_mvn,
     ellipse_points,
@@ -21,9 +22,9 @@ from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP
 __all__ = ["gaussian_figure", "GaussianView"]
 
 
-def _peak(factor) -> float:
-    """Height of the density at its mean, 1 / (2 pi sqrt|Sigma|)."""
-    return float(np.exp(-0.5 * (2 * np.log(2 * np.pi) + factor.logdet)))
+def _peak(mean, factor) -> float:
+    """Height of the density at its mean, 1 / (2 pi sqrt|Sigma|), from genviz.gaussian."""
+    return float(mvn_pdf(np.asarray(mean, dtype=float)[None, :], mean, factor)[0])
 
 
 def _nice_zmax(peak: float) -> float:
@@ -105,7 +106,7 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
             _style_surface_axes(ax, lim, top)
         else:
             ax = fig.add_subplot(1, n, i + 1)
-            peak = _peak(factor)
+            peak = _peak(mean, factor)
             ax.contour(xs, xs, Z, levels=np.linspace(0, peak, levels + 2)[1:-1],
                        cmap=DENSITY_CMAP)
             ax.set_xlim(-lim, lim)
@@ -216,7 +217,7 @@ class GaussianView(View):
         factor = factorize_cov(cov)
         self.params = new
         geo = cov_eigen(factor)
-        peak = _peak(factor)
+        peak = _peak(mean, factor)
 
         img = mvn_pdf_grid(self._xs_img, self._xs_img, mean, factor)
         self._image.set_data(img)
