@@ -23,7 +23,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[lab,test]"
 	@touch $(STAMP)
 
-lab: $(STAMP)
+# JupyterLab defaults shipped with the project (no news pop-up, no update check), installed as
+# a namespaced overrides.d file in the venv's app settings (a user's own overrides.json wins).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/genviz.json
+$(LAB_OVERRIDES): share/jupyter/lab/settings/overrides.d/genviz.json $(STAMP)
+	@mkdir -p $(dir $@)
+	cp $< $@
+
+lab: $(STAMP) $(LAB_OVERRIDES)
 	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
 		--ServerApp.root_dir=notebooks
 
@@ -54,12 +61,15 @@ test-browser: $(BROWSER_STAMP)
 # Lecture mode: Voila serves notebooks/ with code hidden and widgets live, on 127.0.0.1 only.
 # No token: Voila lets a browser send only widget (comm) messages, never code to execute, and
 # the port is not reachable from other machines. Kernels start with genviz's lecture style
-# (large fonts, thick lines) via an IPython startup file kept in the venv.
+# (large fonts, thick lines, figures sized for 1280x720) via an IPython startup file kept in
+# the venv; the page uses the genviz-lecture Voila template (share/jupyter/voila/templates:
+# projector-size prose, slider labels, readouts and buttons).
 PRESENT_PORT ?= 8866
 LECTURE_IPYTHONDIR := $(abspath $(VENV))/genviz-lecture-ipython
 present: $(STAMP)
 	@mkdir -p $(LECTURE_IPYTHONDIR)/profile_default/startup
 	@printf '%s\n' 'from genviz.plots.style import set_lecture_mode' 'set_lecture_mode(True)' \
 		> $(LECTURE_IPYTHONDIR)/profile_default/startup/00-genviz-lecture.py
-	IPYTHONDIR=$(LECTURE_IPYTHONDIR) $(VENV)/bin/voila notebooks --no-browser \
+	IPYTHONDIR=$(LECTURE_IPYTHONDIR) JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),) \
+		$(VENV)/bin/voila notebooks --no-browser --template=genviz-lecture \
 		--port=$(PRESENT_PORT) --Voila.ip=127.0.0.1 $(VOILA_FLAGS)

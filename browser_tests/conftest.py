@@ -22,13 +22,21 @@ import urllib.request
 import pytest
 
 import pages
-from pages import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, INIT_JS, ROOT, free_port, gv,
-                   notebooks)
+from pages import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, INIT_JS, LAYOUT_ARTIFACTS, ROOT,
+                   free_port, gv, notebooks)
 
 NOTEBOOK_NAMES = [p.name for p in notebooks()]
 LATENCY_MD = ROOT / "benchmarks" / "browser_latency.md"
-LAB_VIEWPORT = {"width": 1700, "height": 1000}
+# Where the notebooks are used (ARCHITECTURE.md): JupyterLab on a 1280x800 laptop with the file
+# browser open (its default), 1366x768 and 1920x1080; Voila lecture mode on a projector at
+# 1280x720 and 1920x1080. Each notebook runs once, at the first viewport of its list; the
+# layout tests resize that same page through the rest of the list.
+LAB_VIEWPORT = {"width": 1280, "height": 800}
+LAB_VIEWPORTS = [LAB_VIEWPORT, {"width": 1366, "height": 768}, {"width": 1920, "height": 1080}]
 LECTURE_VIEWPORT = {"width": 1280, "height": 720}
+LECTURE_VIEWPORTS = [LECTURE_VIEWPORT, {"width": 1920, "height": 1080}]
+#: Lecture mode's promised text sizes (share/jupyter/voila/templates/genviz-lecture/lecture.css)
+LECTURE_MIN_PX = {"prose": 22, "labels": 20, "slider_readouts": 20, "buttons": 20, "readout": 20}
 
 
 def pytest_collection_modifyitems(items):
@@ -38,8 +46,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def artifacts():
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in ARTIFACTS.glob("*.png"):
+    LAYOUT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    for old in [*ARTIFACTS.glob("*.png"), *LAYOUT_ARTIFACTS.glob("*.png")]:
         old.unlink()
     return ARTIFACTS
 
@@ -133,7 +141,7 @@ def _new_page(browser, viewport, record):
 def _describe_explorers(page) -> list:
     return page.evaluate("""() => window.__gv.explorers().map((r, i) => ({
         index: i,
-        title: ((r.querySelector('.widget-html-content b') || {}).innerText || '').trim(),
+        title: (((r.closest('.genviz-explorer') || r).querySelector('.widget-html-content b') || {}).innerText || '').trim(),
         slider: ((r.querySelector('.widget-slider .widget-label') || {}).innerText || '').trim(),
     }))""")
 
@@ -200,6 +208,19 @@ def _run_all_in_lab(page, lab, name, record, timeout_s=240):
     record["prompts"] = prompts
 
 
+def _open_file_browser(page, record):
+    """JupyterLab's default first screen has the file browser open; make sure it is (the
+    layout claims are about that narrower output area) and record its width."""
+    hidden = page.evaluate("() => { const s = document.querySelector('#jp-left-stack');"
+                           " return !s || s.classList.contains('lm-mod-hidden') || "
+                           "s.getBoundingClientRect().width === 0; }")
+    if hidden:
+        page.click(".jp-SideBar [data-id='filebrowser']")
+        page.wait_for_timeout(800)
+    record["left_sidebar_px"] = page.evaluate(
+        "() => Math.round(document.querySelector('#jp-left-stack').getBoundingClientRect().width)")
+
+
 @pytest.fixture(scope="session", params=NOTEBOOK_NAMES)
 def lab_nb(request, browser, lab, artifacts):
     """A notebook opened in JupyterLab with ``?reset``, run with Run -> Run All."""
@@ -210,6 +231,7 @@ def lab_nb(request, browser, lab, artifacts):
     t0 = time.monotonic()
     try:
         _run_all_in_lab(page, lab, name, record)
+        _open_file_browser(page, record)
         record["figures_ready"] = _wait_for_figures(page, name)
         record["run_seconds"] = round(time.monotonic() - t0, 1)
         record["errors"] = gv(page, "errors()")

@@ -32,6 +32,7 @@ import urllib.request
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NOTEBOOK_DIR = ROOT / "notebooks"
 ARTIFACTS = ROOT / "artifacts" / "browser"
+LAYOUT_ARTIFACTS = ARTIFACTS / "layout"  # one screenshot per viewport and explorer
 CHROMIUM = os.environ.get("GENVIZ_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -129,11 +130,13 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
 
 def start_voila(port: int) -> Server:
     """Voila through ``make present`` (the lecture-mode target itself), with tracebacks shown
-    so a failing cell is visible to the test."""
+    so a failing cell is visible to the test. ``GENVIZ_MAKE_ARGS`` adds make arguments, e.g.
+    ``VENV=/path/.venv -o /path/.venv/.genviz-installed`` to use an existing environment."""
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
     argv = ["make", "--no-print-directory", "present", f"PRESENT_PORT={port}",
-            "VOILA_FLAGS=--show_tracebacks=True"]
+            "VOILA_FLAGS=--show_tracebacks=True",
+            *os.environ.get("GENVIZ_MAKE_ARGS", "").split()]
     return Server(argv, env=env, log_path=ARTIFACTS / "voila.log",
                   url_ready=f"http://127.0.0.1:{port}/voila/tree")
 
@@ -372,6 +375,71 @@ INIT_JS = r"""
       return [...document.querySelectorAll('[data-mime-type="application/vnd.jupyter.stderr"]')]
         .map(e => (e.innerText || '').slice(0, 500));
     },
+    // Output areas anywhere on the page whose content is wider than their box.
+    outputsOverflow() {
+      return [...document.querySelectorAll('.jp-OutputArea-output')]
+        .filter(o => o.getBoundingClientRect().width > 0 && o.scrollWidth > o.clientWidth + 1)
+        .map(o => `output ${o.scrollWidth} px wide in ${o.clientWidth} px: ` + (o.innerText || '').trim().slice(0, 60));
+    },
+    // The whole explorer widget (title, controls, readout, figure) around root i.
+    explorerBox(i) { const r = gv.root(i); return r.closest('.genviz-explorer') || r; },
+    // Horizontal fit of explorer i: every element box inside the output area (and the
+    // viewport), no element that scrolls or clips sideways; readouts never wider than their box.
+    fit(i) {
+      const ex = gv.explorerBox(i);
+      const area = ex.closest('.jp-OutputArea-output') || ex.parentElement;
+      const A = area.getBoundingClientRect();
+      const right = Math.min(A.right, window.innerWidth), left = Math.max(A.left, 0);
+      const problems = [];
+      const name = e => (e.className && e.className.baseVal === undefined ? String(e.className) : e.tagName)
+        .split(' ').filter(c => c.startsWith('genviz') || c.startsWith('widget') || c.startsWith('jupyter')).slice(0, 2).join('.') || e.tagName;
+      const els = [ex, ...ex.querySelectorAll('.jupyter-widgets, .widget-html-content, canvas, table, img, .widget-readout, .widget-label')];
+      for (const e of els) {
+        const b = e.getBoundingClientRect();
+        if (b.width === 0 || b.height === 0) continue;
+        if (b.right > right + 1 || b.left < left - 1)
+          problems.push(`${name(e)} spans x=${b.left.toFixed(0)}..${b.right.toFixed(0)}, outside the output area ${left.toFixed(0)}..${right.toFixed(0)}`);
+      }
+      for (const e of [ex, area, ...ex.querySelectorAll('.genviz-readout, .genviz-readout .widget-html-content, .genviz-side, .genviz-body, .genviz-controls')]) {
+        if (e.scrollWidth > e.clientWidth + 1)
+          problems.push(`${name(e)} content ${e.scrollWidth} px wide in a ${e.clientWidth} px box (clipped or scrolls sideways)`);
+      }
+      const r = ex.getBoundingClientRect();
+      return {problems: [...new Set(problems)].slice(0, 12), area: [Math.round(A.left), Math.round(A.right)],
+              explorer: [Math.round(r.left), Math.round(r.right), Math.round(r.height)]};
+    },
+    // Vertical extent of controls + figure (the readout may sit below the controls).
+    together(i) {
+      const ex = gv.explorerBox(i);
+      const parts = [...ex.querySelectorAll('.genviz-controls, .genviz-title')].concat(gv.canvases(gv.root(i)));
+      const bs = parts.map(e => e.getBoundingClientRect()).filter(b => b.height > 0);
+      const top = Math.min(...bs.map(b => b.top)), bottom = Math.max(...bs.map(b => b.bottom));
+      return {top: Math.round(top), bottom: Math.round(bottom), height: Math.round(bottom - top)};
+    },
+    // Smallest computed font size (px) of text in explorer i's labels, slider readouts,
+    // buttons and readout, and of the page's prose; with where it was found.
+    fonts(i) {
+      const ex = gv.explorerBox(i);
+      const smallest = (els) => {
+        let best = null;
+        for (const e of els) {
+          if (!e.innerText || !e.innerText.trim() || e.closest('sub, sup')) continue;
+          const b = e.getBoundingClientRect();
+          if (b.width === 0) continue;
+          const px = parseFloat(getComputedStyle(e).fontSize);
+          if (best === null || px < best.px) best = {px, text: e.innerText.trim().slice(0, 40)};
+        }
+        return best;
+      };
+      const readout = [...ex.querySelectorAll('.genviz-readout *')].filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()));
+      return {
+        labels: smallest(ex.querySelectorAll('.widget-label')),
+        slider_readouts: smallest(ex.querySelectorAll('.widget-readout')),
+        buttons: smallest(ex.querySelectorAll('button, .widget-dropdown select, textarea')),
+        readout: smallest(readout),
+        prose: smallest([...document.querySelectorAll('.jp-RenderedMarkdown p, .jp-RenderedMarkdown li')].slice(0, 40)),
+      };
+    },
   };
   window.addEventListener('keydown', () => { if (gv.keyT0 === null) gv.keyT0 = performance.now(); }, true);
   window.__gv = gv;
@@ -449,6 +517,24 @@ def save_data_urls(urls: list[str], stem: pathlib.Path) -> list[pathlib.Path]:
         path.write_bytes(base64.b64decode(url.split(",", 1)[1]))
         paths.append(path)
     return paths
+
+
+def fit_problems(page, i) -> dict:
+    """Explorer i's horizontal fit (``window.__gv.fit``): problems, output area, explorer box."""
+    return gv(page, "fit(arg)", i)
+
+
+def viewport_screenshot(page, i, path) -> None:
+    """Scroll explorer i's top into view and capture the viewport as the user sees it."""
+    page.evaluate("i => window.__gv.explorerBox(i).scrollIntoView({block: 'start'})", i)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(path))
+
+
+def resize(page, viewport: dict, settle_ms=1200) -> None:
+    """Resize the page (JupyterLab and Voila re-lay out; ipywidgets re-flow)."""
+    page.set_viewport_size(viewport)
+    page.wait_for_timeout(settle_ms)
 
 
 def full_page_screenshot(page, path, scroller_selector: str, width: int,

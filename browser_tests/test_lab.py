@@ -13,8 +13,10 @@ import time
 
 import pytest
 
-from pages import ARTIFACTS, FULL_REDRAW_CODE, gv, kernel_execute, log_errors_since, \
-    measure_latency, move_and_wait, save_data_urls, settle, summarize
+from conftest import LAB_VIEWPORT, LAB_VIEWPORTS
+from pages import ARTIFACTS, FULL_REDRAW_CODE, LAYOUT_ARTIFACTS, fit_problems, gv, \
+    kernel_execute, log_errors_since, measure_latency, move_and_wait, resize, save_data_urls, \
+    settle, summarize, viewport_screenshot
 
 MIN_INK = 0.005  # share of non-white pixels below which a canvas counts as blank
 LATENCY_MOVES = int(os.environ.get("GENVIZ_LATENCY_MOVES", "20"))
@@ -63,6 +65,29 @@ def test_every_figure_renders(lab_nb):
                                      "window.__gv.canvases(window.__gv.root(i)).length)",
                                      len(lab_nb.explorers))
         assert all(ready), f"{lab_nb.name}: an explorer without a canvas: {ready}"
+
+
+def test_explorers_fit_every_lab_viewport(lab_nb):
+    """At 1280x800 with the file browser open, 1366x768 and 1920x1080 (the same page, resized):
+    every explorer's boxes stay inside the output area, nothing in it scrolls or is clipped
+    sideways (readouts wrap), and no output on the page is wider than its box. One viewport
+    screenshot per viewport and explorer in artifacts/browser/layout/."""
+    page = lab_nb.page
+    failures = []
+    try:
+        for vp in LAB_VIEWPORTS:
+            resize(page, vp)
+            tag = f"{vp['width']}x{vp['height']}"
+            failures += [f"{tag}: {p}" for p in gv(page, "outputsOverflow()")]
+            for ex in lab_nb.explorers:
+                i = ex["index"]
+                fit = fit_problems(page, i)
+                lab_nb.record.setdefault("fit", {}).setdefault(tag, {})[str(i)] = fit
+                viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lab_{tag}_{lab_nb.stem}{_suffix(i)}.png")
+                failures += [f"{tag} explorer {i} ({ex['title']}): {p}" for p in fit["problems"]]
+    finally:
+        resize(page, LAB_VIEWPORT)
+    assert not failures, f"{lab_nb.name}: " + "; ".join(failures)
 
 
 def check_first_slider(nb, artifacts, prefix):

@@ -1,8 +1,8 @@
 """Every notebook rendered by Voila in lecture mode (``make present``) at 1280x720.
 
 Claims: the page renders with no error output; the widgets are live (each explorer's first
-slider changes its figure's pixels); each explorer fits the 1280-pixel-wide projector
-viewport without clipping. Screenshots: the full page, each explorer after a slider move and
+slider changes its figure's pixels); at 1280x720 and 1920x1080 each explorer fits without
+clipping, shows its controls and figure on one screen, with text at projector size. Screenshots: the full page, each explorer after a slider move and
 the first screen of each explorer as the audience sees it.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 
-from conftest import LECTURE_VIEWPORT
-from conftest import _expects_widgets
-from pages import ARTIFACTS, gv, log_errors_since, measure_latency, summarize
+from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
+from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
+    measure_latency, resize, summarize, viewport_screenshot
 from test_lab import _explorers_or_skip, _suffix, check_first_slider
 
 VOILA_LATENCY_MOVES = int(os.environ.get("GENVIZ_VOILA_LATENCY_MOVES", "8"))
@@ -44,33 +44,39 @@ def test_voila_latency(voila_nb, latency_table):
         latency_table["explorers"].setdefault((voila_nb.name, i), ex)
 
 
-def test_lecture_mode_explorers_fit_1280x720(voila_nb, artifacts):
-    """At 1280x720 an explorer must not be clipped sideways (no horizontal scrolling on a
-    projector); its height is recorded (a figure taller than the screen needs scrolling)."""
+def test_lecture_mode_fits_the_projector(voila_nb):
+    """Lecture mode at 1280x720 and 1920x1080 (the same page, resized): every explorer fits
+    sideways (as in JupyterLab), its controls and figure are on one screen (title to figure
+    bottom within the viewport height), and prose, slider labels, slider readouts, buttons and
+    the readout are at least LECTURE_MIN_PX. Screenshots in artifacts/browser/layout/."""
     page = voila_nb.page
-    clipped = []
-    for ex in _explorers_or_skip(voila_nb):
-        i = ex["index"]
-        root = page.locator(f"[data-gv-explorer='{i}']")
-        root.evaluate("el => el.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(artifacts / f"{voila_nb.stem}_lecture_1280x720{_suffix(i)}.png"))
-        geo = page.evaluate("""i => { const r = window.__gv.root(i), b = r.getBoundingClientRect();
-            const c = window.__gv.canvases(r).map(x => x.getBoundingClientRect());
-            return {left: b.left, right: b.right, height: b.height, scrollWidth: r.scrollWidth,
-                    clientWidth: r.clientWidth,
-                    canvasRight: c.length ? Math.max(...c.map(x => x.right)) : 0,
-                    canvasHeight: c.length ? Math.max(...c.map(x => x.height)) : 0,
-                    docWidth: document.documentElement.scrollWidth}; }""", i)
-        voila_nb.record.setdefault("lecture_geometry", {})[str(i)] = geo
-        width = LECTURE_VIEWPORT["width"]
-        if geo["canvasRight"] > width + 1 or geo["right"] > width + 1:
-            clipped.append(f"explorer {i} ({ex['title']}): extends to x={geo['canvasRight']:.0f}"
-                           f" > {width}")
-        elif geo["scrollWidth"] > geo["clientWidth"] + 1:
-            clipped.append(f"explorer {i} ({ex['title']}): content {geo['scrollWidth']} px wide "
-                           f"in a {geo['clientWidth']} px box (scrolls sideways)")
-    assert not clipped, f"{voila_nb.name} at 1280x720: " + "; ".join(clipped)
+    failures = []
+    try:
+        for vp in LECTURE_VIEWPORTS:
+            resize(page, vp)
+            tag = f"{vp['width']}x{vp['height']}"
+            failures += [f"{tag}: {p}" for p in gv(page, "outputsOverflow()")]
+            for ex in voila_nb.explorers:
+                i = ex["index"]
+                name = f"{tag} explorer {i} ({ex['title']})"
+                viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lecture_{tag}_{voila_nb.stem}{_suffix(i)}.png")
+                fit = fit_problems(page, i)
+                together = gv(page, "together(arg)", i)
+                fonts = gv(page, "fonts(arg)", i)
+                voila_nb.record.setdefault("lecture", {}).setdefault(tag, {})[str(i)] = dict(
+                    fit=fit, together=together, fonts=fonts)
+                failures += [f"{name}: {p}" for p in fit["problems"]]
+                if together["height"] > vp["height"]:
+                    failures.append(f"{name}: controls to figure bottom {together['height']} px "
+                                    f"> {vp['height']} px screen")
+                for kind, least in LECTURE_MIN_PX.items():
+                    got = fonts.get(kind)
+                    if got is not None and got["px"] < least - 0.01:
+                        failures.append(f"{name}: {kind} text {got['px']} px < {least} px "
+                                        f"({got['text']!r})")
+    finally:
+        resize(page, LECTURE_VIEWPORT)
+    assert not failures, f"{voila_nb.name}: " + "; ".join(failures)
 
 
 def test_voila_no_kernel_error_logged(voila_nb):

@@ -45,7 +45,9 @@ def test_threshold_explorer_sweep_and_readout(data):
     # c, log c, alpha, then per model: precision, recall, FPR, AUC
     assert f"{pt['precision']:.3f}" in e.readout.value and f"{pt['fpr']:.4f}" in e.readout.value
     assert vals[1] == pytest.approx(2.0 * np.log(10), abs=5e-3)
-    assert f"<td>{pt['fp']}</td><td>{pt['fn']}</td>" in e.readout.value
+    # one column per model (the shown one in bold), one row per measure
+    assert f"<th>ham flagged</th><td><b>{pt['fp']}</b></td>" in e.readout.value
+    assert f"<th>spam missed</th><td><b>{pt['fn']}</b></td>" in e.readout.value
     e.close()
 
 

@@ -12,7 +12,8 @@ import io
 
 import matplotlib.pyplot as plt
 
-__all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas"]
+__all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas",
+           "finish_layout"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
@@ -25,11 +26,30 @@ def new_figure(figsize=(6.4, 4.8), **kwargs):
         fig = plt.figure(figsize=figsize, **kwargs)
     canvas = fig.canvas
     # ipympl canvas options (absent on Agg): no "Figure 1" header; fixed size.
+    # No toolbar either: its pan/zoom would fight the views' blit cache, and its 40 px column
+    # would push explorer figures past the output-area width budget (style.FIGURE_WIDTH_BUDGET).
     for attr, value in (("header_visible", False), ("resizable", False),
-                        ("toolbar_position", "left")):
+                        ("toolbar_visible", False), ("footer_visible", False)):
         if hasattr(canvas, attr):
             setattr(canvas, attr, value)
     return fig
+
+
+def finish_layout(fig, *, pad=0.04) -> None:
+    """Place the axes, titles, labels and outside legends once, without overlaps.
+
+    Runs matplotlib's constrained layout a single time (it measures every text, so lecture-size
+    fonts get the room they need), then freezes the positions: later slider updates neither pay
+    for a layout pass nor move the axes under a cached blit background. In lecture style the
+    automatic tick locators are thinned first (:func:`genviz.plots.style.tidy_ticks`).
+    Call it at the end of a view's ``__init__``, after everything static is drawn.
+    """
+    from genviz.plots.style import tidy_ticks
+
+    tidy_ticks(fig)
+    fig.set_layout_engine("constrained", w_pad=pad, h_pad=pad)
+    fig.draw_without_rendering()
+    fig.set_layout_engine("none")
 
 
 def figure_png(fig, dpi=None) -> bytes:
@@ -119,6 +139,20 @@ class View:
                 self._animated.remove(old)
             old.remove()
         return self.animate(new)
+
+    def finish_layout(self, **kwargs) -> None:
+        """:func:`finish_layout` on this view's figure (call at the end of ``__init__``); the
+        next redraw is a full one."""
+        finish_layout(self.fig, **kwargs)
+        self._layout_kwargs = kwargs
+        self.request_full_redraw()
+
+    def relayout(self) -> None:
+        """Lay the figure out again after ``update`` changed something static that changes the
+        room texts need (axis limits with wider tick labels); a no-op before
+        :meth:`finish_layout`. Costs one layout pass, so call it only on such changes."""
+        if getattr(self, "_layout_kwargs", None) is not None:
+            self.finish_layout(**self._layout_kwargs)
 
     def request_full_redraw(self) -> None:
         """The static background changed (limits, labels): the next redraw is a full one."""

@@ -17,7 +17,7 @@ from genviz.gaussian import (
 )
 from genviz.grids import grid_2d
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP
+from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode
 
 __all__ = ["gaussian_figure", "GaussianView"]
 
@@ -53,6 +53,11 @@ def _style_surface_axes(ax, lim, zmax):
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
     ax.set_zlabel("$p(x)$", labelpad=8)
+    if is_lecture_mode():  # three short ticks: lecture-size labels never collide in 3-D
+        ax.set_xticks([-lim, 0, lim])
+        ax.set_yticks([-lim, 0, lim])
+        ax.xaxis.set_major_formatter("{x:g}")
+        ax.yaxis.set_major_formatter("{x:g}")
     ax.view_init(elev=28, azim=-60)
 
 
@@ -155,7 +160,7 @@ class GaussianView(View):
         self.seed = check_int(seed, "seed", low=0)
         self.surface = bool(surface)
         if figsize is None:
-            figsize = (10.0, 4.2) if self.surface else (7.0, 4.6)
+            figsize = explorer_figsize(*((7.8, 4.3) if self.surface else (7.0, 4.6)))
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
         self._surf_grid = grid_2d(self.lim, check_int(n_surface, "n_surface", low=3))
@@ -195,17 +200,18 @@ class GaussianView(View):
         ax.set_aspect("equal")
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
-        ax.set_title("density, contours, principal axes, samples", fontsize="medium")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small",
-                  frameon=False, borderaxespad=0.0)
+        ax.set_title("contours and samples", fontsize="medium")
         if self.ax3d is not None:
+            # Two panels share the width: the legend goes under both (three columns).
+            fig.legend(handles=ax.get_legend_handles_labels()[0], loc="outside lower center",
+                       ncol=3, fontsize="small", frameon=False)
             _style_surface_axes(self.ax3d, L, 0.25)
-            self.ax3d.set_title("density $p(x;\\mu,\\Sigma)$")
-        if self.surface:
-            fig.subplots_adjust(left=0.0, right=0.8, bottom=0.12, top=0.9, wspace=0.3)
+            self.ax3d.set_title("density $p(x;\\mu,\\Sigma)$", fontsize="medium")
         else:
-            fig.subplots_adjust(left=0.09, right=0.64, bottom=0.12, top=0.92)
+            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small",
+                      frameon=False, borderaxespad=0.0)
         self.update(mu1=mu1, mu2=mu2, sigma1=sigma1, sigma2=sigma2, rho=rho)
+        self.finish_layout()
 
     def update(self, **params) -> None:
         unknown = set(params) - set(self.PARAMS)

@@ -11,7 +11,7 @@ from genviz.grids import data_box, grid_2d
 from genviz.gda import GDA, check_labels
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE
+from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 from genviz.synthetic import FAMILIES, DataModel
 
 __all__ = ["gda_figure", "posterior_figure", "covariance_figure", "learning_curve_figure",
@@ -214,11 +214,11 @@ class GDAvsLogisticView(View):
     DATA = ("mu0x", "mu0y", "mu1x", "mu1y", "sigma1", "sigma2", "rho", "phi", "n", "family")
     PARAMS = DATA + ("gda_cov",)
 
-    def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=(5.4, 4.8), **params):
+    def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=None, **params):
         self.n_test = check_int(n_test, "n_test", low=10)
         self.n_grid = check_int(n_grid, "n_grid", low=10)
         self.seed = check_int(seed, "seed", low=0)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.0, 4.8))
         super().__init__(fig)
         self.ax = ax = fig.add_subplot()
         self.params = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigma2=1.0,
@@ -240,10 +240,12 @@ class GDAvsLogisticView(View):
         self._contours = {"bayes": None, "gda": None}
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
-        ax.legend(loc="upper left", fontsize="small", framealpha=0.85)
+        # beside the axes, not on the data
+        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                  fontsize="small", frameon=False)
         ax.set_title("boundaries (test errors in the readout)", fontsize="medium")
-        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.1, top=0.93)
         self.update(**params)
+        self.finish_layout()
 
     # -- helpers --------------------------------------------------------------------------------
     def _set_box(self, family):
@@ -255,6 +257,7 @@ class GDAvsLogisticView(View):
             grid = grid_2d(box, self.n_grid)
             self._xs, self._ys, self._grid = grid.xs, grid.ys, grid.points
             self.request_full_redraw()
+            self.relayout()  # wider tick labels (e.g. the outliers' box) need more margin
 
     def _draw_boundary(self, key, linear, values):
         """A line for a linear boundary (``linear = (theta, theta0)``), else a zero contour of
@@ -370,13 +373,13 @@ class GDAFitView(View):
     BOX = (-5.0, 5.0, -5.0, 5.0)
     SCORE_RANGE = (-12.0, 12.0)
 
-    def __init__(self, *, seed=0, figsize=(9.4, 4.2), **params):
+    def __init__(self, *, seed=0, figsize=None, **params):
         self.seed = check_int(seed, "seed", low=0)
         rng = np.random.default_rng(self.seed)
         self._z = rng.standard_normal((self.N_MAX, 2))
         self._u = rng.random(self.N_MAX)
         self._jitter = rng.uniform(-0.04, 0.04, self.N_MAX)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.7))
         super().__init__(fig)
         self.params = dict(n=100, mu0x=-1.0, mu0y=-0.5, mu1x=1.5, mu1y=1.0, sigma1=1.0,
                            sigma2=0.8, rho=0.4, phi=0.5)
@@ -399,7 +402,7 @@ class GDAFitView(View):
                                           label="true boundary")[0])
         ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
         ax.set_aspect("equal")
-        ax.set_title("fitted Gaussians (shared $\\Sigma$) and boundary", fontsize="medium")
+        ax.set_title("fitted Gaussians, boundary", fontsize="medium")
         s = np.linspace(*self.SCORE_RANGE, 241)
         axs.plot(s, sigmoid(s), color=COLORS["gda"], lw=2,
                  label=r"$\sigma(\theta^Tx+\theta_0)$")
@@ -414,13 +417,14 @@ class GDAFitView(View):
                                                          **kw)))
         axs.set(xlim=self.SCORE_RANGE, ylim=(-0.1, 1.1),
                 xlabel=r"fitted log-odds $\theta^T x + \theta_0$",
-                ylabel=r"$p(y=1\mid x)$  (points: label $y$)")
-        # One legend, in the free middle of the sigmoid panel (over the scatter it hid points).
+                ylabel=r"$p(y=1\mid x)$; points at label $y$")
+        # One legend, under both panels (inside either it hid points or the sigmoid).
         handles = ax.get_legend_handles_labels()[0] + axs.get_legend_handles_labels()[0]
-        axs.legend(handles=handles, loc="center right", fontsize="x-small", framealpha=0.9)
-        axs.set_title("the posterior is a sigmoid of a linear function", fontsize="medium")
-        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.9, wspace=0.28)
+        fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize="small",
+                   frameon=False)
+        axs.set_title("posterior: sigmoid of log-odds", fontsize="medium")
         self.update(**params)
+        self.finish_layout()
 
     def _sample(self, p):
         n = p["n"]

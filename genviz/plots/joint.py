@@ -7,7 +7,7 @@ import numpy as np
 from genviz._validation import check_int
 from genviz.joint import dimensionality_curve
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import PALETTE
+from genviz.plots.style import PALETTE, explorer_figsize
 
 __all__ = ["joint_bar_figure", "DimensionalityView"]
 
@@ -57,15 +57,17 @@ class DimensionalityView(View):
     the values at ``d`` (``cells_at_d``, ``empty_at_d``, ``occupied_at_d``).
     """
 
-    def __init__(self, records, names, d=3, n=None, *, seed=0, figsize=(11.0, 4.0)):
+    def __init__(self, records, names, d=3, n=None, *, seed=0, figsize=None):
         self.records = np.asarray(records, dtype=object)
         self.names = list(names)
         self.D = self.records.shape[1]
         self.N = self.records.shape[0]
         self.order = np.random.default_rng(check_int(seed, "seed", low=0)).permutation(self.N)
         full = dimensionality_curve(self.records, self.names)
-        super().__init__(new_figure(figsize=figsize))
-        ax, ax2 = self.ax, self.ax2 = self.fig.subplots(1, 2)
+        # stacked (not side by side): both panels share the variables axis and fit the
+        # output-area width budget; the variable names label the bottom panel only
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.6)))
+        ax, ax2 = self.ax, self.ax2 = self.fig.subplots(2, 1, sharex=True)
         ds = full["d"]
         ax.semilogy(ds, full["cells"], "o-", color=PALETTE["blue"], label="cells = parameters + 1")
         (self._occ,) = ax.semilogy(ds, full["occupied"], "s-", color=PALETTE["green"],
@@ -73,26 +75,26 @@ class DimensionalityView(View):
         (self._n_line,) = ax.plot(ds, np.full(ds.size, self.N), "--", color=PALETTE["black"],
                                   label="records n")
         (self._cursor,) = ax.plot([], [], "o", ms=14, mfc="none", mec=PALETTE["vermillion"], mew=2)
-        ax.set_xticks(ds, [f"{k}: +{nm}" if k > 1 else f"1: {nm}" for k, nm in zip(ds, self.names)],
-                      fontsize="small", rotation=35, ha="right", rotation_mode="anchor")
         ax.set_ylim(0.8, 2.0 * max(full["cells"].max(), self.N))
-        ax.set_xlabel("number of variables d (variable added)")
         ax.set_ylabel("count")
         ax.legend(loc="upper left", fontsize="small")
         ax.grid(alpha=0.3, which="both")
         (self._empty,) = ax2.plot(ds, full["empty_fraction"], "o-", color=PALETTE["vermillion"],
                                   label="empty cells (P = 0 in the learned table)")
         (self._cursor2,) = ax2.plot([], [], "o", ms=14, mfc="none", mec=PALETTE["black"], mew=2)
-        ax2.set_xticks(ds)
+        ax2.set_xticks(ds, [f"{k}: +{nm}" if k > 1 else f"1: {nm}"
+                            for k, nm in zip(ds, self.names)],
+                       fontsize="small", rotation=90, ha="right", va="center",
+                       rotation_mode="anchor")
         ax2.set_ylim(-0.02, 1.02)
-        ax2.set_xlabel("number of variables d")
-        ax2.set_ylabel("fraction of cells with no record")
+        ax2.set_xlabel("number of variables d (variable added)")
+        ax2.set_ylabel("empty cells")
         ax2.legend(loc="upper left", fontsize="small")
         ax2.grid(alpha=0.3)
         self.animate(self._occ, self._n_line, self._cursor, self._empty, self._cursor2)
-        self.fig.tight_layout()
         self.params = dict(d=d, n=self.N if n is None else n)
         self.update(**self.params)
+        self.finish_layout()
 
     def update(self, **params):
         new = {**self.params, **params}

@@ -9,7 +9,7 @@ from genviz._validation import check_int, check_scalar
 from genviz.kde import (KERNELS, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
                         kernel_pdf, rule_of_thumb, sample_claw)
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE
+from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 
 __all__ = ["kernels_figure", "bandwidth_figure", "cv_figure", "heldout_figure", "HistogramView",
            "KDEView", "BandwidthView", "KDE2DView"]
@@ -136,9 +136,9 @@ class HistogramView(View):
     """
 
     def __init__(self, data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None,
-                 min_width=0.05, figsize=(7.0, 4.0)):
+                 min_width=0.05, figsize=None):
         self.data = np.asarray(data, dtype=float)
-        super().__init__(new_figure(figsize=figsize))
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
         lo, hi = x_range if x_range is not None else (self.data.min() - 0.5, self.data.max() + 0.5)
         ax = self.ax = self.fig.add_subplot()
         self._stairs = self.animate(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"],
@@ -156,9 +156,9 @@ class HistogramView(View):
         ax.set_ylabel("density")
         ax.legend(loc="upper right", fontsize="small")
         ax.grid(alpha=0.3)
-        self.fig.tight_layout()
         self.params = dict(width=width, origin=origin)
         self.update(width=width, origin=origin)
+        self.finish_layout()
 
     def update(self, **params):
         new = {**self.params, **params}
@@ -177,9 +177,9 @@ class KDEView(View):
     """
 
     def __init__(self, data, h=0.5, kernel="gaussian", *, true_pdf=None, x_range=None,
-                 n_grid=500, ymax=None, figsize=(7.0, 4.0)):
+                 n_grid=500, ymax=None, figsize=None):
         self.data = np.asarray(data, dtype=float)
-        super().__init__(new_figure(figsize=figsize))
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
         lo, hi = x_range if x_range is not None else (self.data.min() - 2.0, self.data.max() + 2.0)
         self.x = np.linspace(lo, hi, check_int(n_grid, "n_grid", low=10))
         ax = self.ax = self.fig.add_subplot()
@@ -198,9 +198,9 @@ class KDEView(View):
         ax.set_ylabel("density")
         ax.legend(loc="upper right", fontsize="small")
         ax.grid(alpha=0.3)
-        self.fig.tight_layout()
         self.params = dict(h=h, kernel=kernel)
         self.update(h=h, kernel=kernel)
+        self.finish_layout()
 
     def update(self, **params):
         new = {**self.params, **params}
@@ -224,13 +224,14 @@ class BandwidthView(View):
     """
 
     def __init__(self, n=1000, h=0.05, *, seed=0, hs=None, x_range=(-3.0, 3.0), n_grid=400,
-                 figsize=(11.0, 4.0)):
+                 figsize=None):
         self.seed = check_int(seed, "seed", low=0)
         self.hs = np.geomspace(0.005, 1.5, 100) if hs is None else np.asarray(hs, dtype=float)
         self.x = np.linspace(*x_range, n_grid)
         self._truth = claw_pdf(self.x)
-        super().__init__(new_figure(figsize=figsize))
-        ax, cax = self.ax, self.cax = self.fig.subplots(1, 2)
+        # stacked: the KDE above its CV curves, within the output-area width budget
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.8)))
+        ax, cax = self.ax, self.cax = self.fig.subplots(2, 1)
         ax.plot(self.x, self._truth, color=PALETTE["black"], lw=1.2, ls="--", label="true claw")
         (self._kde,) = ax.plot([], [], color=PALETTE["blue"], lw=1.6, label=r"$\hat f_h$")
         ax.set_xlim(*x_range)
@@ -262,9 +263,9 @@ class BandwidthView(View):
                    bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
         self.animate(self._kde, self._h_line, self._loo, self._ls, self._loo_best, self._ls_best,
                      self._silver)
-        self.fig.tight_layout()
         self.params = dict(n=None, h=h)
         self.update(n=n, h=h)
+        self.finish_layout()
 
     def _resample(self, n):
         self.data = sample_claw(n, self.seed)
@@ -311,7 +312,7 @@ class KDE2DView(View):
 
     LEVELS = (0.1, 0.3, 0.5, 0.7, 0.9)
 
-    def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=100, figsize=(6.4, 4.8)):
+    def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=100, figsize=None):
         self.X = np.asarray(X, dtype=float)
         if self.X.ndim != 2 or self.X.shape[1] != 2:
             raise ValueError(f"X must have shape (n, 2), got {self.X.shape}")
@@ -320,7 +321,7 @@ class KDE2DView(View):
         hi = self.X.max(axis=0) + 0.1 * np.ptp(self.X, axis=0)
         self.xs = np.linspace(lo[0], hi[0], n_grid)
         self.ys = np.linspace(lo[1], hi[1], n_grid)
-        super().__init__(new_figure(figsize=figsize))
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(6.4, 4.8)))
         ax = self.ax = self.fig.add_subplot()
         self._contours = None
         ax.scatter(self.X[:, 0], self.X[:, 1], s=7, color=PALETTE["black"], alpha=0.45, lw=0,
@@ -334,8 +335,8 @@ class KDE2DView(View):
         ax.legend(loc="upper right", fontsize="small", title="KDE contours",
                   title_fontsize="small")
         ax.grid(alpha=0.3)
-        self.fig.tight_layout()
         self.update(scale=scale)
+        self.finish_layout()
 
     def _colors(self):
         import matplotlib

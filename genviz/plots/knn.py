@@ -19,7 +19,7 @@ from genviz.synthetic import flip_labels, regression_truth
 from genviz.grids import data_box, grid_2d
 from genviz.plots._base import View, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
-from genviz.plots.style import CLASS_COLORS, PALETTE
+from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
 
 __all__ = ["KNNClassificationView", "KNNRegressionView", "ProjectionView",
            "decision_regions_figure", "VOTE_CMAP", "REGION_CMAP"]
@@ -60,7 +60,7 @@ class KNNClassificationView(View):
     PARAMS = ("k", "noise", "qx", "qy")
 
     def __init__(self, X, y, X_test=None, y_test=None, *, k=7, noise=0.0, qx=0.0, qy=0.0,
-                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=(9.2, 3.7)):
+                 k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=None):
         self.X = check_points(X, "X", d=2)
         y = np.asarray(y)
         if y.shape != (self.X.shape[0],) or not set(np.unique(y).tolist()) <= {0, 1}:
@@ -85,7 +85,7 @@ class KNNClassificationView(View):
         self._labels_cache = {}
         self.params = dict(k=k, noise=noise, qx=qx, qy=qy)
 
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.6))
         super().__init__(fig)
         axes = fig.subplots(1, 3, sharey=True)
         self.axes = axes
@@ -113,21 +113,22 @@ class KNNClassificationView(View):
         (self._query,) = ax.plot([], [], "*", ms=17, mfc=PALETTE["yellow"], mec=PALETTE["black"],
                                  zorder=6, label="query $x$")
         self.animate(self._ring, self._circle, self._query)
-        _style(axes[0], L, "1-nearest neighbour regions")
-        _style(axes[1], L, "share of class-1 votes among k")
-        _style(axes[2], L, "majority of k; query and neighbours")
+        _style(axes[0], L, "1-NN regions")
+        _style(axes[1], L, "class-1 votes among k")
+        _style(axes[2], L, "k-NN majority, query")
         axes[0].set_ylabel("$x_2$")
         ax.plot([], [], "x", color=PALETTE["black"], label="flipped label")
         # below the axes: animated images are painted over anything static inside them
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), ncol=2, fontsize="x-small",
-                  frameon=False)
-        cax = axes[1].inset_axes([0.0, -0.24, 1.0, 0.045])
-        cbar = fig.colorbar(self._img_votes, cax=cax, orientation="horizontal")
-        cbar.set_label("fraction of the k neighbours in class 1 (orange)", fontsize="small")
+        # below the figure: animated images are painted over anything static inside the axes
+        fig.legend(handles=ax.get_legend_handles_labels()[0], loc="outside lower center",
+                   ncol=3, fontsize="small", frameon=False)
+        cbar = fig.colorbar(self._img_votes, ax=axes, orientation="horizontal",
+                            location="bottom", fraction=0.05, aspect=50, shrink=0.6)
+        cbar.set_label("share of the k neighbours in class 1 (orange)", fontsize="small")
         cbar.ax.tick_params(labelsize="small")
-        fig.subplots_adjust(left=0.06, right=0.99, bottom=0.3, top=0.93, wspace=0.08)
         self._theta = np.linspace(0, 2 * np.pi, 100)
         self.update(**self.params)
+        self.finish_layout()
 
     def labels(self, noise):
         """Noisy training labels and the flipped mask for a noise level (cached)."""
@@ -191,7 +192,7 @@ class KNNRegressionView(View):
 
     PARAMS = ("k",)
 
-    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=(9.2, 2.9)):
+    def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=None):
         self.x = check_vector(x, "x")
         self.y = check_vector(y, "y", d=self.x.shape[0])
         self.k_max = check_int(k_max, "k_max", low=1, high=self.x.shape[0])
@@ -200,12 +201,11 @@ class KNNRegressionView(View):
         self.x_grid = np.linspace(lo - pad, hi + pad, check_int(n_grid, "n_grid", low=2))
         self._nb = SortedNeighbors(self.x_grid[:, None], self.x[:, None], self.k_max)
         self._truth = regression_truth(self.x_grid) if truth else None
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.0))
         super().__init__(fig)
         axes = fig.subplots(1, 3, sharey=True)
         self.axes = axes
-        titles = ("points $(x, y)$ from a joint distribution", "1-nearest neighbour estimate",
-                  "k-nearest neighbour average")
+        titles = ("data $(x, y)$", "1-NN estimate", "k-NN average")
         for ax, title in zip(axes, titles):
             ax.scatter(self.x, self.y, s=10, color=PALETTE["sky"], edgecolor="none", alpha=0.9,
                        label="data")
@@ -224,10 +224,10 @@ class KNNRegressionView(View):
                                    fontsize="medium")
         self.animate(self._label)
         axes[1].legend(loc="lower right", fontsize="x-small")
-        fig.subplots_adjust(left=0.06, right=0.99, bottom=0.17, top=0.9, wspace=0.06)
         self._fit1 = fit1
         self.params = dict(k=k)
         self.update(k=k)
+        self.finish_layout()
 
     def update(self, **params) -> None:
         unknown = set(params) - set(self.PARAMS)
@@ -261,7 +261,7 @@ class ProjectionView(View):
     PARAMS = ("d", "eps")
 
     def __init__(self, X, *, d=10, eps=0.5, d_max=None, seed=0, bins=60, r_max=2.0,
-                 figsize=(9.2, 3.5)):
+                 figsize=None):
         self.X = check_points(X, "X")
         m, n = self.X.shape
         if m < 2:
@@ -279,7 +279,7 @@ class ProjectionView(View):
             self._ratios.append(np.sqrt(pairwise_sq_distances(Y)[keep] / dx[keep]))
         self._stats = [distortion_stats(r) for r in self._ratios]
         self.edges = np.linspace(0.0, check_scalar(r_max, "r_max", low=1.0), check_int(bins, "bins", low=2) + 1)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.7))
         super().__init__(fig)
         ax, ax2 = fig.subplots(1, 2, gridspec_kw=dict(width_ratios=[1.1, 1]))
         self.axes = (ax, ax2)
@@ -291,9 +291,8 @@ class ProjectionView(View):
         ax.set_xlim(self.edges[0], self.edges[-1])
         ax.set_ylim(0, 1)
         ax.set_xlabel(r"ratio $\|Rx_i - Rx_j\| \,/\, \|x_i - x_j\|$")
-        ax.set_ylabel("relative frequency (peak = 1)")
-        ax.set_title(f"{len(self._ratios[0])} pairs of m = {m} points, {n} → d dimensions",
-                     fontsize="medium")
+        ax.set_ylabel("frequency (peak = 1)")
+        ax.set_title(f"{len(self._ratios[0])} pairs, {n} → d", fontsize="medium")
         self._text = self.animate(ax.text(0.985, 0.97, "", transform=ax.transAxes, va="top", ha="right",
                                           fontsize="small", family="monospace", zorder=10,
                                           bbox=dict(boxstyle="round", fc="white", ec="0.7",
@@ -310,11 +309,12 @@ class ProjectionView(View):
         ax2.set_xlim(1, self.d_max)
         ax2.set_ylim(0, min(1.5, max(worst) * 1.05))
         ax2.set_xlabel("target dimension d")
-        ax2.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, fontsize="x-small",
-                   frameon=False)
-        fig.subplots_adjust(left=0.07, right=0.98, bottom=0.13, top=0.86, wspace=0.22)
+        # inside, upper right: the curves fall from the upper left (above the axes it was
+        # wider than the panel at lecture sizes)
+        ax2.legend(loc="upper right", fontsize="x-small", framealpha=0.9)
         self.params = dict(d=d, eps=eps)
         self.update(d=d, eps=eps)
+        self.finish_layout()
 
     def update(self, **params) -> None:
         unknown = set(params) - set(self.PARAMS)

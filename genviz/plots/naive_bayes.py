@@ -15,7 +15,8 @@ from genviz.grids import grid_2d
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
 from genviz.plots._base import View, new_figure
 from genviz.plots.regions import decision_regions_figure, light  # one regions figure; re-exported
-from genviz.plots.style import CLASS_COLORS, PALETTE
+from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize,
+                                 is_lecture_mode)
 
 __all__ = ["CategoricalNBView", "DiscretizeView", "NBvsGDAView", "KDENBView",
            "decision_regions_figure"]
@@ -39,9 +40,16 @@ class CategoricalNBView(View):
         self.classes = base.classes_.tolist()
         self.categories = [c.tolist() for c in base.categories_]
         d, K = len(self.names), len(self.classes)
-        ncols = d + 1 if d + 1 <= 3 else -(-(d + 1) // 2)
+        # at most 4 panels per row (2-3 in lecture style): 7 panels (EnjoySport) wrap to more rows
+        # within the width budget. In lecture style the figure is narrower (6.4 in), leaving
+        # the counting table beside it a column wide enough to read it as a table.
+        if is_lecture_mode():
+            ncols = min(d + 1, 2 if d + 1 <= 6 else 3)
+        else:
+            ncols = d + 1 if d + 1 <= 3 else min(4, -(-(d + 1) // 2))
         nrows = -(-(d + 1) // ncols)
-        fig = new_figure(figsize or (2.8 * ncols, 2.45 * nrows + 0.4))
+        fig = new_figure(figsize or explorer_figsize(FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5,
+                                                     lecture_box=(6.4, 5.6)))
         super().__init__(fig)
         axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
         for ax in axes[d + 1:]:
@@ -59,10 +67,10 @@ class CategoricalNBView(View):
             self.bars.append(per_class)
             ax.set_xticks(xs, [str(c) for c in self.categories[j]], fontsize="small")
             ax.set_ylim(0, 1.08)
-            ax.set_title(f"P({self.names[j]} = v | y)", fontsize="medium")
+            ax.set_title(f"P({self.names[j]} | y)", fontsize="medium")
         fig.legend(handles=[Patch(color=CLASS_COLORS[k], label=f"y = {self.classes[k]}")
                             for k in range(K)], ncols=K,
-                   loc="upper center", fontsize="small", frameon=False)
+                   loc="outside upper center", fontsize="small", frameon=False)
         ax = self.ax_post = axes[d]
         xs = np.arange(K)
         self.post_bars = ax.bar(xs, np.zeros(K), 0.6, color=CLASS_COLORS[:K])
@@ -70,15 +78,16 @@ class CategoricalNBView(View):
         self.post_text = [self.animate(ax.text(x, 0.02, "", ha="center", va="bottom",
                                                fontsize="small")) for x in xs]
         self.undefined = self.animate(ax.text(0.5, 0.5, "", ha="center", va="center",
-                                              transform=ax.transAxes, color=PALETTE["vermillion"]))
+                                              transform=ax.transAxes, color=PALETTE["vermillion"],
+                                              fontsize="small"))
         ax.set_xticks(xs, [f"y = {c}" for c in self.classes], fontsize="small")
         ax.set_ylim(0, 1.15)
         ax.set_title("posterior P(y | x)", fontsize="medium")
-        fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_figheight()))
         self.params = {"alpha": float(alpha)}
         q = list(query) if query is not None else list(X[0])
         self.params.update({n: v for n, v in zip(self.names, q)})
         self.update()
+        self.finish_layout()
 
     def update(self, **params) -> None:
         unknown = set(params) - set(self.params)
@@ -109,8 +118,8 @@ class CategoricalNBView(View):
             self.post_text[k].set_text("" if post is None else f"{p:.3f}")
             self.post_text[k].set_y(p + 0.01)
         self.undefined.set_text("" if post is not None else
-                                "P(x) = 0 for every class:\nposterior 0/0 is undefined.\n"
-                                "Raise alpha above 0.")
+                                "P(x) = 0 for\nevery class:\n0/0 undefined.\n"
+                                "Raise α above 0.")
         self.state = {"alpha": alpha, "query": query, "tables": tables, "explain": e,
                       "smoothed": [model.smoothed_table(j) for j in range(len(self.names))],
                       "class_count": model.class_count_.copy(), "categories": self.categories}
@@ -128,7 +137,7 @@ class DiscretizeView(View):
     """
 
     def __init__(self, x, y, *, width, origin=0.0, alpha=1.0, xlabel="x", lim=None,
-                 n_grid=500, figsize=(8.0, 5.0)):
+                 n_grid=500, figsize=None):
         self.x = check_vector(x, "x")
         self.y = np.asarray(y)
         lo, hi = lim if lim is not None else data_window(self.x)
@@ -136,7 +145,7 @@ class DiscretizeView(View):
         self.grid = np.linspace(lo, hi, n_grid)
         gnb = GaussianNB().fit(self.x[:, None], self.y)
         self.classes = gnb.classes_.tolist()
-        fig = new_figure(figsize)
+        fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
         dens = np.array([mvn_pdf(self.grid[:, None], gnb.theta_[k], np.diag(gnb.var_[k]))
@@ -163,11 +172,10 @@ class DiscretizeView(View):
         self.ax_p.set_ylabel("posterior P(y | x)")
         self.ax_p.set_xlabel(xlabel)
         self.ax_p.set_xlim(*self.lim)
-        self.ax_d.set_title("naive Bayes on the bin index (solid) vs Gaussian naive Bayes "
-                            "(dashed)", fontsize="medium")
-        fig.tight_layout()
+        self.ax_d.set_title("naive Bayes on bins vs Gaussian naive Bayes", fontsize="medium")
         self.params = {"width": width, "origin": origin, "alpha": alpha}
         self.update()
+        self.finish_layout()
 
     def update(self, **params) -> None:
         new = {**self.params, **params}
@@ -213,16 +221,16 @@ class NBvsGDAView(View):
     """
 
     def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=81,
-                 figsize=(8.6, 4.2)):
+                 figsize=None):
         self.sep, self.n, self.seed = float(sep), n, seed
         self.grid = grid_2d(lim, n_grid)
-        fig = new_figure(figsize)
+        fig = new_figure(figsize or explorer_figsize(7.8, 4.0))
         super().__init__(fig)
         self.axes = fig.subplots(1, 2)
         self.scatter, self.ellipses, self.regions = [], [], []
         cmap = ListedColormap([light(CLASS_COLORS[0], 0.85), light(CLASS_COLORS[1], 0.85)])
-        for ax, title in zip(self.axes, ["Gaussian naive Bayes: diagonal Σ_k",
-                                         "GDA: one full Σ (shared)"]):
+        for ax, title in zip(self.axes, ["naive Bayes: diagonal Σₖ",
+                                         "GDA: full shared Σ"]):
             ax.set_xlim(-lim, lim)
             ax.set_ylim(-lim, lim)
             ax.set_aspect("equal")
@@ -239,9 +247,9 @@ class NBvsGDAView(View):
             self.scatter.append(sc)
             self.ellipses.append(el)
         self.axes[0].legend(fontsize="small", loc="upper right")
-        fig.tight_layout()
         self.rho = float(rho)
         self.update()
+        self.finish_layout()
 
     def update(self, **params) -> None:
         rho = check_scalar(params.get("rho", self.rho), "rho", low=-0.95, high=0.95)
@@ -272,7 +280,7 @@ class KDENBView(View):
     """
 
     def __init__(self, x, y, x_test=None, y_test=None, *, bandwidth=0.3, xlabel="x",
-                 n_grid=300, figsize=(8.0, 5.0)):
+                 n_grid=300, figsize=None):
         self.x = check_vector(x, "x")
         self.y = np.asarray(y)
         self.xt = self.x if x_test is None else check_vector(x_test, "x_test")
@@ -282,7 +290,7 @@ class KDENBView(View):
         gnb = GaussianNB().fit(self.x[:, None], self.y)
         self.classes = gnb.classes_.tolist()
         self.acc_gauss = float(np.mean(gnb.predict(self.xt[:, None]) == self.yt))
-        fig = new_figure(figsize)
+        fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
         gauss = gnb.class_densities(self.grid[:, None])
@@ -306,11 +314,10 @@ class KDENBView(View):
         self.ax_p.set_ylabel("posterior P(y | x)")
         self.ax_p.set_xlabel(xlabel)
         self.ax_p.set_xlim(self.grid[0], self.grid[-1])
-        self.ax_d.set_title("class densities of KDE naive Bayes (solid) and Gaussian NB (dashed)",
-                            fontsize="medium")
-        fig.tight_layout()
+        self.ax_d.set_title("class densities: KDE vs Gaussian", fontsize="medium")
         self.bandwidth = bandwidth
         self.update()
+        self.finish_layout()
 
     def update(self, **params) -> None:
         h = check_scalar(params.get("bandwidth", self.bandwidth), "bandwidth", low=0.0,

@@ -17,7 +17,7 @@ from scipy.special import expit
 from genviz._validation import check_int, check_scalar
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
 from genviz.plots._base import View, new_figure
-from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP
+from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP, explorer_figsize
 from genviz.text import ThresholdCurves, Vocabulary, bag_of_words, word_contributions
 
 __all__ = ["MODELS", "MODEL_COLORS", "SpamThresholdView", "EmailView", "top_words_figure",
@@ -89,15 +89,18 @@ class SpamThresholdView(View):
 
     def __init__(self, X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
                  model="multinomial", positive="spam", score_lim=None, n_bins=60,
-                 figsize=(12.0, 4.0)):
+                 figsize=None):
         self._data = (X_train, np.asarray(y_train), X_test, np.asarray(y_test))
         self.positive = positive
         self._fits: dict = {}
         self.params = dict(log10_c=0.0, alpha=None, model=None)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4))
         super().__init__(fig)
-        self.ax_hist, self.ax_roc, self.ax_pr = fig.subplots(1, 3, gridspec_kw=dict(
-            width_ratios=[1.3, 1, 1]))
+        # the score histogram across the top, ROC and precision-recall below it: three panels
+        # side by side would not fit the output-area width budget
+        grid = fig.add_gridspec(2, 2)
+        self.ax_hist = fig.add_subplot(grid[0, :])
+        self.ax_roc, self.ax_pr = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
         first = self._fit(check_scalar(alpha, "alpha", low=0.0, low_open=True))
         if score_lim is None:
             s = np.abs(first["multinomial"]["scores"]) / LN10
@@ -119,7 +122,7 @@ class SpamThresholdView(View):
         ax.set_ylim(0.0, 0.3)
         ax.set_xlabel(r"$\log_{10}\,\frac{P(x\,|\,\mathrm{spam})P(\mathrm{spam})}"
                       r"{P(x\,|\,\mathrm{ham})P(\mathrm{ham})}$  (clipped at the edges)")
-        ax.set_ylabel("fraction of the class's test messages")
+        ax.set_ylabel("share of class")
         ax.legend(loc="upper left", fontsize="small", framealpha=0.9)
         ax.set_title("flag as spam when the ratio exceeds c", fontsize="medium")
 
@@ -132,10 +135,10 @@ class SpamThresholdView(View):
             mpr = self.ax_pr.plot([], [], "o", color=col, mec="k", ms=9, zorder=5)[0]
             self._curves[name] = (roc, pr)
             self._markers[name] = (self.animate(mroc), self.animate(mpr))
-        for axc, xl, yl, title in ((self.ax_roc, "false positive rate: ham flagged (log scale)",
-                                    "true positive rate: spam caught", "ROC curve"),
+        for axc, xl, yl, title in ((self.ax_roc, "ham flagged (FPR, log)",
+                                    "spam caught (TPR)", "ROC curve"),
                                    (self.ax_pr, "recall: spam caught",
-                                    "precision: flagged that is spam", "precision-recall curve")):
+                                    "precision", "precision-recall")):
             axc.set_xlabel(xl)
             axc.set_ylabel(yl)
             axc.set_title(title, fontsize="medium")
@@ -151,10 +154,12 @@ class SpamThresholdView(View):
         self.ax_pr.set_ylim(0.0, 1.02)
         grid = np.geomspace(self._fpr_floor, 1.0, 50)
         self.ax_roc.plot(grid, grid, ls=":", color="0.6", lw=1, label="chance")
-        self.ax_roc.legend(loc="lower right", fontsize="small", title="event model",
-                           title_fontsize="small")
-        fig.subplots_adjust(left=0.06, right=0.985, bottom=0.17, top=0.9, wspace=0.3)
+        # in the precision-recall panel's empty lower left (in the ROC panel it hid the curves)
+        handles = self.ax_roc.get_legend_handles_labels()[0]
+        self.ax_pr.legend(handles=handles, loc="lower left", fontsize="small",
+                          title="event model", title_fontsize="small")
         self.update(log10_c=log10_c, alpha=alpha, model=model)
+        self.finish_layout()
 
     # -- computation (cached per alpha) ----------------------------------------------------------
     def _fit(self, alpha: float) -> dict:
@@ -203,6 +208,7 @@ class SpamThresholdView(View):
             top = max(h.max() for h in hist.values())
             if top > self.ax_hist.get_ylim()[1] or top < 0.4 * self.ax_hist.get_ylim()[1]:
                 self.ax_hist.set_ylim(0.0, _nice_ceil(1.1 * top))
+                self.relayout()  # tick labels of another width
             for name, (roc, pr) in self._curves.items():
                 for line in (roc, pr):
                     line.set_linewidth(2.8 if name == model else 1.0)
@@ -272,7 +278,7 @@ class EmailView(View):
 
     def __init__(self, models: dict, vocabulary: Vocabulary, *, text: str = "",
                  model: str = "multinomial", log10_c: float = 0.0, max_words: int = 12,
-                 figsize=(7.5, 4.8)):
+                 figsize=None):
         if not isinstance(vocabulary, Vocabulary):
             raise TypeError(f"vocabulary must be a Vocabulary, got {type(vocabulary).__name__}")
         missing = set(MODELS) - set(models)
@@ -283,7 +289,7 @@ class EmailView(View):
         self.linear = {name: m.linear_form() for name, m in self.models.items()}
         self.vocabulary = vocabulary
         self.max_words = check_int(max_words, "max_words", low=1)
-        fig = new_figure(figsize=figsize)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.5, 4.8))
         super().__init__(fig)
         ax = self.ax = fig.add_subplot(1, 1, 1)
         n = self.max_words + 2  # bias, words, "other words"
@@ -302,8 +308,7 @@ class EmailView(View):
         # switching models blit; a longer bias bar is clipped (its label gives its value).
         self._lim = 10.0
         ax.set_xlim(-self._lim, self._lim)
-        ax.set_xlabel(r"contribution to the log-odds $\log\frac{P(x,\,\mathrm{spam})}"
-                      r"{P(x,\,\mathrm{ham})}$  (ham $\leftarrow$ | $\rightarrow$ spam)")
+        ax.set_xlabel(r"log-odds contribution (ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
         fig.subplots_adjust(left=0.22, right=0.97, bottom=0.13, top=0.9)
         self.params = dict(text="", model="multinomial", log10_c=0.0)

@@ -11,7 +11,8 @@ import contextlib
 import matplotlib as mpl
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
-           "is_lecture_mode"]
+           "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
+           "figure_width_budget", "explorer_figsize", "tidy_ticks"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -41,8 +42,24 @@ _LECTURE_RC = {
     "lines.linewidth": 3.0,
     "lines.markersize": 8,
     "axes.linewidth": 1.5,
+    # more room between tick labels and the axes: the first x and y labels at an axes corner
+    # must not touch at these font sizes
+    "xtick.major.pad": 7.0,
+    "ytick.major.pad": 7.0,
 }
 _saved_rc: dict | None = None
+
+# -- figure-size budgets ------------------------------------------------------------------------
+#: Explorer figures are drawn at this dpi; ipympl shows one figure inch as FIGURE_DPI CSS pixels.
+FIGURE_DPI = 100
+#: The widest explorer figure, in inches at FIGURE_DPI. JupyterLab 4.6 at 1280x800 with the file
+#: browser open leaves an output area 848 px wide (measured in Chromium: notebook panel 952 px,
+#: cell 930 px, input prompt 64 px); 7.8 in = 780 px leaves room for the canvas margins.
+FIGURE_WIDTH_BUDGET = 7.8
+#: Lecture mode (Voila at 1280x720): the figure sits beside a column of controls (~380 px at
+#: projector font sizes), so at most (width, height) inches; the height keeps controls and
+#: figure on one 720-px screen.
+LECTURE_FIGURE_BOX = (8.0, 5.6)
 
 
 def set_lecture_mode(on: bool = True) -> None:
@@ -64,6 +81,62 @@ def set_lecture_mode(on: bool = True) -> None:
 def is_lecture_mode() -> bool:
     """Whether :func:`set_lecture_mode` is on."""
     return _saved_rc is not None
+
+
+def figure_width_budget() -> float:
+    """The widest figure an explorer may draw now, in inches at :data:`FIGURE_DPI`."""
+    return LECTURE_FIGURE_BOX[0] if is_lecture_mode() else FIGURE_WIDTH_BUDGET
+
+
+def explorer_figsize(width: float, height: float, *,
+                     lecture_box: tuple[float, float] | None = None) -> tuple[float, float]:
+    """The size an explorer's figure gets for a designed ``(width, height)`` in inches.
+
+    Normal style: the design itself, which must fit :data:`FIGURE_WIDTH_BUDGET`
+    (``ValueError`` otherwise: re-arrange the panels rather than widen the figure). Lecture
+    style: the design scaled up, keeping its aspect, to fill :data:`LECTURE_FIGURE_BOX` (fonts
+    are 1.5 times larger there, so the figure needs the room). ``lecture_box`` (inches, within
+    :data:`LECTURE_FIGURE_BOX`) is a smaller box for an explorer whose readout needs a wider
+    column beside the figure (the naive Bayes counting table).
+
+    >>> explorer_figsize(7.8, 3.9)
+    (7.8, 3.9)
+    >>> with lecture_mode():
+    ...     explorer_figsize(7.8, 3.9)
+    (8.0, 4.0)
+    """
+    if not (width > 0 and height > 0):
+        raise ValueError(f"width and height must be positive inches, got ({width!r}, {height!r})")
+    if width > FIGURE_WIDTH_BUDGET + 1e-9:
+        raise ValueError(f"width {width} in exceeds FIGURE_WIDTH_BUDGET = {FIGURE_WIDTH_BUDGET} in "
+                         "(the JupyterLab output area at 1280x800 with the file browser open); "
+                         "stack or drop panels instead")
+    if not is_lecture_mode():
+        return (width, height)
+    box = LECTURE_FIGURE_BOX if lecture_box is None else lecture_box
+    if box[0] > LECTURE_FIGURE_BOX[0] + 1e-9 or box[1] > LECTURE_FIGURE_BOX[1] + 1e-9:
+        raise ValueError(f"lecture_box {box} must fit LECTURE_FIGURE_BOX = {LECTURE_FIGURE_BOX}")
+    scale = min(box[0] / width, box[1] / height)
+    return (round(width * scale, 2), round(height * scale, 2))
+
+
+def tidy_ticks(fig, nbins: int = 4) -> None:
+    """In lecture style, at most about ``nbins`` ticks on every automatic (linear) axis, so the
+    larger tick labels of neighbouring panels never collide. No-op in the normal style."""
+    if not is_lecture_mode():
+        return
+    from matplotlib.ticker import MaxNLocator
+
+    for ax in fig.axes:
+        three_d = ax.name == "3d"
+        for axis in (ax.xaxis, ax.yaxis) + ((ax.zaxis,) if three_d else ()):
+            locator = axis.get_major_locator()
+            if type(locator) in (MaxNLocator,) or type(locator).__name__ == "AutoLocator":
+                axis.set_major_locator(MaxNLocator(nbins=2 if three_d else nbins,
+                                                   steps=[1, 2, 2.5, 5, 10]))
+        if three_d:  # the axis labels clear the (larger) tick labels
+            for axis in (ax.xaxis, ax.yaxis, ax.zaxis):
+                axis.labelpad = max(axis.labelpad, 12)
 
 
 @contextlib.contextmanager

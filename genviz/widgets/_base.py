@@ -21,7 +21,24 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from PIL import Image
 
-__all__ = ["Explorer", "float_slider", "int_slider", "readout_html"]
+__all__ = ["Explorer", "float_slider", "int_slider", "readout_html", "EXPLORER_CSS"]
+
+#: Page CSS every explorer carries (in its header's HTML, scoped to ``.genviz-explorer``):
+#: readouts wrap instead of widening the page (ipywidgets' HTML widget does not wrap long
+#: lines by itself), readout tables are compact and aligned. Lecture sizes are in the Voila
+#: template (share/jupyter/voila/templates/genviz-lecture), not here.
+EXPLORER_CSS = """
+.genviz-explorer .genviz-readout, .genviz-explorer .genviz-readout .widget-html-content {
+  white-space: normal; overflow-wrap: break-word; min-width: 0; }
+.genviz-explorer .genviz-readout table { border-collapse: collapse; margin: 2px 0; }
+.genviz-explorer .genviz-readout th, .genviz-explorer .genviz-readout td {
+  padding: 1px 8px 1px 0; text-align: left; vertical-align: top; }
+.genviz-explorer .genviz-readout td.num { text-align: right; }
+.genviz-explorer .genviz-readout .nowrap { white-space: nowrap; }
+"""
+
+#: Narrowest column a control needs (sliders are 330 px wide).
+CONTROL_COLUMN_PX = 340
 
 
 def _buffer_png(canvas) -> bytes:
@@ -105,10 +122,10 @@ class Explorer(widgets.VBox):
         self.view = view
         self.controls = dict(controls)
         self._readout_fn = readout
-        # A wide readout (a table) scrolls inside its own box instead of sliding over the
-        # controls (seen at 1280x720 in the browser tests).
-        self.readout = widgets.HTML(layout=widgets.Layout(min_width="260px", flex="1 1 auto",
-                                                          overflow="auto"))
+        # The readout wraps to the width of the controls' column (EXPLORER_CSS); it never
+        # scrolls or widens the explorer.
+        self.readout = widgets.HTML(layout=widgets.Layout(width="auto", min_width="0"))
+        self.readout.add_class("genviz-readout")
         self.n_updates = 0
         self.error: str | None = None
         canvas = view.fig.canvas
@@ -118,12 +135,36 @@ class Explorer(widgets.VBox):
             control.observe(self._on_change, names="value")
         if self._live:
             canvas.on_msg(self._on_canvas_message)
-        grid = widgets.GridBox(list(self.controls.values()),
-                               layout=widgets.Layout(grid_template_columns="repeat(2, 340px)",
-                                                     flex="0 0 auto"))
-        top = [widgets.HTML(f"<b>{html.escape(title)}</b>")] if title else []
-        super().__init__(top + [widgets.HBox([grid, self.readout]), self.canvas])
+        super().__init__(self._layout(title))
         self.refresh()
+
+    def _layout(self, title) -> list:
+        """Header, then one wrapping row: [controls above readout | figure].
+
+        The figure (at most ``style.FIGURE_WIDTH_BUDGET`` wide) sits beside the controls'
+        column when the output area has room for both (JupyterLab at 1920 px, Voila lecture
+        mode at 1280 px: controls and figure on one screen) and wraps below it otherwise
+        (JupyterLab at 1280 or 1366 px with the file browser open): never wider than the page.
+        The controls fill as many 340-px columns as the column's width allows.
+        """
+        header = widgets.HTML(f"<style>{EXPLORER_CSS}</style>"
+                              + (f"<b>{html.escape(title)}</b>" if title else ""))
+        header.add_class("genviz-title")
+        grid = widgets.GridBox(list(self.controls.values()), layout=widgets.Layout(
+            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_COLUMN_PX}px, 1fr))",
+            width="100%"))
+        grid.add_class("genviz-controls")
+        side = widgets.VBox([grid, self.readout], layout=widgets.Layout(
+            flex=f"1 1 {CONTROL_COLUMN_PX}px", min_width=f"{CONTROL_COLUMN_PX - 40}px",
+            margin="0 12px 8px 0"))
+        side.add_class("genviz-side")
+        self.canvas.layout.flex = "0 0 auto"
+        self.canvas.add_class("genviz-figure")
+        body = widgets.HBox([side, self.canvas], layout=widgets.Layout(
+            flex_flow="row wrap", align_items="flex-start", width="100%"))
+        body.add_class("genviz-body")
+        self.add_class("genviz-explorer")
+        return [header, body]
 
     def values(self) -> dict:
         """Current value of every control, by parameter name."""

@@ -24,20 +24,29 @@ def _frac(table, k, value):
 
 def categorical_readout(state) -> str:
     """HTML of the slides' computation for the query: each factor as counts, the unnormalised
-    scores ``P(y) prod_j P(x_j|y)``, the normaliser alpha, the posterior and the decision."""
+    scores ``P(y) prod_j P(x_j|y)``, the normaliser alpha, the posterior and the decision.
+
+    One row per factor and one column per class (the slides' table turned on its side): the
+    table stays a few hundred pixels wide for any number of attributes, so it is read as a
+    table beside or above the figure instead of being clipped or wrapped cell by cell.
+    """
     e, a = state["explain"], state["alpha"]
     esc = html.escape
-    head = "".join(f"<th style='padding:0 6px'>P({esc(f)}={esc(str(v))}|y)</th>"
-                   for f, v in zip(e["features"], e["values"]))
-    rows = []
     N = state["class_count"]
-    for k, c in enumerate(e["classes"]):
-        cells = [f"<td>{N[k]:g}/{N.sum():g} = {e['prior'][k]:.3f}</td>"]
-        for j, v in enumerate(e["values"]):
-            cells.append(f"<td>{_frac(state['smoothed'][j], k, v)}</td>")
-        post = "&mdash;" if e["posterior"] is None else f"{e['posterior'][k]:.4f}"
-        cells.append(f"<td><b>{e['joint'][k]:.4g}</b></td><td><b>{post}</b></td>")
-        rows.append(f"<tr><th>{esc(str(c))}</th>{''.join(cells)}</tr>")
+    classes = list(e["classes"])
+    head = "<tr><th></th>" + "".join(f"<th>y = {esc(str(c))}</th>" for c in classes) + "</tr>"
+    rows = ["<tr><th>P(y)</th>" + "".join(
+        f"<td>{N[k]:g}/{N.sum():g} = {e['prior'][k]:.3f}</td>" for k in range(len(classes)))
+        + "</tr>"]
+    for j, (f, v) in enumerate(zip(e["features"], e["values"])):
+        cells = "".join(f"<td>{_frac(state['smoothed'][j], k, v)}</td>"
+                        for k in range(len(classes)))
+        rows.append(f"<tr><th>P({esc(str(f))}={esc(str(v))} | y)</th>{cells}</tr>")
+    rows.append("<tr><th>P(y)&prod;P(x<sub>j</sub>|y)</th>" + "".join(
+        f"<td><b>{e['joint'][k]:.4g}</b></td>" for k in range(len(classes))) + "</tr>")
+    rows.append("<tr><th>P(y | x)</th>" + "".join(
+        "<td><b>&mdash;</b></td>" if e["posterior"] is None else
+        f"<td><b>{e['posterior'][k]:.4f}</b></td>" for k in range(len(classes))) + "</tr>")
     if e["posterior"] is None:
         verdict = ("every score is 0, so &alpha;<sub>norm</sub> = 1/0: the posterior is 0/0. "
                    "Laplace smoothing (&alpha; &gt; 0) removes the zeros.")
@@ -46,9 +55,7 @@ def categorical_readout(state) -> str:
                    f"decision: <b>{esc(str(e['decision']))}</b>")
     return readout_html(
         f"Laplace/Lidstone &alpha; = {a:g}",
-        "<table style='border-collapse:collapse'><tr><th>y</th><th>P(y)</th>"
-        f"{head}<th>P(y)&prod;P(x<sub>j</sub>|y)</th><th>P(y|x)</th></tr>"
-        + "".join(rows) + f"</table>{verdict}", font_size="90%")
+        "<table style='border-collapse:collapse'>" + head + "".join(rows) + f"</table>{verdict}")
 
 
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):

@@ -27,17 +27,28 @@ def _format_c(log10_c: float) -> str:
 
 
 def threshold_readout(state) -> str:
-    """HTML table: for each event model, the operating point at the current c."""
-    rows = "".join(
-        f"<tr style='{'font-weight:bold' if name == state['model'] else ''}'><td>{name}</td>"
-        f"<td>{pt['precision']:.3f}</td><td>{pt['recall']:.3f}</td><td>{pt['fpr']:.4f}</td>"
-        f"<td>{pt['fp']}</td><td>{pt['fn']}</td><td>{state['auc'][name]:.4f}</td></tr>"
-        for name, pt in state["points"].items())
+    """HTML table: for each event model (a column; the shown model in bold), the operating
+    point at the current c. One row per measure keeps the table narrow enough to sit beside
+    the figure in lecture mode and in a 1280-px JupyterLab with the file browser open."""
+    names = list(state["points"])
+
+    def cell(name, text):
+        return f"<td><b>{text}</b></td>" if name == state["model"] else f"<td>{text}</td>"
+
+    measures = (("precision", lambda n, pt: f"{pt['precision']:.3f}"),
+                ("recall", lambda n, pt: f"{pt['recall']:.3f}"),
+                ("FPR", lambda n, pt: f"{pt['fpr']:.4f}"),
+                ("ham flagged", lambda n, pt: f"{pt['fp']}"),
+                ("spam missed", lambda n, pt: f"{pt['fn']}"),
+                ("AUC", lambda n, pt: f"{state['auc'][n]:.4f}"))
+    head = "<tr><th></th>" + "".join(cell(n, n).replace("td>", "th>") for n in names) + "</tr>"
+    rows = "".join(f"<tr><th>{label}</th>"
+                   + "".join(cell(n, fmt(n, state["points"][n])) for n in names) + "</tr>"
+                   for label, fmt in measures)
     return readout_html(
         f"c = 10<sup>{state['log10_c']:.1f}</sup> = {_format_c(state['log10_c'])} &nbsp; "
         f"(log c = {state['log10_c'] * 2.302585:.2f}), &alpha; = {state['alpha']:.3g}",
-        "<table><tr><th>model</th><th>precision</th><th>recall</th><th>FPR</th>"
-        f"<th>ham flagged</th><th>spam missed</th><th>AUC</th></tr>{rows}</table>")
+        f"<table>{head}{rows}</table>")
 
 
 def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
