@@ -15,6 +15,8 @@ help:
 	@echo "make bench  - measure explorer update latency against the naive approach"
 	@echo "make test-browser - real-browser tests (JupyterLab + Voila in headless Chromium)"
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
+	@echo "make site   - build the course website into build/site/ (open build/site/index.html)"
+	@echo "make test-site - browser tests of the website and the accessibility audit"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -73,3 +75,23 @@ present: $(STAMP)
 	IPYTHONDIR=$(LECTURE_IPYTHONDIR) JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),) \
 		$(VENV)/bin/voila notebooks --no-browser --template=genviz-lecture \
 		--port=$(PRESENT_PORT) --Voila.ip=127.0.0.1 $(VOILA_FLAGS)
+
+# The course website (docs/, scripts/build_site.py): every notebook executed (cached by content
+# hash in build/site-cache/, so a rebuild redoes only changed notebooks) into build/site/. A cell
+# error fails the build. Works offline; needs no Chromium. `make test-site` checks it in Chromium
+# (offline, alt texts, maths, 390 px) and runs the axe accessibility audit (also on JupyterLab
+# and Voila renders); `make test-browser` runs the same tests with the rest of the suite.
+.PHONY: site test-site
+SITE_STAMP := $(VENV)/.genviz-site-installed
+$(SITE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,browser,site]"
+	@touch $(SITE_STAMP)
+
+site: $(SITE_STAMP)
+	$(PY) scripts/build_site.py
+
+test-site: site
+	@test -x $(CHROMIUM) || { echo "make test-site needs Chromium at $(CHROMIUM)."; \
+		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
+	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests/test_site.py browser_tests/test_a11y.py \
+		-v -p no:cacheprovider

@@ -219,10 +219,11 @@ def test_moved_names_are_the_same_objects_at_their_old_home(old):
 
 def test_no_module_over_450_lines_unless_architecture_md_says_why():
     text = (ROOT / "ARCHITECTURE.md").read_text()
+    section = text.split("\n## Large modules\n")[1].split("\n## ")[0]  # that section only
     for path in MODULES:
         n = len(path.read_text().splitlines())
         if n > 450:
-            assert f"`{MR.module_name(path)}`" in text.split("## Large modules")[-1], \
+            assert f"`{MR.module_name(path)}`" in section, \
                 f"{MR.module_name(path)} has {n} lines; split it or say why in ARCHITECTURE.md"
 
 

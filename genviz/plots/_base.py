@@ -8,12 +8,17 @@ than pixels. Views work on any canvas: Agg in tests and exports, ipympl in Jupyt
 
 from __future__ import annotations
 
+import base64
+import html
 import io
+import re
+import weakref
 
 import matplotlib.pyplot as plt
 
 __all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas",
-           "finish_layout"]
+           "describe_figure", "figure_description", "set_description", "image_bundle",
+           "plain_text", "fmt", "finish_layout"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
@@ -76,8 +81,148 @@ def can_blit(canvas) -> bool:
     return hasattr(canvas, "copy_from_bbox") and hasattr(canvas, "restore_region")
 
 
-def show(fig) -> None:
-    """Display a static figure in a notebook as a PNG image, then free it.
+# -- alt text ------------------------------------------------------------------------------------
+# Every figure image carries a description (alt text) of what it shows: JupyterLab and Voila
+# read it from an <img alt> in the text/html representation (JupyterLab's PNG renderer ignores
+# output metadata), nbconvert's classic template and the course website (docs/conf.py) from the
+# image/png output's metadata ``{"image/png": {"alt": ...}}``, and text-only front ends print the
+# text/plain part, which is the description itself.
+
+_TEX = {r"\mu": "μ", r"\Sigma": "Σ", r"\sigma": "σ", r"\rho": "ρ", r"\lambda": "λ",
+        r"\theta": "θ", r"\phi": "φ", r"\alpha": "α", r"\epsilon": "ε", r"\varepsilon": "ε",
+        r"\pi": "π", r"\log": "log", r"\exp": "exp", r"\hat": "", r"\mathrm": "",
+        r"\,": " ", r"\;": " ", r"\!": "", r"\|": "‖", r"\sqrt": "√", r"\le": "≤",
+        r"\ge": "≥", r"\cdot": "·", r"\times": "×", r"\propto": "∝", r"\prod": "∏",
+        r"\sum": "∑", r"\infty": "∞", r"\mid": "|", r"\frac": "", r"\left": "",
+        r"\right": "", r"\top": "ᵀ", r"\to": "→"}
+_SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_SUP = str.maketrans("0123456789+-=()nT", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿᵀ")
+
+
+def plain_text(label: str) -> str:
+    """A matplotlib label with its mathtext (``$x_1$``, ``$\\Sigma^{-1}$``) as plain Unicode.
+
+    >>> plain_text(r"density $p(x;\\mu,\\Sigma)$ at $x_1$")
+    'density p(x;μ,Σ) at x₁'
+    """
+    def math(m):
+        t = m.group(1)
+        for tex, uni in sorted(_TEX.items(), key=lambda kv: -len(kv[0])):
+            t = re.sub(re.escape(tex) + (r"(?![A-Za-z])" if tex[-1].isalpha() else ""), uni, t)
+        t = re.sub(r"_\{([^{}]*)\}|_(\w)", lambda s: (s.group(1) or s.group(2)).translate(_SUB), t)
+        t = re.sub(r"\^\{([^{}]*)\}|\^(\w)",
+                   lambda s: (s.group(1) or s.group(2)).translate(_SUP), t)
+        return t.replace("{", "").replace("}", "").replace("\\", "")
+
+    return re.sub(r"\s+", " ", re.sub(r"\$([^$]*)\$", math, str(label))).strip()
+
+
+def fmt(value, digits: int = 3) -> str:
+    """A number as a person writes it in a sentence (``0.8``, ``-1.25``, ``1000``, ``0.000348``).
+
+    >>> fmt(0.80000001), fmt(-1.0), fmt(1234.5678), fmt(3.4812e-4)
+    ('0.8', '-1', '1234.57', '0.000348')
+    """
+    v = float(value)
+    if v != v:
+        return "undefined"
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v))
+    if abs(v) >= 100:
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return f"{v:.{digits}g}" if abs(v) >= 1e-4 else f"{v:.2e}"
+
+
+def _axes_summary(ax) -> str:
+    parts = []
+    title = plain_text(ax.get_title())
+    if getattr(ax, "name", "") == "3d":
+        kind = "3-D surface"
+    elif ax.images:
+        kind = "image"
+    elif ax.patches and not ax.lines:
+        kind = "bar chart"
+    elif ax.collections and not ax.lines:
+        kind = "scatter/contour plot"
+    else:
+        kind = "plot"
+    parts.append(f"{kind}{f' titled {title!r}' if title else ''}")
+    xl, yl = plain_text(ax.get_xlabel()), plain_text(ax.get_ylabel())
+    if xl or yl:
+        parts.append(f"{yl or 'y'} against {xl or 'x'}")
+    legend = ax.get_legend()
+    if legend is not None:
+        items = [plain_text(t.get_text()) for t in legend.get_texts() if t.get_text()]
+        if items:
+            parts.append("legend: " + "; ".join(items))
+    return ", ".join(parts)
+
+
+def describe_figure(fig) -> str:
+    """Generic alt text for a figure without a view: its panels' titles, axis labels, legends.
+
+    Views describe themselves from their state (:meth:`View.describe`); this fallback serves
+    static figures that were not given a description (:func:`set_description`).
+    """
+    axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+    axes = [ax for ax in axes if ax.has_data() or ax.get_title() or getattr(ax, "name", "") == "3d"]
+    sup = plain_text(fig._suptitle.get_text()) if getattr(fig, "_suptitle", None) else ""
+    head = f"Figure {sup!r}" if sup else "Figure"
+    if not axes:
+        return head + "."
+    if len(axes) == 1:
+        return f"{head}: {_axes_summary(axes[0])}."
+    panels = "; ".join(f"({i}) {_axes_summary(ax)}" for i, ax in enumerate(axes, 1))
+    return f"{head} with {len(axes)} panels: {panels}."
+
+
+def set_description(fig, text: str):
+    """Attach alt text to a static figure (used by :func:`show`); returns the figure."""
+    fig._genviz_description = str(text)
+    return fig
+
+
+def figure_description(fig) -> str:
+    """The alt text of a figure: set by :func:`set_description`, else its view's
+    :meth:`View.describe` (with any error banner), else :func:`describe_figure`."""
+    text = getattr(fig, "_genviz_description", None)
+    if text:
+        return text
+    ref = getattr(fig, "_genviz_view", None)
+    view = ref() if ref is not None else None
+    if view is not None:
+        text = view.describe()
+        if view.message:
+            text = f"{text} Message shown over the figure: {view.message}"
+        return text
+    return describe_figure(fig)
+
+
+def image_bundle(png: bytes, alt: str, *, caption: str | None = None):
+    """``(data, metadata)`` of a display output showing ``png`` with alt text everywhere.
+
+    ``text/html`` is an ``<img alt>`` (JupyterLab, Voila, nbconvert's lab template and GitHub
+    render it), ``image/png`` carries ``alt`` (and the optional ``caption``) in its metadata
+    (nbconvert's classic template; the course website), ``text/plain`` is the description.
+    """
+    b64 = base64.b64encode(png).decode("ascii")
+    alt_html = html.escape(alt, quote=True)
+    img = (f'<img src="data:image/png;base64,{b64}" alt="{alt_html}" '
+           f'style="max-width:100%;height:auto">')
+    if caption:
+        img = f"<figure style='margin:0'>{img}<figcaption>{html.escape(caption)}</figcaption></figure>"
+    meta = {"alt": alt}
+    if caption:
+        meta["caption"] = caption
+    return ({"image/png": b64, "text/html": img, "text/plain": alt}, {"image/png": meta})
+
+
+def show(fig, alt: str | None = None) -> None:
+    """Display a static figure in a notebook as a PNG image with alt text, then free it.
+
+    ``alt`` describes what the figure shows; by default :func:`figure_description` (the view's
+    own description when the figure belongs to a view, else one set with
+    :func:`set_description`, else a generic one from titles, axis labels and legends).
 
     Static figures are images even under ``%matplotlib widget``: a live ipympl canvas per figure
     would add a widget model and a comm channel each (slower pages, and in Voila an occasional
@@ -88,9 +233,11 @@ def show(fig) -> None:
     whenever ``show(...)`` is a cell's last line (the browser tests caught every figure
     appearing twice).
     """
-    from IPython.display import Image, display
+    from IPython.display import display
 
-    display(Image(figure_png(fig)))
+    text = figure_description(fig) if alt is None else str(alt)
+    data, metadata = image_bundle(figure_png(fig), text)
+    display(data, metadata=metadata, raw=True)
     plt.close(fig)
 
 
@@ -120,9 +267,19 @@ class View:
                                  visible=False)
         self.animate(self._message)
         fig.canvas.mpl_connect("draw_event", self._on_draw)
+        # show(view.fig) and explorers find the view's description through its figure
+        fig._genviz_view = weakref.ref(self)
 
     def update(self, **params) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def describe(self) -> str:
+        """Alt text: what the figure shows, with the numbers of the current state.
+
+        Every view overrides this with a sentence built from ``state`` (a test checks that
+        each does); this fallback lists the panels' titles, axis labels and legends.
+        """
+        return describe_figure(self.fig)
 
     # -- animated artists and blitting -------------------------------------------------------
     def animate(self, *artists):

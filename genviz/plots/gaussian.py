@@ -16,7 +16,7 @@ from genviz.gaussian import (
     ellipse_points,
 )
 from genviz.grids import grid_2d
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode
 
 __all__ = ["gaussian_figure", "GaussianView"]
@@ -256,3 +256,18 @@ class GaussianView(View):
                           eigvals=geo.eigvals, eigvecs=geo.eigvecs, angle=geo.angle, peak=peak,
                           samples=samples, sample_mean=sample_mean, sample_cov=sample_cov,
                           image=img, surface_max=surface_max)
+
+    def describe(self) -> str:
+        """Alt text from the state: mean, standard deviations, correlation, ellipse geometry."""
+        s, p = self.state, self.params
+        l1, l2 = (float(v) for v in s["eigvals"])
+        if abs(l1 - l2) <= 1e-9 * max(l1, l2):
+            shape = "circles centred on the mean (no preferred direction)"
+        else:
+            shape = (f"ellipses whose major axis points at {fmt(round(float(s['angle']), 1))}° "
+                     f"from the x₁ axis, half-axes √λ = {fmt(l1 ** 0.5)} and {fmt(l2 ** 0.5)}")
+        panels = "Surface and contours" if self.ax3d is not None else "Contours"
+        return (f"{panels} of a 2-D Gaussian, μ = ({fmt(p['mu1'])}, {fmt(p['mu2'])}), "
+                f"σ₁ = {fmt(p['sigma1'])}, σ₂ = {fmt(p['sigma2'])}, ρ = {fmt(p['rho'])}: "
+                f"1-, 2- and 3-sigma {shape}; peak density {fmt(s['peak'])}; "
+                f"{self.n_samples} samples drawn over the density.")

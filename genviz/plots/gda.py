@@ -10,7 +10,7 @@ from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.grids import data_box, grid_2d
 from genviz.gda import GDA, check_labels
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 from genviz.synthetic import FAMILIES, DataModel
 
@@ -337,6 +337,18 @@ class GDAvsLogisticView(View):
                           n_test=self.n_test, family=new["family"], gda=gda, lr=self._lr,
                           data_model=self._model, X=self._X, y=self._y)
 
+    def describe(self) -> str:
+        """Alt text from the state: the data model and the three boundaries' test errors."""
+        p, s = self.params, self.state
+        e = s["errors"]
+        gda = "shared Σ (a straight line)" if p["gda_cov"] == "shared" else \
+            "separate Σ per class (a curved boundary)"
+        return (f"Training sample of n = {s['n_train']} points from the {p['family']} family, "
+                f"class means ({fmt(p['mu0x'])}, {fmt(p['mu0y'])}) and "
+                f"({fmt(p['mu1x'])}, {fmt(p['mu1y'])}), φ = {fmt(p['phi'])}, "
+                f"with three decision boundaries: Bayes optimal (dashed), GDA with {gda} and "
+                f"logistic regression. Test errors: GDA {fmt(e['gda'])}, logistic regression "
+                f"{fmt(e['lr'])}, Bayes {fmt(e['bayes'])}.")
 
 # --- the GDA fitting explorer's view (notebook 03) -----------------------------------------------
 
@@ -477,3 +489,17 @@ class GDAFitView(View):
             theta0_true=float(theta0_true), n=int(new["n"]), n1=int(y.sum()),
             training_error=float(np.mean(gda.predict(X) != y)), X=X, y=y,
             true_cov=cov, true_means=mu, true_phi=true_phi)
+
+    def describe(self) -> str:
+        """Alt text from the state: the sample, the four MLEs and the fitted boundary."""
+        s = self.state
+        m0, m1, S = s["mu0"], s["mu1"], s["Sigma"]
+        return (f"Two panels on GDA fitted to n = {s['n']} points ({s['n1']} of class 1): left, "
+                f"the sample with the fitted Gaussians' 1- and 2-sigma ellipses sharing one Σ, "
+                f"the fitted boundary p(y=1|x) = 0.5 (solid) and the true one (dashed); right, "
+                f"every point at its fitted log-odds θᵀx + θ₀ on the sigmoid curve. MLEs: "
+                f"φ = {fmt(s['phi'])}, μ₀ = ({fmt(m0[0])}, {fmt(m0[1])}), "
+                f"μ₁ = ({fmt(m1[0])}, {fmt(m1[1])}), Σ = [[{fmt(S[0, 0])}, {fmt(S[0, 1])}], "
+                f"[{fmt(S[1, 0])}, {fmt(S[1, 1])}]]; θ = ({fmt(s['theta'][0])}, "
+                f"{fmt(s['theta'][1])}), θ₀ = {fmt(s['theta0'])}; training error "
+                f"{fmt(s['training_error'])}.")

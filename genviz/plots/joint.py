@@ -6,7 +6,7 @@ import numpy as np
 
 from genviz._validation import check_int
 from genviz.joint import dimensionality_curve
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import PALETTE, explorer_figsize
 
 __all__ = ["joint_bar_figure", "DimensionalityView"]
@@ -111,3 +111,12 @@ class DimensionalityView(View):
                           occupied_at_d=int(c["occupied"][d - 1]),
                           empty_at_d=float(c["empty_fraction"][d - 1]),
                           parameters_at_d=int(c["parameters"][d - 1]))
+
+    def describe(self) -> str:
+        """Alt text from the state: table size and empty cells at the chosen d."""
+        s = self.state
+        return (f"Two panels on the curse of dimensionality for {s['n']} records: left, the "
+                f"number of cells of the full joint table (log scale) grows as variables are "
+                f"added, with d = {s['d_now']} marked: {s['cells_at_d']} cells "
+                f"({s['parameters_at_d']} parameters), {s['occupied_at_d']} holding a record; "
+                f"right, the fraction of empty cells, {fmt(s['empty_at_d'])} at d = {s['d_now']}.")

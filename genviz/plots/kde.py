@@ -8,7 +8,7 @@ from matplotlib.collections import LineCollection
 from genviz._validation import check_int, check_scalar
 from genviz.kde import (KERNELS, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
                         kernel_pdf, rule_of_thumb, sample_claw)
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure, plain_text
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 
 __all__ = ["kernels_figure", "bandwidth_figure", "cv_figure", "heldout_figure", "HistogramView",
@@ -168,6 +168,14 @@ class HistogramView(View):
         self.state = dict(edges=edges, density=dens, n_bins=dens.size, width=new["width"],
                           origin=new["origin"], empty_bins=int(np.sum(dens == 0)))
 
+    def describe(self) -> str:
+        """Alt text from the state: bin width, origin, number of bins and empty bins."""
+        s = self.state
+        return (f"Histogram density estimate of {self.data.size} points with bin width "
+                f"{fmt(s['width'])} and origin {fmt(s['origin'])}: {s['n_bins']} bins, "
+                f"{s['empty_bins']} of them empty, tallest bar {fmt(s['density'].max())}, "
+                f"drawn over the true density with the data as a rug.")
+
 
 class KDEView(View):
     """The KDE as a sum of scaled bumps ``K_h(x - x_i)/n`` with bandwidth and kernel controls.
@@ -212,6 +220,15 @@ class KDEView(View):
         self._sum.set_data(self.x, dens)
         self.state = dict(x=self.x, density=dens, bumps=bumps, h=float(new["h"]),
                           kernel=new["kernel"], integral=float(np.trapezoid(dens, self.x)))
+
+    def describe(self) -> str:
+        """Alt text from the state: bandwidth, kernel, the sum of bumps and its integral."""
+        s = self.state
+        i = int(s["density"].argmax())
+        return (f"Kernel density estimate of {self.data.size} points as a sum of {s['kernel']} "
+                f"bumps K_h(x − xᵢ)/n with bandwidth h = {fmt(s['h'])}: the estimate peaks at "
+                f"{fmt(s['density'][i])} near x = {fmt(s['x'][i])} and integrates to "
+                f"{fmt(s['integral'])} over the window.")
 
 
 class BandwidthView(View):
@@ -301,6 +318,16 @@ class BandwidthView(View):
                           silverman=self.silverman, scott=self.scott, loo_at_h=float(at[0]),
                           lscv_at_h=float(at[1]), ise=ise, density=dens)
 
+    def describe(self) -> str:
+        """Alt text from the state: h, the CV optima and the rule of thumb."""
+        s = self.state
+        return (f"Two panels for n = {s['n']} draws from the claw density: left, the KDE at "
+                f"h = {fmt(s['h'])} over the true claw (integrated squared error "
+                f"{fmt(s['ise'])}); right, the leave-one-out log-likelihood (best h = "
+                f"{fmt(s['h_loo'])}) and the least-squares CV score (best h = "
+                f"{fmt(s['h_lscv'])}) against h on a log axis, with the current h and "
+                f"Silverman's rule (h = {fmt(s['silverman'])}) marked.")
+
 
 class KDE2DView(View):
     """2-D Gaussian product-kernel KDE over a scatter; bandwidths as multiples of Scott's rule.
@@ -355,6 +382,14 @@ class KDE2DView(View):
         dx, dy = self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]
         self.state = dict(h=h, scale=scale, density=Z, peak=peak, mass=float(Z.sum() * dx * dy))
 
+    def describe(self) -> str:
+        """Alt text from the state: the bandwidths and the contour levels."""
+        s = self.state
+        x, y = (plain_text(self.ax.get_xlabel()), plain_text(self.ax.get_ylabel()))
+        return (f"Scatter of {self.X.shape[0]} records, {y} against {x}, with contours of a "
+                f"2-D product-kernel KDE at 10, 30, 50, 70 and 90 % of its peak "
+                f"({fmt(s['peak'])}); bandwidths {fmt(s['h'][0])} and {fmt(s['h'][1])}, "
+                f"{fmt(s['scale'])} × Scott's rule.")
 
 # --- static figures of the DS5220 slides (appended; notebook 05) ---------------------------------
 

@@ -17,7 +17,7 @@ from genviz.projections import (
 )
 from genviz.synthetic import flip_labels, regression_truth
 from genviz.grids import data_box, grid_2d
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
 
@@ -182,6 +182,20 @@ class KNNClassificationView(View):
             state["test_accuracy_1nn"] = float(np.mean(labels[self._test_nb.ind[:, 0]] == self.y_test))
         self.state = state
 
+    def describe(self) -> str:
+        """Alt text from the state: k, noise, accuracies and the query's vote."""
+        s = self.state
+        q, v = s["query"], s["query_votes"]
+        acc = "" if s["test_accuracy"] != s["test_accuracy"] else (
+            f" Test accuracy {fmt(s['test_accuracy'])} (1-NN: {fmt(s['test_accuracy_1nn'])}).")
+        return (f"Three panels of k-nearest-neighbour classification of {self.X.shape[0]} "
+                f"two-class points with {s['n_flipped']} labels flipped (noise "
+                f"{fmt(s['noise'])}): the 1-NN regions, the share of class-1 votes among the "
+                f"k = {s['k']} neighbours, and the majority regions. The query at "
+                f"({fmt(q[0])}, {fmt(q[1])}) is circled with its {s['k']} neighbours "
+                f"({v[0]} of class 0, {v[1]} of class 1: class {s['query_class']}); "
+                f"training error {fmt(s['train_error'])}.{acc}")
+
 
 class KNNRegressionView(View):
     """Figure 1.19 made live: the data, the 1-NN estimate, and the k-NN average.
@@ -244,6 +258,16 @@ class KNNRegressionView(View):
             lambda f: float("nan"))
         self.state = dict(k=k, x_grid=self.x_grid, fit_1=self._fit1, fit_k=fit,
                           mse_1=mse(self._fit1), mse_k=mse(fit))
+
+    def describe(self) -> str:
+        """Alt text from the state: k and both fits' errors."""
+        s = self.state
+        mse = "" if s["mse_k"] != s["mse_k"] else (
+            f"; mean squared error against the true function {fmt(s['mse_1'])} for 1-NN and "
+            f"{fmt(s['mse_k'])} for k = {s['k']}")
+        return (f"k-nearest-neighbour regression of {self.x.size} points: the jagged 1-NN "
+                f"estimate and the smoother average of the k = {s['k']} nearest neighbours"
+                f"{mse}.")
 
 
 class ProjectionView(View):
@@ -341,6 +365,16 @@ class ProjectionView(View):
         self.state = dict(d=d, eps=eps, ratios=r, stats=stats, jl_dim=jl, dims=self.dims,
                           max_distortion=np.array([s["max_distortion"] for s in self._stats]),
                           std=np.array([s["std"] for s in self._stats]))
+
+    def describe(self) -> str:
+        """Alt text from the state: d, ε, the spread of the distance ratios and the JL bound."""
+        s, st = self.state, self.state["stats"]
+        return (f"Random projection of {self.X.shape[0]} points from {self.X.shape[1]} to "
+                f"d = {s['d']} dimensions: histogram of the pairwise distance ratios "
+                f"(mean {fmt(st['mean'])}, standard deviation {fmt(st['std'])}, "
+                f"{fmt(100 * st['within'])} % within 1 ± ε for ε = {fmt(s['eps'])}); right, the "
+                f"spread and worst distortion against d, with the Johnson–Lindenstrauss bound "
+                f"d ≥ {s['jl_dim']}.")
 
 
 # --- static figure of Smola's Fig. 1.17 (appended; notebook 09) ----------------------------------

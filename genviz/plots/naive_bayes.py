@@ -13,7 +13,7 @@ from genviz.experiments import data_window, discretization, nb_vs_gda
 from genviz.gaussian import ellipse_points, mvn_pdf
 from genviz.grids import grid_2d
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure, light  # one regions figure; re-exported
 from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize,
                                  is_lecture_mode)
@@ -125,6 +125,20 @@ class CategoricalNBView(View):
                       "class_count": model.class_count_.copy(), "categories": self.categories}
         self.model = model
 
+    def describe(self) -> str:
+        """Alt text from the state: α, the query and its posterior."""
+        s, e = self.state, self.state["explain"]
+        query = ", ".join(f"{n} = {v}" for n, v in zip(self.names, s["query"]))
+        if e["posterior"] is None:
+            post = "the posterior is 0/0, undefined (raise α above 0)"
+        else:
+            post = ("posterior " + ", ".join(f"P(y = {c} | x) = {fmt(p)}"
+                                             for c, p in zip(self.classes, e["posterior"]))
+                    + f": decision {e['decision']}")
+        return (f"Bar charts of the naive Bayes tables P(Xⱼ = v | y) for {len(self.names)} "
+                f"features and {len(self.classes)} classes with Laplace/Lidstone α = "
+                f"{fmt(s['alpha'])}, the query's values outlined ({query}), and the {post}.")
+
 
 # ----------------------------------------------------------------------------- discretising
 class DiscretizeView(View):
@@ -205,6 +219,15 @@ class DiscretizeView(View):
         self.state = {"edges": edges, "n_bins": n_bins, "width": width, "alpha": alpha,
                       "table": table, "accuracy_binned": acc, "accuracy_gaussian": d.accuracy_gaussian}
 
+    def describe(self) -> str:
+        """Alt text from the state: bins and both models' accuracies."""
+        s = self.state
+        return (f"Naive Bayes on a feature cut into {s['n_bins']} bins of width "
+                f"{fmt(s['width'])} (α = {fmt(s['alpha'])}): top, the binned class densities "
+                f"as steps over the Gaussian fits (dashed); bottom, the posterior P(y | x) of "
+                f"both models for {len(self.classes)} classes. Training accuracy "
+                f"{fmt(s['accuracy_binned'])} binned vs {fmt(s['accuracy_gaussian'])} Gaussian.")
+
 
 # ----------------------------------------------------------------------------- NB vs GDA
 class NBvsGDAView(View):
@@ -268,6 +291,15 @@ class NBvsGDAView(View):
         self.state = {"rho": rho, "accuracy_nb": r.accuracy_nb, "accuracy_gda": r.accuracy_gda,
                       "nb_var": nb.var_.copy(), "gda_cov": np.array(gda.covariance_)}
 
+    def describe(self) -> str:
+        """Alt text from the state: ρ and both models' accuracies."""
+        s = self.state
+        return (f"Two panels on the same two-class data with correlation ρ = {fmt(s['rho'])}: "
+                f"left, Gaussian naive Bayes with axis-aligned 1- and 2-sigma ellipses and its "
+                f"decision regions (test accuracy {fmt(s['accuracy_nb'])}); right, GDA with "
+                f"tilted ellipses sharing one covariance (test accuracy "
+                f"{fmt(s['accuracy_gda'])}).")
+
 
 # ----------------------------------------------------------------------------- KDE NB
 class KDENBView(View):
@@ -330,3 +362,12 @@ class KDENBView(View):
             self.post_lines[k].set_data(self.grid, kde.posterior[:, k])
         acc = float(np.mean(model.predict(self.xt[:, None]) == self.yt))
         self.state = {"bandwidth": h, "accuracy_kde": acc, "accuracy_gaussian": self.acc_gauss}
+
+    def describe(self) -> str:
+        """Alt text from the state: the bandwidth and both models' accuracies."""
+        s = self.state
+        return (f"Top: class densities of one feature for {len(self.classes)} classes by KDE "
+                f"with bandwidth {fmt(s['bandwidth'])} (solid) and by a Gaussian (dashed); "
+                f"bottom: the posterior P(y | x) of both models. Accuracy "
+                f"{fmt(s['accuracy_kde'])} with KDE naive Bayes vs "
+                f"{fmt(s['accuracy_gaussian'])} with Gaussian naive Bayes.")

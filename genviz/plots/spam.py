@@ -16,7 +16,7 @@ from scipy.special import expit
 
 from genviz._validation import check_int, check_scalar
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.plots._base import View, new_figure
+from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP, explorer_figsize
 from genviz.text import ThresholdCurves, Vocabulary, bag_of_words, word_contributions
 
@@ -228,6 +228,18 @@ class SpamThresholdView(View):
         self.state.update(log10_c=log10_c, alpha=alpha, model=model, points=points,
                           auc={n: fits[n]["curves"].auc for n in MODELS}, edges=self.edges)
 
+    def describe(self) -> str:
+        """Alt text from the state: the threshold and the operating point of the model."""
+        s = self.state
+        pt = s["points"][s["model"]]
+        return (f"Spam filter threshold c = 10^{fmt(s['log10_c'])} (α = {fmt(s['alpha'])}, "
+                f"{s['model']} model): left, histograms of the test messages' log10 odds per "
+                f"class with the threshold line; middle and right, ROC and precision-recall "
+                f"curves of both event models (AUC "
+                + ", ".join(f"{m} {fmt(a)}" for m, a in s["auc"].items())
+                + f") with the operating point marked: true positive rate {fmt(pt['tpr'])}, "
+                f"false positive rate {fmt(pt['fpr'])}, precision {fmt(pt['precision'])}.")
+
 
 class EmailView(View):
     """Per-word contributions of a typed email to the log-odds of spam, and the verdict.
@@ -370,6 +382,18 @@ class EmailView(View):
                           bias=float(b), log_odds=log_odds, p_spam=p_spam, verdict=verdict,
                           unseen=r["unseen"], n_known=len(r["words"]), model=model,
                           log10_c=log10_c, total_words=float(r["total"]))
+
+    def describe(self) -> str:
+        """Alt text from the state: the verdict and the words that weigh most."""
+        s = self.state
+        order = sorted(range(len(s["words"])), key=lambda i: -abs(s["contributions"][i]))[:3]
+        words = ", ".join(f"{s['words'][i]} ({s['contributions'][i]:+.2f})" for i in order)
+        return (f"Bar chart of each word's contribution to the log-odds of spam under the "
+                f"{s['model']} model for a message with {s['n_known']} known words"
+                f"{f' (largest: {words})' if words else ''}, bias b = {s['bias']:+.2f}; "
+                f"log-odds {s['log_odds']:+.2f} against log c = "
+                f"{s['log10_c'] * 2.302585092994046:+.2f}: verdict {s['verdict']} "
+                f"(P(spam | x) = {fmt(s['p_spam'])}).")
 
 
 # -- static figures -------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from PIL import Image
 
+from genviz.plots._base import figure_description, figure_png, image_bundle
+
 __all__ = ["Explorer", "float_slider", "int_slider", "readout_html", "EXPLORER_CSS"]
 
 #: Page CSS every explorer carries (in its header's HTML, scoped to ``.genviz-explorer``):
@@ -128,6 +130,7 @@ class Explorer(widgets.VBox):
         self.readout.add_class("genviz-readout")
         self.n_updates = 0
         self.error: str | None = None
+        self.title = title
         canvas = view.fig.canvas
         self._live = isinstance(canvas, widgets.DOMWidget)
         self.canvas = canvas if self._live else widgets.Image(format="png")
@@ -190,12 +193,16 @@ class Explorer(widgets.VBox):
         except (ValueError, TypeError, ArithmeticError) as exc:
             self.error = str(exc)
             self.view.show_message(f"Cannot draw this: {exc}")
-            self.readout.value = (f"<div style='color:#7a0000'><b>Invalid setting.</b> "
-                                  f"{html.escape(str(exc))}</div>")
+            text = (f"<div style='color:#7a0000'><b>Invalid setting.</b> "
+                    f"{html.escape(str(exc))}</div>")
         else:
             self.error = None
             self.view.clear_message()
-            self.readout.value = self._readout_fn(self.view.state)
+            text = self._readout_fn(self.view.state)
+        # Screen readers announce the readout when it changes (a polite status region); one
+        # assignment, so one message to the browser per update.
+        self.readout.value = (f'<div role="status" aria-live="polite" aria-atomic="true">'
+                              f'{text}</div>')
         self.n_updates += 1
         self.render()
 
@@ -210,6 +217,38 @@ class Explorer(widgets.VBox):
         self.view.redraw()
         if not self._live:
             self.canvas.value = _buffer_png(self.view.fig.canvas)
+
+    # -- where no widget manager runs -----------------------------------------------------------
+    def describe(self) -> str:
+        """Alt text of the explorer's figure in its current state (the view's description)."""
+        return figure_description(self.view.fig)
+
+    def how_to_run(self) -> str:
+        """One line telling a reader of a static page how to use the explorer live."""
+        names = [c.description for c in self.controls.values() if getattr(c, "description", "")]
+        what = f" ({', '.join(names)})" if names else ""
+        return (f"Interactive explorer{f' “{self.title}”' if self.title else ''}, shown here "
+                f"as an image of its current setting. Run this notebook in JupyterLab, Voilà "
+                f"or Binder to move its controls{what}.")
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live widget where a widget manager runs; elsewhere an image of the current state.
+
+        Front ends that render widgets (JupyterLab, Voila, VS Code) pick the widget view. Those
+        that do not (GitHub, nbviewer, nbconvert's HTML export, the course website) get a PNG of
+        the figure with its description as alt text (``text/html`` and the ``image/png``
+        metadata), and text-only front ends the description instead of ``Explorer(children=…)``.
+        """
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        png = figure_png(self.view.fig) if self._live else self.canvas.value
+        if self._live:
+            self.view.request_full_redraw()  # savefig drew the figure outside the live canvas
+        alt = self.describe()
+        image, metadata = image_bundle(png, alt, caption=self.how_to_run())
+        data = {**data, **image, "text/plain": f"{alt}\n{self.how_to_run()}"}
+        return data, metadata
 
     def close(self) -> None:
         """Close the widgets and free the figure."""

@@ -8,6 +8,8 @@ JupyterLab, classic Notebook, VS Code, Voila (where code is hidden) — without 
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as widgets
 
 __all__ = ["answer_box", "AnswerBox", "solution_toggle"]
@@ -76,6 +78,23 @@ class AnswerBox(widgets.VBox):
         self.last = self.exercise.check_text(self.text.value)
         self.feedback.value = self.last._repr_html_()
         return self.last
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live box where a widget manager runs; elsewhere (GitHub, nbviewer, an HTML export,
+        the course website) the hint and the worked solution folded in ``<details>``, and a
+        line of text instead of ``AnswerBox(children=…)``."""
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        ex = self.exercise
+        static = (f'<div class="genviz-exercise tex2jax_process">'
+                  f"<p><i>Answer ({html.escape(ex.answer_format)}): run this notebook to type it "
+                  f"in a box and check it.</i></p>"
+                  f"<details><summary>Hint</summary><p>{html.escape(ex.hint)}</p></details>"
+                  f"<details><summary>Solution</summary>{ex.solution().to_html()}</details>"
+                  f"</div>")
+        text = f"Answer box: run this notebook to check an answer. Hint: {ex.hint}"
+        return {**data, "text/html": static, "text/plain": text}
 
 
 def answer_box(exercise, **kwargs) -> AnswerBox:

@@ -1,0 +1,155 @@
+"""The course website (``make site`` -> build/site/) in Chromium, offline.
+
+Every page is served by a local http.server and opened with every request to a host other than
+127.0.0.1 aborted. Claims, per page: no request failed or was blocked; the maths is typeset by
+the local MathJax (every math element holds MathJax output, no TeX error); every image loaded
+and has a descriptive alt text; no widget repr is printed as text; nothing is wider than a
+390 px phone screen. Screenshots at 1280 and 390 px go to artifacts/site/.
+
+The session builds the site first (``scripts/build_site.py``, incremental: seconds when
+``make site`` already ran), so the pages tested are those of the current sources. Needs the
+``site`` extra (``make site`` installs it); without it the module is skipped with that advice.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+
+import pytest
+
+pytest.importorskip("myst_nb", reason="the site extra is not installed: run `make site` first")
+
+from site_helpers import (SITE, SITE_ARTIFACTS, built_pages, built_site, guard_network,  # noqa: F401
+                          serve, site_pages)
+from pages import CHROMIUM_ARGS, NOTEBOOK_DIR  # noqa: F401  (shared settings)
+
+PAGES = site_pages()
+WIDGET_REPR = re.compile(r"\b(?:Explorer|VBox|HBox|GridBox|Box|FloatSlider|IntSlider|Button|"
+                         r"ToggleButton|HTML|Output|Image|Canvas|Dropdown)\((?:children|value|"
+                         r"layout|description|options)=|children=\(")
+UNDESCRIPTIVE = {"", "image", "png", "figure", "no description has been provided for this image"}
+
+
+def test_site_is_built_with_a_page_per_notebook_and_the_api(built_site):
+    assert (SITE / "index.html").exists(), "build the site first: make site"
+    for nb in sorted(NOTEBOOK_DIR.glob("*.ipynb")):
+        assert (SITE / "notebooks" / f"{nb.stem}.html").exists(), f"no page for {nb.name}"
+        assert (SITE / "_sources" / "notebooks" / nb.name).exists(), f"no download of {nb.name}"
+    assert (SITE / "api.html").exists()
+    assert built_pages() == sorted(PAGES), "a page of the site is not tested (or missing)"
+    assert (SITE / "_static" / "mathjax" / "tex-chtml.js").exists()
+
+
+@pytest.fixture(scope="module")
+def site_url():
+    SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with serve(SITE) as url:
+        yield url
+
+
+def _screenshot(page, path, max_height=9000):
+    """Full-page screenshot, cut at ``max_height`` px (the API page is very long)."""
+    height = page.evaluate("() => document.documentElement.scrollHeight")
+    width = page.viewport_size["width"]
+    page.screenshot(path=str(path), full_page=True, timeout=120_000,
+                    clip={"x": 0, "y": 0, "width": width, "height": min(height, max_height)})
+
+
+def _open(browser, url, width, record):
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    guard_network(context, record)
+    page = context.new_page()
+    page.on("pageerror", lambda e: record.setdefault("page_errors", []).append(str(e)))
+    page.goto(url, wait_until="load", timeout=120_000)
+    page.wait_for_load_state("networkidle", timeout=120_000)
+    return context, page
+
+
+PROBE = """() => {
+  const imgs = [...document.querySelectorAll('main img, article img, .bd-content img')];
+  const math = [...document.querySelectorAll('.math')];
+  const text = (document.querySelector('main') || document.body).innerText;
+  return {
+    images: imgs.map(i => ({src: i.getAttribute('src').slice(0, 80), alt: i.getAttribute('alt'),
+                            loaded: i.complete && i.naturalWidth > 0, width: i.naturalWidth,
+                            shown: i.getBoundingClientRect().width})),
+    math: math.length,
+    typeset: math.filter(m => m.querySelector('mjx-container')).length,
+    merror: document.querySelectorAll('mjx-merror').length,
+    raw_tex: math.filter(m => !m.querySelector('mjx-container') && /\\\\[(\\[]/.test(m.textContent)).length,
+    scroll_width: document.documentElement.scrollWidth,
+    text,
+    details: document.querySelectorAll('.genviz-exercise details').length,
+    details_open: document.querySelectorAll('.genviz-exercise details[open]').length,
+    exercise_raw_tex: [...document.querySelectorAll('.genviz-exercise')]
+        .filter(e => /\$[^$]+\$/.test(e.textContent)).length,
+    launch: [...document.querySelectorAll('a')].map(a => a.href).filter(h => /binder|\\.ipynb$/.test(h)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, built_site):
+    record = {"page": name}
+    stem = name.replace("/", "_").removesuffix(".html")
+    try:
+        context, page = _open(browser, f"{site_url}/{name}", 1280, record)
+        if page.evaluate("() => !!document.querySelector('.math')"):
+            page.wait_for_function("() => window.MathJax && MathJax.startup && "
+                                   "MathJax.startup.promise", timeout=60_000)
+            page.evaluate("() => MathJax.startup.promise")
+            page.wait_for_timeout(300)
+        probe = page.evaluate(PROBE)
+        _screenshot(page, SITE_ARTIFACTS / f"{stem}_1280.png")
+        context.close()
+        context, phone = _open(browser, f"{site_url}/{name}", 390, record)
+        phone.wait_for_timeout(1500)
+        record["scroll_width_390"] = phone.evaluate("() => document.documentElement.scrollWidth")
+        _screenshot(phone, SITE_ARTIFACTS / f"{stem}_390.png")
+        context.close()
+        record.update({k: v for k, v in probe.items() if k != "text"})
+    finally:
+        (SITE_ARTIFACTS / f"{stem}.json").write_text(json.dumps(record, indent=1))
+
+    assert not record["blocked"], f"requests to other hosts: {record['blocked'][:5]}"
+    assert not record["failed"], f"failed requests: {record['failed'][:5]}"
+    assert not record["bad_status"], f"HTTP errors: {record['bad_status'][:5]}"
+    assert not record.get("page_errors"), record["page_errors"]
+    assert probe["typeset"] == probe["math"], \
+        f"{probe['math'] - probe['typeset']} of {probe['math']} math elements not typeset"
+    assert probe["merror"] == 0 and probe["raw_tex"] == 0
+    for img in probe["images"]:
+        assert img["loaded"], f"image did not load: {img['src']}"
+        alt = (img["alt"] or "").strip()
+        assert alt.lower() not in UNDESCRIPTIVE and len(alt.split()) >= 6, \
+            f"image without a descriptive alt: {img['src']} alt={alt!r}"
+    shown = WIDGET_REPR.search(probe["text"])
+    assert shown is None, f"widget repr printed as text: {probe['text'][max(0, shown.start() - 60):shown.end() + 60]!r}"
+    assert record["scroll_width_390"] <= 392, \
+        f"page is {record['scroll_width_390']} px wide at a 390 px viewport"
+    assert probe["exercise_raw_tex"] == 0, "untypeset $...$ in an exercise's hint or solution"
+    if name.startswith("notebooks/"):
+        nb = NOTEBOOK_DIR / (pathlib.Path(name).stem + ".ipynb")
+        boxes = sum("".join(c["source"]).count("answer_box(")
+                    for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code")
+        assert probe["details"] >= 2 * boxes, "exercises without folded hint and solution"
+        assert probe["details_open"] == 0, "hints and solutions must start folded"
+        assert any(h.endswith(".ipynb") for h in probe["launch"]), "no .ipynb download link"
+        assert "OWNER" not in " ".join(probe["launch"])
+
+
+def test_notebook_pages_show_every_figure_and_explorer_image(built_site):
+    """Each notebook's page has at least as many images as the notebook calls show(...) or
+    builds an explorer (counted from the notebook's code), each with its alt text."""
+    for nb in sorted(NOTEBOOK_DIR.glob("*.ipynb")):
+        cells = json.loads(nb.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+        expected = len(re.findall(r"^\s*show\(", code, re.M)) + \
+            len(re.findall(r"^[a-z_0-9]*_explorer\(", code, re.M))
+        html = (SITE / "notebooks" / f"{nb.stem}.html").read_text()
+        imgs = re.findall(r"<img [^>]*>", html)
+        described = [i for i in imgs if re.search(r'alt="[^"]{30,}"', i)]
+        assert len(described) >= expected, \
+            f"{nb.name}: {len(described)} described images on the page, {expected} expected"
