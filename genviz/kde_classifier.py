@@ -35,7 +35,7 @@ class KDEClassifier(_BaseNB):
 
     Parameters
     ----------
-    bandwidth : "scott", float > 0 or (d,) array of floats > 0, default "scott"
+    bandwidth : "scott", float > 0 or array_like of shape (d,), default "scott"
         "scott": ``h_kj = s_kj n_k^(-1/(d+4))`` per class ``k`` and feature ``j`` (``s`` the
         sample standard deviation, ddof=1). A number or an array: the same bandwidth(s) for
         every class, in the units of the features.

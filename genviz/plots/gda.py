@@ -75,8 +75,9 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
 
     Parameters
     ----------
-    X : (n, 2) array_like
-    y : (n,) array_like of 0/1
+    X : array_like of shape (n, 2)
+    y : array_like of shape (n,)
+        Labels 0 and 1.
     model : GDA, optional
         A fitted two-class GDA; by default ``GDA().fit(X, y)``.
     box : (x0, x1, y0, y1), optional

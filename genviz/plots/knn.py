@@ -43,8 +43,14 @@ class KNNClassificationView(View):
 
     Parameters
     ----------
-    X : (n, 2) training points; y : (n,) class codes 0/1.
-    X_test, y_test : optional held-out points (clean labels) for the accuracy readout.
+    X : array_like of shape (n, 2)
+        Training points.
+    y : array_like of shape (n,), dtype=int
+        Their class codes 0/1.
+    X_test : array_like of shape (n_test, 2), optional
+        Held-out points (clean labels) for the accuracy readout.
+    y_test : array_like of shape (n_test,), optional
+        Their labels.
     k, noise, qx, qy : initial slider values (noise = fraction of flipped training labels).
     k_max : largest k the view supports (neighbours are sorted once up to it).
     lim, n_grid : the square ``[-lim, lim]^2`` and its grid resolution.
