@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
-from genviz._validation import check_int, check_points, check_scalar
+from genviz._validation import check_int, check_labels, check_points, check_scalar
 from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.grids import data_box, grid_2d
-from genviz.gda import GDA, check_labels
+from genviz.gda import GDA
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
