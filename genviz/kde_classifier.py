@@ -44,8 +44,14 @@ class KDEClassifier(_BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    bandwidth_ : (K, d) the bandwidth of each class and feature
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    bandwidth_ : ndarray of shape (K, d)
+        The bandwidth of each class and feature.
 
     Examples
     --------
