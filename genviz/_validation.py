@@ -6,12 +6,14 @@ argument, says what was received and what to do instead. Nothing here uses ``ass
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 __all__ = ["check_array", "check_points", "check_vector", "check_scalar", "check_int",
-           "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted"]
+           "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted",
+           "check_labels", "encode_labels"]
 
 # Relative tolerance on eigenvalues, as scipy.stats uses for covariance matrices: an eigenvalue
 # below ``_EIG_RTOL * max|eigenvalue|`` counts as zero.
@@ -25,21 +27,190 @@ def _describe(value) -> str:
     return repr(value)
 
 
+def _is_real_number(v) -> bool:
+    """A real number: Python/numpy ints, floats and bools (never strings, complex, None)."""
+    return isinstance(v, (numbers.Real, np.bool_)) and not isinstance(v, (str, bytes))
+
+
+def _refuse_non_real(raw: np.ndarray, name: str) -> None:
+    """Raise TypeError naming ``name`` unless ``raw`` holds real numbers only.
+
+    Strings are never parsed ("1" is refused: a column read as text is a bug to fix, not to
+    guess), complex numbers are refused (float conversion would drop the imaginary part),
+    object arrays must hold real numbers only (no None: a missing value must be filled or
+    dropped). Booleans are accepted as 0/1, as numpy and scikit-learn accept them (presence
+    matrices of the Bernoulli model are naturally boolean).
+    """
+    kind = raw.dtype.kind
+    if kind in "biuf":
+        return
+    if kind in "US":
+        example = raw.flat[0] if raw.size else ""
+        raise TypeError(f"{name} must be numeric, got strings (e.g. {str(example)!r}); strings "
+                        f"are not parsed: convert them first, e.g. np.asarray({name}, dtype=float)")
+    if kind == "c":
+        raise TypeError(f"{name} must be numeric (real), got complex values (dtype {raw.dtype}); "
+                        f"pass the real part explicitly if that is what you mean")
+    if kind == "O":
+        for v in raw.flat:
+            if v is None:
+                raise TypeError(f"{name} contains None (a missing value); fill or drop it first")
+            if not _is_real_number(v):
+                raise TypeError(f"{name} must be numeric (real numbers), got {type(v).__name__} "
+                                f"{v!r:.40}")
+        return
+    raise TypeError(f"{name} must be numeric (real numbers), got dtype {raw.dtype}")
+
+
 def check_array(value, name: str, *, ndim: int | None = None, finite: bool = True) -> np.ndarray:
-    """Return ``value`` as a float64 array, checking its dimensionality and finiteness."""
+    """Return ``value`` as a float64 array, checking its type, dimensionality and finiteness.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` holds strings (never parsed), complex numbers, None or other objects.
+    ValueError
+        If it is ragged, has the wrong dimensionality, or (``finite``) contains NaN/inf.
+    """
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be numeric, got the string {value!r}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be numeric (an array of numbers), got {type(value).__name__}: "
-                        f"{exc}") from None
+        raw = np.asarray(value)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a rectangular array of numbers (rows of equal length), "
+                         f"got a ragged sequence: {exc}") from None
+    _refuse_non_real(raw, name)
+    try:
+        arr = raw.astype(np.float64, copy=False)
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise TypeError(f"{name} must be numeric (an array of numbers), got "
+                        f"{type(value).__name__}: {exc}") from None
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got {_describe(arr)}")
     if finite and not np.all(np.isfinite(arr)):
         bad = int(np.size(arr) - np.count_nonzero(np.isfinite(arr)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); remove or impute them first")
     return arr
+
+
+def _label_kind(v) -> str:
+    if isinstance(v, (str, np.str_)):
+        return "string"
+    if isinstance(v, (bytes, np.bytes_)):
+        return "bytes"
+    if _is_real_number(v):
+        return "number"
+    return type(v).__name__
+
+
+def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndarray:
+    """Validate class labels, the one label check of every genviz classifier.
+
+    Parameters
+    ----------
+    y : array_like of shape (n_samples,)
+        Labels of one type: all numbers or all strings.
+    n : int
+        Number of rows of ``X``: ``y`` must have exactly this many labels (never truncated,
+        never broadcast).
+    name : str
+        The argument name used in error messages.
+    binary : bool
+        Require the labels 0 and 1 only (``True``/``False`` accepted); they are returned as
+        float 0/1.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        The labels (numbers keep their integer/float dtype; strings become a str array).
+
+    Raises
+    ------
+    TypeError
+        If the labels mix types (e.g. strings and numbers, which numpy would silently turn
+        into strings) or are not numbers/strings.
+    ValueError
+        If ``y`` is not 1-D, has a length other than ``n``, or contains None, NaN or inf.
+
+    Examples
+    --------
+    >>> check_labels([0, 1, 1], 3, binary=True)
+    array([0., 1., 1.])
+    >>> check_labels(["a", "b"], 2)
+    array(['a', 'b'], dtype='<U1')
+    """
+    if isinstance(y, (str, bytes, np.str_, np.bytes_)):
+        raise ValueError(f"{name} must be a 1-D array of labels, got the single value {y!r}; "
+                         f"pass one label per row of X ({n})")
+    raw = y if isinstance(y, np.ndarray) else None
+    if raw is None:
+        try:
+            raw = np.asarray(y, dtype=object)
+        except ValueError as exc:
+            raise ValueError(f"{name} must be a 1-D sequence of labels: {exc}") from None
+    if raw.ndim == 0:
+        raise ValueError(f"{name} must be a 1-D array of labels, got the single value "
+                         f"{raw.item()!r}; pass one label per row of X ({n})")
+    if raw.ndim != 1:
+        hint = " (use y.ravel() for a column vector)" if raw.ndim == 2 and 1 in raw.shape else ""
+        raise ValueError(f"{name} must be a 1-D array of labels, got an array of shape "
+                         f"{raw.shape}{hint}")
+    if raw.shape[0] != n:
+        raise ValueError(f"{name} has {raw.shape[0]} labels but X has {n} rows; they must match "
+                         f"(one label per row)")
+    if raw.dtype.kind == "O":
+        values = raw.tolist()
+        for i, v in enumerate(values):
+            if v is None or (isinstance(v, float) and not np.isfinite(v)):
+                raise ValueError(f"{name}[{i}] is {v!r} (a missing label: None or NaN); drop "
+                                 f"that row first")
+        kinds = {_label_kind(v) for v in values}
+        if len(kinds) > 1:
+            raise TypeError(f"{name} mixes label types ({', '.join(sorted(kinds))}); labels must "
+                            f"be all numbers or all strings, e.g. convert with "
+                            f"[str(v) for v in {name}]")
+        kind = kinds.pop() if kinds else "number"
+        if kind not in ("string", "number"):
+            raise TypeError(f"{name} must hold numbers or strings as labels, got {kind}")
+        arr = np.array(raw.tolist()) if raw.size else np.array([], dtype=float)
+    elif raw.dtype.kind in "biufUS":
+        arr = raw
+    else:
+        raise TypeError(f"{name} must hold numbers or strings as labels, got dtype {raw.dtype}")
+    if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        i = int(np.flatnonzero(~np.isfinite(arr))[0])
+        raise ValueError(f"{name} contains NaN or infinite labels (first at {name}[{i}]); remove "
+                         f"those rows first")
+    if binary:
+        if arr.dtype.kind not in "biuf" or not np.all((arr == 0) | (arr == 1)):
+            found = np.unique(arr)[:5].tolist()
+            raise ValueError(f"{name} must hold only the labels 0 and 1 (binary classification, "
+                             f"as in the notes), got values {found}; recode, e.g. "
+                             f"y = (labels == positive_label).astype(int)")
+        return arr.astype(np.float64)
+    return arr
+
+
+def encode_labels(y, n: int, name: str = "y", *, min_classes: int = 2):
+    """:func:`check_labels`, then the sorted classes and each row's class code.
+
+    Returns
+    -------
+    classes : ndarray of shape (n_classes,)
+    codes : ndarray of int of shape (n_samples,), ``classes[codes] == y``
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_labels`, or if there are fewer than ``min_classes`` classes.
+    """
+    arr = check_labels(y, n, name)
+    classes, codes = np.unique(arr, return_inverse=True)
+    if classes.shape[0] < min_classes:
+        raise ValueError(f"{name} has only {classes.shape[0]} class(es) "
+                         f"({classes.tolist()!r}); a classifier needs at least {min_classes} "
+                         f"classes in the training data")
+    return classes, codes.reshape(-1)
 
 
 def check_points(X, name: str = "X", *, d: int | None = None) -> np.ndarray:
@@ -76,7 +247,11 @@ def check_scalar(value, name: str, *, low: float | None = None, high: float | No
     """Return ``value`` as a finite float within the given bounds."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    x = float(value)
+    try:
+        x = float(value)
+    except OverflowError:
+        raise ValueError(f"{name} is too large for a float64 (|{name}| > 1.8e308), got an "
+                         f"integer with {len(str(abs(int(value))))} digits") from None
     if not np.isfinite(x):
         raise ValueError(f"{name} must be finite, got {x!r}")
     if low is not None and (x < low or (low_open and x == low)):
@@ -163,21 +338,38 @@ def check_cov(cov, name: str = "cov", *, d: int | None = None) -> CovFactor:
                          f"(it must match the length of the mean)")
     check_array(arr, name)
     scale = float(np.max(np.abs(arr))) if arr.size else 0.0
-    if not np.allclose(arr, arr.T, rtol=1e-10, atol=1e-12 * max(scale, 1e-300)):
+    if scale == 0.0:
+        raise ValueError(f"{name} is singular (all zeros): the density does not exist; add a "
+                         f"ridge, e.g. cov + 1e-6 * I (estimators take reg=...)")
+    # Work with cov / 2^e (exact: a power of two) so that eigh never sees entries near the
+    # overflow threshold (1e308 entries gave NaN eigenvalues) or deep in the subnormals.
+    exp2 = math.frexp(scale)[1]  # scale = m 2^exp2 with 0.5 <= m < 1
+    a = np.ldexp(arr, -exp2)
+    if not np.allclose(a, a.T, rtol=1e-10, atol=1e-12):
         raise ValueError(f"{name} is not symmetric (max |cov - cov.T| = "
                          f"{np.max(np.abs(arr - arr.T)):.3g}); a covariance matrix equals its "
                          f"transpose, e.g. use (cov + cov.T) / 2")
-    sym = 0.5 * (arr + arr.T)
-    w, v = np.linalg.eigh(sym)
+    sym_scaled = 0.5 * (a + a.T)
+    w, v = np.linalg.eigh(sym_scaled)
+    if not (np.all(np.isfinite(w)) and np.all(np.isfinite(v))):  # pragma: no cover - guard
+        raise ValueError(f"{name} could not be factorised (eigh returned NaN); check its entries")
     tol = _EIG_RTOL * max(float(np.max(np.abs(w))), 1e-300)
     if w[0] < -tol:
         raise ValueError(f"{name} is not positive semi-definite (smallest eigenvalue "
-                         f"{w[0]:.3g}); check the correlation |rho| <= 1, or build it as A @ A.T")
+                         f"{math.ldexp(float(w[0]), exp2):.3g}); check the correlation |rho| <= 1, or build it as "
+                         f"A @ A.T")
     if w[0] <= tol:
-        raise ValueError(f"{name} is singular (smallest eigenvalue {w[0]:.3g} is zero to "
+        raise ValueError(f"{name} is singular (smallest eigenvalue {math.ldexp(float(w[0]), exp2):.3g} is zero to "
                          f"tolerance): the density does not exist. The features are collinear "
                          f"or there are too few points; add a ridge, e.g. cov + 1e-6 * I "
                          f"(estimators take reg=...)")
+    with np.errstate(over="ignore", under="ignore"):
+        w = np.ldexp(w, exp2)
+        sym = np.ldexp(sym_scaled, exp2)
+    if not np.all(np.isfinite(w)) or np.any(w == 0):
+        raise ValueError(f"{name} has eigenvalues outside the float64 range (entries up to "
+                         f"{scale:.3g}): rescale the data (e.g. change units) so that variances "
+                         f"lie well within 1e-300 .. 1e300")
     w = w[::-1].copy()
     v = v[:, ::-1].copy()
     # Deterministic signs: the largest-magnitude component of each eigenvector is positive.

@@ -109,7 +109,8 @@ def cov_from_params(sigma1, sigma2, rho) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a standard deviation is not positive or ``|rho| >= 1``.
+        If a standard deviation is not positive, its square overflows or underflows float64
+        (e.g. ``sigma1 = 1e200``), or ``|rho| >= 1``.
 
     Examples
     --------
@@ -120,6 +121,10 @@ def cov_from_params(sigma1, sigma2, rho) -> np.ndarray:
     s1 = check_scalar(sigma1, "sigma1", low=0.0, low_open=True)
     s2 = check_scalar(sigma2, "sigma2", low=0.0, low_open=True)
     r = check_scalar(rho, "rho", low=-1.0, high=1.0, low_open=True, high_open=True)
+    for s, name in ((s1, "sigma1"), (s2, "sigma2")):
+        if not np.isfinite(s * s) or s * s == 0.0:
+            raise ValueError(f"{name} = {s!r}: its square, the variance, is outside the float64 "
+                             f"range (1e-308 .. 1.8e308); rescale the variable (change its units)")
     c = r * s1 * s2
     return np.array([[s1 * s1, c], [c, s2 * s2]])
 

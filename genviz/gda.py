@@ -24,55 +24,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_array, check_points, check_scalar, check_vector
+from genviz._validation import (check_array, check_fitted, check_labels, check_points,
+                                check_scalar, check_vector)
 from genviz.gaussian import factorize_cov, mvn_logpdf
 
 __all__ = ["GDA", "logistic_params", "quadratic_params", "check_labels"]
-
-
-def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndarray:
-    """Validate class labels: 1-D, ``n`` of them, no NaN; with ``binary`` only 0 and 1.
-
-    Parameters
-    ----------
-    y : array_like of shape (n,)
-    n : int
-        Number of rows of ``X`` (the labels must match).
-    binary : bool
-        Require labels in {0, 1} (``True``/``False`` accepted).
-
-    Returns
-    -------
-    ndarray of shape (n,)
-        Float 0/1 labels when ``binary``, else the labels as given.
-
-    Raises
-    ------
-    ValueError
-        If ``y`` is not 1-D, has the wrong length, contains NaN/inf, or (``binary``) holds other
-        values than 0 and 1.
-
-    Examples
-    --------
-    >>> check_labels([0, 1, 1], 3, binary=True)
-    array([0., 1., 1.])
-    """
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of labels, got an array of shape {arr.shape}"
-                         f" (use y.ravel() for a column vector)")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name} has {arr.shape[0]} labels but X has {n} rows; they must match")
-    if arr.dtype.kind in "fc" and not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} contains NaN or infinite labels; remove those rows first")
-    if binary:
-        if arr.dtype.kind not in "biuf" or not np.all((arr == 0) | (arr == 1)):
-            found = np.unique(arr)[:5].tolist()
-            raise ValueError(f"{name} must hold only the labels 0 and 1 (binary classification, "
-                             f"as in the notes), got values {found}; recode, e.g. "
-                             f"y = (labels == positive_label).astype(int)")
-        return arr.astype(np.float64)
-    return arr
 
 
 def _factor(cov, what: str):
@@ -237,6 +193,7 @@ class GDA:
         X = check_points(X, "X")
         y = check_labels(y, X.shape[0])
         classes, idx, counts = np.unique(y, return_inverse=True, return_counts=True)
+        idx = idx.reshape(-1)
         if len(classes) < 2:
             raise ValueError(f"y has only one class ({classes[0].item()!r}); a classifier needs at "
                              f"least two classes in the training data")
@@ -302,7 +259,9 @@ class GDA:
         factors = ([factorize_cov(cov, "covariance")] * K if shared
                    else [factorize_cov(cov[k], f"covariance[{k}]") for k in range(K)])
         model = cls(shared_cov=shared)
-        labels = np.arange(K) if classes is None else np.asarray(classes)
+        labels = np.arange(K) if classes is None else check_labels(classes, K, "classes")
+        if len(np.unique(labels)) != K:
+            raise ValueError(f"classes must be {K} distinct labels, got {labels.tolist()!r}")
         model._set(labels, prior, means, cov, factors)
         return model
 
@@ -318,51 +277,100 @@ class GDA:
             del self.phi_
 
     # -- prediction ----------------------------------------------------------------------------
-    def _check_fitted(self):
-        if not hasattr(self, "means_"):
-            raise ValueError("this GDA is not fitted yet: call fit(X, y) first")
+    def _check_X(self, X):
+        check_fitted(self, "means_")
+        return check_points(X, "X", d=self.means_.shape[1])
 
-    def joint_log_likelihood(self, X) -> np.ndarray:
+    def predict_joint_log_proba(self, X) -> np.ndarray:
         r""":math:`\log p(x \mid y = k) + \log p(y = k)` for each row and class.
+
+        The same method name as every genviz classifier's (scikit-learn's too). Far from every
+        class mean the true value is below -1.8e308 and this returns ``-inf``; the posterior
+        (:meth:`predict_log_proba`) is still exact there, since it is computed from differences.
 
         Parameters
         ----------
-        X : (n, d) array_like
+        X : ndarray of shape (n_samples, n_features)
 
         Returns
         -------
-        (n, K) ndarray, columns in ``classes_`` order.
+        ndarray of shape (n_samples, n_classes), columns in ``classes_`` order.
 
         Raises
         ------
+        NotFittedError
+            If the model is not fitted (a ValueError).
         ValueError
-            If the model is not fitted, or ``X`` has the wrong width or NaN/inf.
+            If ``X`` has the wrong width or NaN/inf.
 
         Examples
         --------
         >>> g = GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]])
-        >>> np.round(g.joint_log_likelihood([[0.0]]), 4)  # log N(0; mu_k, 1) + log 0.5
+        >>> np.round(g.predict_joint_log_proba([[0.0]]), 4)  # log N(0; mu_k, 1) + log 0.5
         array([[-1.6121, -3.6121]])
         """
-        self._check_fitted()
-        X = check_points(X, "X", d=self.means_.shape[1])
-        return np.column_stack([mvn_logpdf(X, m, f) + np.log(p) for m, f, p in
-                                zip(self.means_, self._factors, self.class_prior_)])
+        X = self._check_X(X)
+        with np.errstate(over="ignore"):
+            return np.column_stack([mvn_logpdf(X, m, f) + np.log(p) for m, f, p in
+                                    zip(self.means_, self._factors, self.class_prior_)])
+
+    def _log_odds(self, X) -> np.ndarray:
+        r"""``log p(x, y=k) - log p(x, y=classes_[0])`` (n, K), finite-precision safe.
+
+        With whitened deviations :math:`z_k = (x - \mu_k) W_k`, the difference of squared
+        Mahalanobis distances is :math:`(z_k - z_0) \cdot (z_k + z_0)`. For a shared covariance
+        :math:`z_k - z_0 = (\mu_0 - \mu_k) W` is a constant (no cancellation: the log-odds are
+        exactly linear in x, as the notes derive). Rows are scaled by a power of two ``s`` so
+        no intermediate overflows; only the final product may (to +-inf: probability 0 or 1).
+        """
+        X = self._check_X(X)
+        mu = self.means_
+        top = max(float(np.max(np.abs(mu))), 1.0)
+        row_max = np.maximum(np.max(np.abs(X), axis=1), top)
+        e = np.frexp(row_max)[1]  # row_max < 2^e
+        U = np.ldexp(X, -e[:, None])
+        const = np.array([np.log(p) - 0.5 * f.logdet
+                          for p, f in zip(self.class_prior_, self._factors)])
+        out = np.zeros((X.shape[0], mu.shape[0]))
+        f0 = self._factors[0]
+        m0 = np.ldexp(mu[0][None, :], -e[:, None])
+        with np.errstate(over="ignore", invalid="ignore"):
+            for k in range(1, mu.shape[0]):
+                fk = self._factors[k]
+                mk = np.ldexp(mu[k][None, :], -e[:, None])
+                if fk is f0:
+                    diff = (mu[0] - mu[k]) @ f0.whiten
+                    q = (((2.0 * U - mk - m0) @ f0.whiten) @ diff) * np.ldexp(1.0, e)
+                else:
+                    a = (U - mk) @ fk.whiten
+                    b = (U - m0) @ f0.whiten
+                    q = np.ldexp(np.einsum("ij,ij->i", a - b, a + b), 2 * e)
+                out[:, k] = const[k] - const[0] - 0.5 * q
+        bad = np.flatnonzero(np.isnan(out).any(axis=1))
+        if bad.size:
+            raise ValueError(f"X row(s) {bad[:10].tolist()} are too extreme to evaluate the "
+                             f"posterior in float64; rescale the data")
+        return out
 
     def predict_log_proba(self, X) -> np.ndarray:
-        """Log-posterior :math:`\\log p(y = k \\mid x)`, normalised with ``logsumexp``; (n, K).
+        r"""Log-posterior :math:`\log p(y = k \mid x)`, (n_samples, n_classes).
+
+        Computed from log-odds in log space and normalised with ``logsumexp``: every row is
+        finite or ``-inf`` and ``exp`` of it sums to 1 for any finite ``X``, however far away.
 
         Examples
         --------
         >>> g = GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]])
         >>> np.round(g.predict_log_proba([[1.0]]), 6)
         array([[-0.693147, -0.693147]])
+        >>> g.predict_proba([[1e200]])  # far away: the logistic posterior, saturated
+        array([[0., 1.]])
         """
-        jll = self.joint_log_likelihood(X)
-        return jll - logsumexp(jll, axis=1, keepdims=True)
+        delta = np.clip(self._log_odds(X), -1e300, 1e300)  # +-inf -> huge: no inf - inf
+        return delta - logsumexp(delta, axis=1, keepdims=True)
 
     def predict_proba(self, X) -> np.ndarray:
-        """Posterior :math:`p(y = k \\mid x)` in ``classes_`` order: ``exp(predict_log_proba)``.
+        r"""Posterior :math:`p(y = k \mid x)` in ``classes_`` order: ``exp(predict_log_proba)``.
 
         Examples
         --------
@@ -373,18 +381,18 @@ class GDA:
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        """The most probable class, :math:`\\arg\\max_k p(x \\mid y=k) p(y=k)`.
+        r"""The most probable class, :math:`\arg\max_k p(x \mid y=k) p(y=k)` (``classes_[argmax]``).
 
         Examples
         --------
         >>> GDA.from_params([0.9, 0.1], [[0.0], [2.0]], [[1.0]]).predict([[1.5], [2.5]])
         array([0, 1])
         """
-        jll = self.joint_log_likelihood(X)
-        return self.classes_[np.argmax(jll, axis=1)]
+        log_post = self.predict_log_proba(X)  # checks fitted first
+        return self.classes_[np.argmax(log_post, axis=1)]
 
     def decision_function(self, X) -> np.ndarray:
-        """Two classes: the log-odds :math:`\\log p(y_1 \\mid x) - \\log p(y_0 \\mid x)`, (n,).
+        r"""Two classes: the log-odds :math:`\log p(y_1 \mid x) - \log p(y_0 \mid x)`, (n,).
 
         Examples
         --------
@@ -392,11 +400,10 @@ class GDA:
         array([-2.,  0.])
         """
         self._require_binary("decision_function")
-        jll = self.joint_log_likelihood(X)
-        return jll[:, 1] - jll[:, 0]
+        return self._log_odds(X)[:, 1]
 
     def _require_binary(self, what):
-        self._check_fitted()
+        check_fitted(self, "means_")
         if len(self.classes_) != 2:
             raise ValueError(f"{what} needs exactly two classes; this model has "
                              f"{len(self.classes_)}")

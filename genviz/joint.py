@@ -139,7 +139,7 @@ class JointTable:
         >>> t.prob(V="a", W="x")
         0.5
         """
-        names = list(names)
+        names = _as_names(names, "names")
         recs = _as_records(records, len(names))
         alpha = check_scalar(alpha, "alpha", low=0.0)
         if values is None:
@@ -236,7 +236,19 @@ class JointTable:
         return JointTable(rest, self.p[tuple(index)] / pe)
 
     def conditional(self, target: dict, given: dict) -> float:
-        """``P(target | given) = P(target, given) / P(given)``."""
+        """``P(target | given) = P(target, given) / P(given)``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown variable or value (named), or ``P(given) = 0``.
+        """
+        for what, assignment in (("target", target), ("given", given)):
+            if not isinstance(assignment, dict):
+                raise TypeError(f"{what} must be a dict {{variable: value}}, got "
+                                f"{type(assignment).__name__} {assignment!r}")
+            for name, value in assignment.items():
+                self._value_index(name, value)  # unknown variable or value -> ValueError
         clash = {k for k in target if k in given and str(target[k]) != str(given[k])}
         pg = self._mask_sum(given)
         if pg == 0.0:
@@ -324,7 +336,29 @@ def _as_list(x):
     return [x] if isinstance(x, str) else list(x)
 
 
+def _as_names(names, what: str) -> list:
+    """A list of variable names; a single string is refused (it is not split into letters)."""
+    if isinstance(names, (str, bytes)):
+        raise TypeError(f"{what} must be a sequence of names, got the single string {names!r}; "
+                        f"wrap it in a list: [{names!r}]")
+    try:
+        return list(names)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence of names, got {type(names).__name__}") \
+            from None
+
+
+def _check_missing(arr: np.ndarray, what: str) -> None:
+    for (i, k), v in np.ndenumerate(arr):
+        if v is None or (isinstance(v, (float, np.floating)) and not np.isfinite(v)):
+            raise ValueError(f"{what}[{i}, {k}] is missing ({v!r}); a missing value is not a "
+                             f"category: drop or fill that record first")
+
+
 def _as_records(records, d: int) -> np.ndarray:
+    if isinstance(records, (str, bytes)):
+        raise TypeError(f"records must be a table of records (rows of values), got the single "
+                        f"string {records!r}")
     arr = np.asarray(records, dtype=object)
     if arr.ndim == 1 and d == 1:
         arr = arr[:, None]
@@ -333,6 +367,7 @@ def _as_records(records, d: int) -> np.ndarray:
                          f"shape {arr.shape}")
     if arr.shape[0] == 0:
         raise ValueError("records is empty; pass at least one record")
+    _check_missing(arr, "records")
     return np.vectorize(lambda v: v if isinstance(v, str) else str(v), otypes=[object])(arr)
 
 
@@ -354,12 +389,16 @@ def dimensionality_curve(records, names=None) -> dict:
     >>> c["cells"].tolist(), c["empty_fraction"].tolist()
     ([2, 4], [0.0, 0.5])
     """
+    if isinstance(records, (str, bytes)):
+        raise TypeError(f"records must be a table of records (rows of values), got the single "
+                        f"string {records!r}")
     arr = np.asarray(records, dtype=object)
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"records must be a non-empty 2-D array (n_records, n_variables), got "
                          f"shape {arr.shape}")
+    _check_missing(arr, "records")
     d = arr.shape[1]
-    names = [f"x{k + 1}" for k in range(d)] if names is None else list(names)
+    names = [f"x{k + 1}" for k in range(d)] if names is None else _as_names(names, "names")
     if len(names) != d:
         raise ValueError(f"names has {len(names)} entries but records has {d} columns")
     codes = np.column_stack([np.unique(arr[:, k].astype(str), return_inverse=True)[1].ravel()

@@ -23,7 +23,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from genviz._validation import check_array, check_fitted, check_points, check_scalar
-from genviz.naive_bayes import _BaseNB
+from genviz.naive_bayes._base import _BaseNB
 
 __all__ = ["KDEClassifier"]
 
@@ -105,5 +105,10 @@ class KDEClassifier(_BaseNB):
                 out[start:start + chunk, k] = logsumexp(-0.5 * sq, axis=1) + const
         return out
 
-    def _joint_log_likelihood(self, X):
+    _zero_evidence_cause = ""
+    _zero_evidence_hint = ("The rows lie so far from the training data (beyond ~1e154 "
+                           "bandwidths) that even the log-density underflows; rescale the "
+                           "features or check them")
+
+    def _log_likelihood(self, X):
         return self.class_log_density(X)

@@ -16,9 +16,15 @@ training data"): its brute-force search keeps a max-heap and may keep a later in
 agree exactly whenever the k-th and (k+1)-th distances differ, and otherwise pick neighbours at
 the same distances.
 
-Euclidean distances use the squared-norm expansion ``|a|^2 + |b|^2 - 2 a.b`` (one matrix
-product), computed in chunks of queries so memory stays bounded; any other distance is a Python
-function ``metric(x_i, x)`` of a training row and a query (it need not be symmetric).
+Euclidean distances are exact under shifts and uniform power-of-two scalings of every feature
+(timestamps around 1e7 or features of size 1e155 give the same neighbours as the same data
+centred and in small units): the data are first expressed relative to the first training row
+and in units of a power of two (both exact operations), then with at most
+``_DIRECT_MAX_FEATURES`` features the squared differences are summed directly (no cancellation);
+with more, the squared-norm expansion ``|a|^2 + |b|^2 - 2 a.b`` (one matrix product) ranks the
+neighbours and the returned distances of the chosen ones are recomputed directly. Queries are
+processed in chunks so memory stays bounded. Any other distance is a Python function
+``metric(x_i, x)`` of a training row and a query (it need not be symmetric).
 
 Random projections and the Johnson-Lindenstrauss bound live in :mod:`genviz.projections`, the
 data generators of the k-NN figures (and label noise) in :mod:`genviz.synthetic`; both are
@@ -30,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_array, check_int, check_points
+from genviz._validation import check_array, check_fitted, check_int, check_points, encode_labels
 # Moved out of this module; re-exported so older imports keep working.
 from genviz.projections import (
     distance_ratios, distortion_stats, jl_min_dim, projection_benchmark, random_projection,
@@ -59,14 +65,56 @@ def _chunks(n_rows: int, n_cols: int):
         yield slice(start, min(start + step, n_rows))
 
 
-def _sq_euclidean(Q, X, x_sq):
-    """Squared distances, rows = queries, by the squared-norm expansion (clipped at 0)."""
-    D = Q @ X.T
-    D *= -2.0
-    D += np.einsum("ij,ij->i", Q, Q)[:, None]
-    D += x_sq[None, :]
-    np.maximum(D, 0.0, out=D)
-    return D
+_DIRECT_MAX_FEATURES = 16  # up to this many features, sum squared differences directly
+
+
+class _Frame:
+    """Training points relative to ``X[0]``, in units of a power of two: exact operations (for
+    data whose differences are representable), so shifting or power-of-two scaling every
+    feature gives bit-identical distances, and nothing overflows for entries up to 1e308."""
+
+    def __init__(self, X, Q):
+        self.origin = X[0].copy()
+        self.half = False
+        with np.errstate(over="ignore"):
+            top = max(float(np.max(np.abs(X - self.origin))),
+                      float(np.max(np.abs(Q - self.origin))))
+        if not np.isfinite(top):  # differences overflow (entries of both signs near 1e308)
+            self.half = True       # work with X / 2 (exact) instead
+            self.origin = self.origin / 2
+            top = max(float(np.max(np.abs(X / 2 - self.origin))),
+                      float(np.max(np.abs(Q / 2 - self.origin))))
+        self.exp = int(np.frexp(top)[1]) + int(self.half) if top > 0 else 0
+        self.X = self.rel(X)
+        self.direct = X.shape[1] <= _DIRECT_MAX_FEATURES
+        self.x_sq = None if self.direct else np.einsum("ij,ij->i", self.X, self.X)
+
+    def rel(self, A):
+        """``(A - X[0]) / 2^exp``, entries in [-1, 1]."""
+        if self.half:
+            return np.ldexp(A / 2 - self.origin, 1 - self.exp)
+        return np.ldexp(A - self.origin, -self.exp)
+
+    def sq(self, Qr):
+        """Squared distances (in units 2^(2 exp)) from relative queries to training points."""
+        if self.direct:
+            D = np.zeros((Qr.shape[0], self.X.shape[0]))
+            for j in range(Qr.shape[1]):
+                diff = Qr[:, j, None] - self.X[None, :, j]
+                diff *= diff
+                D += diff
+            return D
+        D = Qr @ self.X.T
+        D *= -2.0
+        D += np.einsum("ij,ij->i", Qr, Qr)[:, None]
+        D += self.x_sq[None, :]
+        np.maximum(D, 0.0, out=D)
+        return D
+
+    def exact_dist(self, Qr, ind):
+        """Distances of the chosen neighbours, by direct differences, in original units."""
+        diff = Qr[:, None, :] - self.X[ind]
+        return np.ldexp(np.sqrt(np.einsum("ijk,ijk->ij", diff, diff)), self.exp)
 
 
 def _custom(Q, X, metric):
@@ -111,10 +159,10 @@ def pairwise_distances(X_query, X_train, metric=None) -> np.ndarray:
     Q = check_points(X_query, "X_query", d=X.shape[1])
     if metric is not None:
         return _custom(Q, X, metric)
-    x_sq = np.einsum("ij,ij->i", X, X)
+    frame = _Frame(X, Q)
     out = np.empty((Q.shape[0], X.shape[0]))
     for s in _chunks(Q.shape[0], X.shape[0]):
-        out[s] = np.sqrt(_sq_euclidean(Q[s], X, x_sq))
+        out[s] = np.ldexp(np.sqrt(frame.sq(frame.rel(Q[s]))), frame.exp)
     return out
 
 
@@ -187,13 +235,16 @@ def kneighbors(X_query, X_train, k, metric=None):
     Q = check_points(X_query, "X_query", d=X.shape[1])
     ind = np.empty((Q.shape[0], k), dtype=np.intp)
     dist = np.empty((Q.shape[0], k))
-    x_sq = np.einsum("ij,ij->i", X, X)
+    frame = None if metric is not None else _Frame(X, Q)
     for s in _chunks(Q.shape[0], X.shape[0]):
-        D = _custom(Q[s], X, metric) if metric is not None else _sq_euclidean(Q[s], X, x_sq)
-        ind[s] = _select_k(D, k)
-        dist[s] = np.take_along_axis(D, ind[s], axis=1)
-    if metric is None:
-        np.sqrt(dist, out=dist)
+        if metric is not None:
+            D = _custom(Q[s], X, metric)
+            ind[s] = _select_k(D, k)
+            dist[s] = np.take_along_axis(D, ind[s], axis=1)
+        else:
+            Qr = frame.rel(Q[s])
+            ind[s] = _select_k(frame.sq(Qr), k)
+            dist[s] = frame.exact_dist(Qr, ind[s])
     return dist, ind
 
 
@@ -253,14 +304,15 @@ class _KNNBase:
         self.X_ = X
         self.n_features_in_ = X.shape[1]
 
-    def _check_fitted(self):
-        if not hasattr(self, "X_"):
-            raise RuntimeError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) "
-                               f"before predicting")
-
     def kneighbors(self, X):
-        """Distances and indices of the ``k`` nearest training points of each row of ``X``."""
-        self._check_fitted()
+        """Distances and indices of the ``k`` nearest training points of each row of ``X``.
+
+        Raises
+        ------
+        NotFittedError
+            Before ``fit`` (a ValueError, as every genviz estimator's).
+        """
+        check_fitted(self, "X_")
         X = check_points(X, "X", d=self.n_features_in_)
         return kneighbors(X, self.X_, self.k_, self.metric_)
 
@@ -298,13 +350,7 @@ class KNNClassifier(_KNNBase):
     def fit(self, X, y):
         """Store the training set; returns self."""
         self._fit_X(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != self.X_.shape[0]:
-            raise ValueError(f"y must be 1-D with one label per row of X ({self.X_.shape[0]}), "
-                             f"got shape {y.shape}")
-        if y.dtype.kind == "f" and not np.all(np.isfinite(y)):
-            raise ValueError("y contains NaN or infinite labels; remove those rows first")
-        self.classes_, self.y_codes_ = np.unique(y, return_inverse=True)
+        self.classes_, self.y_codes_ = encode_labels(y, self.X_.shape[0], min_classes=1)
         return self
 
     def vote_counts(self, X) -> np.ndarray:
@@ -345,8 +391,10 @@ class KNNRegressor(_KNNBase):
         self._fit_X(X)
         y = check_array(y, "y")
         if y.ndim not in (1, 2) or y.shape[0] != self.X_.shape[0]:
-            raise ValueError(f"y must have one value (or row) per row of X ({self.X_.shape[0]}), "
-                             f"got shape {y.shape}")
+            n = y.shape[0] if y.ndim else "a single"
+            raise ValueError(f"y has {n} value(s) (shape {y.shape}) but X has "
+                             f"{self.X_.shape[0]} rows; give one target (or row of targets) per "
+                             f"row of X")
         self.y_ = y
         return self
 

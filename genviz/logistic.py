@@ -25,8 +25,7 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.special import expit
 
-from genviz._validation import check_int, check_points, check_scalar
-from genviz.gda import check_labels
+from genviz._validation import check_fitted, check_int, check_labels, check_points, check_scalar
 
 __all__ = ["LogisticRegression", "SeparableDataError", "is_linearly_separable", "sigmoid"]
 
@@ -46,9 +45,9 @@ def sigmoid(z) -> np.ndarray:
     return expit(np.asarray(z, dtype=np.float64))
 
 
-def _loss(Xa, y, w, l2):
+def _loss(Xa, y, w, ridge):
     z = Xa @ w
-    return float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * l2 * (w[1:] @ w[1:]))
+    return float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * (ridge * w) @ w)
 
 
 def is_linearly_separable(X, y) -> bool:
@@ -78,12 +77,35 @@ def is_linearly_separable(X, y) -> bool:
     """
     X = check_points(X, "X")
     y = check_labels(y, X.shape[0], binary=True)
+    X = _standardise(X)[0]
     Xa = np.column_stack([np.ones(X.shape[0]), X])
     scale = np.maximum(np.abs(Xa).max(axis=0), 1e-300)
     A = (2 * y - 1)[:, None] * (Xa / scale)  # rows s_i (1, x_i), columns rescaled
     res = linprog(-A.sum(axis=0), A_ub=-A, b_ub=np.zeros(len(y)),
                   bounds=[(-1.0, 1.0)] * Xa.shape[1], method="highs")
     return bool(res.status == 0 and -res.fun > 1e-9 * len(y))
+
+
+def _standardise(X):
+    """``(X - centre) / scale`` per feature, with the centre and scale used.
+
+    Logistic regression is affine-equivariant: fitting standardised features and mapping the
+    coefficients back gives the same model in exact arithmetic. Doing it makes the fit
+    independent of units (features of size 1e155 overflowed the Hessian, features around 1e7
+    lost the intercept to cancellation). The scale is the largest absolute deviation from the
+    centre (never overflows, unlike a standard deviation of 1e155-sized values); it is a power
+    of two, so scaling is exact. A constant feature keeps scale 1 (and is then reported
+    collinear with the intercept).
+    """
+    centre = np.median(X, axis=0)
+    with np.errstate(over="ignore"):
+        dev = np.max(np.abs(X - centre), axis=0)
+    if not np.all(np.isfinite(dev)):
+        j = int(np.flatnonzero(~np.isfinite(dev))[0])
+        raise ValueError(f"X feature {j} spans more than the float64 range (values of both "
+                         f"signs near 1e308); rescale it")
+    scale = np.where(dev > 0, np.ldexp(1.0, np.frexp(np.where(dev > 0, dev, 1.0))[1]), 1.0)
+    return (X - centre) / scale, centre, scale
 
 
 class LogisticRegression:
@@ -156,14 +178,18 @@ class LogisticRegression:
             raise ValueError(f"y has only one class ({int(y[0])}); logistic regression needs "
                              f"both labels 0 and 1 in the training data")
         n, d = X.shape
+        X_orig = X
+        X, centre, scale = _standardise(X)
         Xa = np.column_stack([np.ones(n), X])
-        ridge = np.full(d + 1, l2)
-        ridge[0] = 0.0
+        # The penalty l2/2 |theta|^2 on the original coefficients theta = w / scale.
+        with np.errstate(under="ignore", over="ignore"):
+            ridge = np.r_[0.0, np.minimum(l2 / scale / scale, 1e300)] if l2 > 0 \
+                else np.zeros(d + 1)
         w = np.zeros(d + 1)
         w[0] = np.log(y.mean() / (1 - y.mean()))  # the best intercept-only model
         if self.warm_start and getattr(self, "coef_", np.empty(0)).shape == (d,):
-            w = np.r_[self.intercept_, self.coef_]
-        loss = _loss(Xa, y, w, l2)
+            w = np.r_[self.intercept_ + self.coef_ @ centre, self.coef_ * scale]
+        loss = _loss(Xa, y, w, ridge)
         converged = False
         for it in range(1, max_iter + 1):
             z = Xa @ w
@@ -176,7 +202,7 @@ class LogisticRegression:
                 np.linalg.cholesky(H)  # raises if H is not positive definite
                 step = np.linalg.solve(H, grad)
             except np.linalg.LinAlgError:
-                if l2 == 0.0 and is_linearly_separable(X, y):
+                if l2 == 0.0 and is_linearly_separable(X_orig, y):
                     self._separable()
                 raise ValueError("the Hessian X^T W X is singular: the features are collinear "
                                  "(or constant); remove a redundant feature or pass l2 > 0") \
@@ -185,7 +211,7 @@ class LogisticRegression:
             slack = 1e-12 * max(1.0, abs(loss))  # rounding noise in the loss near the optimum
             while True:
                 w_new = w - t * step
-                new_loss = _loss(Xa, y, w_new, l2)
+                new_loss = _loss(Xa, y, w_new, ridge)
                 if new_loss <= loss + 1e-4 * t * (grad @ -step) + slack or t < 1e-10:
                     break
                 t *= 0.5
@@ -198,16 +224,21 @@ class LogisticRegression:
                 converged = True
                 break
         if not converged:
-            if l2 == 0.0 and is_linearly_separable(X, y):
+            if l2 == 0.0 and is_linearly_separable(X_orig, y):
                 self._separable()
             raise ValueError(f"Newton's method did not converge in max_iter={max_iter} steps; "
                              f"increase max_iter or pass l2 > 0")
         p = expit(Xa @ w)
-        if l2 == 0.0 and np.any(np.abs(p - y) < 1e-10) and is_linearly_separable(X, y):
+        if l2 == 0.0 and np.any(np.abs(p - y) < 1e-10) and is_linearly_separable(X_orig, y):
             self._separable()  # quasi-complete separation: probabilities saturated at 0 or 1
-        self.grad_norm_ = float(np.max(np.abs(Xa.T @ (p - y) + ridge * w)))
-        self.coef_ = w[1:].copy()
-        self.intercept_ = float(w[0])
+        self._centre, self._scale, self._w = centre, scale, w.copy()
+        self.coef_ = w[1:] / scale
+        self.intercept_ = float(w[0] - self.coef_ @ centre)
+        # gradient of J in the original coordinates (theta0, theta), as documented
+        with np.errstate(over="ignore"):
+            g = np.r_[np.sum(p - y), X_orig.T @ (p - y) + l2 * self.coef_]
+        self.grad_norm_ = float(np.max(np.abs(g)))
+        self.n_features_in_ = d
         self.classes_ = np.array([0, 1])
         self.n_iter_ = it
         return self
@@ -229,10 +260,10 @@ class LogisticRegression:
         >>> np.round(lr.decision_function([[1.5]]), 6) + 0.0  # the data are symmetric about 1.5
         array([0.])
         """
-        if not hasattr(self, "coef_"):
-            raise ValueError("this LogisticRegression is not fitted yet: call fit(X, y) first")
+        check_fitted(self, "coef_")
         X = check_points(X, "X", d=self.coef_.shape[0])
-        return X @ self.coef_ + self.intercept_
+        # In the standardised coordinates of the fit: units and offsets cancel exactly.
+        return ((X - self._centre) / self._scale) @ self._w[1:] + self._w[0]
 
     def predict_log_proba(self, X) -> np.ndarray:
         """``[log(1 - p), log p]`` per row, computed without overflow; (n, 2).

@@ -8,14 +8,15 @@ from scipy import integrate, stats
 from scipy.special import logsumexp
 from sklearn.neighbors import KernelDensity
 
-from genviz.kde import (KERNELS, claw_pdf, cv_curve, cv_curve_bruteforce, histogram,
+from genviz.kde import (KERNELS, claw_pdf, cv_curve, cv_curve_bruteforce, histogram, kde2d_grid,
+                        histogram_log_likelihood,
                         histogram_pdf, kde_bumps, kde_pdf, kernel_pdf, log_likelihood,
                         rule_of_thumb, sample_claw, select_bandwidth)
 
 SUPPORT = {"gaussian": 12.0, "box": 0.5, "tophat": 1.0, "epanechnikov": 1.0, "triangular": 1.0}
-# Fast sweep vs exact: exact pair sums are exact (1e-12); the Gaussian kernel's binned part (h of
-# 24 grid steps or more) has relative error about (step / h)^2 / 8 <= 2.2e-4: we test 2.5e-4.
-RTOL_BINNED = 2.5e-4
+# Fast sweep vs exact: the stated tolerance (cv_curve's docstring) is 1e-8 on the mean LOO
+# log-likelihood and 1e-9 of the terms' size for LSCV; 1e-8 relative covers both here.
+RTOL_BINNED = 1e-8
 
 
 @pytest.fixture(scope="module")
@@ -91,16 +92,17 @@ def literal_loo(data, h, method, kernel):
     if method == "loo-likelihood":
         with np.errstate(divide="ignore"):
             return np.mean(np.log(loo))
-    grid = np.linspace(data.min() - 12 * h, data.max() + 12 * h, 200001)
+    grid = np.linspace(data.min() - 12 * h, data.max() + 12 * h, 40001)  # trapezoid: spectral
     return np.trapezoid(kde_pdf(grid, data, h, kernel) ** 2, grid) - 2 * loo.mean()
 
 
 @pytest.mark.parametrize("method", ["loo-likelihood", "lscv"])
 def test_fast_gaussian_sweep_equals_a_literal_leave_one_out_loop(method):
     data = sample_claw(150, np.random.default_rng(3))
-    hs = np.geomspace(0.02, 1.5, 9)  # spans the exact (small h) and binned (large h) regimes
+    hs = np.geomspace(0.02, 1.5, 9)
     fast = cv_curve(data, hs, method)
     want = np.array([literal_loo(data, h, method, "gaussian") for h in hs])
+    # LSCV's literal integral is a trapezoid rule (spectrally accurate, to ~1e-12 here)
     np.testing.assert_allclose(fast, want, rtol=RTOL_BINNED)
 
 
@@ -211,7 +213,7 @@ def test_log_likelihood_is_a_direct_sum():
     (lambda: kde_pdf([np.inf], [1.0], 1.0), ValueError, "x contains 1 NaN or infinite"),
     (lambda: kde_pdf([0.0], [1.0], 1.0, kernel="cosine"), ValueError, "kernel must be one of"),
     (lambda: kde_pdf([0.0], [[1.0, 2.0]], 1.0), ValueError, "data must be a 1-D array"),
-    (lambda: kde_pdf([0.0], ["a"], 1.0), TypeError, "data must be numeric"),
+    (lambda: kde_pdf([0.0], ["a"], 1.0), TypeError, "data must be real numbers"),
     (lambda: kde_pdf([0.0], [1.0], "wide"), TypeError, "h must be a real number"),
     (lambda: histogram([1.0], 0.0), ValueError, "width must be > 0"),
     (lambda: histogram([1.0], -2.0), ValueError, "width must be > 0"),
@@ -264,3 +266,147 @@ def test_histogram_held_out_log_likelihood():
     test = np.array([0.5, 1.9])
     assert histogram_log_likelihood(test, train, 1.0) == pytest.approx(2 * np.log(0.5))
     assert histogram_log_likelihood([2.5], train, 1.0) == -np.inf
+
+
+# -- the defects of issue 11, each in a test ---------------------------------------------------
+def loo_in_log_space(data, h):
+    n = data.size
+    return np.mean([logsumexp(-0.5 * ((data[i] - np.delete(data, i)) / h) ** 2)
+                    - np.log(np.sqrt(2 * np.pi) * h * (n - 1)) for i in range(n)])
+
+
+def test_isolated_point_is_left_out_exactly():
+    # the old binned sweep returned -13.78 here
+    got = cv_curve(np.array([0.0, 0.0, 35.0]), np.array([1.0]), "loo-likelihood")[0]
+    assert got == pytest.approx(loo_in_log_space(np.array([0.0, 0.0, 35.0]), 1.0), abs=1e-8)
+    assert got == pytest.approx(-205.5477, abs=1e-4)
+
+
+def test_one_outlier_does_not_fool_the_likelihood_sweep():
+    x = np.random.default_rng(10).standard_normal(300)
+    x[0] = 25.0
+    hs = np.geomspace(0.02, 10, 60)
+    np.testing.assert_allclose(cv_curve(x, hs, "loo-likelihood"),
+                               cv_curve_bruteforce(x, hs, "loo-likelihood"), rtol=1e-9)
+    np.testing.assert_allclose(cv_curve(x, hs, "lscv"), cv_curve_bruteforce(x, hs, "lscv"),
+                               rtol=1e-8)
+
+
+@pytest.mark.parametrize("data", [
+    np.array([1.0, 1.0, 1.0 + 1e-6]),                                # asked for 196 GiB before
+    np.concatenate([np.zeros(5), np.full(5, 1e12)]),                  # two ties, 1e12 apart
+    1e9 + 1e-6 * np.random.default_rng(11).standard_normal(50),      # huge offset, tiny spread
+    np.random.default_rng(12).standard_cauchy(200),                   # heavy tails
+    np.array([0.0, 1e-300]), np.array([-1e300, 1e300]),               # tiny / huge scales
+])
+def test_memory_stays_bounded_and_the_sweep_exact_on_extreme_samples(data):
+    import tracemalloc
+    with np.errstate(over="ignore"):
+        hs = np.array([1e-12, 1e-6, 0.5, 1e3, 1e15]) * np.ptp(data)
+    hs = hs[np.isfinite(hs) & (hs > 0)]
+    tracemalloc.start()
+    try:
+        got = {m: cv_curve(data, hs, m) for m in ("loo-likelihood", "lscv")}
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64e6
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = cv_curve_bruteforce(data, hs, "loo-likelihood")
+    for g, w in zip(got["loo-likelihood"], want):
+        assert g == w or abs(g - w) <= 1e-8 * (1 + abs(w))
+
+
+def test_sweep_memory_is_bounded_for_a_large_sample():
+    import tracemalloc
+    x = np.random.default_rng(13).standard_normal(200_000)
+    tracemalloc.start()
+    try:
+        cv_curve(x, [1e-4, 0.05, 30.0], "loo-likelihood")
+        cv_curve(x, [1e-4, 0.05, 30.0], "lscv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 40e6  # ~ 20 arrays of the data's length, no n x n or grid x n temporaries
+
+
+def test_n_equal_two_and_ties():
+    for data in ([0.0, 1.0], [2.0, 2.0], [3.0, 3.0, 3.0, 7.0]):
+        data = np.array(data)
+        for h in (1e-3, 0.3, 50.0):
+            assert cv_curve(data, [h], "loo-likelihood")[0] == pytest.approx(
+                loo_in_log_space(data, h), abs=1e-8)
+
+
+# -- bad inputs: every public function, error class and the argument's name ---------------------
+GOOD = np.array([0.0, 0.4, 1.3])
+BAD_ARRAYS = [
+    (["0", "1"], TypeError, "must be real numbers"),                 # numeric strings: not parsed
+    (np.array([1 + 2j, 3.0]), TypeError, "complex"),
+    (np.array([True, False]), TypeError, "booleans"),
+    (np.array([1.0, True], dtype=object), TypeError, "must be real numbers"),
+    (np.array([1.0, None], dtype=object), TypeError, "must be real numbers"),
+    ([1.0, np.nan], ValueError, "NaN"),
+    ([1.0, np.inf], ValueError, "NaN or infinite"),
+    ("1.5", TypeError, "must be real numbers"),
+]
+ARRAY_CALLS = {
+    "kernel_pdf(u)": (lambda v: kernel_pdf(v), "u"),
+    "kde_pdf(x)": (lambda v: kde_pdf(v, GOOD, 0.5), "x"),
+    "kde_pdf(data)": (lambda v: kde_pdf([0.0], v, 0.5), "data"),
+    "kde_bumps(data)": (lambda v: kde_bumps([0.0], v, 0.5), "data"),
+    "log_likelihood(x)": (lambda v: log_likelihood(v, GOOD, 0.5), "x"),
+    "histogram(data)": (lambda v: histogram(v, 0.5), "data"),
+    "histogram_pdf(x)": (lambda v: histogram_pdf(v, GOOD, 0.5), "x"),
+    "cv_curve(data)": (lambda v: cv_curve(v, [0.5]), "data"),
+    "cv_curve(hs)": (lambda v: cv_curve(GOOD, v), "hs"),
+    "cv_curve_bruteforce(data)": (lambda v: cv_curve_bruteforce(v, [0.5]), "data"),
+    "select_bandwidth(data)": (lambda v: select_bandwidth(v, "lscv"), "data"),
+    "select_bandwidth(hs)": (lambda v: select_bandwidth(GOOD, "lscv", hs=v), "hs"),
+    "rule_of_thumb(data)": (lambda v: rule_of_thumb(v), "data"),
+    "claw_pdf(x)": (lambda v: claw_pdf(v), "x"),
+}
+
+
+@pytest.mark.parametrize("call", list(ARRAY_CALLS))
+@pytest.mark.parametrize("bad, exc, match", BAD_ARRAYS)
+def test_non_real_or_non_finite_arrays_are_refused(call, bad, exc, match):
+    fn, name = ARRAY_CALLS[call]
+    with pytest.raises(exc, match=match) as info:
+        fn(bad)
+    assert name in str(info.value)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda h: kde_pdf([0.0], GOOD, h), "h"), (lambda h: kde_bumps([0.0], GOOD, h), "h"),
+    (lambda h: log_likelihood([0.0], GOOD, h), "h"), (lambda h: histogram(GOOD, h), "width"),
+    (lambda h: histogram_pdf([0.0], GOOD, h), "width"), (lambda h: cv_curve(GOOD, [h]), "hs"),
+    (lambda h: kde2d_grid([0.0], [0.0], [[0.0, 0.0]], h), "h"),
+])
+@pytest.mark.parametrize("h", [0.0, -1.0, np.nan, np.inf, "0.5", 1j])
+def test_bandwidths_must_be_positive_finite_reals(call, name, h):
+    with pytest.raises((ValueError, TypeError)) as info:
+        call(h)
+    assert name in str(info.value)
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: kde_pdf([], GOOD, 0.5), ValueError, "x is empty"),
+    (lambda: kde_pdf([[0.0, 1.0]], GOOD, 0.5), ValueError, "x must be a 1-D"),
+    (lambda: cv_curve(np.zeros((2, 2)), [0.5]), ValueError, "data must be a 1-D"),
+    (lambda: cv_curve(GOOD, [[0.5, 1.0]]), ValueError, "hs must be a 1-D"),
+    (lambda: cv_curve([1.0], [0.5], "loo-likelihood"), ValueError, "data has 1 observation"),
+    (lambda: cv_curve([], [0.5]), ValueError, "data is empty"),
+    (lambda: cv_curve(GOOD, [0.5], kernel="cosine"), ValueError, "kernel must be one of"),
+    (lambda: cv_curve([-1e308, 1e308], [0.5]), ValueError, "data spans"),
+    (lambda: kde2d_grid([0.0], [0.0], [[0.0, 1j]], 1.0), TypeError, "data must be real"),
+    (lambda: kde2d_grid([0.0], ["1"], [[0.0, 1.0]], 1.0), TypeError, "ys must be real"),
+    (lambda: kde2d_grid([0.0], [0.0], np.zeros((0, 2)), 1.0), ValueError, "data must have shape"),
+    (lambda: kde2d_grid([0.0], [0.0], [[0.0, 1.0]], [1.0, 2.0, 3.0]), ValueError, "h must be"),
+    (lambda: histogram_log_likelihood(["1"], GOOD, 0.5), TypeError, "x must be real"),
+    (lambda: select_bandwidth([5.0, 5.0, 5.0], "lscv"), ValueError, "zero spread"),
+    (lambda: sample_claw(2.5, 0), TypeError, "n must be"),
+])
+def test_other_bad_inputs(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

@@ -8,6 +8,7 @@ from sklearn.random_projection import johnson_lindenstrauss_min_dim
 from threadpoolctl import threadpool_limits
 
 from genviz import datasets
+from genviz._validation import NotFittedError
 from genviz.knn import (
     KNNClassifier, KNNRegressor, SortedNeighbors, distance_ratios, distortion_stats, flip_labels,
     jl_min_dim, kneighbors, pairwise_distances, projection_benchmark, random_projection,
@@ -246,8 +247,8 @@ def test_optical_digits_provenance():
      "X has 2 feature"),
     (lambda: KNNClassifier(1).fit([[0.0], [1.0]], [0, 1]).predict([[np.nan]]), ValueError,
      "X contains 1 NaN"),
-    (lambda: KNNClassifier(1).predict([[0.0]]), RuntimeError, "not fitted yet"),
-    (lambda: KNNRegressor(1).predict([[0.0]]), RuntimeError, "not fitted yet"),
+    (lambda: KNNClassifier(1).predict([[0.0]]), NotFittedError, "not fitted yet"),
+    (lambda: KNNRegressor(1).predict([[0.0]]), NotFittedError, "not fitted yet"),
     (lambda: KNNClassifier(1, metric="manhattan").fit([[0.0]], [0]), TypeError, "metric must be"),
     (lambda: pairwise_distances([[0.0]], [[1.0]], metric=lambda a, b: np.nan), ValueError,
      "metric returned NaN"),

@@ -120,10 +120,9 @@ class CategoricalNBView(View):
         self.undefined.set_text("" if post is not None else
                                 "P(x) = 0 for\nevery class:\n0/0 undefined.\n"
                                 "Raise α above 0.")
-        self.state = {"alpha": alpha, "query": query, "tables": tables,
-                      "counts": [c.copy() for c in model.category_count_],
-                      "class_count": model.class_count_.copy(), "explain": e,
-                      "n_values": model.n_categories_.tolist(), "categories": self.categories}
+        self.state = {"alpha": alpha, "query": query, "tables": tables, "explain": e,
+                      "smoothed": [model.smoothed_table(j) for j in range(len(self.names))],
+                      "class_count": model.class_count_.copy(), "categories": self.categories}
         self.model = model
 
     def describe(self) -> str:
@@ -326,8 +325,8 @@ class KDENBView(View):
         fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
-        dens = np.exp(gnb._joint_log_likelihood(self.grid[:, None]))
-        post_g = gnb.predict_proba(self.grid[:, None])
+        gauss = gnb.class_densities(self.grid[:, None])
+        dens, post_g = gauss.density, gauss.posterior
         self.kde_lines, self.post_lines = [], []
         for k, c in enumerate(self.classes):
             col = CLASS_COLORS[k]
@@ -357,12 +356,10 @@ class KDENBView(View):
                          low_open=True)
         self.bandwidth = h
         model = KDENB(bandwidth=h).fit(self.x[:, None], self.y)
-        logd = model.feature_log_density(self.grid[:, None])[:, :, 0]
-        joint = logd + model.class_log_prior_
-        post = np.exp(joint - model._log_normaliser(joint))
+        kde = model.class_densities(self.grid[:, None])
         for k in range(len(self.classes)):
-            self.kde_lines[k].set_data(self.grid, np.exp(logd[:, k]))
-            self.post_lines[k].set_data(self.grid, post[:, k])
+            self.kde_lines[k].set_data(self.grid, kde.density[:, k])
+            self.post_lines[k].set_data(self.grid, kde.posterior[:, k])
         acc = float(np.mean(model.predict(self.xt[:, None]) == self.yt))
         self.state = {"bandwidth": h, "accuracy_kde": acc, "accuracy_gaussian": self.acc_gauss}
 

@@ -14,10 +14,12 @@ __all__ = ["categorical_nb_explorer", "categorical_readout", "discretize_explore
            "nb_vs_gda_explorer", "kde_nb_explorer"]
 
 
-def _frac(c, alpha, n, nv):
-    if alpha == 0:
-        return f"{c:g}/{n:g}"
-    return f"({c:g}+{alpha:g})/({n:g}+{alpha:g}&middot;{nv})"
+def _frac(table, k, value):
+    """The model's smoothed entry as the slides write it: (count + alpha)/(N_k + alpha n_j) = p."""
+    c, n, p = table.entry(k, value)
+    if table.alpha == 0:
+        return f"{c:g}/{n:g} = {p:.3f}"
+    return f"({c:g}+{table.alpha:g})/({n:g}+{table.alpha:g}&middot;{table.n_values}) = {p:.3f}"
 
 
 def categorical_readout(state) -> str:
@@ -37,10 +39,8 @@ def categorical_readout(state) -> str:
         f"<td>{N[k]:g}/{N.sum():g} = {e['prior'][k]:.3f}</td>" for k in range(len(classes)))
         + "</tr>"]
     for j, (f, v) in enumerate(zip(e["features"], e["values"])):
-        i = list(state["categories"][j]).index(v)
-        cells = "".join(
-            f"<td>{_frac(state['counts'][j][k, i], a, N[k], state['n_values'][j])} = "
-            f"{e['factors'][k, j]:.3f}</td>" for k in range(len(classes)))
+        cells = "".join(f"<td>{_frac(state['smoothed'][j], k, v)}</td>"
+                        for k in range(len(classes)))
         rows.append(f"<tr><th>P({esc(str(f))}={esc(str(v))} | y)</th>{cells}</tr>")
     rows.append("<tr><th>P(y)&prod;P(x<sub>j</sub>|y)</th>" + "".join(
         f"<td><b>{e['joint'][k]:.4g}</b></td>" for k in range(len(classes))) + "</tr>")

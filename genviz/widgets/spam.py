@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 import ipywidgets as widgets
 
@@ -17,11 +18,18 @@ def _model_toggle(value):
                                  style={"description_width": "70px", "button_width": "110px"})
 
 
+def _format_c(log10_c: float) -> str:
+    """``c = 10^log10_c`` as text that never overflows (c = 1e400 is fine to show)."""
+    e = math.floor(log10_c)
+    if -300 < e < 300:
+        return f"{10.0 ** log10_c:.3g}"
+    return f"{10.0 ** (log10_c - e):.3g}&times;10<sup>{e}</sup>"
+
+
 def threshold_readout(state) -> str:
     """HTML table: for each event model (a column; the shown model in bold), the operating
     point at the current c. One row per measure keeps the table narrow enough to sit beside
     the figure in lecture mode and in a 1280-px JupyterLab with the file browser open."""
-    c = 10.0 ** state["log10_c"]
     names = list(state["points"])
 
     def cell(name, text):
@@ -38,7 +46,7 @@ def threshold_readout(state) -> str:
                    + "".join(cell(n, fmt(n, state["points"][n])) for n in names) + "</tr>"
                    for label, fmt in measures)
     return readout_html(
-        f"c = 10<sup>{state['log10_c']:.1f}</sup> = {c:.3g} &nbsp; "
+        f"c = 10<sup>{state['log10_c']:.1f}</sup> = {_format_c(state['log10_c'])} &nbsp; "
         f"(log c = {state['log10_c'] * 2.302585:.2f}), &alpha; = {state['alpha']:.3g}",
         f"<table>{head}{rows}</table>")
 
