@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import http.server
 import pathlib
 import subprocess
@@ -102,7 +103,9 @@ def summarize_violations(violations: list[dict]) -> dict:
         counts[v.get("impact") or "minor"] += 1
         rules.append({"id": v["id"], "impact": v.get("impact"), "nodes": len(v["nodes"]),
                       "help": v["help"],
-                      "targets": [n["target"] for n in v["nodes"][:5]]})
+                      "targets": [n["target"] for n in v["nodes"][:5]],
+                      "all_targets": [json.dumps(n["target"]) for n in v["nodes"]],
+                      "html": [n.get("html", "")[:160] for n in v["nodes"]]})
     return {"counts": counts, "rules": rules}
 
 

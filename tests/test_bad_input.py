@@ -16,7 +16,7 @@ from genviz.knn import (KNNClassifier, KNNRegressor, SortedNeighbors, kneighbors
 from genviz.logistic import LogisticRegression, is_linearly_separable
 from genviz.naive_bayes import (KDENB, BernoulliNB, CategoricalNB, GaussianNB, MultinomialNB,
                                 discretize, leave_one_out_predict)
-from genviz.text import bag_of_words, build_vocabulary, tokenize
+from genviz.text import bag_of_words, build_vocabulary, tokenize, word_contributions
 
 I2 = np.eye(2)
 X2 = np.array([[0.0, 0.1], [1.0, 0.3], [0.2, 1.0], [2.0, 2.2], [3.0, 1.9], [2.5, 3.1]])
@@ -122,6 +122,9 @@ CASES = [
     ("build_vocabulary extra_words", lambda: build_vocabulary(["a b"], extra_words=["Two Words"]), ValueError, "extra_words must hold single"),
     ("bag_of_words docs", lambda: bag_of_words("free", VOCAB), TypeError, "docs must be a sequence"),
     ("bag_of_words docs[1]", lambda: bag_of_words(["free", 3], VOCAB), TypeError, r"docs\[1\] must be a string"),
+    ("bag_of_words vocabulary", lambda: bag_of_words(["free"], ["free"]), TypeError, "vocabulary must be a Vocabulary"),
+    ("word_contributions weights", lambda: word_contributions("free", VOCAB, [1.0]), ValueError, "weights has length 1"),
+    ("word_contributions doc", lambda: word_contributions(["free"], VOCAB, [1.0] * len(VOCAB)), TypeError, "doc must be a string"),
 ]
 
 
