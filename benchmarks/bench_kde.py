@@ -6,6 +6,10 @@ The CV sweep (n = 1000 claw draws, 100 bandwidths) is compared with
   multiply its time by 20 for the full grid (cost is linear in the number of bandwidths);
 * scikit-learn's ``GridSearchCV(KernelDensity(), {"bandwidth": ...}, cv=LeaveOneOut())`` on 2 of
   the 100 bandwidths: multiply by 50 (1000 fits and scores per bandwidth; linear in the grid).
+
+Run as a script (``PYTHONPATH=. python benchmarks/bench_kde.py [max_n]``) it writes
+``benchmarks/kde_sweep.md``: the sweep at n = 10^3..10^6 x 100 bandwidths, both criteria, time,
+tracemalloc peak, the exact and scikit-learn baselines and the deviation on adversarial samples.
 """
 
 import matplotlib.pyplot as plt
@@ -191,8 +195,6 @@ def _lscv_terms(x, h):
 
 
 def sweep_table(max_n=1_000_000):
-    import platform
-    import os
     from sklearn.model_selection import GridSearchCV, LeaveOneOut
     from sklearn.neighbors import KernelDensity
 
@@ -254,20 +256,31 @@ def sweep_table(max_n=1_000_000):
             if m == "lscv":  # relative to the size of its two terms (the stated bound's scale)
                 dev = dev / np.array([_lscv_terms(data, h) for h in hs])
             devs.append((name + ", n = 1000, 25 h", m, float(np.max(dev))))
-    lines = [f"# KDE cross-validation sweep: time, memory, accuracy",
+    write_table(rows, devs)
+
+
+def write_table(rows, devs):
+    """benchmarks/kde_sweep.md from the measured rows and deviations."""
+    import os
+    import pathlib
+    import platform
+    methods = ("loo-likelihood", "lscv")
+    lines = ["# KDE cross-validation sweep: time, memory, accuracy",
              "",
              f"`python benchmarks/bench_kde.py` ({platform.python_implementation()} "
-             f"{platform.python_version()}, {os.cpu_count()} cores, shared with other jobs: "
-             "wall-clock numbers are noisy, ratios within a run less so). Claw samples, 100 "
-             "bandwidths log-spaced 0.005..1.5, Gaussian kernel. Peak memory by tracemalloc "
-             "(numpy buffers included) over one sweep. p95 of 7/5/3 repeats (1 run at 1e6). CPU s: "
-             "median process time (wall time minus waiting for the shared cores, roughly).",
+             f"{platform.python_version()}, {os.cpu_count()} cores shared with ~6 other jobs, load "
+             "average ~7: wall-clock numbers are inflated and noisy; CPU s, the median process time, "
+             "is closer to what a quiet machine's wall clock shows). Claw samples, 100 bandwidths "
+             "log-spaced 0.005..1.5, Gaussian kernel. Peak MB: tracemalloc peak over one sweep "
+             "(numpy registers its buffers with tracemalloc, so they are counted). p95 of 7/5/3 "
+             "repeats at 1e3/1e4/1e5; at 1e6 one run, with tracemalloc on.",
              "",
-             "| n | criterion | median s | p95 s | peak MB | exact O(n^2) s | (how) | exact / ours | sklearn GridSearchCV s | (how) | sklearn / ours |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for n, m, med, p95, mem, ex, exn, sk, skn in rows:
-        lines.append(f"| {n:,} | {m} | {med:.3g} | {p95:.3g} | {mem:.0f} | {ex:.3g} | {exn} | "
-                     f"{ex / med:.0f}x | {sk:.3g} | {skn} | {sk / med:.0f}x |")
+             "| n | criterion | median s | p95 s | CPU s | peak MB | exact O(n^2) s | (how) | exact / ours | sklearn GridSearchCV s | (how) | sklearn / ours |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for n, m, med, p95, cpu, mem, ex, exn, sk, skn in rows:
+        skr = f"{sk / med:.0f}x" if sk == sk else "—"
+        lines.append(f"| {n:,} | {m} | {med:.3g} | {p95:.3g} | {cpu:.3g} | {mem:.3g} | {ex:.3g} | "
+                     f"{exn} | {ex / med:.0f}x | {sk:.3g} | {skn} | {skr} |")
     lines += ["", "Growth with n (median time ratio per 10x n):", ""]
     for m in methods:
         t = [r[2] for r in rows if r[1] == m]
@@ -279,7 +292,6 @@ def sweep_table(max_n=1_000_000):
     for name, m, dev in devs:
         lines.append(f"| {name} | {m} | {dev:.2g} |")
     text = "\n".join(lines) + "\n"
-    import pathlib
     (pathlib.Path(__file__).resolve().parent / "kde_sweep.md").write_text(text)
     print(text)
 

@@ -290,12 +290,17 @@ class CovFactor:
 
     Attributes
     ----------
-    cov : (d, d) array, symmetrised.
-    eigvals : (d,) eigenvalues, in decreasing order.
-    eigvecs : (d, d) matching unit eigenvectors in columns, each with a non-negative largest
-        component so that the result is deterministic.
-    logdet : log-determinant, ``sum(log(eigvals))``.
-    whiten : (d, d) matrix ``W`` with ``(x - mu) @ W`` standard normal, i.e. ``W W^T = cov^{-1}``.
+    cov : ndarray of shape (d, d)
+        The matrix, symmetrised.
+    eigvals : ndarray of shape (d,)
+        Eigenvalues, in decreasing order.
+    eigvecs : ndarray of shape (d, d)
+        Matching unit eigenvectors in columns, each with a non-negative largest component so
+        that the result is deterministic.
+    logdet : float
+        Log-determinant, ``sum(log(eigvals))``.
+    whiten : ndarray of shape (d, d)
+        ``W`` with ``(x - mu) @ W`` standard normal, i.e. ``W W^T = cov^{-1}``.
     """
 
     __slots__ = ("cov", "eigvals", "eigvecs", "logdet", "whiten", "_chol")

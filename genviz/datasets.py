@@ -210,7 +210,8 @@ def optical_digits():
 # -- naive Bayes tables (notebooks 06, 08; scripts/build_penguins.py) --------------------------
 
 class CategoricalTable(NamedTuple):
-    """A small table of categorical features: ``X`` (n, d) strings, ``y`` (n,) labels."""
+    """A small table of categorical features: ``X`` of shape (n, d) strings, ``y`` of shape
+    (n,) labels."""
 
     X: object  #: (n, d) object array of strings
     y: object  #: (n,) object array of labels

@@ -67,8 +67,10 @@ def word_dependence(X, y, j: int, k: int, *, positive=None) -> dict:
 
     Parameters
     ----------
-    X : (n, V) counts or presences (array or sparse)
-    y : (n,) labels (two classes)
+    X : array_like or sparse matrix of shape (n, V)
+        Counts or presences.
+    y : array_like of shape (n,)
+        Labels of two classes.
     j, k : int
         Columns of the two words.
     positive : label, optional

@@ -52,7 +52,7 @@ def factorize_cov(cov, name: str = "cov") -> CovFactor:
 
     Parameters
     ----------
-    cov : (d, d) array_like
+    cov : array_like of shape (d, d)
         Symmetric positive-definite covariance matrix.
 
     Returns
@@ -138,10 +138,10 @@ def mvn_logpdf(X, mean, cov) -> np.ndarray:
 
     Parameters
     ----------
-    X : (n, d) array_like
+    X : array_like of shape (n, d)
         Points, one per row.
-    mean : (d,) array_like
-    cov : (d, d) array_like or CovFactor
+    mean : array_like of shape (d,)
+    cov : array_like of shape (d, d) or CovFactor
         Positive-definite covariance (or a factor from :func:`factorize_cov`).
 
     Returns
@@ -186,8 +186,8 @@ def mvn_pdf_grid(x, y, mean, cov, *, log: bool = False) -> np.ndarray:
     ----------
     x, y : 1-D array_like
         Grid coordinates along :math:`x_1` and :math:`x_2`.
-    mean : (2,) array_like
-    cov : (2, 2) array_like or CovFactor
+    mean : array_like of shape (2,)
+    cov : array_like of shape (2, 2) or CovFactor
     log : bool, default False
         Return the log-density instead.
 
@@ -248,8 +248,8 @@ def sample_mvn(n, mean, cov, rng) -> np.ndarray:
     ----------
     n : int
         Number of samples (>= 0).
-    mean : (d,) array_like
-    cov : (d, d) array_like or CovFactor
+    mean : array_like of shape (d,)
+    cov : array_like of shape (d, d) or CovFactor
     rng : numpy.random.Generator or int
         Source of randomness; an int is used as a seed. Required, so results are reproducible.
 
@@ -298,7 +298,7 @@ def cov_eigen(cov) -> EigenGeometry:
 
     Parameters
     ----------
-    cov : (d, d) array_like or CovFactor
+    cov : array_like of shape (d, d) or CovFactor
 
     Returns
     -------
@@ -340,8 +340,8 @@ def ellipse_points(mean, cov, k: float = 1.0, n: int = 100) -> np.ndarray:
 
     Parameters
     ----------
-    mean : (2,) array_like
-    cov : (2, 2) array_like or CovFactor
+    mean : array_like of shape (2,)
+    cov : array_like of shape (2, 2) or CovFactor
     k : float, default 1.0
         Mahalanobis radius (> 0).
     n : int, default 100

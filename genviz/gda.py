@@ -55,14 +55,14 @@ def logistic_params(phi, mu0, mu1, cov):
     ----------
     phi : float
         :math:`P(y = 1)`, strictly between 0 and 1.
-    mu0, mu1 : (d,) array_like
+    mu0, mu1 : array_like of shape (d,)
         Class means.
-    cov : (d, d) array_like
+    cov : array_like of shape (d, d)
         The shared covariance matrix (positive definite).
 
     Returns
     -------
-    theta : (d,) ndarray
+    theta : ndarray of shape (d,)
     theta0 : float
 
     Raises
@@ -100,8 +100,8 @@ def quadratic_params(phi, mu0, mu1, cov0, cov1):
 
     Returns
     -------
-    A : (d, d) ndarray
-    b : (d,) ndarray
+    A : ndarray of shape (d, d)
+    b : ndarray of shape (d,)
     c : float
 
     Examples
@@ -139,15 +139,15 @@ class GDA:
 
     Attributes
     ----------
-    classes_ : (K,) ndarray
+    classes_ : ndarray of shape (K,)
         The labels, sorted.
-    class_prior_ : (K,) ndarray
+    class_prior_ : ndarray of shape (K,)
         Fractions of training points per class.
     phi_ : float
         For two classes, ``class_prior_[1]`` (:math:`\phi = P(y = 1)`).
-    means_ : (K, d) ndarray
+    means_ : ndarray of shape (K, d)
         Class means :math:`\mu_k`.
-    covariance_ : (d, d) or (K, d, d) ndarray
+    covariance_ : ndarray of shape (d, d) or (K, d, d)
         :math:`\Sigma` (divides by n) or each :math:`\Sigma_k` (divides by :math:`n_k`).
 
     Examples
@@ -174,8 +174,9 @@ class GDA:
 
         Parameters
         ----------
-        X : (n, d) array_like
-        y : (n,) array_like of labels (at least two classes, each with at least two points).
+        X : array_like of shape (n, d)
+        y : array_like of shape (n,)
+            Labels (at least two classes, each with at least two points).
 
         Returns
         -------
@@ -225,12 +226,12 @@ class GDA:
 
         Parameters
         ----------
-        class_prior : (K,) array_like
+        class_prior : array_like of shape (K,)
             Positive, summing to 1.
-        means : (K, d) array_like
-        covariance : (d, d) or (K, d, d) array_like
+        means : array_like of shape (K, d)
+        covariance : array_like of shape (d, d) or (K, d, d)
             Shared or per-class covariance matrices.
-        classes : (K,) array_like, optional
+        classes : array_like of shape (K,), optional
             Labels; default ``0 .. K-1``.
 
         Returns
@@ -415,7 +416,7 @@ class GDA:
 
         Returns
         -------
-        theta : (d,) ndarray
+        theta : ndarray of shape (d,)
         theta0 : float
 
         Raises

@@ -35,7 +35,7 @@ class KDEClassifier(_BaseNB):
 
     Parameters
     ----------
-    bandwidth : "scott", float > 0 or (d,) array of floats > 0, default "scott"
+    bandwidth : "scott", float > 0 or array_like of shape (d,), default "scott"
         "scott": ``h_kj = s_kj n_k^(-1/(d+4))`` per class ``k`` and feature ``j`` (``s`` the
         sample standard deviation, ddof=1). A number or an array: the same bandwidth(s) for
         every class, in the units of the features.
@@ -44,8 +44,14 @@ class KDEClassifier(_BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    bandwidth_ : (K, d) the bandwidth of each class and feature
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    bandwidth_ : ndarray of shape (K, d)
+        The bandwidth of each class and feature.
 
     Examples
     --------

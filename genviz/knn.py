@@ -26,9 +26,8 @@ neighbours and the returned distances of the chosen ones are recomputed directly
 processed in chunks so memory stays bounded. Any other distance is a Python function
 ``metric(x_i, x)`` of a training row and a query (it need not be symmetric).
 
-Random projections and the Johnson-Lindenstrauss bound live in :mod:`genviz.projections`, the
-data generators of the k-NN figures (and label noise) in :mod:`genviz.synthetic`; both are
-re-exported here so ``from genviz.knn import random_projection`` keeps working.
+Random projections (:mod:`genviz.projections`) and the k-NN figures' data generators
+(:mod:`genviz.synthetic`) moved out; their names are re-exported here for older imports.
 """
 
 from __future__ import annotations
@@ -37,17 +36,15 @@ import numpy as np
 from scipy.special import logsumexp
 
 from genviz._validation import check_array, check_fitted, check_int, check_points, encode_labels
-# Moved out of this module; re-exported so older imports keep working.
 from genviz.projections import (
     distance_ratios, distortion_stats, jl_min_dim, projection_benchmark, random_projection,
 )
 from genviz.synthetic import flip_labels, regression_data, regression_truth, two_class_data
 
-__all__ = [
-    "pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
-    "SortedNeighbors", "flip_labels", "random_projection", "jl_min_dim", "distance_ratios",
-    "distortion_stats", "projection_benchmark", "two_class_data", "regression_data", "regression_truth",
-]
+__all__ = ["pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
+           "SortedNeighbors", "flip_labels", "random_projection", "jl_min_dim", "distance_ratios",
+           "distortion_stats", "projection_benchmark", "two_class_data", "regression_data",
+           "regression_truth"]
 
 _CHUNK_BYTES = 32 * 2**20  # at most ~32 MB of distances per chunk
 
@@ -132,8 +129,8 @@ def pairwise_distances(X_query, X_train, metric=None) -> np.ndarray:
 
     Parameters
     ----------
-    X_query : array_like, shape (m, n_features)
-    X_train : array_like, shape (n, n_features)
+    X_query : array_like of shape (m, n_features)
+    X_train : array_like of shape (n, n_features)
     metric : callable, optional
         ``metric(x_i, x) -> float`` of a training row and a query row. None: Euclidean,
         vectorised by the squared-norm expansion in chunks.
@@ -204,8 +201,8 @@ def kneighbors(X_query, X_train, k, metric=None):
 
     Parameters
     ----------
-    X_query : array_like, shape (m, n_features)
-    X_train : array_like, shape (n, n_features)
+    X_query : array_like of shape (m, n_features)
+    X_train : array_like of shape (n, n_features)
     k : int
         1 <= k <= n.
     metric : callable, optional
@@ -213,9 +210,9 @@ def kneighbors(X_query, X_train, k, metric=None):
 
     Returns
     -------
-    dist : ndarray, shape (m, k)
+    dist : ndarray of shape (m, k)
         Distances, increasing along each row.
-    ind : ndarray of int, shape (m, k)
+    ind : ndarray of shape (m, k), dtype=int
         Row indices into ``X_train``.
 
     Raises
@@ -261,7 +258,7 @@ def vote_counts(neighbor_labels, n_classes, k=None) -> np.ndarray:
 
     Parameters
     ----------
-    neighbor_labels : array_like of int, shape (m, k_max)
+    neighbor_labels : array_like of shape (m, k_max), dtype=int
         Class codes ``0..n_classes-1`` of each query's neighbours, nearest first.
     n_classes : int
     k : int, optional
@@ -329,9 +326,14 @@ class KNNClassifier(_KNNBase):
 
     Attributes
     ----------
-    classes_ : ndarray, the sorted class labels.
-    X_ : ndarray (n, d), the training points; y_codes_ : their class codes.
-    k_ : int, the validated k.
+    classes_ : ndarray of shape (n_classes,)
+        The sorted class labels.
+    X_ : ndarray of shape (n, d)
+        The training points.
+    y_codes_ : ndarray of shape (n,), dtype=int
+        Their class codes (indices into ``classes_``).
+    k_ : int
+        The validated k.
 
     Notes
     -----
@@ -418,7 +420,10 @@ class SortedNeighbors:
 
     Attributes
     ----------
-    ind : ndarray of int (m, k_max); dist : ndarray (m, k_max).
+    ind : ndarray of shape (m, k_max), dtype=int
+        Neighbour indices of each query, nearest first.
+    dist : ndarray of shape (m, k_max)
+        Their distances.
 
     Examples
     --------

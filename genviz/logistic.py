@@ -61,8 +61,9 @@ def is_linearly_separable(X, y) -> bool:
 
     Parameters
     ----------
-    X : (n, d) array_like
-    y : (n,) array_like of 0/1 labels
+    X : array_like of shape (n, d)
+    y : array_like of shape (n,)
+        Labels 0 and 1.
 
     Returns
     -------
@@ -124,7 +125,7 @@ class LogisticRegression:
 
     Attributes
     ----------
-    coef_ : (d,) ndarray
+    coef_ : ndarray of shape (d,)
         :math:`\theta` (scikit-learn stores it as shape (1, d)).
     intercept_ : float
         :math:`\theta_0`.
@@ -155,8 +156,9 @@ class LogisticRegression:
 
         Parameters
         ----------
-        X : (n, d) array_like
-        y : (n,) array_like of labels 0 and 1 (both present)
+        X : array_like of shape (n, d)
+        y : array_like of shape (n,)
+            Labels 0 and 1 (both present).
 
         Returns
         -------

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz._validation import check_rng, check_scalar, check_vector
+from genviz._validation import check_labels, check_rng, check_scalar, check_vector
 
 __all__ = ["stratified_split", "accuracy", "binary_metrics", "ThresholdCurves"]
 
@@ -89,18 +89,21 @@ def accuracy(y_true, y_pred) -> float:
     >>> accuracy(["a", "b", "b", "c"], ["a", "b", "c", "c"])
     0.75
     """
-    t, p = np.asarray(y_true), np.asarray(y_pred)
-    if t.ndim != 1 or t.shape != p.shape or t.size == 0:
-        raise ValueError(f"y_true and y_pred must be non-empty 1-D and of the same length, got "
-                         f"shapes {t.shape} and {p.shape}")
+    t, p = _check_pair(y_true, y_pred)
     return float(np.mean(t == p))
 
 
-def _check_labels(y_true, y_pred, positive):
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    if y_true.ndim != 1 or y_true.shape != y_pred.shape or y_true.size == 0:
+def _check_pair(y_true, y_pred):
+    """True and predicted labels: non-empty, the same length, each valid (check_labels)."""
+    n = np.shape(y_true)[0] if np.ndim(y_true) >= 1 else 0
+    if n == 0 or np.shape(y_pred) != np.shape(y_true):
         raise ValueError(f"y_true and y_pred must be non-empty 1-D and of the same length, got "
-                         f"shapes {y_true.shape} and {y_pred.shape}")
+                         f"shapes {np.shape(y_true)} and {np.shape(y_pred)}")
+    return check_labels(y_true, n, "y_true"), check_labels(y_pred, n, "y_pred")
+
+
+def _check_labels(y_true, y_pred, positive):
+    y_true, y_pred = _check_pair(y_true, y_pred)
     if positive not in set(y_true.tolist()) | set(y_pred.tolist()):
         raise ValueError(f"positive={positive!r} is not one of the labels "
                          f"{sorted(set(y_true.tolist()))}")

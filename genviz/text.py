@@ -107,7 +107,7 @@ class Vocabulary:
         The words, sorted.
     index : dict
         Word -> column.
-    doc_freq : (V,) int array
+    doc_freq : ndarray of shape (V,), dtype=int
         In how many training documents each word occurs.
     n_docs : int
         Number of training documents.

@@ -149,7 +149,7 @@ def test_decision_regions_figure_regions_and_bad_input():
     assert "training accuracy" in fig.axes[0].get_title()
     with pytest.raises(ValueError, match="pass both X_test and y_test"):
         decision_regions_figure({"1-NN": model}, X, y, X)
-    with pytest.raises(ValueError, match="y must have one label per row"):
+    with pytest.raises(ValueError, match="y has 2 labels but X has 4 rows"):
         decision_regions_figure({"1-NN": model}, X, y[:2])
 
 

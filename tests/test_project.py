@@ -277,3 +277,28 @@ def test_notebooks_use_the_interactive_backend_and_seed_randomness(path):
     assert "%matplotlib widget" in code
     assert "np.random.seed" not in code and "np.random.rand" not in code, "use a seeded Generator"
     assert "default_rng()" not in code, "seed every Generator"
+
+
+OLD_SHAPE_STYLES = [  # numpydoc: "ndarray of shape (n, d)", dtype after: ", dtype=int"
+    re.compile(r"^\s+[\w*, ]+ : .*\b(ndarray|array_like|array),? shape \("),      # ndarray, shape (n,)
+    re.compile(r"^\s+[\w*, ]+ : \((?:[^()]|\([^()]*\))*\) (ndarray|array_like|array)\b"),  # (n, d) array_like
+    re.compile(r"^\s+[\w*, ]+ : .*\b(ndarray|array_like) \("),                    # ndarray (n, d)
+    re.compile(r"^\s+[\w*, ]+ : .*\b(ndarray|array_like) of (int|bool|float),? (shape )?\("),
+    re.compile(r"^\s+\w+, \w+[^:]* \(\w+,\)"),                                   # a, b (K,) in one entry
+]
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: MR.module_name(p))
+def test_docstrings_write_shapes_one_way(path):
+    bad = [f"{MR.module_name(path)}:{i}: {line.strip()}"
+           for i, line in enumerate(path.read_text().splitlines(), 1)
+           if any(p.search(line) for p in OLD_SHAPE_STYLES)]
+    assert not bad, "write 'ndarray of shape (n, d)' (dtype after: ', dtype=int'):\n" + "\n".join(bad)
+
+
+def test_the_shape_style_check_can_fail():
+    for line in ["    X : array_like, shape (n, 2)", "    cov : (d, d) array_like",
+                 "    dist : ndarray (m, k)", "    ind : ndarray of int, shape (m, k)",
+                 "    classes_, class_count_ (K,), class_log_prior_ (K,)"]:
+        assert any(p.search(line) for p in OLD_SHAPE_STYLES), line
+    assert not any(p.search("    X : array_like of shape (n_samples, n_features)") for p in OLD_SHAPE_STYLES)

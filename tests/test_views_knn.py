@@ -73,7 +73,7 @@ def test_classification_view_errors_and_blitting(data):
         v.update(noise=1.5)
     with pytest.raises(TypeError, match="unknown parameter"):
         v.update(sigma=1)
-    with pytest.raises(ValueError, match="y must hold one class code 0 or 1"):
+    with pytest.raises(ValueError, match="y must hold only the labels 0 and 1"):
         KNNClassificationView(X, y + 1)
     assert np.isnan(v.state["test_accuracy"])
     v.fig.canvas.draw()

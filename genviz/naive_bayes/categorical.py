@@ -24,15 +24,20 @@ class SmoothedTable:
     Attributes
     ----------
     feature : str
-    values : list, the feature's values (columns)
-    classes : list, the class labels (rows)
-    counts : ndarray of shape (n_classes, n_values), ``c_{kv}``
-    class_count : ndarray of shape (n_classes,), ``N_k``
+    values : list
+        The feature's values (columns).
+    classes : list
+        The class labels (rows).
+    counts : ndarray of shape (n_classes, n_values)
+        ``c_{kv}``.
+    class_count : ndarray of shape (n_classes,)
+        ``N_k``.
     alpha : float
     n_values : int
     numerator : ndarray of shape (n_classes, n_values)
     denominator : ndarray of shape (n_classes,)
-    prob : ndarray of shape (n_classes, n_values), ``P(X_j = v | y = k)``
+    prob : ndarray of shape (n_classes, n_values)
+        ``P(X_j = v | y = k)``.
     """
 
     feature: str
@@ -100,10 +105,20 @@ class CategoricalNB(_BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    feature_names_ : list of d names; categories_ : list of d arrays of sorted values
-    category_count_ : list of d arrays (K, n_j), the count tables per class
-    feature_log_prob_ : list of d arrays (K, n_j), log of the smoothed conditional probabilities
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    feature_names_ : list of str
+        The d feature names.
+    categories_ : list of ndarray
+        For each feature ``j``, its sorted values (``n_j`` of them).
+    category_count_ : list of ndarray of shape (K, n_j)
+        The count table of each feature, per class.
+    feature_log_prob_ : list of ndarray of shape (K, n_j)
+        Log of the smoothed conditional probabilities.
 
     Examples
     --------

@@ -27,8 +27,18 @@ class GaussianNB(_BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    theta_ : (K, d) class means; var_ : (K, d) class variances; epsilon_ : float
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    theta_ : ndarray of shape (K, d)
+        Class means.
+    var_ : ndarray of shape (K, d)
+        Class variances (plus ``epsilon_``).
+    epsilon_ : float
+        The variance added for numerical stability.
 
     Raises
     ------
@@ -171,8 +181,14 @@ class KDENB(_BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    bandwidth_ : (K, d) the bandwidth of each class and feature
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    bandwidth_ : ndarray of shape (K, d)
+        The bandwidth of each class and feature.
 
     Examples
     --------

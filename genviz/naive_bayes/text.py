@@ -103,7 +103,7 @@ class _BinaryTextMixin:
 
         Returns
         -------
-        w : ndarray (n_features,)
+        w : ndarray of shape (n_features,)
         b : float
         """
         self._check_binary("linear_form")
@@ -155,9 +155,16 @@ class MultinomialNB(_BinaryTextMixin, _BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    feature_count_ : (K, V) word counts per class
-    feature_log_prob_ : (K, V) ``log theta``
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    feature_count_ : ndarray of shape (K, V)
+        Word counts per class.
+    feature_log_prob_ : ndarray of shape (K, V)
+        ``log theta``.
 
     Examples
     --------
@@ -217,9 +224,18 @@ class BernoulliNB(_BinaryTextMixin, _BaseNB):
 
     Attributes
     ----------
-    classes_, class_count_ (K,), class_log_prior_ (K,)
-    feature_count_ : (K, V) number of documents of each class containing each word
-    feature_log_prob_ : (K, V) ``log phi``; ``feature_log_prob_neg_`` (K, V) ``log(1 - phi)``
+    classes_ : ndarray of shape (K,)
+        The sorted class labels.
+    class_count_ : ndarray of shape (K,)
+        Training rows per class.
+    class_log_prior_ : ndarray of shape (K,)
+        Log of the class priors.
+    feature_count_ : ndarray of shape (K, V)
+        Number of documents of each class containing each word.
+    feature_log_prob_ : ndarray of shape (K, V)
+        ``log phi``.
+    feature_log_prob_neg_ : ndarray of shape (K, V)
+        ``log(1 - phi)``.
 
     Examples
     --------

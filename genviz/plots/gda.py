@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
-from genviz._validation import check_int, check_points, check_scalar
+from genviz._validation import check_int, check_labels, check_points, check_scalar
 from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.grids import data_box, grid_2d
-from genviz.gda import GDA, check_labels
+from genviz.gda import GDA
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
@@ -75,8 +75,9 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
 
     Parameters
     ----------
-    X : (n, 2) array_like
-    y : (n,) array_like of 0/1
+    X : array_like of shape (n, 2)
+    y : array_like of shape (n,)
+        Labels 0 and 1.
     model : GDA, optional
         A fitted two-class GDA; by default ``GDA().fit(X, y)``.
     box : (x0, x1, y0, y1), optional

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.collections import LineCollection
 
 from genviz._validation import check_int, check_scalar
-from genviz.kde import (KERNELS, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
+from genviz.kde import (KERNELS, RULES, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
                         kernel_pdf, rule_of_thumb, sample_claw)
 from genviz.plots._base import View, fmt, new_figure, plain_text
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
@@ -73,7 +73,7 @@ def cv_figure(data, hs, *, kernel: str = "gaussian"):
     hs = np.asarray(hs, dtype=float)
     loo = cv_curve(data, hs, "loo-likelihood", kernel)
     ls = cv_curve(data, hs, "lscv", kernel)
-    rules = {r: rule_of_thumb(data, r, kernel) for r in ("silverman", "scott")}
+    rules = {r: rule_of_thumb(data, r, kernel) for r in RULES}
     fig = new_figure(figsize=(11.0, 3.8))
     ax1, ax2 = fig.subplots(1, 2, sharex=True)
     h_loo, h_ls = hs[int(np.argmax(loo))], hs[int(np.argmin(ls))]

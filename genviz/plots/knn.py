@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 
-from genviz._validation import check_int, check_points, check_rng, check_scalar, check_vector
+from genviz._validation import check_int, check_labels, check_points, check_rng, check_scalar, check_vector
 from genviz.knn import SortedNeighbors, kneighbors
 from genviz.projections import (
     distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
@@ -43,8 +43,14 @@ class KNNClassificationView(View):
 
     Parameters
     ----------
-    X : (n, 2) training points; y : (n,) class codes 0/1.
-    X_test, y_test : optional held-out points (clean labels) for the accuracy readout.
+    X : array_like of shape (n, 2)
+        Training points.
+    y : array_like of shape (n,), dtype=int
+        Their class codes 0/1.
+    X_test : array_like of shape (n_test, 2), optional
+        Held-out points (clean labels) for the accuracy readout.
+    y_test : array_like of shape (n_test,), optional
+        Their labels.
     k, noise, qx, qy : initial slider values (noise = fraction of flipped training labels).
     k_max : largest k the view supports (neighbours are sorted once up to it).
     lim, n_grid : the square ``[-lim, lim]^2`` and its grid resolution.
@@ -62,10 +68,7 @@ class KNNClassificationView(View):
     def __init__(self, X, y, X_test=None, y_test=None, *, k=7, noise=0.0, qx=0.0, qy=0.0,
                  k_max=31, lim=4.0, n_grid=121, noise_seed=0, figsize=None):
         self.X = check_points(X, "X", d=2)
-        y = np.asarray(y)
-        if y.shape != (self.X.shape[0],) or not set(np.unique(y).tolist()) <= {0, 1}:
-            raise ValueError(f"y must hold one class code 0 or 1 per row of X, got shape {y.shape}")
-        self.y = y.astype(np.intp)
+        self.y = check_labels(y, self.X.shape[0], binary=True).astype(np.intp)
         self.k_max = check_int(k_max, "k_max", low=1, high=self.X.shape[0])
         self.lim = check_scalar(lim, "lim", low=0.0, low_open=True)
         self.noise_seed = check_int(noise_seed, "noise_seed", low=0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.colors import ListedColormap, to_rgb
 
-from genviz._validation import check_int, check_points, check_scalar
+from genviz._validation import check_int, check_labels, check_points, check_scalar
 from genviz.grids import data_box, grid_2d
 from genviz.model_selection import accuracy
 from genviz.plots._base import new_figure
@@ -69,17 +69,12 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None,
     if not models:
         raise ValueError("models is empty; pass {name: fitted model}")
     X = check_points(X, "X", d=2)
-    y = np.asarray(y)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({X.shape[0]}), got {y.shape}")
+    y = check_labels(y, X.shape[0])
     if (X_test is None) != (y_test is None):
         raise ValueError("pass both X_test and y_test, or neither")
     if X_test is not None:
         X_test = check_points(X_test, "X_test", d=2)
-        y_test = np.asarray(y_test)
-        if y_test.shape != (X_test.shape[0],):
-            raise ValueError(f"y_test must have one label per row of X_test ({X_test.shape[0]}), "
-                             f"got {y_test.shape}")
+        y_test = check_labels(y_test, X_test.shape[0], "y_test")
     if lim is not None:
         box = grid_2d(check_scalar(lim, "lim", low=0.0, low_open=True), 2).extent
     elif box is None:

@@ -487,8 +487,10 @@ def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
 
     Parameters
     ----------
-    n_words : (n,) number of dictionary words in each message
-    log10_joint : (n,) ``log10 P(x, y)`` of each message (e.g. of its more likely class)
+    n_words : array_like of shape (n,)
+        Number of dictionary words in each message.
+    log10_joint : array_like of shape (n,)
+        ``log10 P(x, y)`` of each message (e.g. of its more likely class).
 
     Returns
     -------

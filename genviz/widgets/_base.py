@@ -116,8 +116,18 @@ class Explorer(widgets.VBox):
 
     Attributes
     ----------
-    view, controls, readout (the HTML widget), canvas (the widget showing the figure),
-    n_updates (how many updates ran), error (the last error message, or None).
+    view : View
+        The view passed in.
+    controls : dict
+        Parameter name -> control.
+    readout : ipywidgets.HTML
+        The live readout.
+    canvas : ipywidgets.DOMWidget
+        The widget showing the figure (the ipympl canvas, or an Image of its PNG).
+    n_updates : int
+        How many updates ran.
+    error : str or None
+        The last error message, or None.
     """
 
     def __init__(self, view, controls: dict, readout, *, title: str | None = None):
