@@ -218,6 +218,16 @@ class CategoricalTable(NamedTuple):
     feature_names: list  #: d column names
     target_name: str  #: name of the label column
 
+    def _repr_html_(self) -> str:
+        """The table as an HTML table (what a notebook shows for it): one header row with the
+        feature names and the label, one row per record."""
+        from html import escape
+
+        head = "".join(f"<th>{escape(str(c))}</th>" for c in [*self.feature_names, self.target_name])
+        rows = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in [*row, label])
+                       + "</tr>" for row, label in zip(self.X, self.y))
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
 
 def _object_table(rows, feature_names, target_name):
     X = np.empty((len(rows), len(feature_names)), dtype=object)

@@ -59,3 +59,37 @@ def test_penguins_corrupted_or_missing_file_is_a_clear_error(tmp_path, monkeypat
     (tmp_path / datasets.PENGUINS_FILE).unlink()
     with pytest.raises(datasets.DataFileError, match="missing"):
         datasets.penguins()
+
+
+def test_categorical_table_shows_as_an_html_table():
+    import html.parser
+
+    class Cells(html.parser.HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.rows, self._row, self._in = [], None, False
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "tr":
+                self._row = []
+            elif tag in ("td", "th"):
+                self._in = True
+
+        def handle_endtag(self, tag):
+            if tag == "tr":
+                self.rows.append(self._row)
+            elif tag in ("td", "th"):
+                self._in = False
+
+        def handle_data(self, data):
+            if self._in:
+                self._row.append(data)
+
+    t = datasets.enjoy_sport()
+    parser = Cells()
+    parser.feed(t._repr_html_())
+    assert parser.rows[0] == [*t.feature_names, t.target_name]
+    assert parser.rows[1:] == [[*map(str, row), str(label)] for row, label in zip(t.X, t.y)]
+    # values are escaped, not interpreted as markup
+    odd = t._replace(feature_names=["<b>Sky</b>", *t.feature_names[1:]])
+    assert "&lt;b&gt;Sky&lt;/b&gt;" in odd._repr_html_()
