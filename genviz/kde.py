@@ -13,7 +13,7 @@ name               K(u)                                             scikit-learn
 ``box``            1 on [-1/2, 1/2)  (the slides' uniform kernel)   ``"tophat"`` with h/2
 ``tophat``         1/2 on (-1, 1)                                   ``"tophat"``, same h
 ``epanechnikov``   3/4 (1 - u^2) on [-1, 1]                         ``"epanechnikov"``, same h
-``triangular``     1 - |u| on [-1, 1]                               ``"linear"``, same h
+``triangular``     1 - abs(u) on [-1, 1]                            ``"linear"``, same h
 =================  ===============================================  =========================
 
 Cross-validation over a grid of ``h`` (:func:`cv_curve`): ``"loo-likelihood"``, the mean

@@ -340,7 +340,7 @@ def parse_answer(text: str, like):
     Numbers accept fractions and short expressions (``3/4``, ``-log(0.5)``, ``2^10``, ``1e-3``,
     ``-inf``); vectors ``[1, 2]`` or ``1, 2``; matrices ``[[1, 0], [0, 1]]`` or ``1, 0; 0, 1``;
     yes/no for True/False; labels separated by commas. Nothing is passed to ``eval``: the
-    expression is walked and only numbers, + - * / **, pi, e, inf and log/exp/sqrt are allowed.
+    expression is walked and only numbers, ``+ - * / **``, pi, e, inf and log/exp/sqrt are allowed.
 
     Raises
     ------

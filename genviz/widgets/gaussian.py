@@ -17,7 +17,7 @@ def _matrix_html(M) -> str:
 
 
 def gaussian_readout(state) -> str:
-    """HTML readout of a :class:`GaussianView` state: Sigma, |Sigma|, eigenvalues, samples."""
+    """HTML readout of a :class:`GaussianView` state: Sigma, det(Sigma), eigenvalues, samples."""
     lam = state["eigvals"]
     return readout_html(
         f"&Sigma; = {_matrix_html(state['cov'])}",
