@@ -25,7 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import gammaln, logsumexp
 
-from genviz._validation import check_int
+from genviz._validation import check_int, check_labels
 from genviz.text import Vocabulary, tokenize
 
 __all__ = ["parameter_counts", "word_dependence", "binary_vector", "word_ids", "bernoulli_mle",
@@ -62,6 +62,19 @@ def _presence(X):
     return (X > 0).astype(np.int8).tocsc()
 
 
+def _positive_rows(y, n: int, positive):
+    """Rows whose label is the class called ``y = 1`` (default: the larger of two labels),
+    after the one label check of genviz (:func:`genviz._validation.check_labels`)."""
+    y = check_labels(y, n)
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"y must have exactly two classes, got {classes.tolist()}")
+    positive = classes[1] if positive is None else positive
+    if positive not in classes:
+        raise ValueError(f"positive must be one of {classes.tolist()}, got {positive!r}")
+    return y == positive, positive
+
+
 def word_dependence(X, y, j: int, k: int, *, positive=None) -> dict:
     """How word ``j``'s occurrence depends on word ``k``'s, with and without the class.
 
@@ -91,20 +104,11 @@ def word_dependence(X, y, j: int, k: int, *, positive=None) -> dict:
     (0.5, 0.667, 1.0, 1.0)
     """
     P = _presence(X)
-    y = np.asarray(y)
-    if y.shape != (P.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({P.shape[0]}), got shape {y.shape}")
-    classes = np.unique(y)
-    if classes.size != 2:
-        raise ValueError(f"y must have exactly two classes, got {classes.tolist()}")
-    positive = classes[1] if positive is None else positive
-    if positive not in classes:
-        raise ValueError(f"positive must be one of {classes.tolist()}, got {positive!r}")
+    one, _ = _positive_rows(y, P.shape[0], positive)
     j = check_int(j, "j", low=0, high=P.shape[1] - 1)
     k = check_int(k, "k", low=0, high=P.shape[1] - 1)
     xj = P[:, j].toarray().ravel().astype(bool)
     xk = P[:, k].toarray().ravel().astype(bool)
-    one = y == positive
 
     def frac(mask):
         return float(xj[mask].mean()) if mask.any() else float("nan")
@@ -167,14 +171,7 @@ def bernoulli_mle(X, y, *, positive=None) -> dict:
     (0.6666666666666666, [1.0, 0.5], [0.0, 1.0])
     """
     P = _presence(X).tocsr()
-    y = np.asarray(y)
-    if y.shape != (P.shape[0],):
-        raise ValueError(f"y must have one label per row of X ({P.shape[0]}), got shape {y.shape}")
-    classes = np.unique(y)
-    if classes.size != 2:
-        raise ValueError(f"y must have exactly two classes, got {classes.tolist()}")
-    positive = classes[1] if positive is None else positive
-    one = y == positive
+    one, positive = _positive_rows(y, P.shape[0], positive)
     phi_1 = np.asarray(P[one].sum(axis=0)).ravel() / one.sum()
     phi_0 = np.asarray(P[~one].sum(axis=0)).ravel() / (~one).sum()
     return dict(phi_y=float(one.mean()), phi_1=phi_1, phi_0=phi_0, positive=positive)

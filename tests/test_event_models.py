@@ -130,3 +130,16 @@ def test_multinomial_log_likelihood_bad_input():
         multinomial_log_likelihood([1, 2], np.log([1.0]))
     with pytest.raises(ValueError, match=">= 0"):
         multinomial_log_likelihood([-1, 2], np.log([0.5, 0.5]))
+
+
+@pytest.mark.parametrize("kwargs, exc, match", [
+    (dict(y=[0, 1]), ValueError, "one label per row"),
+    (dict(y=[0, 0, 0]), ValueError, "two classes"),
+    (dict(y=[0, "spam", 1]), TypeError, "mixes label types"),
+    (dict(y=[0, None, 1]), ValueError, "missing label"),
+    (dict(positive="x"), ValueError, "positive"),
+])
+def test_bernoulli_mle_bad_labels(kwargs, exc, match):
+    args = dict(X=np.eye(3), y=[0, 1, 1]) | kwargs
+    with pytest.raises(exc, match=match):
+        bernoulli_mle(**args)
