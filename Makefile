@@ -32,8 +32,14 @@ $(LAB_OVERRIDES): share/jupyter/lab/settings/overrides.d/genviz.json $(STAMP)
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# The project's Jupyter data directory comes first on JUPYTER_PATH for `make lab` and `make
+# present`: the genviz-a11y front-end extension (share/jupyter/labextensions/genviz-a11y:
+# accessible names for slider handles, readouts as live regions) and the lecture template are
+# used from the work tree, never copied, so they cannot go stale.
+PROJECT_JUPYTER_PATH := JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
+
 lab: $(STAMP) $(LAB_OVERRIDES)
-	$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
+	$(PROJECT_JUPYTER_PATH) $(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
 		--ServerApp.root_dir=notebooks
 
 # Matplotlib runs headless (Agg) in the test process; notebooks select ipympl themselves.
@@ -72,7 +78,7 @@ present: $(STAMP)
 	@mkdir -p $(LECTURE_IPYTHONDIR)/profile_default/startup
 	@printf '%s\n' 'from genviz.plots.style import set_lecture_mode' 'set_lecture_mode(True)' \
 		> $(LECTURE_IPYTHONDIR)/profile_default/startup/00-genviz-lecture.py
-	IPYTHONDIR=$(LECTURE_IPYTHONDIR) JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),) \
+	IPYTHONDIR=$(LECTURE_IPYTHONDIR) $(PROJECT_JUPYTER_PATH) \
 		$(VENV)/bin/voila notebooks --no-browser --template=genviz-lecture \
 		--port=$(PRESENT_PORT) --Voila.ip=127.0.0.1 $(VOILA_FLAGS)
 

@@ -115,6 +115,9 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(tmp / "lab-settings"),
                JUPYTERLAB_WORKSPACES_DIR=str(tmp / "lab-workspaces"),
                JUPYTER_RUNTIME_DIR=str(runtime))
+    # As `make lab` does: the project's share/jupyter first (the genviz-a11y extension).
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        [str(ROOT / "share" / "jupyter"), *filter(None, [os.environ.get("JUPYTER_PATH")])])
     env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
     port = free_port()
     argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",

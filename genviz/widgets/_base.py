@@ -211,10 +211,10 @@ class Explorer(widgets.VBox):
             self.error = None
             self.view.clear_message()
             text = self._readout_fn(self.view.state)
-        # Screen readers announce the readout when it changes (a polite status region); one
-        # assignment, so one message to the browser per update.
-        self.readout.value = (f'<div role="status" aria-live="polite" aria-atomic="true">'
-                              f'{text}</div>')
+        # One assignment, so one message to the browser per update. The live region is the
+        # widget's persistent element (.genviz-readout, made role=status/aria-live=polite by the
+        # genviz-a11y front-end extension), not this markup, which is replaced on every update.
+        self.readout.value = text
         self.n_updates += 1
         self.render()
 
