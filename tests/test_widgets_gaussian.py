@@ -86,7 +86,7 @@ def test_invalid_values_show_a_message_instead_of_raising():
     assert "a must be >= 0" in e.view.message
     assert "Invalid setting" in e.readout.value
     e.controls["a"].value = 0.5
-    assert e.error is None and e.view.message == "" and e.readout.value.endswith(">a = 0.5</div>")
+    assert e.error is None and e.view.message == "" and e.readout.value == "a = 0.5"
 
 
 def test_live_canvas_gets_a_full_frame_when_the_browser_view_is_ready(monkeypatch):
