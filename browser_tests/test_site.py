@@ -153,3 +153,30 @@ def test_notebook_pages_show_every_figure_and_explorer_image(built_site):
         described = [i for i in imgs if re.search(r'alt="[^"]{30,}"', i)]
         assert len(described) >= expected, \
             f"{nb.name}: {len(described)} described images on the page, {expected} expected"
+
+
+def _displayed_code(html: str) -> list[str]:
+    """Text of every code cell's input box on a built notebook page (tags stripped)."""
+    import html as html_lib
+
+    boxes = re.findall(r'<div class="cell_input docutils container">(.*?)</pre>', html, re.S)
+    return [html_lib.unescape(re.sub(r"<[^>]+>", "", b)) for b in boxes]
+
+
+def test_code_cells_hide_tool_lines_but_keep_the_code(built_site):
+    """The site shows each code cell without nbval's ``# NBVAL_CHECK_OUTPUT`` marker and the
+    ``%matplotlib widget`` switch (docs/conf.py, HIDDEN_SOURCE_LINES); every other line of
+    every code cell is shown, and a cell with nothing else shows no input box."""
+    hidden = ("# NBVAL_CHECK_OUTPUT", "%matplotlib widget")
+    for nb in sorted(NOTEBOOK_DIR.glob("*.ipynb")):
+        cells = [c for c in json.loads(nb.read_text())["cells"] if c["cell_type"] == "code"]
+        expected = []
+        for c in cells:
+            lines = [ln for ln in "".join(c["source"]).splitlines() if ln.strip() not in hidden]
+            if "".join(lines).strip():
+                expected.append([ln for ln in lines if ln.strip()])
+        shown = _displayed_code((SITE / "notebooks" / f"{nb.stem}.html").read_text())
+        assert len(shown) == len(expected), f"{nb.name}: {len(shown)} code boxes, {len(expected)}"
+        for want, got in zip(expected, shown):
+            assert not any(h in got for h in hidden), f"{nb.name}: {got[:200]!r}"
+            assert [ln for ln in got.splitlines() if ln.strip()] == want, nb.name

@@ -72,6 +72,11 @@ suppress_warnings = ["mystnb.unknown_mime_type"]
 html_theme = "sphinx_book_theme"
 html_title = "genviz — generative learning"
 html_static_path = ["_static"]
+templates_path = ["_templates"]
+# The theme's default sidebar, with the site title link wrapped in a <nav> landmark
+# (_templates/genviz-navbar-logo.html; axe `region`).
+html_sidebars = {"**": ["genviz-navbar-logo.html", "icon-links.html", "search-button-field.html",
+                        "sbt-sidebar-nav.html"]}
 html_css_files = ["site.css"]
 html_copy_source = True  # the .ipynb download button serves _sources/notebooks/NN.ipynb
 html_show_sourcelink = False
@@ -181,5 +186,47 @@ def _insert_api_modules(app, docname, source) -> None:
     source[0] = source[0].replace("<!-- genviz-api-modules -->", "\n".join(parts))
 
 
+# -- Notebook code as a reader should see it ------------------------------------------------------
+#: Lines that are instructions to tools, not course content: nbval's marker for checked outputs
+#: and the ipympl backend switch (the site shows images; nothing there is interactive). They are
+#: removed from the *displayed* source only; the notebooks run unchanged.
+HIDDEN_SOURCE_LINES = ("# NBVAL_CHECK_OUTPUT", "%matplotlib widget")
+
+
+def strip_tool_lines(code: str, hidden=HIDDEN_SOURCE_LINES) -> str:
+    """``code`` without the lines in ``hidden`` (whole lines, surrounding blanks ignored) and
+    without the blank lines that leaves at the start."""
+    kept = [line for line in code.splitlines() if line.strip() not in hidden]
+    while kept and not kept[0].strip():
+        kept.pop(0)
+    return "\n".join(kept)
+
+
+def _strip_tool_lines_from_cells(app, doctree) -> None:
+    """In notebook pages, drop HIDDEN_SOURCE_LINES from every code cell's displayed input; a
+    cell left with no code loses its input box (its outputs, if any, stay)."""
+    from docutils import nodes
+
+    for box in list(doctree.findall(nodes.container)):
+        if "cell_input" not in box.get("classes", []):
+            continue
+        for block in list(box.findall(nodes.literal_block)):
+            code = block.astext()
+            shown = strip_tool_lines(code, tuple(app.config.genviz_hidden_source_lines))
+            if shown == code:
+                continue
+            if not shown.strip():
+                block.parent.remove(block)
+            else:
+                block.children = [nodes.Text(shown)]
+                block.rawsource = shown
+        if not list(box.findall(nodes.literal_block)):
+            box.parent.remove(box)
+
+
 def setup(app):
     app.connect("source-read", _insert_api_modules)
+    # A registered config value, so that changing the list re-reads every page (Sphinx does not
+    # see changes in conf.py's functions).
+    app.add_config_value("genviz_hidden_source_lines", list(HIDDEN_SOURCE_LINES), "env")
+    app.connect("doctree-read", _strip_tool_lines_from_cells)

@@ -6,7 +6,7 @@ r"""Two-class data-generating models for comparing GDA with logistic regression.
 test errors with the best possible ones.
 
 ========================  =====================================================================
-``family``                :math:`x \mid y`
+``family``                distribution of :math:`x` given :math:`y`
 ========================  =====================================================================
 ``"gaussian"``            :math:`\mathcal N(\mu_y, \Sigma)`: GDA's own assumption (linear Bayes
                           boundary).

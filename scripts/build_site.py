@@ -26,7 +26,7 @@ def stage(dest: Path) -> list[str]:
     wanted = {}
     for src in (ROOT / "docs").rglob("*"):
         rel = src.relative_to(ROOT / "docs")
-        if src.is_file() and rel.parts[0] not in ("_static", "__pycache__") and rel.name != "conf.py":
+        if src.is_file() and rel.parts[0] not in ("_static", "_templates", "__pycache__") and rel.name != "conf.py":
             wanted[rel] = src
     for src in (ROOT / "notebooks").glob("*.ipynb"):
         wanted[Path("notebooks") / src.name] = src
