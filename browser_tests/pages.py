@@ -316,14 +316,22 @@ INIT_JS = r"""
     },
     // Resolve when the explorer's pixels differ from now, after the next keydown:
     // milliseconds from keydown to the first animation frame showing new pixels.
+    // The pixels are hashed only in frames after a paint (drawImage on the explorer's canvas):
+    // hashing every frame would keep the page's main thread busy while the update is under way
+    // and delay the very message handling and decoding being measured.
     arm(i, timeoutMs) {
       const h0 = gv.hash(i);
+      let seen = gv.paintCount(i);
       gv.keyT0 = null;
       gv.wait = new Promise(resolve => {
         const start = performance.now();
         const tick = () => {
           const now = performance.now();
-          if (gv.keyT0 !== null && gv.hash(i) !== h0) return resolve(now - gv.keyT0);
+          const painted = gv.paintCount(i);
+          if (gv.keyT0 !== null && painted !== seen) {
+            seen = painted;
+            if (gv.hash(i) !== h0) return resolve(now - gv.keyT0);
+          }
           if (now - start > timeoutMs) return resolve(-1);
           requestAnimationFrame(tick);
         };
@@ -485,9 +493,9 @@ def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3) -> lis
     """Slider change -> new pixels, in ms, for ``moves`` single key presses on explorer i.
 
     Each sample: hash the explorer's canvases, press one arrow key (a capture-phase keydown
-    listener stamps t0), then a requestAnimationFrame loop hashes the canvases until they
-    differ; the sample is the time of that frame minus t0 (so it includes up to one frame,
-    ~16 ms, of detection granularity). The canvas is left to settle between samples. A press
+    listener stamps t0), then a requestAnimationFrame loop watches the canvases: in each frame
+    after one was painted (drawImage) it hashes them, until they differ; the sample is the time
+    of that frame minus t0 (so it includes up to one frame, ~16 ms, of detection granularity). The canvas is left to settle between samples. A press
     that changes no pixel within ``timeout_ms`` gives -1; after ``give_up_after`` of those in a
     row the explorer is not sampled further (its first slider rarely changes the figure).
     """

@@ -7,11 +7,18 @@ and nothing drawn is NaN. Use it in each topic's widget test.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import inspect
+import pkgutil
+
 import matplotlib.collections as mcoll
 import matplotlib.image as mimage
 import matplotlib.lines as mlines
 import numpy as np
 import ipywidgets as widgets
+
+import genviz.widgets
 
 
 def control_values(control, n: int = 5) -> list:
@@ -71,3 +78,123 @@ def sweep_explorer(explorer, n: int = 5, *, allow_messages: bool = False):
             assert_nothing_nan(explorer.view.fig)
         control.value = start
     return made
+
+
+# -- every explorer, built as its notebook builds it (test_layout.py, test_frames.py) --------------
+# -- explorers that need data --------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _spam():
+    from genviz.datasets import spam_assassin
+    from genviz.naive_bayes import BernoulliNB, MultinomialNB
+    from genviz.text import bag_of_words, build_vocabulary, stratified_split
+
+    c = spam_assassin()
+    keep = np.arange(0, len(c.text), 4)
+    text, label = c.text[keep], c.label[keep]
+    train, test = stratified_split(label, test_size=0.3, rng=2)
+    vocab = build_vocabulary(text[train], min_count=2)
+    X_train, X_test = bag_of_words(text[train], vocab), bag_of_words(text[test], vocab)
+    models = {"multinomial": MultinomialNB().fit(X_train, label[train]),
+              "bernoulli": BernoulliNB().fit(X_train, label[train])}
+    return X_train, label[train], X_test, label[test], vocab, models
+
+
+def _claw(n):
+    from genviz.kde import sample_claw
+
+    return sample_claw(1000, np.random.default_rng(0))[:n]
+
+
+def _two_classes():
+    rng = np.random.default_rng(7)
+
+    def draw(n):
+        one = rng.normal(0.0, 1.0, n)
+        two = np.concatenate([rng.normal(-3.0, 0.6, n // 2), rng.normal(3.0, 0.6, n - n // 2)])
+        return np.concatenate([one, two]), np.repeat(["one", "two"], n)
+    return (*draw(150), *draw(1000))
+
+
+def _build(name):
+    """The explorer ``name`` built as its notebook builds it (same data, same arguments)."""
+    from genviz import datasets
+    from genviz.kde import claw_pdf
+    from genviz.widgets import gaussian, joint, kde, knn, naive_bayes, spam
+
+    if name == "dimensionality_explorer":
+        cars = datasets.auto_mpg()
+        return joint.dimensionality_explorer(cars.records, cars.record_names, d=3)
+    if name == "histogram_explorer":
+        return kde.histogram_explorer(_claw(200), width=0.3, true_pdf=claw_pdf, x_range=(-3, 3))
+    if name == "kde_explorer":
+        return kde.kde_explorer(_claw(20), h=0.3, true_pdf=claw_pdf, x_range=(-3, 3), ymax=0.9)
+    if name == "kde2d_explorer":
+        cars = datasets.auto_mpg()
+        return kde.kde2d_explorer(cars.X[:, [4, 0]], labels=("weight (lbs)", "mpg"))
+    if name == "categorical_nb_explorer":
+        t = datasets.play_tennis()
+        return naive_bayes.categorical_nb_explorer(t.X, t.y, t.feature_names, alpha=0.0)
+    if name == "categorical_nb_explorer_enjoysport":  # notebook 06: 6 attributes, 7 panels
+        t = datasets.enjoy_sport()
+        return naive_bayes.categorical_nb_explorer(t.X, t.y, t.feature_names, alpha=0.0)
+    if name == "discretize_explorer":
+        p = datasets.penguins()
+        return naive_bayes.discretize_explorer(p.X[:, 2], p.y, width=10.0,
+                                               xlabel="flipper length (mm)")
+    if name == "kde_nb_explorer":
+        x, y, xt, yt = _two_classes()
+        return naive_bayes.kde_nb_explorer(x, y, xt, yt, bandwidth=0.3)
+    if name == "threshold_explorer":
+        X_train, y_train, X_test, y_test, _, _ = _spam()
+        return spam.threshold_explorer(X_train, y_train, X_test, y_test)
+    if name == "email_explorer":
+        *_, vocab, models = _spam()
+        return spam.email_explorer(models, vocab, text=(
+            "Dear friend, click here to get your FREE money now! Unsubscribe. "
+            "Meeting about the neurips paper tomorrow."))
+    if name == "projection_explorer":
+        X, _ = datasets.optical_digits()
+        return knn.projection_explorer(X[:300], d=16, eps=0.3)
+    if name == "gaussian_explorer_contours":  # notebook 00: the 2-D view only
+        return gaussian.gaussian_explorer(surface=False)
+    raise KeyError(name)
+
+
+#: explorer cases that need arguments (or a second configuration of the same factory)
+BUILDERS = ["dimensionality_explorer", "histogram_explorer", "kde_explorer", "kde2d_explorer",
+            "categorical_nb_explorer", "categorical_nb_explorer_enjoysport", "discretize_explorer", "kde_nb_explorer",
+            "threshold_explorer", "email_explorer", "projection_explorer",
+            "gaussian_explorer_contours"]
+
+
+def explorer_factories() -> dict:
+    """Every public ``*_explorer`` function of every ``genviz.widgets`` module."""
+    found = {}
+    for info in pkgutil.iter_modules(genviz.widgets.__path__):
+        module = importlib.import_module(f"genviz.widgets.{info.name}")
+        for name in getattr(module, "__all__", []):
+            obj = getattr(module, name)
+            if name.endswith("_explorer") and inspect.isfunction(obj):
+                found[name] = obj
+    return found
+
+
+def _builds_without_arguments(fn) -> bool:
+    return all(p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+               for p in inspect.signature(fn).parameters.values())
+
+
+def explorer_cases() -> list[str]:
+    """Every explorer case: each argument-free factory, and each entry of ``BUILDERS``."""
+    return sorted(set(BUILDERS) | {n for n, f in explorer_factories().items()
+                                   if _builds_without_arguments(f)})
+
+
+def make_explorer(case):
+    """Build the explorer of one case from :func:`explorer_cases`."""
+    factories = explorer_factories()
+    if case in factories and _builds_without_arguments(factories[case]) and case not in BUILDERS:
+        return factories[case]()
+    return _build(case)
+
+

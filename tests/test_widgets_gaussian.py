@@ -90,8 +90,9 @@ def test_invalid_values_show_a_message_instead_of_raising():
 
 
 def test_live_canvas_gets_a_full_frame_when_the_browser_view_is_ready(monkeypatch):
-    """With ipympl, a browser view's 'initialized' message triggers a full redraw request, and
-    every blit ships a full frame (a dropped frame heals on the next update)."""
+    """With ipympl, a browser view's 'initialized' message makes the explorer draw the whole
+    figure and ship the frame at once, and every blit ships a whole frame too (a dropped frame
+    heals on the next update)."""
     import matplotlib.pyplot as plt
 
     pytest.importorskip("ipympl")
@@ -101,15 +102,16 @@ def test_live_canvas_gets_a_full_frame_when_the_browser_view_is_ready(monkeypatc
         canvas = e.view.fig.canvas
         assert e._live
         canvas.draw()  # the browser's first draw request
-        events = []
+        events, frames = [], []
         monkeypatch.setattr(canvas, "send_event", lambda kind, **kw: events.append(kind))
+        monkeypatch.setattr(canvas, "send_binary", frames.append)
         canvas._handle_custom_msg({"type": "initialized"}, [])  # as a browser message arrives
-        assert "draw" in events and e.view.last_redraw == "full"
-        canvas.draw()
-        canvas._force_full = False
+        assert canvas.syncing_data_url is False
+        assert e.view.last_redraw == "full" and "draw" not in events  # no round trip
+        assert len(frames) == 1 and canvas._current_image_mode == "full"
         e.controls["rho"].value = 0.3
         assert e.view.last_redraw == "blit"
-        assert canvas._current_image_mode == "full"
+        assert len(frames) == 2 and canvas._current_image_mode == "full"
         e.close()
     finally:
         plt.switch_backend("Agg")

@@ -16,6 +16,8 @@ import weakref
 
 import matplotlib.pyplot as plt
 
+from genviz.plots import _frames
+
 __all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas",
            "describe_figure", "figure_description", "set_description", "image_bundle",
            "plain_text", "fmt", "finish_layout"]
@@ -248,9 +250,11 @@ class View:
     :meth:`animate`, and call :meth:`request_full_redraw` when something static changes (axis
     limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
     cached at every full draw and only the animated artists are drawn over it, which is what
-    makes slider updates cheap (a full Agg draw is dominated by tick labels and text). ipympl
-    ships the changed pixels to the browser without a round trip. A canvas that cannot blit gets
-    ``draw_idle``; ``savefig`` always renders everything.
+    makes slider updates cheap (a full Agg draw is dominated by tick labels and text). On ipympl
+    the frame goes to the browser at once, as a whole frame with a fast PNG encoder
+    (:mod:`genviz.plots._frames`); a full redraw is drawn at once too once the browser's view is
+    up. Repaints happen only here: pyplot's stale callback is switched off, so a static change
+    must call :meth:`request_full_redraw`. ``savefig`` always renders everything.
     """
 
     def __init__(self, fig):
@@ -267,6 +271,13 @@ class View:
                                  visible=False)
         self.animate(self._message)
         fig.canvas.mpl_connect("draw_event", self._on_draw)
+        # The view owns its repaints (redraw, after every update). pyplot's stale callback
+        # would add a draw_idle whenever a non-animated artist changes -- on ipympl a browser
+        # round trip and a second, full draw after each blitted update (four per move of the
+        # 3-D Gaussian's sliders). Static changes call request_full_redraw instead;
+        # tests/test_frames.py checks every explorer's blitted pixels against a full draw.
+        fig.stale_callback = None
+        _frames.install(fig.canvas)
         # show(view.fig) and explorers find the view's description through its figure
         fig._genviz_view = weakref.ref(self)
 
@@ -338,19 +349,22 @@ class View:
         if (self._full_redraw or self._background is None
                 or not can_blit(canvas)
                 or canvas.get_width_height(physical=True) != self._background_size):
-            canvas.draw_idle()
+            if getattr(canvas, "syncing_data_url", True) is False:
+                # an ipympl canvas whose browser view is up: draw now and ship the frame, rather
+                # than draw_idle's round trip (ask the browser, which asks back for a draw)
+                canvas.draw()
+            else:
+                canvas.draw_idle()
             self.last_redraw = "full"
         else:
             canvas.restore_region(self._background)
             self._draw_animated(canvas.get_renderer())
-            if hasattr(canvas, "_force_full"):
-                # webagg/ipympl would ship only the pixels that changed since its last frame.
-                # If the browser ever drops a frame (it replaces an image that has not loaded
-                # yet), every later diff lands on stale pixels: the browser tests caught an
-                # explorer showing only its moving curves on a blank canvas. A full frame per
-                # update heals any dropped frame on the next one.
-                canvas._force_full = True
-            canvas.blit(self.fig.bbox)
+            canvas.blit(self.fig.bbox)  # ipympl: ships a whole frame (genviz.plots._frames)
+            # The canvas now shows the figure as it is. Say so: with %matplotlib widget,
+            # IPython runs pyplot's draw_all after *every* comm message (a slider move), and it
+            # would send every still-"stale" figure a draw_idle -- a browser round trip and a
+            # second, full draw per move.
+            self.fig.stale = False
             self.last_redraw = "blit"
         return self.last_redraw
 

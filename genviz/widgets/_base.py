@@ -199,7 +199,7 @@ class Explorer(widgets.VBox):
             self.view.redraw()
 
     def refresh(self) -> None:
-        """Update the view from the controls, then the readout, then repaint."""
+        """Update the view from the controls, repaint, then update the readout."""
         try:
             self.view.update(**self.values())
         except (ValueError, TypeError, ArithmeticError) as exc:
@@ -211,12 +211,13 @@ class Explorer(widgets.VBox):
             self.error = None
             self.view.clear_message()
             text = self._readout_fn(self.view.state)
+        # The frame first: the browser starts decoding the figure while it lays out the readout.
+        self.render()
         # One assignment, so one message to the browser per update. The live region is the
         # widget's persistent element (.genviz-readout, made role=status/aria-live=polite by the
         # genviz-a11y front-end extension), not this markup, which is replaced on every update.
         self.readout.value = text
         self.n_updates += 1
-        self.render()
 
     def render(self) -> None:
         """Repaint through the view (blit when it can, else a full draw).
