@@ -55,6 +55,61 @@ def test_bandwidth_view_curves_and_rules():
         v.update(h=-1.0)
 
 
+def test_bandwidth_prefetch_gives_exactly_the_on_demand_sweeps():
+    v = BandwidthView(300, 0.05, seed=2, hs=np.geomspace(0.01, 1.0, 12))
+    v.prefetch([200, 300, 400, 500])
+    for future in list(v._prefetching.values()):
+        future.result(timeout=60)
+    assert set(v._sweep_cache) == {200, 300, 400, 500}
+    calls = []
+    v._compute_sweeps = lambda n: calls.append(n)  # a prefetched n needs no computing
+    v.update(n=400)
+    assert calls == []
+    d = sample_claw(400, 2)
+    np.testing.assert_array_equal(v.state["loo"], cv_curve(d, v.hs, "loo-likelihood"))
+    np.testing.assert_array_equal(v.state["lscv"], cv_curve(d, v.hs, "lscv"))
+    assert v.state["silverman"] == rule_of_thumb(d, "silverman")
+    v.close()
+
+
+def test_bandwidth_prefetch_waits_for_a_running_sweep_and_close_cancels_the_rest():
+    import threading
+
+    v = BandwidthView(300, 0.05, seed=2, hs=np.geomspace(0.01, 1.0, 12))
+    started, release, hold = threading.Event(), threading.Event(), threading.Event()
+    compute = v._compute_sweeps
+    running = []
+
+    def slow(n):
+        running.append(n)
+        started.set()
+        (release if n == 400 else hold).wait(30)
+        return compute(n)
+
+    v._compute_sweeps = slow
+    v.prefetch([400, 500, 600])  # 400 first (nearest the current n), then 500, 600
+    assert started.wait(30)
+    waiter = threading.Thread(target=v.update, kwargs={"n": 400})
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive()  # waits for the running sweep rather than computing it twice
+    release.set()
+    waiter.join(30)
+    assert v.state["n"] == 400
+    for _ in range(300):  # the worker moves on to 500 and blocks there
+        if running == [400, 500]:
+            break
+        threading.Event().wait(0.01)
+    v.close()
+    futures = v._prefetching
+    assert futures[600].cancelled() and not futures[500].cancelled()  # not started: cancelled
+    hold.set()
+    assert futures[500].result(timeout=30)[0].size == 500  # the running one finishes
+    assert running == [400, 500]
+    with pytest.raises(ValueError, match="ns"):
+        BandwidthView(300, 0.05, seed=2, hs=[0.1, 0.2]).prefetch([1])
+
+
 def test_kde2d_view_density():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(100, 2)) * [3.0, 0.5]

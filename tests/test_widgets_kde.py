@@ -39,6 +39,18 @@ def test_bandwidth_explorer_sweep():
     assert np.isfinite(s["ise"])
 
 
+def test_bandwidth_explorer_prefetches_every_n_once_shown():
+    e = bandwidth_explorer(n=300)
+    asked = []
+    e.view.prefetch = lambda ns: asked.append(list(ns))
+    assert asked == []  # nothing off a browser (tests, nbval, the site)
+    e._on_canvas_message(e.canvas, {"type": "initialized"}, [])
+    e._on_canvas_message(e.canvas, {"type": "initialized"}, [])
+    n = e.controls["n"]
+    assert asked == [list(range(n.min, n.max + 1, n.step))]  # once, every slider position
+    e.close()
+
+
 def test_kde2d_explorer_sweep():
     a = auto_mpg()
     e = kde2d_explorer(a.X[:, [4, 0]], labels=("weight (lbs)", "mpg"))

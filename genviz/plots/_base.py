@@ -284,6 +284,10 @@ class View:
     def update(self, **params) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Free the figure (views holding other resources extend this)."""
+        plt.close(self.fig)
+
     def describe(self) -> str:
         """Alt text: what the figure shows, with the numbers of the current state.
 

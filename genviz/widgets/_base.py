@@ -18,7 +18,6 @@ import html
 import io
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 from PIL import Image
 
 from genviz.plots._base import figure_description, figure_png, image_bundle
@@ -141,6 +140,7 @@ class Explorer(widgets.VBox):
         self.n_updates = 0
         self.error: str | None = None
         self.title = title
+        self._when_shown: list = []
         canvas = view.fig.canvas
         self._live = isinstance(canvas, widgets.DOMWidget)
         self.canvas = canvas if self._live else widgets.Image(format="png")
@@ -197,6 +197,15 @@ class Explorer(widgets.VBox):
         if isinstance(content, dict) and content.get("type") == "initialized":
             self.view.request_full_redraw()
             self.view.redraw()
+            while self._when_shown:
+                self._when_shown.pop(0)()
+
+    def when_shown(self, fn) -> None:
+        """Run ``fn()`` once, when a browser first shows the figure (its canvas's
+        ``initialized`` message): for work worth doing only for a reader who can move the
+        sliders, such as warming a view's cache in the background. Never runs off ipympl
+        (tests, nbval, the static site)."""
+        self._when_shown.append(fn)
 
     def refresh(self) -> None:
         """Update the view from the controls, repaint, then update the readout."""
@@ -264,8 +273,8 @@ class Explorer(widgets.VBox):
         return data, metadata
 
     def close(self) -> None:
-        """Close the widgets and free the figure."""
-        plt.close(self.view.fig)
+        """Close the widgets and the view (its figure)."""
+        self.view.close()
         for control in self.controls.values():
             control.close()
         super().close()
