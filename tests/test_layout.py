@@ -8,32 +8,26 @@ case below (factories whose arguments all have defaults are built automatically;
 data in ``BUILDERS``). A new view or explorer without a case fails
 ``test_every_view_and_explorer_is_covered`` with the name to add.
 
-How overlaps are found: the figure is drawn once with Agg's drawing calls disabled (layout and
-text metrics only, fast), every ``Text`` that is actually drawn (visible, non-empty, tick labels
-inside the view limits included, animated artists drawn by the view's blit handler included) is
-recorded with its rendered extent, and so is every legend's box.
+How overlaps are found: see tests/layout_testing.py (shared with tests/test_static_layout.py,
+which checks the static ``*_figure`` functions the same way).
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import itertools
 import pkgutil
 
-import matplotlib.legend as mlegend
 import matplotlib.pyplot as plt
-import matplotlib.text as mtext
-import numpy as np
 import pytest
 
 import genviz.plots
 from explorer_testing import BUILDERS, control_values, explorer_cases, explorer_factories, make_explorer
 from genviz.plots._base import View
-from genviz.plots.style import FIGURE_DPI, figure_width_budget, lecture_mode
+from genviz.plots.style import lecture_mode
+from layout_testing import figure_layout_problems
 
 SWEEP_VALUES = 2    # per control: both ends (options: first, middle, last); keeps the module fast
-TOLERANCE_PX = 1.0  # extents may touch by this much (anti-aliasing, rounding)
 
 
 def _view_classes() -> set:
@@ -48,77 +42,9 @@ def _view_classes() -> set:
     return {c for c in out if c.__module__.startswith("genviz.")}
 
 
-# -- what is drawn -------------------------------------------------------------------------------
-@contextlib.contextmanager
-def _recording():
-    """Record every Text and Legend drawn inside the block."""
-    drawn = {"texts": [], "legends": []}
-    text_draw, legend_draw = mtext.Text.draw, mlegend.Legend.draw
-
-    def record_text(self, renderer):
-        text_draw(self, renderer)
-        if self.get_visible() and self.get_text().strip() and (self.get_alpha() is None
-                                                               or self.get_alpha() > 0):
-            drawn["texts"].append(self)
-
-    def record_legend(self, renderer):
-        legend_draw(self, renderer)
-        if self.get_visible():
-            drawn["legends"].append(self)
-
-    mtext.Text.draw, mlegend.Legend.draw = record_text, record_legend
-    try:
-        yield drawn
-    finally:
-        mtext.Text.draw, mlegend.Legend.draw = text_draw, legend_draw
-
-
-def _label(t) -> str:
-    return repr(t.get_text()[:40])
-
-
 def layout_problems(view) -> list[str]:
-    """Texts that overlap one another or a legend they are not in, or leave the figure; a
-    figure wider than the budget. Empty when the layout is clean."""
-    fig = view.fig
-    problems = []
-    budget = figure_width_budget()
-    width = fig.get_figwidth() * fig.dpi / FIGURE_DPI
-    if width > budget + 1e-6:
-        problems.append(f"figure {width:.2f} in wide > budget {budget} in")
-    canvas = fig.canvas
-    renderer = canvas.get_renderer()
-    with _recording() as drawn, renderer._draw_disabled():
-        fig.draw(renderer)  # the view's draw_event handler draws its animated artists too
-    # The blit background cached by that draw holds no pixels: the explorer's next PNG may be
-    # wrong, which no test here looks at (a full redraw per check would double the runtime).
-    texts = list(dict.fromkeys(drawn["texts"]))
-    boxes = [mtext.Text.get_window_extent(t, renderer) for t in texts]
-    W, H = fig.bbox.width, fig.bbox.height
-    for t, b in zip(texts, boxes):
-        if (b.x0 < -TOLERANCE_PX or b.y0 < -TOLERANCE_PX or b.x1 > W + TOLERANCE_PX
-                or b.y1 > H + TOLERANCE_PX):
-            problems.append(f"text {_label(t)} leaves the figure: "
-                            f"[{b.x0:.0f}, {b.x1:.0f}] x [{b.y0:.0f}, {b.y1:.0f}] in {W:.0f} x {H:.0f}")
-
-    def overlap(a, b):
-        return (min(a.x1, b.x1) - max(a.x0, b.x0) > TOLERANCE_PX
-                and min(a.y1, b.y1) - max(a.y0, b.y0) > TOLERANCE_PX)
-
-    for (t1, b1), (t2, b2) in itertools.combinations(zip(texts, boxes), 2):
-        if overlap(b1, b2):
-            problems.append(f"texts {_label(t1)} and {_label(t2)} overlap")
-    for legend in dict.fromkeys(drawn["legends"]):
-        lb = legend.get_window_extent(renderer)
-        own = set(legend.texts) | {legend.get_title()}
-        if lb.x0 < -TOLERANCE_PX or lb.y0 < -TOLERANCE_PX or lb.x1 > W + TOLERANCE_PX \
-                or lb.y1 > H + TOLERANCE_PX:
-            problems.append(f"a legend leaves the figure: [{lb.x0:.0f}, {lb.x1:.0f}] x "
-                            f"[{lb.y0:.0f}, {lb.y1:.0f}] in {W:.0f} x {H:.0f}")
-        for t, b in zip(texts, boxes):
-            if t not in own and overlap(lb, b):
-                problems.append(f"text {_label(t)} overlaps a legend")
-    return problems
+    """:func:`layout_testing.figure_layout_problems` of the view's figure (explorer budget)."""
+    return figure_layout_problems(view.fig)
 
 
 # -- the tests ---------------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from genviz.gaussian import (
     ellipse_points,
 )
 from genviz.grids import grid_2d
-from genviz.plots._base import View, fmt, new_figure
-from genviz.plots.style import DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode
+from genviz.plots._base import View, finish_layout, fmt, new_figure
+from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,
+                                tidy_ticks)
 
 __all__ = ["gaussian_figure", "GaussianView"]
 
@@ -99,16 +100,20 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
     grid = grid_2d(lim, n_grid)
     xs = grid.xs
     n = len(params)
-    fig = new_figure(figsize=(4.2 * n, 4.0))
+    # at most 7.8 in wide (the output area at 1280 px, and the lecture box): panels of 2.6 in
+    fig = new_figure(figsize=explorer_figsize(min(7.8, 2.6 * n), 3.2 if kind == "surface" else 3.0))
     for i, (mean, cov) in enumerate(params):
         factor = factorize_cov(cov)
         Z = mvn_pdf_grid(xs, xs, mean, factor)
-        title = titles[i] if titles is not None else _param_title(mean, factor.cov)
+        # the default title on two lines (mean, covariance): one line is wider than a panel
+        title = titles[i] if titles is not None else _param_title(mean, factor.cov).replace(",  ", "\n")
         if kind == "surface":
             ax = fig.add_subplot(1, n, i + 1, projection="3d")
             top = max(zmax, 1.05 * float(Z.max()))
             _draw_surface(ax, grid, Z, top, stride=2)
             _style_surface_axes(ax, lim, top)
+            if i < n - 1:  # the next panel would cover this z label: only the last has one
+                ax.set_zlabel("")
         else:
             ax = fig.add_subplot(1, n, i + 1)
             peak = _peak(mean, factor)
@@ -121,7 +126,14 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
             ax.set_ylabel("$x_2$")
             ax.grid(alpha=0.3)
         ax.set_title(title, fontsize="medium")
-    fig.tight_layout()
+    if kind == "surface":
+        # constrained layout does not see a 3-D axes' z label: the last one needs a margin
+        tidy_ticks(fig)
+        fig.set_layout_engine("constrained", rect=(0.0, 0.0, 0.94, 1.0))
+        fig.draw_without_rendering()
+        fig.set_layout_engine("none")
+    else:
+        finish_layout(fig)
     return fig
 
 

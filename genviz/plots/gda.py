@@ -10,7 +10,7 @@ from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.grids import data_box, grid_2d
 from genviz.gda import GDA
 from genviz.logistic import LogisticRegression, SeparableDataError, sigmoid
-from genviz.plots._base import View, fmt, new_figure
+from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 from genviz.synthetic import FAMILIES, DataModel
 
@@ -110,12 +110,12 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
     ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
     ax.set_aspect("equal")
     ax.legend(loc="lower left", fontsize="small", framealpha=0.85)
-    ax.set_title("GDA: two Gaussians sharing $\\Sigma$, and the boundary")
-    fig.tight_layout()
+    ax.set_title("GDA: shared $\\Sigma$, and the boundary", fontsize="medium")
+    finish_layout(fig)
     return fig
 
 
-def posterior_figure(model, box, *, n_grid=45, figsize=(11.0, 4.6)):
+def posterior_figure(model, box, *, n_grid=45, figsize=None):
     r"""The posterior :math:`p(y=1\mid x)` by Bayes' rule beside :math:`\sigma(\theta^Tx+\theta_0)`.
 
     Returns the figure; ``fig.max_abs_difference`` holds the largest difference on the grid.
@@ -126,10 +126,10 @@ def posterior_figure(model, box, *, n_grid=45, figsize=(11.0, 4.6)):
     GX, GY = grid.mesh
     bayes = grid.evaluate(lambda P: model.predict_proba(P)[:, 1])
     logistic = grid.evaluate(lambda P: sigmoid(P @ theta + theta0))
-    fig = new_figure(figsize=figsize)
-    titles = (r"Bayes' rule: $p(x\mid y=1)\,\phi\;/\;p(x)$",
-              rf"$\sigma(\theta^T x + \theta_0)$, $\theta$ = ({theta[0]:.2f}, {theta[1]:.2f}), "
-              rf"$\theta_0$ = {theta0:.2f}")
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.0))
+    titles = ("Bayes' rule\n" r"$p(x\mid y=1)\,\phi\;/\;p(x)$",
+              r"$\sigma(\theta^T x + \theta_0)$" "\n"
+              rf"$\theta$ = ({theta[0]:.2f}, {theta[1]:.2f}), $\theta_0$ = {theta0:.2f}")
     for i, (Z, title) in enumerate(zip((bayes, logistic), titles)):
         ax = fig.add_subplot(1, 2, i + 1, projection="3d")
         ax.plot_surface(GX, GY, Z, cmap=DENSITY_CMAP, vmin=0, vmax=1, linewidth=0,
@@ -137,21 +137,22 @@ def posterior_figure(model, box, *, n_grid=45, figsize=(11.0, 4.6)):
         ax.set(xlabel="$x_1$", ylabel="$x_2$", zlabel="$p(y=1\\mid x)$", zlim=(0, 1))
         ax.set_title(title, fontsize="medium")
         ax.view_init(elev=25, azim=-65)
+        ax.set_box_aspect(None, zoom=0.82)  # room for the axis labels inside the panel
     diff = float(np.max(np.abs(bayes - logistic)))
-    fig.suptitle(f"max |difference| on the grid = {diff:.1e}", y=0.98)
-    fig.subplots_adjust(left=0.02, right=0.96, bottom=0.05, top=0.86, wspace=0.12)
+    fig.suptitle(f"max |difference| on the grid = {diff:.1e}", fontsize="medium")
+    finish_layout(fig)
     fig.max_abs_difference = diff
     return fig
 
 
-def covariance_figure(X, y, *, box=None, figsize=(11.0, 4.8)):
+def covariance_figure(X, y, *, box=None, figsize=None):
     """Shared vs separate covariance on the same data: a line vs a quadric boundary."""
     X = check_points(X, "X", d=2)
     y = check_labels(y, X.shape[0], binary=True).astype(int)
     box = data_box(X, pad=1.0) if box is None else box
     grid = grid_2d(box, 200)
     xs, ys = grid.xs, grid.ys
-    fig = new_figure(figsize=figsize)
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.4))
     for i, shared in enumerate((True, False)):
         model = GDA(shared_cov=shared).fit(X, y)
         ax = fig.add_subplot(1, 2, i + 1)
@@ -161,22 +162,22 @@ def covariance_figure(X, y, *, box=None, figsize=(11.0, 4.8)):
         ax.contour(xs, ys, grid.evaluate(model.decision_function), levels=[0.0],
                    colors=COLORS["bayes"], linewidths=2)
         err = np.mean(model.predict(X) != y)
-        ax.set_title(("shared $\\Sigma$: linear boundary" if shared
-                      else "separate $\\Sigma_0, \\Sigma_1$: quadratic boundary")
+        ax.set_title(("shared $\\Sigma$: a line" if shared
+                      else "$\\Sigma_0, \\Sigma_1$: a quadric")
                      + f"\ntraining error {err:.1%}", fontsize="medium")
         ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
         ax.set_aspect("equal")
     fig.axes[0].legend(loc="upper left", fontsize="small", framealpha=0.85)
-    fig.tight_layout()
+    finish_layout(fig)
     return fig
 
 
-def learning_curve_figure(curves, titles, *, figsize=(11.0, 4.4)):
+def learning_curve_figure(curves, titles, *, figsize=None):
     """Test error against training-set size, mean ± one standard error, one panel per result."""
     curves = list(curves)
     if len(titles) != len(curves):
         raise ValueError(f"titles has {len(titles)} entries but curves has {len(curves)}")
-    fig = new_figure(figsize=figsize)
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.9))
     for i, (lc, title) in enumerate(zip(curves, titles)):
         ax = fig.add_subplot(1, len(curves), i + 1)
         for key, label, marker in (("gda", "GDA", "o"), ("lr", "logistic regression", "s")):
@@ -186,10 +187,11 @@ def learning_curve_figure(curves, titles, *, figsize=(11.0, 4.4)):
         ax.axhline(lc.bayes_error, color=COLORS["bayes"], ls="--", lw=1,
                    label=f"Bayes error {lc.bayes_error:.3f}")
         ax.set_xscale("log")
-        ax.set(xlabel="training-set size $n$", ylabel="test error", title=title)
+        ax.set(xlabel="training-set size $n$", ylabel="test error")
+        ax.set_title(title, fontsize="medium", wrap=True)
         ax.grid(alpha=0.3, which="both")
         ax.legend(fontsize="small")
-    fig.tight_layout()
+    finish_layout(fig)
     return fig
 
 

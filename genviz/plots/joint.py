@@ -6,7 +6,7 @@ import numpy as np
 
 from genviz._validation import check_int
 from genviz.joint import dimensionality_curve
-from genviz.plots._base import View, fmt, new_figure
+from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import PALETTE, explorer_figsize
 
 __all__ = ["joint_bar_figure", "DimensionalityView"]
@@ -26,7 +26,7 @@ def joint_bar_figure(table, event: dict | None = None, *, title: str | None = No
         for name, value in event.items():
             k = table.names.index(name)
             match &= np.array([r[k] == str(value) for r in rows])
-    fig = new_figure(figsize=(7.0, 0.42 * len(rows) + 1.2))
+    fig = new_figure(figsize=explorer_figsize(7.0, 0.42 * len(rows) + 1.2))
     ax = fig.add_subplot()
     y = np.arange(len(rows))[::-1]
     colors = [PALETTE["vermillion"] if m and event else PALETTE["sky"] for m in match]
@@ -40,10 +40,10 @@ def joint_bar_figure(table, event: dict | None = None, *, title: str | None = No
     total = float(probs[match].sum()) if event else 1.0
     if title is None:
         title = (f"P({', '.join(f'{k}={v}' for k, v in event.items())}) = sum of highlighted "
-                 f"rows = {total:.4g}") if event else "joint distribution (sums to 1)"
+                 f"rows\n= {total:.4g}") if event else "joint distribution (sums to 1)"
     ax.set_title(title, fontsize="medium")
     ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
+    finish_layout(fig)
     fig.event_probability = total
     return fig
 

@@ -8,7 +8,7 @@ from matplotlib.collections import LineCollection
 from genviz._validation import check_int, check_scalar
 from genviz.kde import (KERNELS, RULES, claw_pdf, cv_curve, histogram, kde2d_grid, kde_bumps, kde_pdf,
                         kernel_pdf, rule_of_thumb, sample_claw)
-from genviz.plots._base import View, fmt, new_figure, plain_text
+from genviz.plots._base import View, finish_layout, fmt, new_figure, plain_text
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
 
 __all__ = ["kernels_figure", "bandwidth_figure", "cv_figure", "heldout_figure", "HistogramView",
@@ -27,17 +27,23 @@ def kernels_figure(kernels=KERNELS, *, lim: float = 2.2):
     """The kernels side by side, each a density ``K(u)`` at unit bandwidth."""
     kernels = list(kernels)
     u = np.linspace(-lim, lim, 881)
-    fig = new_figure(figsize=(2.6 * len(kernels), 2.8))
-    axes = fig.subplots(1, len(kernels), sharey=True)
-    for ax, name, color in zip(np.atleast_1d(axes), kernels, CLASS_COLORS * 2):
+    # at most three panels a row (7.8 in: the output area at 1280 px), more rows below
+    ncols = min(3, len(kernels))
+    nrows = -(-len(kernels) // ncols)
+    fig = new_figure(figsize=explorer_figsize(2.6 * ncols, 2.5 * nrows))
+    axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
+    for ax in axes[len(kernels):]:
+        ax.set_visible(False)
+    for ax, name, color in zip(axes, kernels, CLASS_COLORS * 2):
         ax.fill_between(u, kernel_pdf(u, name), color=color, alpha=0.25, lw=0)
         ax.plot(u, kernel_pdf(u, name), color=color, lw=2)
         ax.set_title(KERNEL_LABELS[name], fontsize="medium")
         ax.set_xlabel("$u$")
         ax.set_ylim(0, 1.1)
         ax.grid(alpha=0.3)
-    np.atleast_1d(axes)[0].set_ylabel("$K(u)$")
-    fig.tight_layout()
+    for ax in axes[::ncols]:
+        ax.set_ylabel("$K(u)$")
+    finish_layout(fig)
     return fig
 
 
@@ -45,8 +51,9 @@ def bandwidth_figure(data, h, *, x_range=(-3.0, 3.0), true_pdf=claw_pdf, n_grid:
     """The slides' four panels: true density, over-fitted (h/10), just right (h), under-fitted (10h)."""
     h = check_scalar(h, "h", low=0.0, low_open=True)
     x = np.linspace(*x_range, n_grid)
-    fig = new_figure(figsize=(12.0, 3.0))
-    axes = fig.subplots(1, 4, sharey=True)
+    # 2 x 2 panels: four in a row are wider than the output area at 1280 px
+    fig = new_figure(figsize=explorer_figsize(7.8, 4.8))
+    axes = fig.subplots(2, 2, sharex=True, sharey=True).ravel()
     panels = [("True density", true_pdf(x), PALETTE["black"]),
               (f"Overfitted: h/10 = {h / 10:.3g}", kde_pdf(x, data, h / 10), PALETTE["vermillion"]),
               (f"Just right: h = {h:.3g} (LOO CV)", kde_pdf(x, data, h), PALETTE["blue"]),
@@ -56,12 +63,14 @@ def bandwidth_figure(data, h, *, x_range=(-3.0, 3.0), true_pdf=claw_pdf, n_grid:
             ax.plot(x, true_pdf(x), color="0.6", lw=1, ls="--")
         ax.plot(x, y, color=color, lw=1.6)
         ax.set_title(title, fontsize="medium")
-        ax.set_xlabel("$x$")
         ax.set_xlim(*x_range)
         ax.grid(alpha=0.3)
-    axes[0].set_ylabel("density")
+    for ax in axes[2:]:
+        ax.set_xlabel("$x$")
+    for ax in axes[::2]:
+        ax.set_ylabel("density")
     axes[0].set_ylim(0, 1.15 * max(float(np.max(p[1])) for p in panels[:3]))
-    fig.tight_layout()
+    finish_layout(fig)
     return fig
 
 
@@ -74,8 +83,9 @@ def cv_figure(data, hs, *, kernel: str = "gaussian"):
     loo = cv_curve(data, hs, "loo-likelihood", kernel)
     ls = cv_curve(data, hs, "lscv", kernel)
     rules = {r: rule_of_thumb(data, r, kernel) for r in RULES}
-    fig = new_figure(figsize=(11.0, 3.8))
-    ax1, ax2 = fig.subplots(1, 2, sharex=True)
+    # stacked: side by side they are wider than the output area at 1280 px
+    fig = new_figure(figsize=explorer_figsize(7.8, 5.6))
+    ax1, ax2 = fig.subplots(2, 1, sharex=True)
     h_loo, h_ls = hs[int(np.argmax(loo))], hs[int(np.argmin(ls))]
     for ax, curve, best, title, ylabel, color in (
             (ax1, loo, h_loo, "Leave-one-out log-likelihood (higher is better)",
@@ -90,15 +100,16 @@ def cv_figure(data, hs, *, kernel: str = "gaussian"):
             ax.axvline(h, color=PALETTE["vermillion"], ls=ls_, lw=1.5,
                        label=f"{name.capitalize()} h = {h:.3g}")
         ax.set_title(title, fontsize="medium")
-        ax.set_xlabel("bandwidth $h$")
         ax.set_ylabel(ylabel)
         ax.grid(alpha=0.3, which="both")
-        ax.legend(fontsize="small")
+        # beside the axes: inside, the three entries cover the curve
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
         lo = np.percentile(curve[finite], 2 if ax is ax1 else 0)
         hi = np.percentile(curve[finite], 100 if ax is ax1 else 98)
         pad = 0.08 * (hi - lo)
         ax.set_ylim(lo - pad, hi + pad)
-    fig.tight_layout()
+    ax2.set_xlabel("bandwidth $h$")
+    finish_layout(fig)
     fig.cv_state = dict(hs=hs, loo=loo, lscv=ls, h_loo=h_loo, h_lscv=h_ls, **rules)
     return fig
 
@@ -108,7 +119,7 @@ def heldout_figure(hs, kde_scores, widths, hist_scores):
 
     ``-inf`` scores (a test point in an empty bin) are drawn as crosses on the bottom edge.
     """
-    fig = new_figure(figsize=(7.0, 4.0))
+    fig = new_figure(figsize=explorer_figsize(7.0, 4.0))
     ax = fig.add_subplot()
     for xs, ys, label, color, marker in ((hs, kde_scores, "KDE (Gaussian), x = h", PALETTE["blue"], "o"),
                                          (widths, hist_scores, "histogram, x = bin width",
@@ -124,7 +135,7 @@ def heldout_figure(hs, kde_scores, widths, hist_scores):
     ax.set_ylabel("mean held-out log-likelihood")
     ax.grid(alpha=0.3, which="both")
     ax.legend(fontsize="small", loc="lower center", bbox_to_anchor=(0.5, 0.07))
-    fig.tight_layout()
+    finish_layout(fig)
     return fig
 
 
@@ -447,12 +458,12 @@ __all__ += ["kernel_gallery_figure", "histogram_vs_kde_figure", "SLIDES_BUMPS_DA
 SLIDES_BUMPS_DATA = (-2.1, -1.3, -0.4, 1.9, 5.1, 6.2)
 
 
-def kernel_gallery_figure(*, lim: float = 3.0, figsize=(7.6, 4.4)):
+def kernel_gallery_figure(*, lim: float = 3.0, figsize=None):
     """The slides' "Kernel Visualization": the eleven kernels of Wikipedia's Kernels.svg on
     one axes, each in its standard form (compact ones on [-1, 1]); see
     :mod:`genviz.kernel_gallery`."""
     u = np.linspace(-lim, lim, 1201)
-    fig = new_figure(figsize=figsize)
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.4))
     ax = fig.add_subplot()
     colors = list(PALETTE.values())
     styles = ["-", "--", "-.", ":"]
@@ -462,15 +473,18 @@ def kernel_gallery_figure(*, lim: float = 3.0, figsize=(7.6, 4.4)):
                 lw=1.8, label=name + (" (support [-1, 1])" if name in _COMPACT else ""))
     ax.axhline(0, color="0.5", lw=0.6)
     ax.set(xlim=(-lim, lim), ylim=(-0.05, 1.18), xlabel="$u$", ylabel="$K(u)$",
-           title="Kernel functions in common use (each integrates to 1)")
+           title="Kernels in common use (each integrates to 1)")
+    ax.title.set_fontsize("medium")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="x-small", loc="upper right", ncol=1, framealpha=0.9)
-    fig.tight_layout()
+    # eleven entries: beside the axes in "small" (inside, "x-small" was too small to read)
+    ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+              frameon=False)
+    finish_layout(fig)
     return fig
 
 
 def histogram_vs_kde_figure(data=SLIDES_BUMPS_DATA, *, width: float = 2.0, origin: float = -4.0,
-                            h: float = 1.5, x_range=(-8.0, 12.0), figsize=(10.0, 3.8)):
+                            h: float = 1.5, x_range=(-8.0, 12.0), figsize=None):
     r"""The slides' "Kernel Density Estimate: Visualization" (Wikipedia's comparison): a
     histogram of six points (bins of width 2) beside their KDE with a normal kernel of standard
     deviation ``h = 1.5`` (variance 2.25), each point's scaled bump
@@ -486,8 +500,9 @@ def histogram_vs_kde_figure(data=SLIDES_BUMPS_DATA, *, width: float = 2.0, origi
     edges, heights = histogram(data, width=width, origin=origin)
     bumps = kernel_pdf((x[None, :] - data[:, None]) / h, "gaussian") / (data.size * h)
     f_hat = kde_pdf(x, data, h)
-    fig = new_figure(figsize=figsize)
-    ax1, ax2 = fig.subplots(1, 2, sharey=True)
+    # stacked: side by side they are wider than the output area at 1280 px
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 5.6))
+    ax1, ax2 = fig.subplots(2, 1, sharex=True, sharey=True)
     ax1.bar(edges[:-1], heights, width=width, align="edge", color=PALETTE["sky"],
             edgecolor=PALETTE["black"], lw=0.8, label=f"histogram, bins of width {width:g}")
     ax1.set_title("Histogram", fontsize="medium")
@@ -499,11 +514,11 @@ def histogram_vs_kde_figure(data=SLIDES_BUMPS_DATA, *, width: float = 2.0, origi
     for ax in (ax1, ax2):
         ax.plot(data, np.zeros_like(data), "|", color=PALETTE["black"], ms=14, mew=2,
                 label=f"data (n = {data.size})")
-        ax.set(xlim=x_range, xlabel="$x$")
+        ax.set(xlim=x_range, ylabel="density")
         ax.grid(alpha=0.3)
-        ax.legend(fontsize="x-small", loc="upper left")
-    ax1.set_ylabel("density")
+        ax.legend(fontsize="small", loc="upper right")
+    ax2.set_xlabel("$x$")
     ax1.set_ylim(0, 1.3 * max(float(heights.max()), float(f_hat.max())))
-    fig.tight_layout()
+    finish_layout(fig)
     fig.bumps_state = dict(x=x, bumps=bumps, kde=f_hat, edges=edges, heights=heights)
     return fig

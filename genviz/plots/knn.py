@@ -17,7 +17,7 @@ from genviz.projections import (
 )
 from genviz.synthetic import flip_labels, regression_truth
 from genviz.grids import data_box, grid_2d
-from genviz.plots._base import View, fmt, new_figure
+from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
 
@@ -429,11 +429,11 @@ def three_class_nn_figure(X, y, query, *, markers=("*", "D", "^"), names=None, b
                linewidths=1.5, zorder=4, label="query $x$")
     ax.annotate("$x$", q[0], xytext=(8, 8), textcoords="offset points", fontsize="large")
     ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
-    ax.set_title(f"1-NN with three classes: x gets the label of its nearest neighbour "
+    ax.set_title(f"1-NN with three classes: x gets the label\nof its nearest neighbour "
                  f"({names[code[y[j].item() if hasattr(y[j], 'item') else y[j]]]})",
-                 fontsize="small")
+                 fontsize="medium")
     ax.legend(fontsize="small", loc="upper left", framealpha=0.9)
-    fig.tight_layout()
+    finish_layout(fig)
     fig.nn_state = dict(neighbour=j, distance=float(dist[0, 0]), label=y[j].item()
                         if hasattr(y[j], "item") else y[j])
     return fig

@@ -13,8 +13,8 @@ from matplotlib.colors import ListedColormap, to_rgb
 from genviz._validation import check_int, check_labels, check_points, check_scalar
 from genviz.grids import data_box, grid_2d
 from genviz.model_selection import accuracy
-from genviz.plots._base import new_figure
-from genviz.plots.style import CLASS_COLORS
+from genviz.plots._base import finish_layout, new_figure
+from genviz.plots.style import CLASS_COLORS, explorer_figsize
 
 __all__ = ["decision_regions_figure", "light"]
 
@@ -87,8 +87,17 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None,
         raise ValueError(f"aspect must be 'equal', 'auto' or None, got {aspect!r}")
     classes = np.unique(y if y_test is None else np.concatenate([y, y_test]))
     cmap = ListedColormap([light(CLASS_COLORS[k % len(CLASS_COLORS)]) for k in range(classes.size)])
-    fig = new_figure(figsize=figsize or (4.4 * len(models), 4.4))
-    axes = np.atleast_1d(fig.subplots(1, len(models), sharey=True))
+    # at most two panels a row (three in 7.8 in leave titles and tick labels no room in the
+    # lecture style): the default size fits the output area at 1280 px and the lecture box
+    n = len(models)
+    ncols = min(n, 2)
+    nrows = -(-n // ncols)
+    fig = new_figure(figsize=figsize or explorer_figsize(min(7.8, 3.9 * ncols), 3.2 * nrows + 0.4))
+    grid_axes = np.atleast_1d(fig.subplots(nrows, ncols, sharex=True, sharey=True, squeeze=False))
+    axes = grid_axes.ravel()[:n]
+    spare = grid_axes.ravel()[n:]
+    for ax in spare:
+        ax.axis("off")
     X_s, y_s, which = (X, y, "training") if X_test is None else (X_test, y_test, "test")
     accs = {}
     for ax, (name, model) in zip(axes, models.items()):
@@ -100,12 +109,16 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None,
             ax.scatter(X[sel, 0], X[sel, 1], s=12, color=CLASS_COLORS[k % len(CLASS_COLORS)],
                        edgecolor="white", linewidth=0.4, label=str(c))
         accs[name] = accuracy(y_s, model.predict(X_s))
-        ax.set_title(f"{name}\n{which} accuracy {accs[name]:.3f}",
-                     fontsize="small" if len(models) > 3 else "medium")
+        ax.set_title(f"{name}\n{which} accuracy {accs[name]:.3f}", fontsize="medium")
         ax.set_xlim(grid.extent[:2])
         ax.set_ylim(grid.extent[2:])
+    for ax in grid_axes[-1]:
         ax.set_xlabel(feature_names[0])
-    axes[0].set_ylabel(feature_names[1])
-    axes[0].legend(fontsize="small", loc="lower right")
-    fig.tight_layout()
+    for ax in grid_axes[:, 0]:
+        ax.set_ylabel(feature_names[1])
+    if spare.size:  # the legend in the empty panel, off the data
+        spare[0].legend(*axes[0].get_legend_handles_labels(), loc="center", markerscale=2.0)
+    else:
+        axes[0].legend(fontsize="small", loc="lower right")
+    finish_layout(fig)
     return fig, accs

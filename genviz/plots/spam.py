@@ -16,7 +16,7 @@ from scipy.special import expit
 
 from genviz._validation import check_int, check_scalar
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.plots._base import View, fmt, new_figure
+from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP, explorer_figsize
 from genviz.text import ThresholdCurves, Vocabulary, bag_of_words, word_contributions
 
@@ -397,7 +397,7 @@ class EmailView(View):
 
 
 # -- static figures -------------------------------------------------------------------------------
-def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=(10.0, 4.8)):
+def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=None):
     """The ``k`` most spam-indicative and most ham-indicative words of a fitted model.
 
     Bars are the log-ratios ``w_j`` of :meth:`top_features` (for the multinomial model
@@ -424,19 +424,19 @@ def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=(10.
     """
     k = check_int(k, "k", low=1)
     top = model.top_features(k=k, feature_names=list(vocabulary.words))
-    fig = new_figure(figsize=figsize)
+    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.8))
     axes = fig.subplots(1, 2)
     for ax, label, colour in ((axes[0], "spam", SPAM), (axes[1], "ham", HAM)):
         words, weights = zip(*top[label])
         ys = np.arange(len(words))[::-1]
         ax.barh(ys, weights, color=colour)
         ax.set_yticks(ys, words)
-        ax.set_xlabel(f"log-ratio in favour of {label} (per occurrence)")
-        ax.set_title(f"most {label}-indicative words", fontsize="medium")
+        ax.set_xlabel(f"log-ratio in favour of {label}\n(per occurrence)")
+        ax.set_title(f"{label}-indicative words", fontsize="medium")
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"{type(model).__name__}(alpha={model.alpha:g}), |V| = {len(vocabulary)}",
                  fontsize="medium")
-    fig.tight_layout()
+    finish_layout(fig)
     return fig
 
 
@@ -462,7 +462,7 @@ def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
     if not results:
         raise ValueError("results is empty; pass {name: binary_metrics(...)}")
     n = len(results)
-    fig = new_figure(figsize=figsize or (3.6 * n + 0.4, 3.6))
+    fig = new_figure(figsize=figsize or explorer_figsize(min(7.8, 3.6 * n + 0.4), 4.0))
     axes = np.atleast_1d(fig.subplots(1, n))
     for ax, (title, m) in zip(axes, results.items()):
         cm = np.asarray(m["confusion"])
@@ -470,11 +470,12 @@ def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
         for i in range(2):
             for j in range(2):
                 ax.text(j, i, f"{cm[i, j]}", ha="center", va="center", fontsize="large")
-        ax.set_xticks([0, 1], [f"predicted {lab}" for lab in labels])
-        ax.set_yticks([0, 1], [f"true {lab}" for lab in labels])
-        ax.set_title(f"{title}\naccuracy {m['accuracy']:.3f}, precision {m['precision']:.3f}, "
-                     f"recall {m['recall']:.3f}", fontsize="small")
-    fig.tight_layout()
+        ax.set_xticks([0, 1], list(labels))
+        ax.set_yticks([0, 1], list(labels))
+        ax.set(xlabel="predicted", ylabel="true")
+        ax.set_title(f"{title}: accuracy {m['accuracy']:.3f}\nprecision {m['precision']:.3f}, "
+                     f"recall {m['recall']:.3f}", fontsize="medium")
+    finish_layout(fig)
     return fig
 
 
