@@ -162,8 +162,8 @@ def covariance_figure(X, y, *, box=None, figsize=None):
         ax.contour(xs, ys, grid.evaluate(model.decision_function), levels=[0.0],
                    colors=COLORS["bayes"], linewidths=2)
         err = np.mean(model.predict(X) != y)
-        ax.set_title(("shared $\\Sigma$: a line" if shared
-                      else "$\\Sigma_0, \\Sigma_1$: a quadric")
+        ax.set_title(("shared $\\Sigma$: linear boundary" if shared
+                      else "$\\Sigma_0, \\Sigma_1$: quadratic boundary")
                      + f"\ntraining error {err:.1%}", fontsize="medium")
         ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
         ax.set_aspect("equal")

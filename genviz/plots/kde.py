@@ -33,7 +33,8 @@ def kernels_figure(kernels=KERNELS, *, lim: float = 2.2):
     fig = new_figure(figsize=explorer_figsize(2.6 * ncols, 2.5 * nrows))
     axes = np.atleast_1d(fig.subplots(nrows, ncols, sharey=True, squeeze=False)).ravel()
     for ax in axes[len(kernels):]:
-        ax.set_visible(False)
+        ax.remove()
+    axes = axes[:len(kernels)]
     for ax, name, color in zip(axes, kernels, CLASS_COLORS * 2):
         ax.fill_between(u, kernel_pdf(u, name), color=color, alpha=0.25, lw=0)
         ax.plot(u, kernel_pdf(u, name), color=color, lw=2)
