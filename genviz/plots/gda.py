@@ -109,7 +109,8 @@ def gda_figure(X, y, model=None, *, box=None, figsize=(6.0, 5.0)):
             label=r"means $\mu_0, \mu_1$")
     ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
     ax.set_aspect("equal")
-    ax.legend(loc="lower left", fontsize="small", framealpha=0.85)
+    # under the axes: inside, any corner covers training points
+    fig.legend(loc="outside lower center", ncol=2, fontsize="small", frameon=False)
     ax.set_title("GDA: shared $\\Sigma$, and the boundary", fontsize="medium")
     finish_layout(fig)
     return fig
