@@ -92,16 +92,16 @@ PROBE = """() => {
 
 # Text the reader sees as raw TeX once MathJax has finished: a `$` in prose (MyST left a `$$`
 # block or a `$` unpaired: issue #14, notebook 02's "Correlation" cell), or an environment or
-# \frac outside maths. Code (pre, code) may hold TeX legitimately (matplotlib labels) and is
-# skipped; text in folded hints and solutions is checked too. A currency sign in prose would be
-# flagged: none is written on the site (tests/test_notebook_markdown.py checks the sources).
+# \frac outside maths. Code (pre, code; the API page's signatures) may hold TeX legitimately
+# (matplotlib labels as default values) and is skipped; text in folded hints and solutions is
+# checked too. A currency sign in prose would be flagged: none is written on the site.
 RAW_TEX_TEXT = r"""() => {
   const root = document.querySelector('main') || document.body;
   const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const found = [];
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const el = n.parentElement;
-    if (!el || el.closest('pre, code, script, style, mjx-container')) continue;
+    if (!el || el.closest('pre, code, .pre, .sig, script, style, mjx-container')) continue;
     if (/\$|\\begin\{|\\frac/.test(n.textContent)) found.push(n.textContent.trim().slice(0, 120));
   }
   return found;
