@@ -36,7 +36,10 @@ $(LAB_OVERRIDES): share/jupyter/lab/settings/overrides.d/genviz.json $(STAMP)
 # present`: the genviz-a11y front-end extension (share/jupyter/labextensions/genviz-a11y:
 # accessible names for slider handles, readouts as live regions) and the lecture template are
 # used from the work tree, never copied, so they cannot go stale.
-PROJECT_JUPYTER_PATH := JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),)
+# Likewise its Jupyter config directory (etc/jupyter: TCP_NODELAY on the server's websockets,
+# see etc/jupyter/genviz_websockets.py) comes first on JUPYTER_CONFIG_PATH.
+PROJECT_JUPYTER_PATH := JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),) \
+	JUPYTER_CONFIG_PATH=$(CURDIR)/etc/jupyter$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH),)
 
 lab: $(STAMP) $(LAB_OVERRIDES)
 	$(PROJECT_JUPYTER_PATH) $(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \

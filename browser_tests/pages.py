@@ -118,6 +118,9 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
     # As `make lab` does: the project's share/jupyter first (the genviz-a11y extension).
     env["JUPYTER_PATH"] = os.pathsep.join(
         [str(ROOT / "share" / "jupyter"), *filter(None, [os.environ.get("JUPYTER_PATH")])])
+    # ... and its config directory (etc/jupyter: TCP_NODELAY on the server's websockets)
+    env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
+        [str(ROOT / "etc" / "jupyter"), *filter(None, [os.environ.get("JUPYTER_CONFIG_PATH")])])
     env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
     port = free_port()
     argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
