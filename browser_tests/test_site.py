@@ -90,6 +90,24 @@ PROBE = """() => {
 }"""
 
 
+# Text the reader sees as raw TeX once MathJax has finished: a `$` in prose (MyST left a `$$`
+# block or a `$` unpaired: issue #14, notebook 02's "Correlation" cell), or an environment or
+# \frac outside maths. Code (pre, code; the API page's signatures) may hold TeX legitimately
+# (matplotlib labels as default values) and is skipped; text in folded hints and solutions is
+# checked too. A currency sign in prose would be flagged: none is written on the site.
+RAW_TEX_TEXT = r"""() => {
+  const root = document.querySelector('main') || document.body;
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('pre, code, .pre, .sig, script, style, mjx-container')) continue;
+    if (/\$|\\begin\{|\\frac/.test(n.textContent)) found.push(n.textContent.trim().slice(0, 120));
+  }
+  return found;
+}"""
+
+
 @pytest.mark.parametrize("name", PAGES)
 def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, built_site):
     record = {"page": name}
@@ -102,6 +120,7 @@ def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, b
             page.evaluate("() => MathJax.startup.promise")
             page.wait_for_timeout(300)
         probe = page.evaluate(PROBE)
+        probe["raw_tex_text"] = page.evaluate(RAW_TEX_TEXT)
         _screenshot(page, SITE_ARTIFACTS / f"{stem}_1280.png")
         context.close()
         context, phone = _open(browser, f"{site_url}/{name}", 390, record)
@@ -120,6 +139,7 @@ def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, b
     assert probe["typeset"] == probe["math"], \
         f"{probe['math'] - probe['typeset']} of {probe['math']} math elements not typeset"
     assert probe["merror"] == 0 and probe["raw_tex"] == 0
+    assert not probe["raw_tex_text"], f"raw TeX shown as text: {probe['raw_tex_text'][:4]}"
     for img in probe["images"]:
         assert img["loaded"], f"image did not load: {img['src']}"
         alt = (img["alt"] or "").strip()

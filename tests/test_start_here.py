@@ -30,8 +30,9 @@ def map_rows():
     rows = []
     for text in markdown(START):
         for line in text.splitlines():
-            # "\|" is a | inside a cell (e.g. in $p(y\|x)$), not a column separator
-            cells = [c.strip().replace("\\|", "|")
+            # a | inside a cell's maths is written \vert (e.g. $p(y\vert x)$: the same in
+            # JupyterLab and on the site, tests/test_notebook_markdown.py); read it as |
+            cells = [re.sub(r"\\vert(?: (?=[A-Za-z])|(?![A-Za-z]))", "|", c.strip())
                      for c in line.strip().strip("|").split(" | ")]
             if len(cells) == 4 and cells[0] not in ("Source", "---|---|---|---") and not set(cells[0]) <= {"-", "|"}:
                 rows.append(cells)

@@ -3,9 +3,9 @@
 ipympl, through matplotlib's webagg core, sends every repaint to the browser as a PNG made by
 Pillow at its default settings (adaptive per-row filters, zlib level 6). On our explorer figures
 that encoding alone is 13–38 ms per frame: most of what a slider move costs in the kernel
-(benchmarks/results.md, "Frame encoding"). The frame is sent over a local socket and decoded once;
-squeezing its size buys nothing. :func:`png_rgba` writes the same lossless image with no row
-filter and zlib level 1: 2–6 ms for the same frames, about 1.2× the bytes.
+(benchmarks/results.md, the "PNG frame" rows). The frame is sent over a local socket and
+decoded once; squeezing its size buys nothing. :func:`png_rgba` writes the same lossless image
+with no row filter and zlib level 1: 2–6 ms for the same frames, about 1.2× the bytes.
 
 Every frame is a *whole* frame. webagg would otherwise send only the pixels that changed since
 its previous frame, but the browser drops a frame that arrives before the previous one has loaded
