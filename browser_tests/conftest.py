@@ -334,11 +334,14 @@ def _write_latency_table(table):
         "Goal (ARCHITECTURE.md, \"Targets\"): ≤ 100 ms median and ≤ 150 ms p95 in JupyterLab.",
         "",
         "`n` counts the presses that changed pixels; `(+k)` presses that changed none within "
-        "5 s (the figure does not depend on that slider there), which are left out.",
+        "5 s (the figure does not depend on that slider there), which are left out. "
+        "`frame in` is the median time from the keydown to the arrival of the frame's "
+        "websocket message (the first one over 4 kB): the slider, the server and the kernel; "
+        "the rest of the median is the browser loading, decoding and painting that PNG.",
         "",
-        "| notebook | explorer | slider | Lab n | Lab median ms | Lab p95 ms | "
+        "| notebook | explorer | slider | Lab n | Lab median ms | Lab p95 ms | Lab frame in ms | "
         "Voilà n | Voilà median ms | Voilà p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     keys = sorted(set(table["lab"]) | set(table["voila"]))
     for key in keys:
@@ -348,6 +351,7 @@ def _write_latency_table(table):
         lines.append(
             f"| {nb} | {i}: {info.get('title') or '(untitled)'} | {info.get('slider', '')} | "
             f"{_count(lab)} | {_fmt(lab)} | {_fmt(lab, 'p95')} | "
+            f"{_fmt((lab or {}).get('frame'))} | "
             f"{_count(vo)} | {_fmt(vo)} | {_fmt(vo, 'p95')} |")
     without = sorted(set(NOTEBOOK_NAMES) - {k[0] for k in keys})
     if without:

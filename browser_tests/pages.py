@@ -209,8 +209,22 @@ INIT_JS = r"""
     paints.set(this.canvas, (paints.get(this.canvas) || 0) + 1);
     return drawImage.apply(this, args);
   };
+  // Arrival times of large websocket messages (> 4 kB: the frames ipympl ships; widget state
+  // messages are smaller), so a latency sample can be split into "frame received" and "painted".
+  const frames = [];
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const d = e.data, n = d ? (d.byteLength || d.size || d.length || 0) : 0;
+        if (n > 4096) { frames.push(performance.now()); if (frames.length > 64) frames.shift(); }
+      });
+    }
+  };
   const gv = {
     keyT0: null,
+    frameMs: null,
     explorers() {
       const roots = [];
       for (const fig of document.querySelectorAll('.jupyter-matplotlib')) {
@@ -326,6 +340,7 @@ INIT_JS = r"""
       const h0 = gv.hash(i);
       let seen = gv.paintCount(i);
       gv.keyT0 = null;
+      gv.frameMs = null;
       gv.wait = new Promise(resolve => {
         const start = performance.now();
         const tick = () => {
@@ -333,7 +348,11 @@ INIT_JS = r"""
           const painted = gv.paintCount(i);
           if (gv.keyT0 !== null && painted !== seen) {
             seen = painted;
-            if (gv.hash(i) !== h0) return resolve(now - gv.keyT0);
+            if (gv.hash(i) !== h0) {
+              const f = frames.find(t => t >= gv.keyT0);
+              gv.frameMs = f === undefined ? null : f - gv.keyT0;
+              return resolve(now - gv.keyT0);
+            }
           }
           if (now - start > timeoutMs) return resolve(-1);
           requestAnimationFrame(tick);
@@ -492,7 +511,8 @@ def press(page, i, n=1, delay_ms=0) -> list[str]:
     return keys
 
 
-def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3) -> list[float]:
+def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3,
+                    frames: list | None = None) -> list[float]:
     """Slider change -> new pixels, in ms, for ``moves`` single key presses on explorer i.
 
     Each sample: hash the explorer's canvases, press one arrow key (a capture-phase keydown
@@ -501,6 +521,9 @@ def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3) -> lis
     of that frame minus t0 (so it includes up to one frame, ~16 ms, of detection granularity). The canvas is left to settle between samples. A press
     that changes no pixel within ``timeout_ms`` gives -1; after ``give_up_after`` of those in a
     row the explorer is not sampled further (its first slider rarely changes the figure).
+    ``frames``, if given, gets for each sample the time from t0 to the arrival of the first
+    websocket message over 4 kB (the frame), or -1: what the kernel and server took; the rest
+    of the sample is the browser decoding and painting it.
     """
     gv(page, "focusHandle(arg)", i)
     samples = []
@@ -510,6 +533,9 @@ def measure_latency(page, i, moves=20, timeout_ms=5_000, give_up_after=3) -> lis
         page.evaluate("([i, t]) => window.__gv.arm(i, t)", [i, timeout_ms])
         page.keyboard.press(key)
         samples.append(page.evaluate("() => window.__gv.wait"))
+        if frames is not None:
+            f = page.evaluate("() => window.__gv.frameMs") if samples[-1] >= 0 else None
+            frames.append(-1.0 if f is None else float(f))
         if len(samples) >= give_up_after and all(x < 0 for x in samples[-give_up_after:]):
             break
     return samples

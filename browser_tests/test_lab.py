@@ -190,13 +190,16 @@ def test_browser_latency(lab_nb, latency_table):
     missed = []
     for ex in _explorers_or_skip(lab_nb):
         i = ex["index"]
-        samples = measure_latency(lab_nb.page, i, moves=LATENCY_MOVES)
+        frames = []
+        samples = measure_latency(lab_nb.page, i, moves=LATENCY_MOVES, frames=frames)
         ex["slider"] = gv(lab_nb.page, "sliderLabel(arg)", i)
         summary = summarize(samples)
+        summary["frame"] = summarize(frames)
         key = (lab_nb.name, i)
         latency_table["lab"][key] = summary
         latency_table["explorers"][key] = ex
         lab_nb.record.setdefault("latency_ms", {})[str(i)] = samples
+        lab_nb.record.setdefault("frame_received_ms", {})[str(i)] = frames
         if not summary["n"]:
             missed.append(f"explorer {i}: none of {len(samples)} moves showed new pixels")
     assert not missed, f"{lab_nb.name}: " + "; ".join(missed)
