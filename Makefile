@@ -86,7 +86,8 @@ present: $(STAMP)
 		--port=$(PRESENT_PORT) --Voila.ip=127.0.0.1 $(VOILA_FLAGS)
 
 # The course website (docs/, scripts/build_site.py): every notebook executed (cached by content
-# hash in build/site-cache/, so a rebuild redoes only changed notebooks) into build/site/. A cell
+# hash in build/site-cache/, so a rebuild redoes only changed notebooks, or all of them when genviz
+# changed) into build/site/. A cell
 # error fails the build. Works offline; needs no Chromium. `make test-site` checks it in Chromium
 # (offline, alt texts, maths, 390 px) and runs the axe accessibility audit (also on JupyterLab
 # and Voila renders); `make test-browser` runs the same tests with the rest of the suite.

@@ -3,14 +3,17 @@
 Stages the sources in build/site-src/ (docs/*.md and notebooks/*.ipynb, copied only when
 changed, with their times, so Sphinx's incremental build and MyST-NB's jupyter-cache only redo
 what changed), then runs Sphinx with docs/conf.py. Notebooks are executed by MyST-NB and
-cached by the hash of their code in build/site-cache/; any cell error fails the build
-(exit status 1). Prints the wall-clock time of the build.
+cached by the hash of their code in build/site-cache/<library fingerprint>/: the figures come
+from genviz, so a change to the library (its sources or data) starts a new cache and makes
+Sphinx re-read every page, while a change to one notebook re-runs only that notebook. Any cell
+error fails the build (exit status 1). Prints the wall-clock time of the build.
 """
 
 from __future__ import annotations
 
 import argparse
 import filecmp
+import hashlib
 import os
 import shutil
 import subprocess
@@ -44,6 +47,16 @@ def stage(dest: Path) -> list[str]:
     return changed
 
 
+def library_fingerprint() -> str:
+    """A hash of everything in genviz/ that a notebook's outputs depend on (code and data)."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "genviz").rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "build" / "site"))
@@ -52,17 +65,27 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     src = ROOT / "build" / "site-src"
-    cache = Path(os.environ.get("GENVIZ_SITE_CACHE", ROOT / "build" / "site-cache"))
+    caches = Path(os.environ.get("GENVIZ_SITE_CACHE", ROOT / "build" / "site-cache"))
+    doctrees = ROOT / "build" / "site-doctrees"
     if args.fresh:
-        for path in (src, out, cache, ROOT / "build" / "site-doctrees"):
+        for path in (src, out, caches, doctrees):
             shutil.rmtree(path, ignore_errors=True)
     start = time.perf_counter()
+    fingerprint = library_fingerprint()
+    cache = caches / fingerprint
+    if not cache.is_dir():  # genviz changed (or first build): every page is read again
+        shutil.rmtree(doctrees, ignore_errors=True)
+        if caches.is_dir():
+            for old in caches.iterdir():
+                shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink()
+        cache.mkdir(parents=True)
+        print(f"genviz fingerprint {fingerprint}: notebooks will be executed again")
     changed = stage(src)
     print(f"staged {len(changed)} changed source file(s) in {src.relative_to(ROOT)}")
     env = {**os.environ, "GENVIZ_SITE_CACHE": str(cache), "MPLBACKEND": "Agg",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT / "docs"),
-           "-d", str(ROOT / "build" / "site-doctrees"), "--keep-going", "-q", str(src), str(out)]
+           "-d", str(doctrees), "--keep-going", "-q", str(src), str(out)]
     rc = subprocess.call(cmd, env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
     print(f"site build {'ok' if rc == 0 else 'FAILED'} in {elapsed:.1f} s -> {out}/index.html")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import genviz.plots
+from explorer_testing import explorer_cases, make_explorer
 from genviz import datasets
 from genviz.kde import claw_pdf, sample_claw
 from genviz.knn import regression_data, two_class_data
@@ -320,3 +321,33 @@ def test_show_displays_png_with_alt_and_closes_the_figure(monkeypatch):
     fig.add_subplot().plot([1, 2])
     show(fig, alt="A rising line.")
     assert shown[-1][0][0]["text/plain"] == "A rising line."
+
+
+def _panel_arrangement(fig) -> tuple[bool, bool]:
+    """(some panels side by side, some panels stacked), from the axes' drawn boxes."""
+    boxes = {tuple(np.round(ax.get_position().extents, 3)) for ax in fig.axes if ax.get_visible()}
+    beside = stacked = False
+    for (ax0, ay0, ax1, ay1) in boxes:
+        for (bx0, by0, bx1, by1) in boxes:
+            x_apart, y_apart = ax1 <= bx0, ay1 <= by0
+            x_overlap = min(ax1, bx1) > max(ax0, bx0)
+            y_overlap = min(ay1, by1) > max(ay0, by0)
+            beside |= x_apart and y_overlap
+            stacked |= y_apart and x_overlap
+    return beside, stacked
+
+
+@pytest.mark.parametrize("case", explorer_cases())
+def test_where_the_description_places_panels_is_where_they_are(case):
+    """An explorer's alt text that says "left"/"right" needs panels side by side; one that says
+    "top"/"below"/"bottom" needs panels stacked (a layout change must update the words)."""
+    e = make_explorer(case)
+    try:
+        text = e.view.describe()
+        beside, stacked = _panel_arrangement(e.view.fig)
+        if any(w in text for w in (": left", "; right", "left,", "right,")):
+            assert beside, f"{case}: says left/right but no panels are side by side: {text}"
+        if any(w in text for w in ("top,", "below it", "bottom,", "bottom:")):
+            assert stacked, f"{case}: says top/below but no panels are stacked: {text}"
+    finally:
+        e.close()

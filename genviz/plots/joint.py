@@ -52,7 +52,7 @@ class DimensionalityView(View):
     """Table size and empty cells as variables are added (the slides' curse of dimensionality).
 
     ``update(d=, n=)``: ``d`` variables (the first d columns), ``n`` records (a seeded random
-    subset). Left: cells and records (log scale); right: fraction of empty cells.
+    subset). Top: cells and records (log scale); below: fraction of empty cells.
     ``state`` has the :func:`genviz.joint.dimensionality_curve` arrays plus ``d``, ``n`` and
     the values at ``d`` (``cells_at_d``, ``empty_at_d``, ``occupied_at_d``).
     """
@@ -115,8 +115,8 @@ class DimensionalityView(View):
     def describe(self) -> str:
         """Alt text from the state: table size and empty cells at the chosen d."""
         s = self.state
-        return (f"Two panels on the curse of dimensionality for {s['n']} records: left, the "
+        return (f"Two panels on the curse of dimensionality for {s['n']} records: top, the "
                 f"number of cells of the full joint table (log scale) grows as variables are "
                 f"added, with d = {s['d_now']} marked: {s['cells_at_d']} cells "
                 f"({s['parameters_at_d']} parameters), {s['occupied_at_d']} holding a record; "
-                f"right, the fraction of empty cells, {fmt(s['empty_at_d'])} at d = {s['d_now']}.")
+                f"below it, the fraction of empty cells, {fmt(s['empty_at_d'])} at d = {s['d_now']}.")

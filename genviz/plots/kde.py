@@ -244,7 +244,7 @@ class KDEView(View):
 
 
 class BandwidthView(View):
-    """Claw-density draws: the KDE at bandwidth h (left) and both CV curves with h marked (right).
+    """Claw-density draws: the KDE at bandwidth h (top) and both CV curves with h marked (below).
 
     ``update(n=, h=)``: a new ``n`` re-draws the sample (seeded) and re-runs the fast CV sweeps;
     a new ``h`` only moves the KDE and the markers. ``state`` has ``n``, ``h``, ``hs``, ``loo``,
@@ -379,9 +379,9 @@ class BandwidthView(View):
     def describe(self) -> str:
         """Alt text from the state: h, the CV optima and the rule of thumb."""
         s = self.state
-        return (f"Two panels for n = {s['n']} draws from the claw density: left, the KDE at "
+        return (f"Two panels for n = {s['n']} draws from the claw density: top, the KDE at "
                 f"h = {fmt(s['h'])} over the true claw (integrated squared error "
-                f"{fmt(s['ise'])}); right, the leave-one-out log-likelihood (best h = "
+                f"{fmt(s['ise'])}); below it, the leave-one-out log-likelihood (best h = "
                 f"{fmt(s['h_loo'])}) and the least-squares CV score (best h = "
                 f"{fmt(s['h_lscv'])}) against h on a log axis, with the current h and "
                 f"Silverman's rule (h = {fmt(s['silverman'])}) marked.")

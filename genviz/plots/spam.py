@@ -50,9 +50,9 @@ class SpamThresholdView(View):
     """Where Smola's threshold ``c`` puts the filter on the ROC and precision-recall curves.
 
     A message is flagged as spam when ``P(x|spam) P(spam) / (P(x|ham) P(ham)) > c``, i.e. when
-    its log-odds (``decision_function``) exceeds ``log c``. Left: the test messages' log-odds
+    its log-odds (``decision_function``) exceeds ``log c``. Top: the test messages' log-odds
     in base 10 (histograms per true class, as fractions of the class) and the line
-    ``log10 c``. Middle and right: ROC and precision-recall curves of both event models, the
+    ``log10 c``. Below it, side by side: ROC and precision-recall curves of both event models, the
     selected one thick, with a marker at the current ``c``.
 
     ``update(log10_c=, alpha=, model=)`` takes any subset. ``alpha`` refits both models
@@ -233,8 +233,8 @@ class SpamThresholdView(View):
         s = self.state
         pt = s["points"][s["model"]]
         return (f"Spam filter threshold c = 10^{fmt(s['log10_c'])} (α = {fmt(s['alpha'])}, "
-                f"{s['model']} model): left, histograms of the test messages' log10 odds per "
-                f"class with the threshold line; middle and right, ROC and precision-recall "
+                f"{s['model']} model): top, histograms of the test messages' log10 odds per "
+                f"class with the threshold line; below it, ROC (left) and precision-recall (right) "
                 f"curves of both event models (AUC "
                 + ", ".join(f"{m} {fmt(a)}" for m, a in s["auc"].items())
                 + f") with the operating point marked: true positive rate {fmt(pt['tpr'])}, "
