@@ -8,6 +8,10 @@ For each notebook: run it top to bottom (nbclient), then
 Checked cells keep an execution count (renumbered 1, 2, ... so diffs stay small): nbval treats a
 cell without one as "unrun" and fails it ("Unrun reference cell has outputs").
 
+It then warns about every number in a checked output that another machine may print differently
+(``scripts/checked_outputs.py``: rounding noise printed as a value, too many digits) and exits 1
+if there is any, so such an output is fixed before it reaches git.
+
 Usage: python scripts/refresh_outputs.py notebooks/02_multivariate_gaussian.ipynb [...]
        python scripts/refresh_outputs.py --strip-only NOTEBOOK  (strip without executing)
 """
@@ -19,6 +23,9 @@ import pathlib
 import sys
 
 import nbformat
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import checked_outputs  # noqa: E402  (scripts/checked_outputs.py, beside this file)
 
 CHECK = "NBVAL_CHECK_OUTPUT"
 
@@ -65,6 +72,7 @@ def main(argv=None):
     parser.add_argument("--strip-only", action="store_true")
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args(argv)
+    unstable = 0
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
         if not args.strip_only:
@@ -74,7 +82,14 @@ def main(argv=None):
                            resources={"metadata": {"path": str(path.parent)}}).execute()
         nbformat.write(strip(nb), path)
         print(f"refreshed {path}", file=sys.stderr)
+        for problem in checked_outputs.problems_in_notebook(path):
+            unstable += 1
+            print(f"warning: {problem}", file=sys.stderr)
+    if unstable:
+        print(f"warning: {unstable} unstable number(s) in checked outputs: {checked_outputs.FIX}",
+              file=sys.stderr)
+    return 1 if unstable else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""nbval, made to say which number of a checked output did not reproduce.
+
+nbval reports a checked cell whose output differs with a diff of the whole output. This hook
+puts first what a reader needs: the notebook, nbval's cell number, the cell's first line and
+each number that differs (stored -> printed), with the rule that fixes it
+(``scripts/checked_outputs.py``; ARCHITECTURE.md, Conventions 8). nbval's own report follows.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "scripts"))
+import checked_outputs  # noqa: E402
+
+
+def describe_difference(item) -> str | None:
+    """The differing numbers of a failed nbval cell ``item``, or None if none can be named."""
+    cell = getattr(item, "cell", None)
+    produced = getattr(item, "test_outputs", None)
+    if cell is None or produced is None:
+        return None
+    stored = checked_outputs.output_text(cell.get("outputs", []))
+    printed = checked_outputs.output_text(produced)
+    diffs = checked_outputs.number_differences(stored, printed)
+    if not diffs:
+        return None
+    name = pathlib.Path(str(item.fspath)).name
+    lines = [f"{name}, cell {item.cell_num} "
+             f"({checked_outputs.first_line(cell.get('source', ''))!r}): its checked output "
+             f"did not reproduce:"]
+    for line, was, now in diffs:
+        lines.append(f"  output line {line}: stored {was!r}, printed {now!r}")
+    lines.append("If the difference is rounding, not a change you meant: "
+                 + checked_outputs.FIX + ".")
+    return "\n".join(lines)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or not hasattr(item, "cell_num"):
+        return
+    summary = describe_difference(item)
+    if summary:
+        report.longrepr = f"{summary}\n\n{report.longrepr}"
