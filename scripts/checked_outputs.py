@@ -29,7 +29,7 @@ or ``>`` is a bound. Integers (counts, sizes, steps) are exact and never flagged
 
 Usage: ``python scripts/checked_outputs.py notebooks/*.ipynb`` prints every problem and exits 1
 if there is any. ``scripts/refresh_outputs.py`` warns with the same check when it stores
-outputs; ``tests/test_checked_outputs.py`` runs it on every notebook; ``notebooks/conftest.py``
+outputs; ``tests/test_checked_outputs.py`` runs it on every notebook; ``conftest.py` (at the root)`
 uses :func:`number_differences` to name the differing numbers when nbval finds a checked output
 that did not reproduce.
 """

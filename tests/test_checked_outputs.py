@@ -159,8 +159,8 @@ def test_refresh_outputs_warns_about_unstable_numbers(tmp_path, capsys):
 def test_nbval_names_the_number_that_did_not_reproduce(tmp_path):
     """A checked output that does not reproduce fails naming the cell and the number."""
     (tmp_path / "conftest.py").write_text(
-        (ROOT / "notebooks" / "conftest.py").read_text().replace(
-            'pathlib.Path(__file__).resolve().parent.parent / "scripts"',
+        (ROOT / "conftest.py").read_text().replace(
+            'pathlib.Path(__file__).resolve().parent / "scripts"',
             repr(str(ROOT / "scripts"))))
     _notebook(tmp_path, "# NBVAL_CHECK_OUTPUT\nprint('steps 8, p =', round(2 / 3, 3))",
               "steps 8, p = 0.666\n")

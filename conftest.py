@@ -1,4 +1,4 @@
-"""nbval, made to say which number of a checked output did not reproduce.
+"""nbval, made to say which number of a checked output did not reproduce (repository-wide conftest).
 
 nbval reports a checked cell whose output differs with a diff of the whole output. This hook
 puts first what a reader needs: the notebook, nbval's cell number, the cell's first line and
@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "scripts"))
 import checked_outputs  # noqa: E402
 
 
