@@ -86,7 +86,8 @@ def sweep_explorer(explorer, n: int = 5, *, allow_messages: bool = False):
 def _spam():
     from genviz.datasets import spam_assassin
     from genviz.naive_bayes import BernoulliNB, MultinomialNB
-    from genviz.text import bag_of_words, build_vocabulary, stratified_split
+    from genviz.model_selection import stratified_split
+    from genviz.text import bag_of_words, build_vocabulary
 
     c = spam_assassin()
     keep = np.arange(0, len(c.text), 4)

@@ -17,7 +17,7 @@ import genviz.plots
 from explorer_testing import explorer_cases, make_explorer
 from genviz import datasets
 from genviz.kde import claw_pdf, sample_claw
-from genviz.knn import regression_data, two_class_data
+from genviz.synthetic import regression_data, two_class_data
 from genviz.plots._base import (View, describe_figure, figure_description, fmt, image_bundle,
                                 plain_text, set_description)
 
@@ -303,12 +303,11 @@ def test_image_bundle_puts_the_alt_text_in_html_metadata_and_plain_text():
 
 
 def test_show_displays_png_with_alt_and_closes_the_figure(monkeypatch):
-    import IPython.display
-
+    import genviz.plots._base
     from genviz.plots import show
     from genviz.plots.gaussian import GaussianView
     shown = []
-    monkeypatch.setattr(IPython.display, "display",
+    monkeypatch.setattr(genviz.plots._base, "display",  # IPython's display, where show() uses it
                         lambda *a, **kw: shown.append((a, kw)))
     v = GaussianView(rho=0.5, surface=False)
     show(v.fig)
