@@ -351,7 +351,8 @@ def test_the_module_table_in_architecture_md_is_fresh():
         diff = "\n".join(difflib.unified_diff(documented.splitlines(), generated.splitlines(),
                                               "ARCHITECTURE.md", "generated", lineterm="", n=0))
         pytest.fail("the module table in ARCHITECTURE.md is stale: run "
-                    "`python scripts/module_report.py --write`\n" + diff)
+                    "`python scripts/module_report.py --write` (ARCHITECTURE.md, 'How to add a "
+                    "topic', step 8)\n" + diff)
 
 
 def test_the_freshness_check_fails_on_a_stale_table(tmp_path):

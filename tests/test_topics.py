@@ -87,13 +87,15 @@ def test_the_start_here_reading_order_links_every_topic_notebook():
                          + step(5, "the start-here notebook's reading order and map"))
 
 
-def test_the_list_checks_catch_a_notebook_10(tmp_path, monkeypatch):
-    """A notebook numbered 10 (the issue's example) fails each list check."""
+def test_the_list_checks_catch_a_new_notebook(tmp_path, monkeypatch):
+    """A notebook numbered next (10 today, the issue's example) and listed nowhere fails each
+    list check."""
     fake = tmp_path / "notebooks"
     fake.mkdir()
     for name in notebook_files():
         (fake / name).write_text((NB_DIR / name).read_text())
-    (fake / "10_gaussian_mean.ipynb").write_text((NB_DIR / notebook_files()[1]).read_text())
+    n = len(notebook_files())
+    (fake / f"{n:02d}_planted_topic.ipynb").write_text((NB_DIR / notebook_files()[1]).read_text())
     monkeypatch.setitem(globals(), "NB_DIR", fake)
     test_notebooks_are_numbered_00_01_02_without_gaps()
     for check in (test_readme_lists_every_notebook_in_order,
@@ -101,7 +103,7 @@ def test_the_list_checks_catch_a_notebook_10(tmp_path, monkeypatch):
                   test_the_start_here_reading_order_links_every_topic_notebook):
         with pytest.raises(AssertionError, match="step 5"):
             check()
-    (fake / "12_gap.ipynb").write_text("{}")
+    (fake / f"{n + 2:02d}_gap.ipynb").write_text("{}")
     with pytest.raises(AssertionError, match="without gaps"):
         test_notebooks_are_numbered_00_01_02_without_gaps()
 
