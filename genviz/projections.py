@@ -8,7 +8,7 @@ least ``1/m`` per draw; in practice almost always). :func:`distance_ratios` and
 :func:`distortion_stats` measure what a projection did to the pairwise distances, and
 :func:`projection_benchmark` what it does to k-NN accuracy and query time.
 
-These names used to live in :mod:`genviz.knn`, which still re-exports them.
+These names used to live in :mod:`genviz.knn`, where they still resolve, deprecated.
 """
 
 from __future__ import annotations
