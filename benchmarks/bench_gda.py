@@ -10,7 +10,8 @@ from harness import ExplorerCase, TimingCase, naive_png, sweep_moves
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA
 from genviz.logistic import LogisticRegression
-from genviz.synthetic import DataModel, learning_curves
+from genviz.experiments import learning_curves
+from genviz.synthetic import DataModel
 from genviz.widgets.gda import gda_vs_logistic_explorer
 
 MOVES = sweep_moves({

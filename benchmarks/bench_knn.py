@@ -5,8 +5,9 @@ import numpy as np
 
 from harness import ExplorerCase, TimingCase, naive_png, sweep_moves
 from genviz import datasets
-from genviz.knn import (KNNClassifier, KNNRegressor, SortedNeighbors, distance_ratios, kneighbors,
-                        random_projection, regression_data, two_class_data)
+from genviz.knn import KNNClassifier, KNNRegressor, SortedNeighbors, kneighbors
+from genviz.projections import distance_ratios, random_projection
+from genviz.synthetic import regression_data, two_class_data
 from genviz.widgets.knn import (knn_classification_explorer, knn_regression_explorer,
                                 projection_explorer)
 

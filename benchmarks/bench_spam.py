@@ -12,8 +12,10 @@ from sklearn.feature_extraction.text import CountVectorizer
 from harness import ExplorerCase, TimingCase, naive_png, sweep_moves
 from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.text import (STOP_WORDS, TOKEN_PATTERN, ThresholdCurves, bag_of_words,
-                         build_vocabulary, stratified_split, vocabulary_and_counts)
+from genviz.model_selection import ThresholdCurves, stratified_split
+from genviz.text import (
+    STOP_WORDS, TOKEN_PATTERN, bag_of_words, build_vocabulary, vocabulary_and_counts,
+)
 from genviz.widgets.spam import email_explorer, threshold_explorer
 
 

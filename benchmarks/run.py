@@ -1,8 +1,11 @@
 #!/usr/bin/env python
-"""Run every benchmark: ``make bench`` (or ``python benchmarks/run.py [name-filter]``).
+"""Run the benchmarks: ``make bench`` (all of them) or ``python benchmarks/run.py FILTER``.
 
-Writes a Markdown table to stdout and to benchmarks/results.md. Timings are measurements to
-report, never assertions (ARCHITECTURE.md, "Targets").
+Writes a Markdown table to stdout and to benchmarks/results.md. ``FILTER`` keeps the cases whose
+name contains it, or all the cases of ``benchmarks/bench_FILTER.py`` (``run.py kde``); a filtered
+run replaces only those rows of results.md (a new case is added at the end of its table) and
+leaves the others as they were. Timings are measurements to report, never assertions
+(ARCHITECTURE.md, "Targets").
 """
 
 from __future__ import annotations
@@ -15,14 +18,19 @@ import platform
 import subprocess
 import sys
 
-import matplotlib
-
-matplotlib.use("module://ipympl.backend_nbagg")  # the interactive path of the notebooks
-
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from harness import ExplorerCase, TimingCase, time_case, time_explorer  # noqa: E402
+
+SECTIONS = {  # key -> (heading, table header)
+    "explorer": ("## Explorer updates (kernel side: update + redraw + PNG diff shipped by ipympl)",
+                 "| explorer | view | median ms | p95 ms | blit/full | naive median ms | naive p95 ms | naive / ours |\n"
+                 "|---|---|---|---|---|---|---|---|"),
+    "timing": ("## Computations",
+               "| what | median ms | p95 ms | baseline | baseline median ms | baseline / ours |\n"
+               "|---|---|---|---|---|---|"),
+}
 
 
 def import_time() -> TimingCase:
@@ -36,48 +44,86 @@ def import_time() -> TimingCase:
                       bare, baseline_name="bare interpreter", repeats=10)
 
 
+def select(cases: list, pattern: str) -> list:
+    """The cases of ``[(topic, case), ...]`` whose name contains ``pattern`` or whose bench file
+    is ``bench_<pattern>.py``; all of them for an empty pattern."""
+    return [c for topic, c in cases if not pattern or pattern in c.name or pattern == topic]
+
+
+def _row_name(line: str) -> str:
+    return line.split("|")[1].strip()
+
+
+def merge_results(old: str, rows: dict, *, note: str) -> str:
+    """``old`` (results.md) with the rows of ``rows`` (section key -> table lines) replacing the
+    rows of the same case name; new names go at the end of their table; ``note`` is put (or
+    replaced) under the title. Every other line is kept."""
+    lines = old.splitlines() or [_title()]
+    for i in reversed(range(len(lines))):  # the previous partial-run note and its blank line
+        if lines[i].startswith("_Partial run"):
+            del lines[i - 1:i + 1]
+    if note:
+        lines[1:1] = ["", f"_Partial run: {note}._"]
+    for key, new in rows.items():
+        if not new:
+            continue
+        heading, header = SECTIONS[key]
+        if heading not in lines:
+            lines += ([""] if lines[-1] else []) + [heading, "", *header.splitlines(), ""]
+        start = lines.index(heading)
+        table = start + 1
+        while table < len(lines) and not lines[table].startswith("|"):
+            table += 1
+        end = table
+        while end < len(lines) and lines[end].startswith("|"):
+            end += 1
+        by_name = {_row_name(r): r for r in new}
+        body = [by_name.pop(_row_name(line), line) for line in lines[table + 2:end]]
+        lines[table + 2:end] = body + list(by_name.values())
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _title() -> str:
+    import matplotlib
+
+    return (f"# Benchmarks ({datetime.date.today()}, {platform.python_implementation()} "
+            f"{platform.python_version()}, {os.cpu_count()} cores, matplotlib "
+            f"{matplotlib.__version__})")
+
+
 def main(argv):
+    import matplotlib
+
+    matplotlib.use("module://ipympl.backend_nbagg")  # the interactive path of the notebooks
     pattern = argv[1] if len(argv) > 1 else ""
-    cases = [import_time()]
+    cases = [("import", import_time())]
     for path in sorted(HERE.glob("bench_*.py")):
-        cases += importlib.import_module(path.stem).CASES
-    cases = [c for c in cases if pattern in c.name]
-    explorer_rows, timing_rows = [], []
-    for case in cases:
+        topic = path.stem.removeprefix("bench_")
+        cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
+    rows = {"explorer": [], "timing": []}
+    for case in select(cases, pattern):
         print(f"... {case.name}", file=sys.stderr, flush=True)
         if isinstance(case, ExplorerCase):
-            explorer_rows.append(time_explorer(case))
-        else:
-            timing_rows.append(time_case(case))
-
-    lines = [f"# Benchmarks ({datetime.date.today()}, {platform.python_implementation()} "
-             f"{platform.python_version()}, {os.cpu_count()} cores, matplotlib "
-             f"{matplotlib.__version__})", ""]
-    if explorer_rows:
-        lines += ["## Explorer updates (kernel side: update + redraw + PNG diff shipped by ipympl)",
-                  "",
-                  "| explorer | view | median ms | p95 ms | blit/full | naive median ms | naive p95 ms | naive / ours |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for r in explorer_rows:
+            r = time_explorer(case)
             o, n = r["ours"], r["naive"]
-            lines.append(f"| {r['case']} | {r['kind']} | {o['median']:.1f} | {o['p95']:.1f} | "
-                         f"{r['modes']['blit']}/{r['modes']['full']} | {n['median']:.1f} | "
-                         f"{n['p95']:.1f} | {r['ratio']:.1f}x |")
-        lines.append("")
-    if timing_rows:
-        lines += ["## Computations", "",
-                  "| what | median ms | p95 ms | baseline | baseline median ms | baseline / ours |",
-                  "|---|---|---|---|---|---|"]
-        for r in timing_rows:
+            rows["explorer"].append(
+                f"| {r['case']} | {r['kind']} | {o['median']:.1f} | {o['p95']:.1f} | "
+                f"{r['modes']['blit']}/{r['modes']['full']} | {n['median']:.1f} | "
+                f"{n['p95']:.1f} | {r['ratio']:.1f}x |")
+        else:
+            r = time_case(case)
             o, n = r["ours"], r["naive"]
             base = (f"{r['baseline_name']} | {n['median']:.1f} | {r['ratio']:.1f}x"
                     if n else "— | — | —")
-            lines.append(f"| {r['case']} | {o['median']:.1f} | {o['p95']:.1f} | {base} |")
-        lines.append("")
-    text = "\n".join(lines)
+            rows["timing"].append(f"| {r['case']} | {o['median']:.1f} | {o['p95']:.1f} | {base} |")
+    results = HERE / "results.md"
+    if pattern:
+        text = merge_results(results.read_text() if results.exists() else "", rows,
+                             note=f"rows matching `{pattern}` re-measured {datetime.date.today()}")
+    else:
+        text = merge_results(_title() + "\n", rows, note="")
     print(text)
-    if not pattern:
-        (HERE / "results.md").write_text(text)
+    results.write_text(text)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import csv
 import functools
 import gzip
 import hashlib
+from html import escape
 import io
 import json
 from importlib import resources
@@ -221,8 +222,6 @@ class CategoricalTable(NamedTuple):
     def _repr_html_(self) -> str:
         """The table as an HTML table (what a notebook shows for it): one header row with the
         feature names and the label, one row per record."""
-        from html import escape
-
         head = "".join(f"<th>{escape(str(c))}</th>" for c in [*self.feature_names, self.target_name])
         rows = "".join("<tr>" + "".join(f"<td>{escape(str(v))}</td>" for v in [*row, label])
                        + "</tr>" for row, label in zip(self.X, self.y))

@@ -27,7 +27,7 @@ processed in chunks so memory stays bounded. Any other distance is a Python func
 ``metric(x_i, x)`` of a training row and a query (it need not be symmetric).
 
 Random projections (:mod:`genviz.projections`) and the k-NN figures' data generators
-(:mod:`genviz.synthetic`) moved out; their names are re-exported here for older imports.
+(:mod:`genviz.synthetic`) moved out; their old names here still resolve, deprecated.
 """
 
 from __future__ import annotations
@@ -35,16 +35,16 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
+from genviz._moved import moved_names
 from genviz._validation import check_array, check_fitted, check_int, check_points, encode_labels
-from genviz.projections import (
-    distance_ratios, distortion_stats, jl_min_dim, projection_benchmark, random_projection,
-)
-from genviz.synthetic import flip_labels, regression_data, regression_truth, two_class_data
 
 __all__ = ["pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
-           "SortedNeighbors", "flip_labels", "random_projection", "jl_min_dim", "distance_ratios",
-           "distortion_stats", "projection_benchmark", "two_class_data", "regression_data",
-           "regression_truth"]
+           "SortedNeighbors"]
+
+__getattr__ = moved_names(__name__, {  # deprecated aliases: these names moved out
+    **dict.fromkeys(["random_projection", "jl_min_dim", "distance_ratios", "distortion_stats",
+                     "projection_benchmark"], "genviz.projections"),
+    **dict.fromkeys(["two_class_data", "regression_data", "regression_truth", "flip_labels"], "genviz.synthetic")})
 
 _CHUNK_BYTES = 32 * 2**20  # at most ~32 MB of distances per chunk
 

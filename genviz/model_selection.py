@@ -8,7 +8,7 @@ real-valued score over every threshold (:class:`ThresholdCurves`: ROC and precis
 curves, computed once by sorting). Leave-one-out bandwidth selection is a KDE topic and lives in
 :mod:`genviz.kde`.
 
-These names used to live in :mod:`genviz.text`, which still re-exports them.
+These names used to live in :mod:`genviz.text`, where they still resolve, deprecated.
 """
 
 from __future__ import annotations

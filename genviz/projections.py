@@ -8,7 +8,7 @@ least ``1/m`` per draw; in practice almost always). :func:`distance_ratios` and
 :func:`distortion_stats` measure what a projection did to the pairwise distances, and
 :func:`projection_benchmark` what it does to k-NN accuracy and query time.
 
-These names used to live in :mod:`genviz.knn`, which still re-exports them.
+These names used to live in :mod:`genviz.knn`, where they still resolve, deprecated.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 from scipy.spatial.distance import pdist
 
 from genviz._validation import check_array, check_int, check_points, check_rng, check_scalar
+from genviz.knn import KNNClassifier
 
 __all__ = ["random_projection", "jl_min_dim", "pairwise_sq_distances", "distinct_pairs",
            "distance_ratios", "distortion_stats", "projection_benchmark"]
@@ -246,8 +247,6 @@ def projection_benchmark(X_train, y_train, X_test, y_test, dims, k, rng, *, repe
     >>> res["dims"], len(res["accuracy"]), len(res["seconds"])
     ([2, 1], 2, 2)
     """
-    from genviz.knn import KNNClassifier  # here: genviz.knn re-exports this module's names
-
     rng = check_rng(rng)
     repeats = check_int(repeats, "repeats", low=1)
     Xtr = check_points(X_train, "X_train")

@@ -32,8 +32,8 @@ noise). The claw density of the KDE topic (``claw_pdf``, ``sample_claw``) stays 
 
 This module only *generates* data. The learning-curve experiment that fits models to it
 (``learning_curves``, ``crossing_size``, ``LearningCurves``) is in :mod:`genviz.experiments`;
-the old names ``genviz.synthetic.learning_curves`` etc. still resolve (lazily, to avoid a
-circular import).
+their old names here (``learning_curves`` etc.) still resolve, with a
+``DeprecationWarning`` (:mod:`genviz._moved`; this module never imports ``genviz.experiments``).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ import numpy as np
 from scipy.special import ndtr
 from scipy.stats import poisson
 
+from genviz._moved import moved_names
 from genviz._validation import check_array, check_int, check_rng, check_scalar, check_vector
 from genviz.gaussian import cov_from_params, factorize_cov, mahalanobis, mvn_logpdf
 from genviz.gda import GDA
@@ -52,15 +53,8 @@ from genviz.gda import GDA
 __all__ = ["FAMILIES", "DataModel", "correlated_classes", "two_class_data", "regression_data",
            "regression_truth", "flip_labels"]
 
-_MOVED_TO_EXPERIMENTS = ("LearningCurves", "learning_curves", "crossing_size")
-
-
-def __getattr__(name):
-    """Old home of the learning-curve experiment: resolve its names from genviz.experiments."""
-    if name in _MOVED_TO_EXPERIMENTS:
-        from genviz import experiments
-        return getattr(experiments, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, dict.fromkeys(  # deprecated aliases: these names moved out
+    ["LearningCurves", "learning_curves", "crossing_size"], "genviz.experiments"))
 
 FAMILIES = ("gaussian", "gaussian_diff_cov", "heavy_tailed", "poisson", "outliers")
 _DF = 3.0

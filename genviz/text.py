@@ -10,7 +10,8 @@ message uses a few hundred of tens of thousands of words.
 
 :func:`word_contributions` splits a linear score (a naive Bayes log-odds) into the
 contributions of one document's words. Scoring a classifier (split, metrics, threshold curves)
-lives in :mod:`genviz.model_selection`; its names are re-exported here for older code.
+lives in :mod:`genviz.model_selection`; its old names here still resolve, with a
+``DeprecationWarning``.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ import re
 import numpy as np
 import scipy.sparse as sp
 
+from genviz._moved import moved_names
 from genviz._validation import check_int, check_vector
-# Scoring moved to genviz.model_selection; re-exported so ``from genviz.text import ...`` works.
-from genviz.model_selection import ThresholdCurves, binary_metrics, stratified_split
 
 __all__ = [
     "TOKEN_PATTERN", "STOP_WORDS", "tokenize", "Vocabulary", "build_vocabulary", "bag_of_words",
-    "vocabulary_and_counts", "stratified_split", "binary_metrics", "ThresholdCurves", "word_contributions",
+    "vocabulary_and_counts", "word_contributions",
 ]
+
+__getattr__ = moved_names(__name__, dict.fromkeys(  # deprecated aliases: scoring moved out
+    ["stratified_split", "binary_metrics", "ThresholdCurves"], "genviz.model_selection"))
 
 #: A token is a run of ASCII letters, with inner apostrophes ("don't"), after lower-casing.
 TOKEN_PATTERN = r"[a-z]+(?:'[a-z]+)*"

@@ -11,17 +11,24 @@ so the report and the test cannot disagree.
 
 Layers (data flow one way: data -> model -> view -> widget -> notebook):
 
-- model: ``genviz``, ``genviz.<name>``, ``genviz._<name>`` (computation and data, numpy + scipy).
-  May not import genviz.plots, genviz.widgets, genviz.exercises, matplotlib, mpl_toolkits, PIL,
-  ipywidgets, IPython.
+- model: ``genviz``, ``genviz.<name>``, ``genviz._<name>`` (computation and data). May import
+  the standard library (not its UI modules: tkinter, turtle, ...), numpy and scipy -- nothing
+  else from outside genviz -- and no genviz.plots, genviz.widgets, genviz.exercises.
 - exercises: ``genviz.exercises.*`` (self-checking questions whose answers the model layer
-  computes; feedback is text/HTML). A sibling of the views, above the models: may import models
-  only, so the same rules as models except that importing genviz.exercises is allowed.
-- view: ``genviz.plots.*`` (matplotlib). May not import genviz.widgets, genviz.exercises,
-  ipywidgets.
-- widget: ``genviz.widgets.*`` (ipywidgets). May import everything below it.
+  computes; feedback is text/HTML). A sibling of the views, above the models: the same rules as
+  models except that importing genviz.exercises is allowed.
+- view: ``genviz.plots.*``. May import what models may, plus matplotlib (and its
+  ``mpl_toolkits``) and ``IPython.display``; not genviz.widgets, genviz.exercises, ipywidgets,
+  pylab or another plotting library.
+- widget: ``genviz.widgets.*`` (ipywidgets). May import everything below it, plus ipywidgets,
+  ipympl, traitlets and PIL.
 
-No layer of genviz imports scikit-learn (a test oracle only).
+Outside genviz each layer has an allow list (``ALLOWED``), so a plotting or UI library nobody
+thought of (seaborn, plotly, bokeh, pylab, ipympl, ...) is refused too. Imports are read
+wherever they are (module level, inside functions and ``if`` blocks), and so are dynamic
+imports named by a string literal (``importlib.import_module("matplotlib")``, ``__import__``,
+``importlib.util.find_spec``, ``pkgutil.resolve_name``). No layer of genviz imports scikit-learn
+(a test oracle only).
 """
 
 from __future__ import annotations
@@ -35,24 +42,37 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "genviz"
 
-__all__ = ["LAYERS", "FORBIDDEN", "module_name", "layer_of", "imports_of", "violations",
-           "modules", "graph", "cycles", "report"]
+__all__ = ["LAYERS", "FORBIDDEN", "ALLOWED", "UI_STDLIB", "DYNAMIC_IMPORTERS", "module_name",
+           "layer_of", "imports_of", "function_level_imports", "violations", "modules", "graph",
+           "cycles", "report", "documented_report", "TABLE_START", "TABLE_END"]
 
 #: the layers, bottom first
 LAYERS = ("model", "exercises", "view", "widget")
 
-_SKLEARN = ("sklearn",)
-_DRAWING = ("matplotlib", "mpl_toolkits", "PIL")
-_NOTEBOOK = ("ipywidgets", "IPython")
-
-#: layer -> module prefixes it must not import (a prefix matches itself and its submodules)
+#: layer -> genviz module prefixes it must not import (a prefix matches itself and submodules)
 FORBIDDEN = {
-    "model": ("genviz.plots", "genviz.widgets", "genviz.exercises") + _DRAWING + _NOTEBOOK
-             + _SKLEARN,
-    "exercises": ("genviz.plots", "genviz.widgets") + _DRAWING + _NOTEBOOK + _SKLEARN,
-    "view": ("genviz.widgets", "genviz.exercises", "ipywidgets") + _SKLEARN,
-    "widget": _SKLEARN,
+    "model": ("genviz.plots", "genviz.widgets", "genviz.exercises"),
+    "exercises": ("genviz.plots", "genviz.widgets"),
+    "view": ("genviz.widgets", "genviz.exercises"),
+    "widget": (),
 }
+
+#: the standard library's user-interface modules: no layer below the widgets may use them
+UI_STDLIB = ("tkinter", "turtle", "turtledemo", "idlelib", "curses")
+
+_COMPUTE = ("numpy", "scipy")
+#: layer -> module prefixes outside genviz and the standard library it may import (nothing else)
+ALLOWED = {
+    "model": _COMPUTE,
+    "exercises": _COMPUTE,
+    "view": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython.display"),
+    "widget": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython", "ipywidgets", "ipympl",
+                          "traitlets", "PIL"),
+}
+
+#: callables that import the module named by their first argument (matched by their last name:
+#: ``importlib.import_module``, ``import_module``, ``__import__``, ``importlib.util.find_spec``)
+DYNAMIC_IMPORTERS = ("import_module", "__import__", "find_spec", "resolve_name", "run_module")
 
 
 def module_name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
@@ -120,17 +140,84 @@ def imports_of(source: str, module: str, *, is_package: bool = False,
     out = []
     tree = ast.parse(source)
     for node in (_top_level_nodes(tree) if top_level else ast.walk(tree)):
-        if isinstance(node, ast.Import):
-            out.extend((node.lineno, a.name) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = _resolve(node, module, is_package)
-            for a in node.names:
-                out.append((node.lineno, base if a.name == "*" else f"{base}.{a.name}"))
+        out.extend(_imported(node, module, is_package))
     return sorted(out)
+
+
+def _call_name(func) -> str:
+    """``importlib.util.find_spec`` -> ``find_spec``; ``__import__`` -> ``__import__``."""
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _imported(node, module: str, is_package: bool) -> list:
+    """(lineno, module) for what one node imports: ``import``, ``from ... import`` and a call of a
+    :data:`DYNAMIC_IMPORTERS` function (its first argument; ``<computed>`` unless a literal)."""
+    if isinstance(node, ast.Import):
+        return [(node.lineno, a.name) for a in node.names]
+    if isinstance(node, ast.ImportFrom):
+        base = _resolve(node, module, is_package)
+        return [(node.lineno, base if a.name == "*" else f"{base}.{a.name}") for a in node.names]
+    if isinstance(node, ast.Call) and _call_name(node.func) in DYNAMIC_IMPORTERS:
+        arg = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg in ("name", "mod_name")), None)
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            name = arg.value.replace(":", ".")  # pkgutil.resolve_name("pkg.mod:attr")
+            if name.startswith("."):  # import_module(".x", package=__package__): relative
+                level = len(name) - len(name.lstrip("."))
+                fake = ast.ImportFrom(module=name.lstrip(".") or None, names=[], level=level)
+                name = _resolve(fake, module, is_package)
+            return [(node.lineno, name)]
+        return [(node.lineno, "<computed>")]
+    return []
+
+
+def function_level_imports(source: str, module: str, *, is_package: bool = False) -> list:
+    """The imports that run only when a function is called: ``(function, imported module)``
+    for each import statement or dynamic import inside a ``def`` (nested ones included, named
+    ``outer.inner``), sorted. The imported name is as :func:`imports_of` gives it.
+
+    Examples
+    --------
+    >>> function_level_imports("def f():\\n    from scipy.optimize import brentq", "genviz.kde")
+    [('f', 'scipy.optimize.brentq')]
+    >>> function_level_imports("import numpy\\nclass A:\\n    def g(self):\\n"
+    ...                        "        __import__('json')", "genviz.x")
+    [('A.g', 'json')]
+    """
+    out = []
+
+    def walk(node, owner: str, in_function: bool):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                walk(child, f"{owner}.{child.name}" if owner else child.name,
+                     in_function or not isinstance(child, ast.ClassDef))
+                continue
+            if in_function:
+                out.extend((owner, imp) for _, imp in _imported(child, module, is_package))
+            walk(child, owner, in_function)
+
+    walk(ast.parse(source), "", False)
+    return sorted(set(out))
 
 
 def _matches(name: str, prefix: str) -> bool:
     return name == prefix or name.startswith(prefix + ".")
+
+
+def _refused(name: str, layer: str) -> str | None:
+    """Why ``layer`` may not import ``name`` (None when it may)."""
+    top = name.split(".")[0]
+    if top == "genviz":
+        bad = [p for p in FORBIDDEN[layer] if _matches(name, p)]
+        return f"imports {name}" if bad else None
+    if name == "<computed>" or top == "__future__":
+        return None  # a computed name cannot be judged here: function_level_imports lists it
+    if top in sys.stdlib_module_names:
+        return f"imports {name} (a user-interface module)" if top in UI_STDLIB else None
+    if any(_matches(name, p) or name.startswith(p + ".") for p in ALLOWED[layer]):
+        return None
+    return (f"imports {name} (outside genviz the {layer} layer may import only the standard "
+            f"library and {', '.join(ALLOWED[layer])})")
 
 
 def violations(source: str, module: str, *, is_package: bool = False) -> list:
@@ -140,15 +227,18 @@ def violations(source: str, module: str, *, is_package: bool = False) -> list:
     --------
     >>> violations("from genviz.widgets._base import Explorer", "genviz.plots.knn")
     ['genviz.plots.knn (view) line 1 imports genviz.widgets._base.Explorer']
-    >>> violations("import matplotlib.pyplot as plt", "genviz.kde")
-    ['genviz.kde (model) line 1 imports matplotlib.pyplot']
+    >>> violations("import importlib\\nimportlib.import_module('seaborn')", "genviz.kde")
+    ['genviz.kde (model) line 2 imports seaborn (outside genviz the model layer may import only the standard library and numpy, scipy)']
     >>> violations("from genviz.gaussian import mvn_pdf", "genviz.plots.gaussian")
     []
     """
     layer = layer_of(module)
-    return [f"{module} ({layer}) line {line} imports {name}"
-            for line, name in imports_of(source, module, is_package=is_package)
-            if any(_matches(name, p) for p in FORBIDDEN[layer])]
+    out = []
+    for line, name in imports_of(source, module, is_package=is_package):
+        why = _refused(name, layer)
+        if why:
+            out.append(f"{module} ({layer}) line {line} {why}")
+    return out
 
 
 def modules(package: pathlib.Path = PACKAGE) -> list:
@@ -157,15 +247,16 @@ def modules(package: pathlib.Path = PACKAGE) -> list:
     return sorted(package.rglob("*.py"), key=lambda p: module_name(p, package.parent))
 
 
-def graph(paths=None, *, top_level: bool = False) -> dict:
-    """module -> sorted list of the genviz modules it imports (see :func:`imports_of`)."""
+def graph(paths=None, *, top_level: bool = False, root: pathlib.Path = ROOT) -> dict:
+    """module -> sorted list of the genviz modules it imports (see :func:`imports_of`); ``root``
+    is the directory holding the ``genviz`` package the paths are in."""
     paths = modules() if paths is None else paths
     out = {}
+    own = {module_name(p, root) for p in paths}
     for path in paths:
-        name = module_name(path)
+        name = module_name(path, root)
         found = imports_of(path.read_text(), name, is_package=path.name == "__init__.py",
                            top_level=top_level)
-        own = {module_name(p) for p in paths}
         targets = set()
         for _, imp in found:
             if imp.split(".")[0] != "genviz":
@@ -200,14 +291,16 @@ def cycles(g: dict) -> list:
 
 def report(package: pathlib.Path = PACKAGE) -> str:
     """Markdown: one row per module (layer, lines, the genviz modules it imports), totals per
-    layer, and the layer violations (none, when the tests pass)."""
+    layer, the layer violations and the import cycles (none of either, when the tests pass)."""
+    package = pathlib.Path(package).resolve()
+    root = package.parent
     paths = modules(package)
-    deps_of = graph(paths)
+    deps_of = graph(paths, root=root)
     short = lambda m: m.removeprefix("genviz.") if m != "genviz" else m  # noqa: E731
     lines = ["| module | layer | lines | imports (genviz) |", "|---|---|---:|---|"]
     per_layer = collections.Counter()
     for path in paths:
-        name = module_name(path)
+        name = module_name(path, root)
         n = len(path.read_text().splitlines())
         per_layer[layer_of(name)] += n
         deps = ", ".join(short(d) for d in deps_of[name]) or "—"
@@ -216,37 +309,66 @@ def report(package: pathlib.Path = PACKAGE) -> str:
     lines.append("Lines per layer: " + ", ".join(f"{layer} {per_layer[layer]}"
                                                  for layer in LAYERS)
                  + f"; total {sum(per_layer.values())} in {len(paths)} modules.")
-    bad = [v for p in paths for v in violations(p.read_text(), module_name(p),
-                                                is_package=p.name == "__init__.py")]
     lines.append("")
-    lines.append("Layer violations: " + ("none." if not bad else "\n- " + "\n- ".join(bad)))
-    loops = cycles(graph(paths, top_level=True))
-    lines.append("Import cycles at import time: " + ("none." if not loops else "; ".join(
-        " -> ".join(c) for c in loops)) + " (imports inside functions, used for backward-"
-        "compatible re-exports, are listed in the table but run only when called.)")
+    lines.append("Layer violations: " + _listing(_all_violations(paths, root)))
+    lines.append("Import cycles: " + _listing(_all_cycles(paths, root)) + " (module-level "
+                 "imports, and every import including those inside functions.)")
     return "\n".join(lines)
+
+
+def _listing(items: list) -> str:
+    return "none." if not items else "\n- " + "\n- ".join(items)
+
+
+def _all_violations(paths, root) -> list:
+    return [v for p in paths for v in violations(p.read_text(), module_name(p, root),
+                                                 is_package=p.name == "__init__.py")]
+
+
+def _all_cycles(paths, root) -> list:
+    found = []
+    for top_level in (True, False):
+        for c in cycles(graph(paths, top_level=top_level, root=root)):
+            text = " -> ".join(c)
+            if text not in found:
+                found.append(text)
+    return found
+
+
+TABLE_START, TABLE_END = "<!-- module-report:start -->", "<!-- module-report:end -->"
+
+
+def documented_report(doc: pathlib.Path = ROOT / "ARCHITECTURE.md") -> str:
+    """The generated section ARCHITECTURE.md carries now (between its two markers)."""
+    return doc.read_text().split(TABLE_START)[1].split(TABLE_END)[0].strip("\n")
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only list layer violations")
+    parser.add_argument("--check", action="store_true",
+                        help="list layer violations, import cycles and whether the table in "
+                             "ARCHITECTURE.md is stale; exit 1 if there is any")
     parser.add_argument("--write", action="store_true",
                         help="replace the generated section of ARCHITECTURE.md")
     args = parser.parse_args(argv)
     if args.write:
         doc = ROOT / "ARCHITECTURE.md"
-        text = doc.read_text()
-        start, end = "<!-- module-report:start -->", "<!-- module-report:end -->"
-        head, rest = text.split(start)
-        _, tail = rest.split(end)
-        doc.write_text(f"{head}{start}\n{report()}\n{end}{tail}")
+        head, rest = doc.read_text().split(TABLE_START)
+        _, tail = rest.split(TABLE_END)
+        doc.write_text(f"{head}{TABLE_START}\n{report()}\n{TABLE_END}{tail}")
         print(f"wrote {doc.relative_to(ROOT)}")
         return 0
     if args.check:
-        bad = [v for p in modules() for v in violations(p.read_text(), module_name(p),
-                                                        is_package=p.name == "__init__.py")]
+        paths = modules()
+        bad = _all_violations(paths, ROOT)
+        loops = _all_cycles(paths, ROOT)
+        stale = documented_report() != report()
         print("\n".join(bad) or "no layer violations")
-        return 1 if bad else 0
+        print("import cycles: " + ("; ".join(loops) or "none"))
+        if stale:
+            print("the module table in ARCHITECTURE.md is stale: run "
+                  "`python scripts/module_report.py --write`")
+        return 1 if bad or loops or stale else 0
     print(report())
     return 0
 

@@ -1,8 +1,15 @@
-"""Shared checks for every explorer (ARCHITECTURE.md, "Conventions": explorers).
+"""The one registry of explorers for every test, and the shared checks (ARCHITECTURE.md,
+"Conventions": explorers; "How to add a topic", step 4).
 
-``sweep_explorer(explorer)`` moves each control over its range, ends included, one at a time,
-and after every move checks that nothing raised into the notebook, the readout is non-empty,
-and nothing drawn is NaN. Use it in each topic's widget test.
+- ``explorer_cases()`` / ``make_explorer(case)``: every explorer, built as its notebook builds it.
+  Factories whose arguments all have defaults are found by themselves; one that needs data gets
+  a case here: its name in ``BUILDERS`` and a branch in ``_build``. tests/test_layout.py,
+  test_frames.py and test_describe.py take their explorers from here.
+- ``view_classes()``: every ``View`` subclass of ``genviz.plots`` (each must be reached by an
+  explorer case, tests/test_layout.py, and have an alt-text case in tests/test_describe.py).
+- ``sweep_explorer(explorer)`` moves each control over its range, ends included, one at a time,
+  and after every move checks that nothing raised into the notebook, the readout is non-empty,
+  and nothing drawn is NaN. Use it in each topic's widget test.
 """
 
 from __future__ import annotations
@@ -18,7 +25,13 @@ import matplotlib.lines as mlines
 import numpy as np
 import ipywidgets as widgets
 
+import genviz.plots
 import genviz.widgets
+from genviz.plots._base import View
+
+#: where a missing case goes (the messages of the coverage tests say it)
+ADD_A_CASE = ("add the explorer's name to BUILDERS and a branch building it to _build in "
+              "tests/explorer_testing.py (ARCHITECTURE.md, 'How to add a topic', step 4)")
 
 
 def control_values(control, n: int = 5) -> list:
@@ -86,7 +99,8 @@ def sweep_explorer(explorer, n: int = 5, *, allow_messages: bool = False):
 def _spam():
     from genviz.datasets import spam_assassin
     from genviz.naive_bayes import BernoulliNB, MultinomialNB
-    from genviz.text import bag_of_words, build_vocabulary, stratified_split
+    from genviz.model_selection import stratified_split
+    from genviz.text import bag_of_words, build_vocabulary
 
     c = spam_assassin()
     keep = np.arange(0, len(c.text), 4)
@@ -157,7 +171,7 @@ def _build(name):
         return knn.projection_explorer(X[:300], d=16, eps=0.3)
     if name == "gaussian_explorer_contours":  # notebook 00: the 2-D view only
         return gaussian.gaussian_explorer(surface=False)
-    raise KeyError(name)
+    raise KeyError(f"no branch for {name!r} in _build: {ADD_A_CASE}")
 
 
 #: explorer cases that need arguments (or a second configuration of the same factory)
@@ -177,6 +191,19 @@ def explorer_factories() -> dict:
             if name.endswith("_explorer") and inspect.isfunction(obj):
                 found[name] = obj
     return found
+
+
+def view_classes() -> set:
+    """Every :class:`~genviz.plots._base.View` subclass defined in a ``genviz.plots`` module."""
+    for info in pkgutil.iter_modules(genviz.plots.__path__):
+        importlib.import_module(f"genviz.plots.{info.name}")
+    out, todo = set(), list(View.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls not in out:
+            out.add(cls)
+            todo.extend(cls.__subclasses__())
+    return {c for c in out if c.__module__.startswith("genviz.plots.")}
 
 
 def _builds_without_arguments(fn) -> bool:

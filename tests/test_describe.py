@@ -5,31 +5,22 @@ tests): each description must carry the state's key numbers, formatted as ``fmt`
 and change when the state changes.
 """
 
-import importlib
 import inspect
-import pkgutil
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
-import genviz.plots
-from explorer_testing import explorer_cases, make_explorer
+from explorer_testing import explorer_cases, make_explorer, view_classes
 from genviz import datasets
 from genviz.kde import claw_pdf, sample_claw
-from genviz.knn import regression_data, two_class_data
-from genviz.plots._base import (View, describe_figure, figure_description, fmt, image_bundle,
+from genviz.synthetic import regression_data, two_class_data
+from genviz.plots._base import (describe_figure, figure_description, fmt, image_bundle,
                                 plain_text, set_description)
 
 
 def all_view_classes():
-    classes = set()
-    for info in pkgutil.iter_modules(genviz.plots.__path__):
-        mod = importlib.import_module(f"genviz.plots.{info.name}")
-        for _, obj in inspect.getmembers(mod, inspect.isclass):
-            if issubclass(obj, View) and obj is not View and obj.__module__ == mod.__name__:
-                classes.add(obj)
-    return sorted(classes, key=lambda c: c.__name__)
+    return sorted(view_classes(), key=lambda c: c.__name__)  # the one registry's discovery
 
 
 def test_every_view_class_has_its_own_describe():
@@ -222,8 +213,11 @@ def test_every_view_class_is_covered_here():
     for build in BUILDERS:
         src = inspect.getsource(build)
         covered |= {c.__name__ for c in all_view_classes() if c.__name__ + "(" in src}
-    assert covered == {c.__name__ for c in all_view_classes()} - set(), \
-        f"add a builder for {sorted({c.__name__ for c in all_view_classes()} - covered)}"
+    assert covered == {c.__name__ for c in all_view_classes()} - set(), (
+        f"no alt-text case for {sorted({c.__name__ for c in all_view_classes()} - covered)}: add a "
+        "function building the view (returning the view, the numbers its describe() must say, and "
+        "an update that changes them) to BUILDERS in tests/test_describe.py (ARCHITECTURE.md, "
+        "'How to add a topic', step 3)")
 
 
 @pytest.mark.parametrize("build", BUILDERS, ids=lambda b: b.__name__)
@@ -303,12 +297,11 @@ def test_image_bundle_puts_the_alt_text_in_html_metadata_and_plain_text():
 
 
 def test_show_displays_png_with_alt_and_closes_the_figure(monkeypatch):
-    import IPython.display
-
+    import genviz.plots._base
     from genviz.plots import show
     from genviz.plots.gaussian import GaussianView
     shown = []
-    monkeypatch.setattr(IPython.display, "display",
+    monkeypatch.setattr(genviz.plots._base, "display",  # IPython's display, where show() uses it
                         lambda *a, **kw: shown.append((a, kw)))
     v = GaussianView(rho=0.5, surface=False)
     show(v.fig)

@@ -9,7 +9,8 @@ from scipy.stats import multivariate_normal
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 
 from genviz.gda import GDA, check_labels, logistic_params, quadratic_params
-from genviz.synthetic import FAMILIES, DataModel, LearningCurves, crossing_size, learning_curves
+from genviz.experiments import LearningCurves, crossing_size, learning_curves
+from genviz.synthetic import DataModel, FAMILIES
 
 
 def two_class(n=300, seed=0, d=2):

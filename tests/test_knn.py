@@ -10,10 +10,12 @@ from threadpoolctl import threadpool_limits
 from genviz import datasets
 from genviz._validation import NotFittedError
 from genviz.knn import (
-    KNNClassifier, KNNRegressor, SortedNeighbors, distance_ratios, distortion_stats, flip_labels,
-    jl_min_dim, kneighbors, pairwise_distances, projection_benchmark, random_projection,
-    vote_counts,
+    KNNClassifier, KNNRegressor, SortedNeighbors, kneighbors, pairwise_distances, vote_counts,
 )
+from genviz.projections import (
+    distance_ratios, distortion_stats, jl_min_dim, projection_benchmark, random_projection,
+)
+from genviz.synthetic import flip_labels
 
 
 @pytest.fixture(autouse=True)

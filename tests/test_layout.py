@@ -5,8 +5,9 @@ default state and across each control's range (ends included).
 Coverage is discovered, not listed by hand: every ``*_explorer`` factory in ``genviz.widgets``
 and every :class:`~genviz.plots._base.View` subclass in ``genviz.plots`` must be reached by a
 case below (factories whose arguments all have defaults are built automatically; the others get
-data in ``BUILDERS``). A new view or explorer without a case fails
-``test_every_view_and_explorer_is_covered`` with the name to add.
+data in ``BUILDERS`` of tests/explorer_testing.py, the one registry of explorers). A new view or
+explorer without a case fails ``test_every_view_and_explorer_is_covered`` with the name to add
+and where.
 
 How overlaps are found: see tests/layout_testing.py (shared with tests/test_static_layout.py,
 which checks the static ``*_figure`` functions the same way).
@@ -15,31 +16,17 @@ which checks the static ``*_figure`` functions the same way).
 from __future__ import annotations
 
 import contextlib
-import importlib
-import pkgutil
 
 import matplotlib.pyplot as plt
 import pytest
 
-import genviz.plots
-from explorer_testing import BUILDERS, control_values, explorer_cases, explorer_factories, make_explorer
+from explorer_testing import (ADD_A_CASE, control_values, explorer_cases, explorer_factories,
+                              make_explorer, view_classes)
 from genviz.plots._base import View
 from genviz.plots.style import lecture_mode
 from layout_testing import figure_layout_problems
 
 SWEEP_VALUES = 2    # per control: both ends (options: first, middle, last); keeps the module fast
-
-
-def _view_classes() -> set:
-    for info in pkgutil.iter_modules(genviz.plots.__path__):
-        importlib.import_module(f"genviz.plots.{info.name}")
-    out, todo = set(), list(View.__subclasses__())
-    while todo:
-        cls = todo.pop()
-        if cls not in out:
-            out.add(cls)
-            todo.extend(cls.__subclasses__())
-    return {c for c in out if c.__module__.startswith("genviz.")}
 
 
 def layout_problems(view) -> list[str]:
@@ -87,16 +74,14 @@ def test_every_view_and_explorer_is_covered():
     only the cases a filtered run (-k) skipped."""
     cases = explorer_cases()
     missing_factories = [n for n in explorer_factories() if n not in cases]
-    assert not missing_factories, (f"explorer factories without a layout case: "
-                                   f"{missing_factories}; add them to BUILDERS/_build in explorer_testing.py")
+    assert not missing_factories, f"explorer factories without a case: {missing_factories}; {ADD_A_CASE}"
     for case in cases:
         if case not in _VIEW_TYPES:
             e = make_explorer(case)
             _VIEW_TYPES[case] = type(e.view)
             e.close()
-    missing_views = sorted(c.__qualname__ for c in _view_classes() - set(_VIEW_TYPES.values()))
-    assert not missing_views, (f"View classes no explorer case reaches: {missing_views}; "
-                               "add a case to BUILDERS/_build in explorer_testing.py")
+    missing_views = sorted(c.__qualname__ for c in view_classes() - set(_VIEW_TYPES.values()))
+    assert not missing_views, f"View classes no explorer case reaches: {missing_views}; {ADD_A_CASE}"
 
 
 def test_layout_check_finds_overlaps_and_overflow():

@@ -15,7 +15,7 @@ from genviz import datasets
 from genviz.gaussian import mahalanobis, mvn_pdf, sample_mvn
 from genviz.joint import JointTable
 from genviz.kde import claw_pdf, kde_pdf, rule_of_thumb, sample_claw, select_bandwidth
-from genviz.knn import random_projection
+from genviz.projections import random_projection
 from genviz.naive_bayes import BernoulliNB, CategoricalNB, discretize
 
 
@@ -148,7 +148,8 @@ def test_living_area_890_gets_bin_3():
 
 @pytest.fixture(scope="module")
 def spam():
-    from genviz.text import bag_of_words, build_vocabulary, stratified_split
+    from genviz.model_selection import stratified_split
+    from genviz.text import bag_of_words, build_vocabulary
 
     c = datasets.spam_assassin()
     train, _ = stratified_split(c.label, test_size=0.3, rng=0)

@@ -51,7 +51,7 @@ def test_figure_png_and_show_on_agg(monkeypatch):
     png = figure_png(fig)
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     shown = []
-    monkeypatch.setattr("IPython.display.display",
+    monkeypatch.setattr("genviz.plots._base.display",  # IPython's, where show() uses it
                         lambda obj, **kw: shown.append((obj, kw)))
     assert show(fig) is None  # returning it would display the figure twice in a notebook
     assert len(shown) == 1 and shown[0][1]["raw"] is True  # a PNG bundle with alt text

@@ -6,7 +6,8 @@ import pytest
 from genviz.datasets import spam_assassin
 from genviz.exercises.spam import email_log_odds, flagged_ham, laplace_phi, smola_offset
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.text import bag_of_words, build_vocabulary, stratified_split, tokenize
+from genviz.model_selection import stratified_split
+from genviz.text import bag_of_words, build_vocabulary, tokenize
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from sklearn.feature_extraction.text import CountVectorizer
 
 from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.text import (TOKEN_PATTERN, ThresholdCurves, bag_of_words,
-                         binary_metrics, build_vocabulary, stratified_split, word_contributions)
+from genviz.model_selection import ThresholdCurves, binary_metrics, stratified_split
+from genviz.text import TOKEN_PATTERN, bag_of_words, build_vocabulary, word_contributions
 
 MODELS = {"multinomial": (MultinomialNB, sk.MultinomialNB),
           "bernoulli": (BernoulliNB, sk.BernoulliNB)}

@@ -9,7 +9,8 @@ from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
 from genviz.plots.spam import (LN10, EmailView, SpamThresholdView, confusion_figure,
                                top_words_figure, underflow_figure)
-from genviz.text import bag_of_words, binary_metrics, build_vocabulary, stratified_split
+from genviz.model_selection import binary_metrics, stratified_split
+from genviz.text import bag_of_words, build_vocabulary
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,8 @@ import pytest
 from explorer_testing import control_values, sweep_explorer
 from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.text import bag_of_words, build_vocabulary, stratified_split
+from genviz.model_selection import stratified_split
+from genviz.text import bag_of_words, build_vocabulary
 from genviz.widgets.spam import email_explorer, threshold_explorer
 
 

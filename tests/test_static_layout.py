@@ -78,7 +78,7 @@ def _claw_and_bandwidths():
 def _spam_models():
     """Notebook 07's models on the tests' quarter of the corpus (same words, faster)."""
     from genviz.naive_bayes import BernoulliNB, MultinomialNB
-    from genviz.text import binary_metrics
+    from genviz.model_selection import binary_metrics
 
     X_train, y_train, X_test, y_test, vocab, _ = _spam()
     multi = MultinomialNB(alpha=1.0).fit(X_train, y_train)
@@ -191,7 +191,8 @@ def _regions(which):
     from genviz.gaussian import sample_mvn
     from genviz.gda import GDA
     from genviz.kde_classifier import KDEClassifier
-    from genviz.knn import KNNClassifier, two_class_data
+    from genviz.knn import KNNClassifier
+    from genviz.synthetic import two_class_data
     from genviz.naive_bayes import GaussianNB, KDENB
     from genviz.plots.regions import decision_regions_figure
 

@@ -7,9 +7,11 @@ from sklearn.metrics import (accuracy_score, confusion_matrix, precision_recall_
                              precision_score, recall_score, roc_auc_score, roc_curve)
 
 from genviz.datasets import spam_assassin
-from genviz.text import (STOP_WORDS, TOKEN_PATTERN, ThresholdCurves, Vocabulary, bag_of_words,
-                         binary_metrics, build_vocabulary, stratified_split, tokenize,
-                         vocabulary_and_counts, word_contributions)
+from genviz.model_selection import ThresholdCurves, binary_metrics, stratified_split
+from genviz.text import (
+    STOP_WORDS, TOKEN_PATTERN, Vocabulary, bag_of_words, build_vocabulary, tokenize,
+    vocabulary_and_counts, word_contributions,
+)
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,8 @@ from genviz.plots.gda import (
     line_in_box,
     posterior_figure,
 )
-from genviz.synthetic import DataModel, learning_curves
+from genviz.experiments import learning_curves
+from genviz.synthetic import DataModel
 
 
 def sample(family="gaussian", n=200, seed=0):

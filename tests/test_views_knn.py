@@ -6,8 +6,9 @@ from scipy.spatial.distance import pdist
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
 from threadpoolctl import threadpool_limits
 
-from genviz.knn import KNNClassifier, flip_labels, jl_min_dim, random_projection, regression_data, \
-    two_class_data
+from genviz.knn import KNNClassifier
+from genviz.projections import jl_min_dim, random_projection
+from genviz.synthetic import flip_labels, regression_data, two_class_data
 from genviz.plots.knn import (KNNClassificationView, KNNRegressionView, ProjectionView,
                               decision_regions_figure)
 

@@ -6,7 +6,8 @@ import numpy as np
 
 from genviz._validation import check_points, check_vector
 from genviz.exercises import Exercise
-from genviz.knn import KNNClassifier, KNNRegressor, jl_min_dim
+from genviz.knn import KNNClassifier, KNNRegressor
+from genviz.projections import jl_min_dim
 
 __all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations"]
 

@@ -296,8 +296,6 @@ def discretize(x, edges):
     >>> discretize([350, 890, 1600, 2000], [400, 800, 1200, 1600])   # the notes' living areas
     array([1, 3, 5, 5])
     """
-    from genviz._validation import check_vector
-
     x = check_vector(x, "x")
     edges = check_vector(edges, "edges")
     if edges.size == 0 or np.any(np.diff(edges) <= 0):

@@ -7,6 +7,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from genviz._validation import check_fitted, check_points, check_scalar
+from genviz.kde import KERNELS, kernel_pdf, select_bandwidth
 from genviz.naive_bayes._base import _BaseNB, _safe_log
 
 __all__ = ["GaussianNB", "KDENB"]
@@ -135,8 +136,6 @@ def _log_kde(x, data, h, kernel):
     or ``log 0`` (an earlier ``log(kde_pdf)`` lost digits there, found by the property tests). A distance ``(x - x_i)/h`` that overflows
     float64 counts as infinitely far (kernel 0), never as a NaN.
     """
-    from genviz.kde import kernel_pdf
-
     out = np.empty(x.size)
     step = max(1, 2_000_000 // data.size)  # bound the (chunk, n) temporary
     log_norm = np.log(data.size) + np.log(h)
@@ -217,8 +216,6 @@ class KDENB(_BaseNB):
         return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1])
 
     def _fit(self, X, Y):
-        from genviz.kde import KERNELS, select_bandwidth
-
         if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
         bw = self.bandwidth

@@ -15,8 +15,10 @@ import re
 import weakref
 
 import matplotlib.pyplot as plt
+from IPython.display import display
 
 from genviz.plots import _frames
+from genviz.plots.style import tidy_ticks
 
 __all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas",
            "describe_figure", "figure_description", "set_description", "image_bundle",
@@ -51,8 +53,6 @@ def finish_layout(fig, *, pad=0.04) -> None:
     automatic tick locators are thinned first (:func:`genviz.plots.style.tidy_ticks`).
     Call it at the end of a view's ``__init__``, after everything static is drawn.
     """
-    from genviz.plots.style import tidy_ticks
-
     tidy_ticks(fig)
     fig.set_layout_engine("constrained", w_pad=pad, h_pad=pad)
     fig.draw_without_rendering()
@@ -235,8 +235,6 @@ def show(fig, alt: str | None = None) -> None:
     whenever ``show(...)`` is a cell's last line (the browser tests caught every figure
     appearing twice).
     """
-    from IPython.display import display
-
     text = figure_description(fig) if alt is None else str(alt)
     data, metadata = image_bundle(figure_png(fig), text)
     display(data, metadata=metadata, raw=True)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+
+import matplotlib
 import numpy as np
 from matplotlib.collections import LineCollection
 
@@ -320,8 +323,6 @@ class BandwidthView(View):
         ready (the explorer calls this once a browser shows it: a new n would otherwise cost
         two sweeps, ~0.15 s, on the slider's path). The results are exactly what the slider
         would compute (seeded per n). :meth:`close` cancels what has not started."""
-        import concurrent.futures
-
         ns = sorted({check_int(n, "ns", low=2) for n in ns}, key=lambda n: abs(n - self.params["n"]))
         cache = self.__dict__.setdefault("_sweep_cache", {})
         pending = self.__dict__.setdefault("_prefetching", {})
@@ -424,8 +425,6 @@ class KDE2DView(View):
         self.finish_layout()
 
     def _colors(self):
-        import matplotlib
-
         cmap = matplotlib.colormaps[DENSITY_CMAP]
         return [cmap(0.15 + 0.7 * k / (len(self.LEVELS) - 1)) for k in range(len(self.LEVELS))]
 

@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 
 from genviz._validation import check_int, check_labels, check_points, check_rng, check_scalar, check_vector
-from genviz.knn import SortedNeighbors, kneighbors
+from genviz.knn import KNNClassifier, SortedNeighbors, kneighbors
 from genviz.projections import (
     distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
 )
@@ -282,7 +282,7 @@ class ProjectionView(View):
     different d share rows, so the picture changes smoothly.
 
     ``update(d=, eps=)``; ``state`` has ``d``, ``eps``, ``ratios``, ``stats``
-    (:func:`genviz.knn.distortion_stats`), ``jl_dim`` and ``dims``/``max_distortion``/``std``.
+    (:func:`genviz.projections.distortion_stats`), ``jl_dim`` and ``dims``/``max_distortion``/``std``.
     """
 
     PARAMS = ("d", "eps")
@@ -394,8 +394,6 @@ def three_class_nn_figure(X, y, query, *, markers=("*", "D", "^"), names=None, b
 
     Returns the figure; ``fig.nn_state`` holds the query's neighbour index, distance and label.
     """
-    from genviz.knn import KNNClassifier
-
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     q = np.asarray(query, dtype=float).reshape(1, -1)

@@ -18,7 +18,8 @@ from genviz._validation import check_int, check_scalar
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP, explorer_figsize
-from genviz.text import ThresholdCurves, Vocabulary, bag_of_words, word_contributions
+from genviz.model_selection import ThresholdCurves
+from genviz.text import Vocabulary, bag_of_words, word_contributions
 
 __all__ = ["MODELS", "MODEL_COLORS", "SpamThresholdView", "EmailView", "top_words_figure",
            "confusion_figure", "underflow_figure"]
@@ -454,7 +455,7 @@ def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
 
     Examples
     --------
-    >>> from genviz.text import binary_metrics
+    >>> from genviz.model_selection import binary_metrics
     >>> fig = confusion_figure({"a": binary_metrics(["spam", "ham"], ["spam", "spam"])})
     >>> sorted(t.get_text() for t in fig.axes[0].texts)
     ['0', '0', '1', '1']

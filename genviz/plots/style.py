@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 
 import matplotlib as mpl
+from matplotlib.ticker import MaxNLocator
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
@@ -125,8 +126,6 @@ def tidy_ticks(fig, nbins: int = 4) -> None:
     larger tick labels of neighbouring panels never collide. No-op in the normal style."""
     if not is_lecture_mode():
         return
-    from matplotlib.ticker import MaxNLocator
-
     for ax in fig.axes:
         three_d = ax.name == "3d"
         for axis in (ax.xaxis, ax.yaxis) + ((ax.zaxis,) if three_d else ()):
