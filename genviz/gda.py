@@ -400,16 +400,14 @@ class GDA(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X) -> np.ndarray:
         r"""Two classes: the log-odds :math:`\log p(y_1 \mid x) - \log p(y_0 \mid x)`, (n,).
-
-        More classes: scikit-learn's convention, (n, K) scores whose largest is the prediction;
-        here the log-odds of each class against ``classes_[0]`` (first column 0).
+        K classes: (n, K) log-odds against ``classes_[0]`` (the largest is the prediction).
 
         Examples
         --------
         >>> GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]]).decision_function([[0.0], [1.0]])
         array([-2.,  0.])
         """
-        odds = self._log_odds(X)
+        odds = self._log_odds(X)  # checks fitted first
         return odds[:, 1] if odds.shape[1] == 2 else odds
 
     def _require_binary(self, what):

@@ -36,8 +36,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from genviz._estimator import BaseEstimator, ClassifierMixin, RegressorMixin
-from genviz._validation import (check_array, check_features, check_int, check_points,
-                                check_targets, encode_labels)
+from genviz._validation import check_array, check_features, check_int, check_points, check_targets
+from genviz._validation import encode_labels
 from genviz.projections import (
     distance_ratios, distortion_stats, jl_min_dim, projection_benchmark, random_projection,
 )
@@ -301,11 +301,9 @@ class _KNNBase(BaseEstimator):
         return _check_metric(self.metric)
 
     def _fit_X(self, X):
-        metric = self._validate_params()
-        X = check_points(X, "X")
+        self.metric_ = self._validate_params()
+        self.X_ = X = check_points(X, "X")
         self.k_ = _check_k(self.k, X.shape[0])
-        self.metric_ = metric
-        self.X_ = X
         self.n_features_in_ = X.shape[1]
 
     def kneighbors(self, X):
@@ -385,8 +383,7 @@ class KNNClassifier(ClassifierMixin, _KNNBase):
 class KNNRegressor(RegressorMixin, _KNNBase):
     """k-nearest-neighbour regression: the average of the neighbours' ``y`` (notes, Fig. 1.19).
 
-    Parameters and tie rule as :class:`KNNClassifier`; ``y`` may be 2-D (one row of targets
-    per row of ``X``: every output is averaged).
+    Parameters and tie rule as :class:`KNNClassifier`; a 2-D ``y`` averages each column.
 
     Examples
     --------
