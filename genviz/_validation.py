@@ -226,7 +226,7 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False,
     if (binary or not continuous) and arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
         i = int(np.flatnonzero(arr != np.round(arr))[0])
         raise ValueError(f"Unknown label type: {name} looks continuous ({name}[{i}] = "
-                         f"{arr[i]!r} is not a whole number), but a classifier needs class "
+                         f"{arr[i].item()!r} is not a whole number), but a classifier needs class "
                          f"labels; for a numeric target use a regressor (e.g. KNNRegressor), "
                          f"or bin it first")
     if binary:

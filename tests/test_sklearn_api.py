@@ -37,7 +37,7 @@ from genviz.knn import KNNClassifier, KNNRegressor  # noqa: E402
 from genviz.logistic import LogisticRegression  # noqa: E402
 from genviz.naive_bayes import (KDENB, BernoulliNB, CategoricalNB, GaussianNB,  # noqa: E402
                                 MultinomialNB)
-from tests.test_sklearn_checks import ESTIMATORS  # noqa: E402
+from test_sklearn_checks import ESTIMATORS  # noqa: E402
 
 
 def blobs(n=120, d=2, seed=0, k=2):
@@ -310,3 +310,38 @@ def test_continuous_labels_and_complex_data_messages():
         GDA().fit(np.empty((12, 0)), np.arange(12) % 2)
     with pytest.raises(ValueError, match="X has 1 features, but GDA is expecting 2 features"):
         GDA().fit(X, y).predict(X[:, :1])
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: KNNClassifier(k=1).fit(*blobs()).score(blobs()[0], blobs()[1][:-1]), ValueError,
+     "y has 119 labels but X has 120 rows"),
+    (lambda: KNNClassifier(k=1).fit(*blobs()).score(*blobs(), sample_weight=-np.ones(120)),
+     ValueError, "sample_weight must be >= 0"),
+    (lambda: KNNClassifier(k=1).fit(*blobs()).score(*blobs(), sample_weight=np.zeros(120)),
+     ValueError, "sample_weight are all zero"),
+    (lambda: KNNClassifier(k=1).fit(*blobs()).score(*blobs(), sample_weight=np.ones(3)),
+     ValueError, "sample_weight has length 3 but 120 was expected"),
+    (lambda: KNNRegressor(k=1).fit(blobs()[0], 3.0), ValueError, "y has a single value"),
+    (lambda: KNNRegressor(k=1).fit(blobs()[0], np.ones((120, 1, 1))), ValueError,
+     "y must be 1-D .* or 2-D"),
+    (lambda: KNNRegressor(k=1).fit(blobs()[0], np.ones(7)), ValueError,
+     r"y has 7 value\(s\) \(shape \(7,\)\) but X has 120 rows"),
+    (lambda: KNNRegressor(k=1).fit(blobs()[0], ["a"] * 120), TypeError, "y must be numeric"),
+    (lambda: KNNRegressor(k=1).fit(*blobs()).score(blobs()[0], np.ones((120, 2))), ValueError,
+     "y has 2 output"),
+    (lambda: GDA().fit(np.array([[1 + 1j, 0.0]] * 4, dtype=object), [0, 0, 1, 1]),
+     ComplexDataError, "Complex data not supported"),
+    (lambda: GDA().fit(blobs()[0], blobs()[1] + 1j), ComplexDataError,
+     "y holds complex numbers"),
+    (lambda: CategoricalNB().fit(__import__("scipy.sparse").sparse.csr_matrix(np.eye(3)),
+                                 [0, 1, 1]), TypeError, "X is a scipy.sparse matrix"),
+    (lambda: CategoricalNB().fit(np.empty((4, 0)), [0, 1, 0, 1]), ValueError,
+     r"X has 0 feature\(s\)"),
+    (lambda: CategoricalNB().fit([["a"], ["b"]], [0, 1]).predict([["a", "b"]]), ValueError,
+     "X has 2 features, but CategoricalNB is expecting 1 features as input"),
+    (lambda: KNNClassifier().fit(blobs()[0], [0.5] * 120), ValueError,
+     r"Unknown label type: y looks continuous \(y\[0\] = 0.5"),
+])
+def test_each_new_kind_of_bad_input_gets_a_clear_error(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
