@@ -6,14 +6,18 @@ argument, says what was received and what to do instead. Nothing here uses ``ass
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
+import sys
 
 import numpy as np
 
 __all__ = ["check_array", "check_points", "check_vector", "check_scalar", "check_int",
            "check_rng", "CovFactor", "check_cov", "NotFittedError", "check_fitted",
-           "check_labels", "encode_labels"]
+           "check_labels", "encode_labels", "check_targets", "check_sample_weight",
+           "ComplexDataError", "check_features",
+           "feature_count_message"]
 
 # Relative tolerance on eigenvalues, as scipy.stats uses for covariance matrices: an eigenvalue
 # below ``_EIG_RTOL * max|eigenvalue|`` counts as zero.
@@ -49,17 +53,42 @@ def _refuse_non_real(raw: np.ndarray, name: str) -> None:
         raise TypeError(f"{name} must be numeric, got strings (e.g. {str(example)!r}); strings "
                         f"are not parsed: convert them first, e.g. np.asarray({name}, dtype=float)")
     if kind == "c":
-        raise TypeError(f"{name} must be numeric (real), got complex values (dtype {raw.dtype}); "
-                        f"pass the real part explicitly if that is what you mean")
+        raise ComplexDataError(f"{name} must be numeric (real), got complex values (dtype "
+                               f"{raw.dtype}): Complex data not supported; pass the real part "
+                               f"explicitly ({name}.real) if that is what you mean")
     if kind == "O":
         for v in raw.flat:
             if v is None:
                 raise TypeError(f"{name} contains None (a missing value); fill or drop it first")
+            if isinstance(v, complex):
+                raise ComplexDataError(f"{name} must be numeric (real), got the complex value "
+                                       f"{v!r}: Complex data not supported")
             if not _is_real_number(v):
-                raise TypeError(f"{name} must be numeric (real numbers), got {type(v).__name__} "
-                                f"{v!r:.40}")
+                raise TypeError(f"{name} must be numeric (real numbers), got "
+                                f"{type(v).__name__} {v!r:.40} (a float() argument must be a "
+                                f"real number; a string or any other object is not a "
+                                f"number)")
         return
     raise TypeError(f"{name} must be numeric (real numbers), got dtype {raw.dtype}")
+
+
+class ComplexDataError(TypeError, ValueError):
+    """Complex numbers where real ones are needed.
+
+    Both a TypeError (the wrong kind of number, as every other non-real input) and a ValueError
+    (what scikit-learn raises for complex data, so its tools and checks recognise it).
+    """
+
+
+def _is_sparse(value) -> bool:
+    return type(value).__module__.startswith("scipy.sparse")
+
+
+def _refuse_sparse(value, name: str) -> None:
+    if _is_sparse(value):
+        raise TypeError(f"{name} is a scipy.sparse matrix, but this function needs a dense "
+                        f"array: use {name}.toarray() (only the text models MultinomialNB and "
+                        f"BernoulliNB take sparse input)")
 
 
 def check_array(value, name: str, *, ndim: int | None = None, finite: bool = True) -> np.ndarray:
@@ -74,6 +103,7 @@ def check_array(value, name: str, *, ndim: int | None = None, finite: bool = Tru
     """
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be numeric, got the string {value!r}")
+    _refuse_sparse(value, name)
     try:
         raw = np.asarray(value)
     except ValueError as exc:
@@ -103,7 +133,8 @@ def _label_kind(v) -> str:
     return type(v).__name__
 
 
-def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndarray:
+def check_labels(y, n: int, name: str = "y", *, binary: bool = False,
+                 continuous: bool = True) -> np.ndarray:
     """Validate class labels, the one label check of every genviz classifier.
 
     Parameters
@@ -118,6 +149,10 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
     binary : bool
         Require the labels 0 and 1 only (``True``/``False`` accepted); they are returned as
         float 0/1.
+    continuous : bool
+        Accept float labels that are not whole numbers. A classifier's ``fit`` passes False:
+        values like 0.37 are a regression target, not classes ("Unknown label type", as
+        scikit-learn says).
 
     Returns
     -------
@@ -130,7 +165,7 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
         If the labels mix types (e.g. strings and numbers, which numpy would silently turn
         into strings) or are not numbers/strings.
     ValueError
-        If ``y`` is not 1-D, has a length other than ``n``, or contains None, NaN or inf.
+        If ``y`` is None, not 1-D, has a length other than ``n``, or contains None, NaN or inf.
 
     Examples
     --------
@@ -139,6 +174,9 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
     >>> check_labels(["a", "b"], 2)
     array(['a', 'b'], dtype='<U1')
     """
+    if y is None:
+        raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
+                         f"is None; pass one label per row of X, e.g. fit(X, {name})")
     if isinstance(y, (str, bytes, np.str_, np.bytes_)):
         raise ValueError(f"{name} must be a 1-D array of labels, got the single value {y!r}; "
                          f"pass one label per row of X ({n})")
@@ -152,7 +190,8 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
         raise ValueError(f"{name} must be a 1-D array of labels, got the single value "
                          f"{raw.item()!r}; pass one label per row of X ({n})")
     if raw.ndim != 1:
-        hint = " (use y.ravel() for a column vector)" if raw.ndim == 2 and 1 in raw.shape else ""
+        hint = (f" (use {name}.ravel() for a column vector: genviz does not reshape it for you)"
+                if raw.ndim == 2 and 1 in raw.shape else "")
         raise ValueError(f"{name} must be a 1-D array of labels, got an array of shape "
                          f"{raw.shape}{hint}")
     if raw.shape[0] != n:
@@ -175,18 +214,31 @@ def check_labels(y, n: int, name: str = "y", *, binary: bool = False) -> np.ndar
         arr = np.array(raw.tolist()) if raw.size else np.array([], dtype=float)
     elif raw.dtype.kind in "biufUS":
         arr = raw
+    elif raw.dtype.kind == "c":
+        raise ComplexDataError(f"{name} holds complex numbers: Complex data not supported; "
+                               f"labels must be numbers or strings")
     else:
         raise TypeError(f"{name} must hold numbers or strings as labels, got dtype {raw.dtype}")
     if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
         i = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} contains NaN or infinite labels (first at {name}[{i}]); remove "
                          f"those rows first")
+    if (binary or not continuous) and arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+        i = int(np.flatnonzero(arr != np.round(arr))[0])
+        raise ValueError(f"Unknown label type: {name} looks continuous ({name}[{i}] = "
+                         f"{arr[i].item()!r} is not a whole number), but a classifier needs class "
+                         f"labels; for a numeric target use a regressor (e.g. KNNRegressor), "
+                         f"or bin it first")
     if binary:
         if arr.dtype.kind not in "biuf" or not np.all((arr == 0) | (arr == 1)):
             found = np.unique(arr)[:5].tolist()
+            more = ("" if np.unique(arr).size <= 2 else
+                    " Only binary classification is supported: with more than two classes use "
+                    "a multiclass model (GDA, naive Bayes, k-NN) or one-vs-rest, "
+                    "sklearn.multiclass.OneVsRestClassifier(LogisticRegression())")
             raise ValueError(f"{name} must hold only the labels 0 and 1 (binary classification, "
                              f"as in the notes), got values {found}; recode, e.g. "
-                             f"y = (labels == positive_label).astype(int)")
+                             f"y = (labels == positive_label).astype(int).{more}")
         return arr.astype(np.float64)
     return arr
 
@@ -204,7 +256,7 @@ def encode_labels(y, n: int, name: str = "y", *, min_classes: int = 2):
     ValueError
         As :func:`check_labels`, or if there are fewer than ``min_classes`` classes.
     """
-    arr = check_labels(y, n, name)
+    arr = check_labels(y, n, name, continuous=False)
     classes, codes = np.unique(arr, return_inverse=True)
     if classes.shape[0] < min_classes:
         raise ValueError(f"{name} has only {classes.shape[0]} class(es) "
@@ -213,21 +265,46 @@ def encode_labels(y, n: int, name: str = "y", *, min_classes: int = 2):
     return classes, codes.reshape(-1)
 
 
-def check_points(X, name: str = "X", *, d: int | None = None) -> np.ndarray:
-    """Return ``X`` as a finite (n_samples, n_features) float array with at least one row."""
+def check_points(X, name: str = "X", *, d: int | None = None,
+                 owner: str | None = None) -> np.ndarray:
+    """Return ``X`` as a finite (n_samples, n_features) float array with at least one row.
+
+    ``d``: the number of features required; ``owner``: the name of the fitted estimator that
+    requires it (for the message).
+    """
     arr = check_array(X, name, finite=False)
     if arr.ndim != 2:
-        hint = (" (for one point use X.reshape(1, -1); for n points in one dimension use "
-                "X.reshape(-1, 1))") if arr.ndim == 1 else ""
+        hint = (". Reshape your data: for one point use X.reshape(1, -1); for n points in one "
+                "dimension use X.reshape(-1, 1)") if arr.ndim == 1 else ""
         raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features), "
                          f"got {_describe(arr)}{hint}")
     if arr.shape[0] == 0:
         raise ValueError(f"{name} is empty (0 samples); pass at least one row")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 "
+                         f"is required; pass at least one column")
     if d is not None and arr.shape[1] != d:
-        raise ValueError(f"{name} has {arr.shape[1]} feature(s) per row but {d} were expected "
-                         f"(shape {arr.shape})")
+        raise ValueError(feature_count_message(name, arr.shape[1], d, owner) +
+                         f" (shape {arr.shape})")
     check_array(arr, name)  # finiteness, with the count of bad values
     return arr
+
+
+def feature_count_message(name: str, got: int, expected: int, owner: str | None) -> str:
+    """The one wording of "wrong number of features" (scikit-learn's, which its checks read)."""
+    if owner is None:
+        return f"{name} has {got} feature(s) per row but {expected} were expected"
+    # scikit-learn's sentence first (its tools and checks read it), then genviz's own
+    return (f"{name} has {got} features, but {owner} is expecting {expected} features as input "
+            f"({name} has {got} features per row but the model was fitted with {expected}; "
+            f"{expected} were expected)")
+
+
+def check_features(estimator, X, name: str = "X") -> np.ndarray:
+    """``X`` for a fitted estimator's predict: fitted first, then :func:`check_points` with
+    ``estimator.n_features_in_`` columns."""
+    check_fitted(estimator, "n_features_in_")
+    return check_points(X, name, d=estimator.n_features_in_, owner=type(estimator).__name__)
 
 
 def check_vector(value, name: str, *, d: int | None = None) -> np.ndarray:
@@ -393,9 +470,84 @@ class NotFittedError(ValueError, AttributeError):
     """
 
 
+@functools.cache
+def _twin(genviz_cls: type, sklearn_cls: type) -> type:
+    """A class that is both ``genviz_cls`` and scikit-learn's ``sklearn_cls`` (same name), so
+    that ``except`` clauses and ``pytest.raises``/``warns`` written for either catch it."""
+    twin = type(genviz_cls.__name__, (genviz_cls, sklearn_cls), {
+        "__module__": __name__, "__qualname__": f"_sklearn_{genviz_cls.__name__}",
+        "__doc__": f"{genviz_cls.__doc__}\n\n    (Also scikit-learn's {sklearn_cls.__name__}.)"})
+    return twin
+
+
+def _as_sklearn(genviz_cls: type) -> type:
+    """``genviz_cls``, or its twin with scikit-learn's class of the same name when
+    scikit-learn is already imported (by the caller: genviz never imports it)."""
+    exceptions = sys.modules.get("sklearn.exceptions")
+    sk = getattr(exceptions, genviz_cls.__name__, None) if exceptions is not None else None
+    return _twin(genviz_cls, sk) if sk is not None else genviz_cls
+
+
+def __getattr__(name):
+    # unpickling a twin class (its qualified name is ``_sklearn_<Name>``)
+    # (a process without scikit-learn loaded gets genviz's own class: genviz never imports it)
+    if name.startswith("_sklearn_"):
+        base = globals().get(name[len("_sklearn_"):])
+        if isinstance(base, type):
+            return _as_sklearn(base)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def check_fitted(estimator, attribute: str) -> None:
-    """Raise :class:`NotFittedError` unless ``estimator`` has the learned ``attribute``."""
+    """Raise :class:`NotFittedError` unless ``estimator`` has the learned ``attribute``.
+
+    When scikit-learn is loaded (the caller imported it), the error raised is also an instance
+    of ``sklearn.exceptions.NotFittedError``, which its tools and checks catch.
+    """
     if not hasattr(estimator, attribute):
         name = type(estimator).__name__
-        raise NotFittedError(f"this {name} is not fitted yet: call {name}.fit(X, y) before using "
-                             f"it to predict")
+        raise _as_sklearn(NotFittedError)(f"this {name} is not fitted yet: call {name}.fit(X, y) "
+                                          f"before using it to predict")
+
+
+def check_targets(y, n: int, name: str = "y") -> np.ndarray:
+    """Validate a regression target: finite numbers, shape (n,) or (n, n_outputs).
+
+    Raises
+    ------
+    TypeError
+        For strings, complex numbers, None or other non-numbers (as :func:`check_array`).
+    ValueError
+        If ``y`` is None, has a length other than ``n``, more than two dimensions, or NaN/inf.
+
+    Examples
+    --------
+    >>> check_targets([1.5, 2.0], 2)
+    array([1.5, 2. ])
+    """
+    if y is None:
+        raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
+                         f"is None; pass one target per row of X, e.g. fit(X, {name})")
+    arr = check_array(y, name)
+    if arr.ndim == 0:
+        raise ValueError(f"{name} has a single value ({arr.item()!r}) but X has {n} rows; give "
+                         f"one target per row of X")
+    if arr.ndim > 2:
+        raise ValueError(f"{name} must be 1-D (one target per row of X) or 2-D (one row of "
+                         f"targets per row), got {_describe(arr)}")
+    if arr.shape[0] != n:
+        raise ValueError(f"{name} has {arr.shape[0]} value(s) (shape {arr.shape}) but X has {n} "
+                         f"rows; give one target (or row of targets) per row of X")
+    return arr
+
+
+def check_sample_weight(sample_weight, n: int, name: str = "sample_weight"):
+    """None, or ``n`` finite non-negative weights that do not all vanish."""
+    if sample_weight is None:
+        return None
+    w = check_vector(sample_weight, name, d=n)
+    if np.any(w < 0):
+        raise ValueError(f"{name} must be >= 0, got a minimum of {w.min():g}")
+    if not np.any(w > 0):
+        raise ValueError(f"{name} are all zero; at least one row needs a positive weight")
+    return w

@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import (check_array, check_fitted, check_labels, check_points,
-                                check_scalar, check_vector)
+from genviz._estimator import BaseEstimator, ClassifierMixin
+from genviz._validation import (check_array, check_features, check_fitted, check_labels,
+                                check_points, check_scalar, check_vector)
 from genviz.gaussian import factorize_cov, mvn_logpdf
 
 __all__ = ["GDA", "logistic_params", "quadratic_params", "check_labels"]
@@ -125,7 +126,7 @@ def quadratic_params(phi, mu0, mu1, cov0, cov1):
     return A, b, float(c)
 
 
-class GDA:
+class GDA(ClassifierMixin, BaseEstimator):
     r"""Gaussian discriminant analysis: class-conditional Gaussians and Bayes' rule.
 
     Parameters
@@ -149,6 +150,8 @@ class GDA:
         Class means :math:`\mu_k`.
     covariance_ : ndarray of shape (d, d) or (K, d, d)
         :math:`\Sigma` (divides by n) or each :math:`\Sigma_k` (divides by :math:`n_k`).
+    n_features_in_ : int
+        The number of features ``d`` seen in ``fit``.
 
     Examples
     --------
@@ -188,11 +191,9 @@ class GDA:
             For NaN/inf in ``X``, mismatched lengths, a single class, a class with one point,
             or a singular covariance estimate without ``reg``.
         """
-        if not isinstance(self.shared_cov, (bool, np.bool_)):
-            raise TypeError(f"shared_cov must be True or False, got {self.shared_cov!r}")
-        reg = check_scalar(self.reg, "reg", low=0.0)
+        reg = self._validate_params()
         X = check_points(X, "X")
-        y = check_labels(y, X.shape[0])
+        y = check_labels(y, X.shape[0], continuous=False)
         classes, idx, counts = np.unique(y, return_inverse=True, return_counts=True)
         idx = idx.reshape(-1)
         if len(classes) < 2:
@@ -219,6 +220,11 @@ class GDA:
                                        f"{classes[k].item()!r})") for k in range(K)]
         self._set(classes, counts / n, means, cov, factors)
         return self
+
+    def _validate_params(self) -> float:
+        if not isinstance(self.shared_cov, (bool, np.bool_)):
+            raise TypeError(f"shared_cov must be True or False, got {self.shared_cov!r}")
+        return check_scalar(self.reg, "reg", low=0.0)
 
     @classmethod
     def from_params(cls, class_prior, means, covariance, classes=None) -> "GDA":
@@ -272,6 +278,7 @@ class GDA:
         self.means_ = means
         self.covariance_ = cov
         self._factors = factors
+        self.n_features_in_ = means.shape[1]
         if len(classes) == 2:
             self.phi_ = float(prior[1])
         elif hasattr(self, "phi_"):
@@ -279,8 +286,7 @@ class GDA:
 
     # -- prediction ----------------------------------------------------------------------------
     def _check_X(self, X):
-        check_fitted(self, "means_")
-        return check_points(X, "X", d=self.means_.shape[1])
+        return check_features(self, X)
 
     def predict_joint_log_proba(self, X) -> np.ndarray:
         r""":math:`\log p(x \mid y = k) + \log p(y = k)` for each row and class.
@@ -394,14 +400,15 @@ class GDA:
 
     def decision_function(self, X) -> np.ndarray:
         r"""Two classes: the log-odds :math:`\log p(y_1 \mid x) - \log p(y_0 \mid x)`, (n,).
+        K classes: (n, K) log-odds against ``classes_[0]`` (the largest is the prediction).
 
         Examples
         --------
         >>> GDA.from_params([0.5, 0.5], [[0.0], [2.0]], [[1.0]]).decision_function([[0.0], [1.0]])
         array([-2.,  0.])
         """
-        self._require_binary("decision_function")
-        return self._log_odds(X)[:, 1]
+        odds = self._log_odds(X)  # checks fitted first
+        return odds[:, 1] if odds.shape[1] == 2 else odds
 
     def _require_binary(self, what):
         check_fitted(self, "means_")

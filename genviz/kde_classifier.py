@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_array, check_fitted, check_points, check_scalar
+from genviz._validation import check_array, check_fitted, check_int, check_points, check_scalar
 from genviz.naive_bayes._base import _BaseNB
 
 __all__ = ["KDEClassifier"]
@@ -66,7 +66,23 @@ class KDEClassifier(_BaseNB):
         self.chunk = chunk
 
     def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1])
+        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1],
+                            owner=type(self).__name__)
+
+    def _validate_params(self):
+        self._chunk = check_int(self.chunk, "chunk", low=1)
+        bw = self.bandwidth
+        if isinstance(bw, str):
+            if bw != "scott":
+                raise ValueError(f"bandwidth must be 'scott', a number > 0 or one per feature, "
+                                 f"got {bw!r}")
+        elif np.ndim(bw) == 0:
+            check_scalar(bw, "bandwidth", low=0.0, low_open=True)
+        else:
+            h = check_array(bw, "bandwidth", ndim=1)
+            if np.any(h <= 0):
+                raise ValueError(f"bandwidth must be numbers > 0 (one per feature), got "
+                                 f"{h.tolist()}")
 
     def _fit(self, X, Y):
         d = X.shape[1]
@@ -74,9 +90,6 @@ class KDEClassifier(_BaseNB):
         bw = self.bandwidth
         self.bandwidth_ = np.empty((Y.shape[1], d))
         if isinstance(bw, str):
-            if bw != "scott":
-                raise ValueError(f"bandwidth must be 'scott', a number > 0 or one per feature, "
-                                 f"got {bw!r}")
             for k, Xk in enumerate(self._data):
                 if Xk.shape[0] < 2:
                     raise ValueError(f"class {self.classes_.tolist()[k]!r} has {Xk.shape[0]} row; "
@@ -99,7 +112,7 @@ class KDEClassifier(_BaseNB):
         r"""``log p(x | y = k)`` of every row and class, (n, K)."""
         check_fitted(self, "classes_")
         X = self._check_X(X)
-        chunk = int(self.chunk)
+        chunk = self._chunk
         out = np.empty((X.shape[0], self.classes_.size))
         for k, Xk in enumerate(self._data):
             h = self.bandwidth_[k]

@@ -35,8 +35,10 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
+from genviz._estimator import BaseEstimator, ClassifierMixin, RegressorMixin
 from genviz._moved import moved_names
-from genviz._validation import check_array, check_fitted, check_int, check_points, encode_labels
+from genviz._validation import check_array, check_features, check_int, check_points, check_targets
+from genviz._validation import encode_labels
 
 __all__ = ["pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
            "SortedNeighbors"]
@@ -248,8 +250,8 @@ def kneighbors(X_query, X_train, k, metric=None):
 def _check_k(k, n):
     k = check_int(k, "k", low=1)
     if k > n:
-        raise ValueError(f"k = {k} exceeds the number of training points n = {n}; choose "
-                         f"1 <= k <= {n}")
+        raise ValueError(f"k = {k} exceeds the number of training points (n_samples = {n}); "
+                         f"choose 1 <= k <= {n}")
     return k
 
 
@@ -289,16 +291,19 @@ def vote_counts(neighbor_labels, n_classes, k=None) -> np.ndarray:
     return np.stack([np.count_nonzero(L == c, axis=1) for c in range(n_classes)], axis=1)
 
 
-class _KNNBase:
+class _KNNBase(BaseEstimator):
     def __init__(self, k=5, metric=None):
         self.k = k
         self.metric = metric
 
+    def _validate_params(self):
+        check_int(self.k, "k", low=1)
+        return _check_metric(self.metric)
+
     def _fit_X(self, X):
-        X = check_points(X, "X")
+        self.metric_ = self._validate_params()
+        self.X_ = X = check_points(X, "X")
         self.k_ = _check_k(self.k, X.shape[0])
-        self.metric_ = _check_metric(self.metric)
-        self.X_ = X
         self.n_features_in_ = X.shape[1]
 
     def kneighbors(self, X):
@@ -309,12 +314,11 @@ class _KNNBase:
         NotFittedError
             Before ``fit`` (a ValueError, as every genviz estimator's).
         """
-        check_fitted(self, "X_")
-        X = check_points(X, "X", d=self.n_features_in_)
+        X = check_features(self, X)
         return kneighbors(X, self.X_, self.k_, self.metric_)
 
 
-class KNNClassifier(_KNNBase):
+class KNNClassifier(ClassifierMixin, _KNNBase):
     """k-nearest-neighbour majority vote (Algorithm 1.2 of the notes).
 
     Parameters
@@ -376,10 +380,10 @@ class KNNClassifier(_KNNBase):
         return self.classes_[np.argmax(counts, axis=1)]
 
 
-class KNNRegressor(_KNNBase):
+class KNNRegressor(RegressorMixin, _KNNBase):
     """k-nearest-neighbour regression: the average of the neighbours' ``y`` (notes, Fig. 1.19).
 
-    Parameters and tie rule as :class:`KNNClassifier`.
+    Parameters and tie rule as :class:`KNNClassifier`; a 2-D ``y`` averages each column.
 
     Examples
     --------
@@ -388,16 +392,12 @@ class KNNRegressor(_KNNBase):
     array([1., 6.])
     """
 
+    _tags = {"target_tags.multi_output": True}
+
     def fit(self, X, y):
         """Store the training set; returns self."""
         self._fit_X(X)
-        y = check_array(y, "y")
-        if y.ndim not in (1, 2) or y.shape[0] != self.X_.shape[0]:
-            n = y.shape[0] if y.ndim else "a single"
-            raise ValueError(f"y has {n} value(s) (shape {y.shape}) but X has "
-                             f"{self.X_.shape[0]} rows; give one target (or row of targets) per "
-                             f"row of X")
-        self.y_ = y
+        self.y_ = check_targets(y, self.X_.shape[0], "y")
         return self
 
     def predict(self, X) -> np.ndarray:

@@ -25,7 +25,8 @@ import numpy as np
 from scipy.optimize import linprog
 from scipy.special import expit
 
-from genviz._validation import check_fitted, check_int, check_labels, check_points, check_scalar
+from genviz._estimator import BaseEstimator, ClassifierMixin
+from genviz._validation import check_features, check_int, check_labels, check_points, check_scalar
 
 __all__ = ["LogisticRegression", "SeparableDataError", "is_linearly_separable", "sigmoid"]
 
@@ -109,8 +110,12 @@ def _standardise(X):
     return (X - centre) / scale, centre, scale
 
 
-class LogisticRegression:
+class LogisticRegression(ClassifierMixin, BaseEstimator):
     r"""Binary logistic regression by Newton's method, optional L2 penalty.
+
+    Binary only, as in the notes (labels 0 and 1): more classes are refused with a clear
+    error. For K classes use GDA, naive Bayes or k-NN, or wrap this model in scikit-learn's
+    ``OneVsRestClassifier``.
 
     Parameters
     ----------
@@ -134,6 +139,8 @@ class LogisticRegression:
         Newton steps taken.
     grad_norm_ : float
         Max-norm of the gradient at the solution (about 1e-12 relative: machine precision).
+    n_features_in_ : int
+        The number of features ``d`` seen in ``fit``.
 
     Examples
     --------
@@ -145,6 +152,8 @@ class LogisticRegression:
     >>> lr.predict([[0.0], [4.0]])
     array([0, 1])
     """
+
+    _tags = {"classifier_tags.multi_class": False}
 
     def __init__(self, l2: float = 0.0, max_iter: int = 100, warm_start: bool = False):
         self.l2 = l2
@@ -172,8 +181,7 @@ class LogisticRegression:
         SeparableDataError
             (a ValueError) if ``l2 == 0`` and the classes are linearly separable.
         """
-        l2 = check_scalar(self.l2, "l2", low=0.0)
-        max_iter = check_int(self.max_iter, "max_iter", low=1)
+        l2, max_iter = self._validate_params()
         X = check_points(X, "X")
         y = check_labels(y, X.shape[0], binary=True)
         if y.min() == y.max():
@@ -245,6 +253,12 @@ class LogisticRegression:
         self.n_iter_ = it
         return self
 
+    def _validate_params(self):
+        if not isinstance(self.warm_start, (bool, np.bool_)):
+            raise TypeError(f"warm_start must be True or False, got {self.warm_start!r}")
+        return (check_scalar(self.l2, "l2", low=0.0),
+                check_int(self.max_iter, "max_iter", low=1))
+
     @staticmethod
     def _separable():
         raise SeparableDataError(
@@ -262,8 +276,7 @@ class LogisticRegression:
         >>> np.round(lr.decision_function([[1.5]]), 6) + 0.0  # the data are symmetric about 1.5
         array([0.])
         """
-        check_fitted(self, "coef_")
-        X = check_points(X, "X", d=self.coef_.shape[0])
+        X = check_features(self, X)
         # In the standardised coordinates of the fit: units and offsets cancel exactly.
         return ((X - self._centre) / self._scale) @ self._w[1:] + self._w[0]
 

@@ -9,6 +9,7 @@ from scipy.special import logsumexp
 
 import dataclasses
 
+from genviz._estimator import BaseEstimator, ClassifierMixin
 from genviz._validation import NotFittedError, check_fitted, check_labels, check_scalar
 
 __all__ = ["NotFittedError", "ClassDensities"]
@@ -46,7 +47,7 @@ def _check_alpha(alpha) -> float:
 
 def _check_labels(y, n: int, classes=None):
     """Sorted unique labels, the index of each row's label and the one-hot (n, K) matrix."""
-    y = check_labels(y, n)
+    y = check_labels(y, n, continuous=False)
     found, index = np.unique(y, return_inverse=True)
     index = index.reshape(-1)
     if classes is None:
@@ -77,11 +78,12 @@ def _safe_log(a):
         return np.log(a)
 
 
-class _BaseNB:
+class _BaseNB(ClassifierMixin, BaseEstimator):
     """Shared naive Bayes machinery: class prior, log-space posterior, prediction.
 
-    Subclasses implement ``_fit(X, Y)`` (X validated, Y the one-hot labels), ``_check_X(X)``
-    and ``_log_likelihood(X)`` returning ``sum_j log P(x_j | y=k)`` of shape (n, K).
+    Subclasses implement ``_validate_params()`` (hyperparameters, checked first in ``fit``),
+    ``_fit(X, Y)`` (X validated, Y the one-hot labels), ``_check_X(X)`` and
+    ``_log_likelihood(X)`` returning ``sum_j log P(x_j | y=k)`` of shape (n, K).
     ``_zero_evidence_hint`` says what to do when a row has probability 0 under every class.
     """
 
@@ -104,8 +106,10 @@ class _BaseNB:
         -------
         self
         """
+        self._validate_params()
         X = self._check_X_fit(X)
         labels, onehot, counts = _check_labels(y, X.shape[0], classes)
+        self.n_features_in_ = X.shape[1]
         self.classes_ = labels
         self.class_count_ = counts
         self.class_log_prior_ = np.log(counts) - np.log(counts.sum())

@@ -8,7 +8,8 @@ import dataclasses
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_fitted, check_int, check_vector
+from genviz._validation import (_refuse_sparse, check_fitted, check_int, check_vector,
+                                feature_count_message)
 from genviz.naive_bayes._base import _BaseNB, _check_alpha, _safe_log
 
 __all__ = ["CategoricalNB", "SmoothedTable", "discretize"]
@@ -61,10 +62,11 @@ class SmoothedTable:
 
 
 # --------------------------------------------------------------------------- categorical
-def _check_table(X, name="X", *, n_features=None):
+def _check_table(X, name="X", *, n_features=None, owner=None):
     """An (n, d) object array of category values; ragged rows and missing values refused."""
     if isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a table (rows of values), got the string {X!r}")
+    _refuse_sparse(X, name)
     if isinstance(X, (list, tuple)):
         lengths = [len(r) if isinstance(r, (list, tuple, np.ndarray)) else None for r in X]
         if any(n is None for n in lengths):
@@ -77,15 +79,20 @@ def _check_table(X, name="X", *, n_features=None):
     arr = np.asarray(X, dtype=object)
     if arr.ndim != 2:
         raise ValueError(f"{name} must be 2-dimensional (n_samples, n_features), got shape "
-                         f"{arr.shape}" + (" (for one row use [row])" if arr.ndim == 1 else ""))
-    if arr.shape[0] == 0 or arr.shape[1] == 0:
-        raise ValueError(f"{name} is empty (shape {arr.shape}); pass at least one row and feature")
+                         f"{arr.shape}" + (". Reshape your data: for one row use [row]"
+                                           if arr.ndim == 1 else ""))
+    if arr.shape[0] == 0:
+        raise ValueError(f"{name} is empty (shape {arr.shape}); pass at least one row")
+    if arr.shape[1] == 0:
+        raise ValueError(f"{name} has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
+                         f"required; pass at least one column")
     for (i, j), v in np.ndenumerate(arr):
         if v is None or (isinstance(v, float) and not np.isfinite(v)):
-            raise ValueError(f"{name}[{i}, {j}] is missing ({v!r}); fill or drop it first")
+            raise ValueError(f"{name}[{i}, {j}] is missing or infinite ({v!r}; None, NaN and inf "
+                             f"are not categories); fill or drop it first")
     if n_features is not None and arr.shape[1] != n_features:
-        raise ValueError(f"{name} has {arr.shape[1]} features per row but the model was fitted "
-                         f"with {n_features}")
+        raise ValueError(feature_count_message(name, arr.shape[1], n_features,
+                                               owner or "the model"))
     return arr
 
 
@@ -143,7 +150,7 @@ class CategoricalNB(_BaseNB):
         of d value lists) fixes each feature's value set, e.g. all bins of a discretised feature
         including those no training row falls in; by default it is the values seen in ``X``.
         """
-        alpha = _check_alpha(self.alpha)
+        alpha = self._validate_params()
         X = _check_table(X)
         if categories is not None:
             if len(categories) != X.shape[1]:
@@ -166,8 +173,14 @@ class CategoricalNB(_BaseNB):
         self.feature_names_ = feature_names
         return super().fit(X, y, classes=classes)
 
+    _tags = {"input_tags.categorical": True, "input_tags.string": True}
+
+    def _validate_params(self):
+        return _check_alpha(self.alpha)
+
     def _check_X(self, X, fitting=False):
-        return _check_table(X, n_features=None if fitting else len(self.categories_))
+        return _check_table(X, n_features=None if fitting else len(self.categories_),
+                            owner=type(self).__name__)
 
     def _fit(self, X, Y):
         self.categories_, self.category_count_, self.feature_log_prob_ = [], [], []

@@ -63,10 +63,14 @@ class GaussianNB(_BaseNB):
         self.var_smoothing = var_smoothing
 
     def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.theta_.shape[1])
+        return check_points(X, "X", d=None if fitting else self.theta_.shape[1],
+                            owner=type(self).__name__)
+
+    def _validate_params(self):
+        return check_scalar(self.var_smoothing, "var_smoothing", low=0.0)
 
     def _fit(self, X, Y):
-        vs = check_scalar(self.var_smoothing, "var_smoothing", low=0.0)
+        vs = self._validate_params()
         counts = Y.sum(axis=0)[:, None]
         with np.errstate(over="ignore", invalid="ignore"):
             self.theta_ = np.stack([X[Y[:, k] > 0].mean(axis=0) for k in range(Y.shape[1])])
@@ -213,9 +217,10 @@ class KDENB(_BaseNB):
                 f"kernel='gaussian' or a larger bandwidth")
 
     def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1])
+        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1],
+                            owner=type(self).__name__)
 
-    def _fit(self, X, Y):
+    def _validate_params(self):
         if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
             raise ValueError(f"kernel must be one of {KERNELS}, got {self.kernel!r}")
         bw = self.bandwidth
@@ -223,8 +228,11 @@ class KDENB(_BaseNB):
             if bw not in _BANDWIDTH_METHODS:
                 raise ValueError(f"bandwidth must be a number > 0 or one of {_BANDWIDTH_METHODS}, "
                                  f"got {bw!r}")
-        else:
-            bw = check_scalar(bw, "bandwidth", low=0.0, low_open=True)
+            return bw
+        return check_scalar(bw, "bandwidth", low=0.0, low_open=True)
+
+    def _fit(self, X, Y):
+        bw = self._validate_params()
         self._data = [X[Y[:, k] > 0] for k in range(Y.shape[1])]
         self.bandwidth_ = np.empty((Y.shape[1], X.shape[1]))
         for k, Xk in enumerate(self._data):

@@ -6,14 +6,16 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from genviz._validation import check_fitted, check_int, check_points, check_scalar
+from genviz._estimator import binary_only
+from genviz._validation import (check_fitted, check_int, check_points, check_scalar,
+                                feature_count_message)
 from genviz.naive_bayes._base import _BaseNB, _check_alpha, _safe_log
 
 __all__ = ["MultinomialNB", "BernoulliNB"]
 
 
 # --------------------------------------------------------------------------- text models
-def _check_counts(X, name="X", *, n_features=None, binary=False):
+def _check_counts(X, name="X", *, n_features=None, binary=False, owner=None):
     """Validate a non-negative count matrix, dense or sparse (returned CSR, not densified)."""
     if sp.issparse(X):
         if X.ndim != 2:
@@ -30,16 +32,16 @@ def _check_counts(X, name="X", *, n_features=None, binary=False):
     if not np.all(np.isfinite(data)):
         raise ValueError(f"{name} contains NaN or infinite counts; counts must be finite")
     if np.any(data < 0):
-        raise ValueError(f"{name} contains negative values (min {data.min():g}); naive Bayes text "
-                         f"models need counts >= 0")
+        raise ValueError(f"Negative values in data: {name} contains negative values (min "
+                         f"{data.min():g}); naive Bayes text models need counts >= 0")
     if binary and not np.all((data == 0) | (data == 1)):
         raise ValueError(f"{name} must contain only 0 and 1 when binarize=None (presence of each "
                          f"word); pass binarize=0.0 to turn counts into presence")
     if X.shape[1] == 0:
         raise ValueError(f"{name} has 0 features (an empty vocabulary); nothing to count")
     if n_features is not None and X.shape[1] != n_features:
-        raise ValueError(f"{name} has {X.shape[1]} features (columns) but the model was fitted "
-                         f"with {n_features}; build {name} with the training vocabulary")
+        raise ValueError(feature_count_message(name, X.shape[1], n_features, owner or "the model")
+                         + f"; build {name} with the training vocabulary")
     return X
 
 
@@ -63,10 +65,13 @@ class _BinaryTextMixin:
             raise ValueError(f"{what} needs exactly two classes; this model was fitted with "
                              f"{self.classes_.shape[0]}: {self.classes_.tolist()!r}")
 
+    @binary_only
     def decision_function(self, X):
         """Log-odds ``log P(x, y=c1) - log P(x, y=c0)`` with ``c1 = classes_[1]``, shape (n,).
 
         It is the log-likelihood ratio plus the log prior ratio; ``> 0`` means ``classes_[1]``.
+        Only on a model fitted with two classes (otherwise reading it raises
+        :class:`genviz._estimator.BinaryOnlyError`, a ValueError).
         """
         self._check_binary("decision_function")
         joint = self.predict_joint_log_proba(X)
@@ -182,11 +187,18 @@ class MultinomialNB(_BinaryTextMixin, _BaseNB):
     def __init__(self, alpha=1.0):
         self.alpha = alpha
 
+    _tags = {"input_tags.sparse": True, "input_tags.positive_only": True,
+             "classifier_tags.poor_score": True}
+
     def _check_X(self, X, fitting=False):
-        return _check_counts(X, n_features=None if fitting else self.feature_count_.shape[1])
+        return _check_counts(X, n_features=None if fitting else self.feature_count_.shape[1],
+                             owner=type(self).__name__)
+
+    def _validate_params(self):
+        return _check_alpha(self.alpha)
 
     def _fit(self, X, Y):
-        alpha = _check_alpha(self.alpha)
+        alpha = self._validate_params()
         self.feature_count_ = np.asarray(X.T @ Y).T
         total = self.feature_count_.sum(axis=1)
         if alpha == 0 and np.any(total == 0):
@@ -252,12 +264,20 @@ class BernoulliNB(_BinaryTextMixin, _BaseNB):
         self.alpha = alpha
         self.binarize = binarize
 
+    _tags = {"input_tags.sparse": True, "input_tags.positive_only": True,
+             "classifier_tags.poor_score": True}
+
+    def _validate_params(self):
+        if self.binarize is not None:
+            check_scalar(self.binarize, "binarize", low=0.0)
+        return _check_alpha(self.alpha)
+
     def _check_X(self, X, fitting=False):
         t = self.binarize
         if t is not None:
             t = check_scalar(t, "binarize", low=0.0)
         X = _check_counts(X, n_features=None if fitting else self.feature_count_.shape[1],
-                          binary=t is None)
+                          binary=t is None, owner=type(self).__name__)
         if t is None:
             return X
         if sp.issparse(X):
@@ -268,7 +288,7 @@ class BernoulliNB(_BinaryTextMixin, _BaseNB):
         return (X > t).astype(np.float64)
 
     def _fit(self, X, Y):
-        alpha = _check_alpha(self.alpha)
+        alpha = self._validate_params()
         self.feature_count_ = np.asarray(X.T @ Y).T
         denom = np.log(self.class_count_ + 2 * alpha)[:, None]
         self.feature_log_prob_ = _safe_log(self.feature_count_ + alpha) - denom
