@@ -340,7 +340,11 @@ def test_knn_sits_below_the_data_generators_gda_and_projections():
             if nxt not in reach:
                 reach.add(nxt)
                 todo.append(nxt)
-    assert reach == {"genviz._validation", "genviz._moved"}
+    # only the private infrastructure every estimator shares (validation, the estimator base,
+    # the moved-names lookup): no data generator, GDA, experiment or projection
+    assert reach and all(name.startswith("genviz._") for name in reach), reach
+    assert not reach & {"genviz.synthetic", "genviz.gda", "genviz.experiments",
+                        "genviz.projections", "genviz.gaussian"}
     assert "genviz.knn" in g["genviz.projections"]
 
 
