@@ -1,0 +1,251 @@
+"""Autograde a class: every submission under ``DIR/submitted/<student>/<assignment>/``.
+
+    python -m course.grade DIR [--timeout SECONDS] [--build-root build/course]
+
+Writes, in ``DIR``:
+
+- ``grades.csv``: nbgrader's CSV export, one row per student and assignment (a student whose
+  submission could not be graded still gets a row, with score 0);
+- ``feedback/<student>/<assignment>/*.html``: nbgrader's feedback (each test's verdict; a wrong
+  answer shows the exercise's hint);
+- ``grading_report.csv``: what went wrong per submission, in words (not valid JSON, empty
+  folder, a read-only or test cell edited or deleted, a cell that timed out or raised);
+- ``autograded/``, ``gradebook.db``: nbgrader's own (the manually graded cells are graded from
+  here with nbgrader's formgrader, then ``python -m course.grade DIR --export-only``).
+
+``DIR`` is an nbgrader course directory. If it lacks an assignment's source notebook, the one of
+``make assignments`` (``build/course/source/``) is copied in and ``generate_assignment`` records
+it in ``DIR/gradebook.db`` (the same source gives the same checksums as the release students
+got). One bad submission never stops the batch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import dataclasses
+import pathlib
+import shutil
+import sys
+import warnings
+
+import nbformat
+
+from course import _nbg
+from course.assignments import ASSIGNMENTS
+
+REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "problems"]
+
+
+@dataclasses.dataclass
+class Outcome:
+    student_id: str
+    assignment: str
+    graded: bool = False
+    score: float = 0.0
+    max_score: float = 0.0
+    problems: list = dataclasses.field(default_factory=list)
+
+
+def _students_and_assignments(course: pathlib.Path):
+    submitted = course / "submitted"
+    if not submitted.is_dir():
+        raise FileNotFoundError(f"no submitted/ folder in {course}: submissions go in "
+                                f"{submitted}/<student>/<assignment>/")
+    students = sorted(p.name for p in submitted.iterdir() if p.is_dir())
+    found = sorted({a.name for s in students for a in (submitted / s).iterdir() if a.is_dir()})
+    return students, found
+
+
+def _ensure_assignments(course: pathlib.Path, names, build_root: pathlib.Path, grader) -> None:
+    from nbgrader.api import Gradebook, MissingEntry
+
+    from course.build import write_sources
+
+    for name in names:
+        source = course / "source" / name
+        if not source.is_dir():
+            built = build_root / "source" / name
+            if built.is_dir():
+                shutil.copytree(built, source)
+            else:
+                write_sources(course, [name])
+        with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
+            try:
+                known = bool(gb.find_assignment(name).notebooks)
+            except MissingEntry:
+                known = False
+        if not known:
+            result = grader.generate_assignment(name, force=True, create=True)
+            if not result["success"]:
+                raise RuntimeError(f"generate_assignment {name} failed:\n{result.get('error')}")
+
+
+def preflight(folder: pathlib.Path, assignment: str) -> tuple[bool, list[str]]:
+    """Can nbgrader grade this folder, and what is wrong with it (before grading)?"""
+    from nbgrader.utils import compute_checksum
+
+    expected = folder / f"{assignment}.ipynb"
+    if not folder.is_dir() or not any(folder.iterdir()):
+        return False, ["empty submission folder"]
+    if not expected.exists():
+        others = sorted(p.name for p in folder.glob("*.ipynb"))
+        return False, [f"no {expected.name} in the submission (found: {', '.join(others) or 'no notebook'})"]
+    try:
+        nb = nbformat.read(expected, as_version=4)
+    except Exception as err:  # nbformat raises several kinds for broken files
+        return False, [f"{expected.name} is not a valid notebook ({type(err).__name__}: "
+                       f"{str(err).splitlines()[0][:120]})"]
+    problems = []
+    seen = set()
+    for cell in nb.cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        grade_id = meta.get("grade_id")
+        if not grade_id:
+            continue
+        seen.add(grade_id)
+        if (meta.get("locked") or meta.get("grade")) and not meta.get("solution") \
+                and "checksum" in meta and compute_checksum(cell) != meta["checksum"]:
+            problems.append(f"read-only cell {grade_id} was edited (graded with the original)")
+    return True, problems + [f"cell {gid} was deleted (put back by the grader)"
+                             for gid in _graded_ids(assignment) if gid not in seen]
+
+
+def _graded_ids(assignment: str) -> list[str]:
+    a = ASSIGNMENTS[assignment]
+    n = len(a.questions)
+    return [f"test_q{i}" for i in range(1, n + 1)] + [
+        f"working_q{k}" for k in range(n + 1, n + 1 + len(a.working))]
+
+
+def _execution_problems(autograded: pathlib.Path) -> list[str]:
+    """Cells of the graded notebook that timed out or raised (test failures are not listed:
+    they are the grade)."""
+    if not autograded.exists():
+        return []
+    nb = nbformat.read(autograded, as_version=4)
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        meta = cell.metadata.get("nbgrader", {})
+        where = meta.get("grade_id") or f"cell {index}"
+        for out in cell.get("outputs", []):
+            if out.get("output_type") != "error":
+                continue
+            if out.get("ename") in ("CellTimeoutError", "KeyboardInterrupt"):
+                problems.append(f"{where} did not finish within the time limit (interrupted)")
+            elif not meta.get("grade"):
+                problems.append(f"{where} raised {out.get('ename')}: {out.get('evalue', '')[:80]}")
+    return problems
+
+
+def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
+          feedback: bool = True) -> list[Outcome]:
+    """Autograde every submission of ``course``; write grades.csv, feedback and the report."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy noise from its gradebook
+    course = pathlib.Path(course).resolve()
+    students, found = _students_and_assignments(course)
+    unknown = [a for a in found if a not in ASSIGNMENTS]
+    names = [a for a in found if a in ASSIGNMENTS]
+    grader = _nbg.api(course, timeout)
+    _ensure_assignments(course, names, pathlib.Path(build_root), grader)
+    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
+        for student in students:
+            gb.update_or_create_student(student)
+        names = [a.name for a in gb.assignments if a.name in ASSIGNMENTS]
+
+    outcomes = []
+    for student in students:
+        for name in unknown:
+            if (course / "submitted" / student / name).is_dir():
+                outcomes.append(Outcome(student, name, problems=[f"unknown assignment {name!r}"]))
+        for name in names:
+            folder = course / "submitted" / student / name
+            outcome = Outcome(student, name)
+            outcomes.append(outcome)
+            if not folder.is_dir():
+                outcome.problems.append("nothing submitted")
+                continue
+            ok, outcome.problems = preflight(folder, name)
+            if not ok:
+                continue
+            result = grader.autograde(name, student, force=True, create=True)
+            if not result["success"]:
+                last = (result.get("error") or "").strip().splitlines()[-1:] or ["unknown error"]
+                outcome.problems.append(f"nbgrader could not grade it: {last[0][:160]}")
+                continue
+            outcome.graded = True
+            for problem in _execution_problems(
+                    course / "autograded" / student / name / f"{name}.ipynb"):
+                if problem not in outcome.problems:
+                    outcome.problems.append(problem)
+            if feedback:
+                result = grader.generate_feedback(name, student, force=True)
+                if not result["success"]:
+                    outcome.problems.append("feedback could not be generated")
+
+    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
+        for outcome in outcomes:
+            if outcome.assignment not in names:
+                continue
+            outcome.max_score = gb.find_assignment(outcome.assignment).max_score
+            try:
+                outcome.score = gb.find_submission(outcome.assignment, outcome.student_id).score
+            except MissingEntry:
+                outcome.score = 0.0
+    export(course, grader)
+    with open(course / "grading_report.csv", "w", newline="") as fh:
+        writer = csv.DictWriter(fh, REPORT_FIELDS)
+        writer.writeheader()
+        for o in outcomes:
+            writer.writerow({"student_id": o.student_id, "assignment": o.assignment,
+                             "graded": o.graded, "score": o.score, "max_score": o.max_score,
+                             "problems": "; ".join(o.problems)})
+    return outcomes
+
+
+def export(course, grader=None) -> pathlib.Path:
+    """nbgrader's CSV export of the gradebook to ``course/grades.csv``."""
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+
+    course = pathlib.Path(course).resolve()
+    grader = grader or _nbg.api(course)
+    dest = course / "grades.csv"
+    plugin = CsvExportPlugin(to=str(dest), parent=grader)
+    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
+        plugin.export(gb)
+    return dest
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("course", help="course directory with submitted/<student>/<assignment>/")
+    parser.add_argument("--timeout", type=int, default=None,
+                        help="seconds one cell may run (default: course/nbgrader_config.py)")
+    parser.add_argument("--build-root", default=str(_nbg.DEFAULT_ROOT),
+                        help="where `make assignments` wrote source/ (default build/course)")
+    parser.add_argument("--no-feedback", action="store_true")
+    parser.add_argument("--export-only", action="store_true",
+                        help="only re-export grades.csv (e.g. after manual grading)")
+    args = parser.parse_args(argv)
+    if args.export_only:
+        print(f"wrote {export(args.course)}")
+        return 0
+    outcomes = grade(args.course, timeout=args.timeout, build_root=args.build_root,
+                     feedback=not args.no_feedback)
+    course = pathlib.Path(args.course)
+    for o in outcomes:
+        flag = "graded" if o.graded else "NOT GRADED"
+        print(f"{o.student_id:20s} {o.assignment:22s} {o.score:5.1f}/{o.max_score:<5.1f} {flag}"
+              + (f"  ({'; '.join(o.problems)})" if o.problems else ""))
+    print(f"wrote {course / 'grades.csv'}, {course / 'grading_report.csv'} and "
+          f"{course / 'feedback'}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
