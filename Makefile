@@ -114,6 +114,7 @@ test-site: site
 # DIR/grading_report.csv. nbgrader runs `alembic`, so the venv's bin goes first on PATH.
 GRADE_STAMP := $(VENV)/.genviz-grade-installed
 COURSE_ROOT ?= build/course
+JOBS        ?= 1
 GRADE_ENV   := PATH=$(abspath $(VENV))/bin:$$PATH
 $(GRADE_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,grade]"
@@ -124,4 +125,4 @@ assignments: $(GRADE_STAMP)
 
 grade: $(GRADE_STAMP)
 	@test -n "$(COURSE)" || { echo "usage: make grade COURSE=DIR   (submissions in DIR/submitted/<student>/<assignment>/)"; exit 1; }
-	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT)
+	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT) --jobs $(JOBS)

@@ -40,6 +40,12 @@ def api(root, timeout: int | None = None):
 
     config = load_config(root, timeout)
     coursedir = CourseDirectory(config=config)
-    grader = NbGraderAPI(coursedir=coursedir, config=config)
+    # the API lists the exchange when it starts; the course uses none (see nbgrader_config.py)
+    quiet = logging.getLogger("traitlets")
+    level, quiet.level = quiet.level, logging.CRITICAL + 1
+    try:
+        grader = NbGraderAPI(coursedir=coursedir, config=config)
+    finally:
+        quiet.setLevel(level)
     grader.log.setLevel(logging.WARNING)
     return grader

@@ -49,6 +49,12 @@ def worked_solution(exercise) -> str:
     return exercise.solution().text
 
 
+def is_choice(exercise) -> bool:
+    """A multiple-choice item (genviz.exercises.choice.Choice or Prediction, on the teaching
+    branch): it has options and the indices of the right ones."""
+    return hasattr(exercise, "options") and hasattr(exercise, "correct")
+
+
 def answer_kind(answer):
     """('text'|'yes/no'|'labels'|'number'|'array', shape or length)."""
     if isinstance(answer, str):
@@ -75,6 +81,51 @@ def literal(answer) -> str:
 
 
 # -- cells ----------------------------------------------------------------------------------------
+
+def _solution_literal(exercise) -> str:
+    if is_choice(exercise):
+        return repr(exercise.label(exercise.correct[0]))
+    return literal(reference(exercise))
+
+
+def choice_public_test(name: str, exercise) -> str:
+    letters = ", ".join(repr(exercise.label(i)) for i in range(len(exercise.options)))
+    return "\n".join([
+        "# Checks the FORM of your answer only; its value is checked when your notebook is graded.",
+        "try:",
+        f"    {name}",
+        "except NameError:",
+        f'    raise AssertionError("{name} is not defined: write your answer in the cell above '
+        f'as {name} = ...") from None',
+        f'assert {name} is not ..., "{name} is still ...: replace the ... with your answer"',
+        f"assert isinstance({name}, str) and {name}.strip().strip('()').lower() in ({letters}), "
+        f'"{name} should be the letter of one option, as a string: one of {letters}"',
+        f'print("{name} has the right form.")',
+    ])
+
+
+def choice_hidden_test(name: str, exercise) -> str:
+    """A Choice rebuilt (options, right options, reasons, hint) and checked by its own code."""
+    hint = exercise.hint if getattr(exercise, "_has_hint", True) else None
+    return "\n".join([
+        "### BEGIN HIDDEN TESTS",
+        f"from {type(exercise).__module__} import {type(exercise).__name__} as _Choice",
+        "",
+        "",
+        "class _WrongAnswer(AssertionError):",
+        "    def _render_traceback_(self):",
+        '        return [f"{type(self).__name__}: {self}"]',
+        "",
+        "",
+        f"_verdict = _Choice({exercise.prompt!r}, {list(exercise.options)!r}, "
+        f"{list(exercise.correct)!r}, explanation='(graded)', reasons={list(exercise.reasons)!r}, "
+        f"hint={hint!r}).check({name})",
+        "del _Choice",
+        "if not _verdict.correct:",
+        "    raise _WrongAnswer(str(_verdict))",
+        "### END HIDDEN TESTS",
+    ])
+
 
 def _meta(grade_id, *, grade=False, solution=False, locked=False, points=None):
     meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
@@ -184,17 +235,26 @@ def source_notebook(assignment: Assignment, exercises=None):
     for i, (question, exercise) in enumerate(zip(assignment.questions, exercises), start=1):
         name = f"answer_q{i}"
         note = f"\n\n{question.note}" if question.note else ""
+        if is_choice(exercise):
+            options = "\n".join(f"- ({exercise.label(k)}) {o}"
+                                for k, o in enumerate(exercise.options))
+            letters = ", ".join(f"`'{exercise.label(k)}'`" for k in range(len(exercise.options)))
+            how, tests = (f"{options}\n\n*Answer:* the letter of your option as a string ({letters})",
+                          choice_public_test(name, exercise) + "\n\n"
+                          + choice_hidden_test(name, exercise))
+        else:
+            how, tests = (f"*Answer:* {answer_format(reference(exercise))}",
+                          public_test(name, reference(exercise)) + "\n\n"
+                          + hidden_test(name, exercise, f"{assignment.name} question {i}"))
         cells.append(new_markdown_cell(
             f"### Question {i} ({question.points} points)\n\n{exercise.prompt}{note}\n\n"
-            f"*Answer:* {answer_format(reference(exercise))}, as `{name}` in the cell below.",
+            f"{how}, as `{name}` in the cell below.",
             metadata=_meta(f"question_q{i}", locked=True)))
         cells.append(new_code_cell(
-            f"{name} = ...\n### BEGIN SOLUTION\n{name} = {literal(reference(exercise))}\n"
+            f"{name} = ...\n### BEGIN SOLUTION\n{name} = {_solution_literal(exercise)}\n"
             "### END SOLUTION", metadata=_meta(name, solution=True)))
         cells.append(new_code_cell(
-            public_test(name, reference(exercise)) + "\n\n"
-            + hidden_test(name, exercise, f"{assignment.name} question {i}"),
-            metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))
+            tests, metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))
     for k, i in enumerate(assignment.working, start=len(assignment.questions) + 1):
         cells.append(new_markdown_cell(
             f"### Question {k} ({assignment.working_points} points, graded by hand)\n\n"

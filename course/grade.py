@@ -27,6 +27,7 @@ import dataclasses
 import pathlib
 import shutil
 import sys
+import time
 import warnings
 
 import nbformat
@@ -45,6 +46,7 @@ class Outcome:
     score: float = 0.0
     max_score: float = 0.0
     problems: list = dataclasses.field(default_factory=list)
+    seconds: float = 0.0  # time nbgrader took to autograde it
 
 
 def _students_and_assignments(course: pathlib.Path):
@@ -140,25 +142,81 @@ def _execution_problems(autograded: pathlib.Path) -> list[str]:
     return problems
 
 
-def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
-          feedback: bool = True) -> list[Outcome]:
-    """Autograde every submission of ``course``; write grades.csv, feedback and the report."""
-    from nbgrader.api import Gradebook, MissingEntry
+def prepare(course, timeout=None, build_root=_nbg.DEFAULT_ROOT):
+    """Record the assignments and every student of ``course`` in its gradebook.
 
-    warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy noise from its gradebook
+    Returns (grader API, student ids, assignments to grade, unknown assignment folders)."""
+    from nbgrader.api import Gradebook
+
     course = pathlib.Path(course).resolve()
     students, found = _students_and_assignments(course)
     unknown = [a for a in found if a not in ASSIGNMENTS]
-    names = [a for a in found if a in ASSIGNMENTS]
     grader = _nbg.api(course, timeout)
-    _ensure_assignments(course, names, pathlib.Path(build_root), grader)
+    _ensure_assignments(course, [a for a in found if a in ASSIGNMENTS], pathlib.Path(build_root),
+                        grader)
     with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
+        known = {s.id for s in gb.students}
         for student in students:
-            gb.update_or_create_student(student)
+            if student not in known:
+                gb.update_or_create_student(student)
         names = [a.name for a in gb.assignments if a.name in ASSIGNMENTS]
+    return grader, students, names, unknown
+
+
+def _worker(args):
+    course, timeout, build_root, feedback, part = args
+    return grade(course, timeout=timeout, build_root=build_root, feedback=feedback,
+                 students=part, write=False)
+
+
+def grade_parallel(course, jobs: int, *, timeout=None, build_root=_nbg.DEFAULT_ROOT,
+                   feedback: bool = True) -> list[Outcome]:
+    """:func:`grade` with ``jobs`` processes, each grading every jobs-th student (nbgrader grades
+    one submission at a time; the processes share the gradebook, whose writes are short)."""
+    import multiprocessing
+
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    course = pathlib.Path(course).resolve()
+    _, students, _, _ = prepare(course, timeout, build_root)
+    parts = [students[k::jobs] for k in range(jobs) if students[k::jobs]]
+    with multiprocessing.get_context("spawn").Pool(len(parts)) as pool:
+        results = pool.map(_worker, [(course, timeout, str(build_root), feedback, p)
+                                     for p in parts])
+    order = {s: i for i, s in enumerate(students)}
+    outcomes = sorted((o for r in results for o in r), key=lambda o: (order[o.student_id],
+                                                                      o.assignment))
+    export(course)
+    write_report(course, outcomes)
+    return outcomes
+
+
+def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
+          feedback: bool = True, students=None, write: bool = True) -> list[Outcome]:
+    """Autograde every submission of ``course``; write grades.csv, feedback and the report.
+
+    ``students`` limits the grading to those students (e.g. one worker of several sharing the
+    gradebook); ``write=False`` skips grades.csv and the report (run :func:`export` once when
+    all workers are done)."""
+    with warnings.catch_warnings():
+        # SQLAlchemy noise from nbgrader's gradebook; cells nbgrader puts back carry no id
+        warnings.filterwarnings("ignore", module="nbgrader")
+        warnings.filterwarnings("ignore", message="Cell is missing an id field")
+        return _grade(course, timeout=timeout, build_root=build_root, feedback=feedback,
+                      students=students, write=write)
+
+
+def _grade(course, *, timeout, build_root, feedback, students, write):
+    from nbgrader.api import Gradebook, MissingEntry
+
+    course = pathlib.Path(course).resolve()
+    selected = None if students is None else set(students)
+    if students is not None and not isinstance(students, (list, tuple)):
+        raise TypeError(f"students must be a list of student ids, got {type(students).__name__}")
+    grader, students, names, unknown = prepare(course, timeout, build_root)
 
     outcomes = []
-    for student in students:
+    for student in (students if selected is None else [s for s in students if s in selected]):
         for name in unknown:
             if (course / "submitted" / student / name).is_dir():
                 outcomes.append(Outcome(student, name, problems=[f"unknown assignment {name!r}"]))
@@ -172,7 +230,9 @@ def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
             ok, outcome.problems = preflight(folder, name)
             if not ok:
                 continue
+            start = time.perf_counter()
             result = grader.autograde(name, student, force=True, create=True)
+            outcome.seconds = time.perf_counter() - start
             if not result["success"]:
                 last = (result.get("error") or "").strip().splitlines()[-1:] or ["unknown error"]
                 outcome.problems.append(f"nbgrader could not grade it: {last[0][:160]}")
@@ -196,15 +256,23 @@ def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
                 outcome.score = gb.find_submission(outcome.assignment, outcome.student_id).score
             except MissingEntry:
                 outcome.score = 0.0
-    export(course, grader)
-    with open(course / "grading_report.csv", "w", newline="") as fh:
+    if write:
+        export(course, grader)
+        write_report(course, outcomes)
+    return outcomes
+
+
+def write_report(course, outcomes) -> pathlib.Path:
+    """``course/grading_report.csv``: per submission, graded or not, score and problems."""
+    dest = pathlib.Path(course) / "grading_report.csv"
+    with open(dest, "w", newline="") as fh:
         writer = csv.DictWriter(fh, REPORT_FIELDS)
         writer.writeheader()
         for o in outcomes:
             writer.writerow({"student_id": o.student_id, "assignment": o.assignment,
                              "graded": o.graded, "score": o.score, "max_score": o.max_score,
                              "problems": "; ".join(o.problems)})
-    return outcomes
+    return dest
 
 
 def export(course, grader=None) -> pathlib.Path:
@@ -228,6 +296,8 @@ def main(argv=None) -> int:
                         help="seconds one cell may run (default: course/nbgrader_config.py)")
     parser.add_argument("--build-root", default=str(_nbg.DEFAULT_ROOT),
                         help="where `make assignments` wrote source/ (default build/course)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="grade with this many processes (default 1)")
     parser.add_argument("--no-feedback", action="store_true")
     parser.add_argument("--export-only", action="store_true",
                         help="only re-export grades.csv (e.g. after manual grading)")
@@ -235,8 +305,12 @@ def main(argv=None) -> int:
     if args.export_only:
         print(f"wrote {export(args.course)}")
         return 0
-    outcomes = grade(args.course, timeout=args.timeout, build_root=args.build_root,
-                     feedback=not args.no_feedback)
+    if args.jobs > 1:
+        outcomes = grade_parallel(args.course, args.jobs, timeout=args.timeout,
+                                  build_root=args.build_root, feedback=not args.no_feedback)
+    else:
+        outcomes = grade(args.course, timeout=args.timeout, build_root=args.build_root,
+                         feedback=not args.no_feedback)
     course = pathlib.Path(args.course)
     for o in outcomes:
         flag = "graded" if o.graded else "NOT GRADED"

@@ -26,6 +26,10 @@ c.CourseDirectory.root = os.environ.get("GENVIZ_COURSE_ROOT", str(REPO / "build"
 c.Execute.timeout = int(os.environ.get("GENVIZ_CELL_TIMEOUT", "60"))
 c.Execute.interrupt_on_timeout = True
 c.Execute.allow_errors = True
+# A cell whose outputs arrive late (a slow `%matplotlib widget` start on a loaded machine) must
+# not fail the whole submission: nbgrader's default raises, and the notebook is not graded.
+c.Execute.raise_on_iopub_timeout = False
+c.Execute.iopub_timeout = 10
 # No front end while grading: a submission that switches to `%matplotlib widget` or displays
 # widgets still runs (the widget messages go nowhere); keep its outputs small in the feedback.
 c.LimitOutput.max_lines = 200
