@@ -120,9 +120,12 @@ $(GRADE_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,grade]"
 	@touch $(GRADE_STAMP)
 
+.PHONY: grade-args
+grade-args:
+	@test -n "$(COURSE)" || { echo "usage: make grade COURSE=DIR   (submissions in DIR/submitted/<student>/<assignment>/)"; exit 1; }
+
 assignments: $(GRADE_STAMP)
 	$(GRADE_ENV) $(PY) -m course.build --root $(COURSE_ROOT)
 
-grade: $(GRADE_STAMP)
-	@test -n "$(COURSE)" || { echo "usage: make grade COURSE=DIR   (submissions in DIR/submitted/<student>/<assignment>/)"; exit 1; }
+grade: grade-args $(GRADE_STAMP)
 	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT) --jobs $(JOBS)
