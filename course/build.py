@@ -167,7 +167,7 @@ def public_test(name: str, answer) -> str:
         f'assert {name} is not ..., "{name} is still ...: replace the ... with your answer"',
     ]
     if kind == "text":
-        lines.append(f'assert isinstance({name}, str), "{name} should be a string, e.g. \'GDA\'"')
+        lines.append(f'assert isinstance({name}, str), "{name} should be a string (text in quotes)"')
     elif kind == "yes/no":
         lines.append(f'assert isinstance({name}, (bool, np.bool_)), '
                      f'"{name} should be True or False"')

@@ -25,6 +25,7 @@ import argparse
 import csv
 import dataclasses
 import pathlib
+import re
 import shutil
 import sys
 import time
@@ -83,6 +84,12 @@ def _ensure_assignments(course: pathlib.Path, names, build_root: pathlib.Path, g
                 raise RuntimeError(f"generate_assignment {name} failed:\n{result.get('error')}")
 
 
+# Student code that names what the hidden tests use could tamper with them (the tests run in the
+# student's kernel: nbgrader has no sandbox). Not a proof of cheating, a reason to look.
+TAMPERING = re.compile(r"genviz\.exercises|\bExercise\b|\bFeedback\b|_verdict|_WrongAnswer|"
+                       r"\.check\b|__builtins__|sys\.modules")
+
+
 def preflight(folder: pathlib.Path, assignment: str) -> tuple[bool, list[str]]:
     """Can nbgrader grade this folder, and what is wrong with it (before grading)?"""
     from nbgrader.utils import compute_checksum
@@ -103,6 +110,10 @@ def preflight(folder: pathlib.Path, assignment: str) -> tuple[bool, list[str]]:
     for cell in nb.cells:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         grade_id = meta.get("grade_id")
+        if cell.get("cell_type") == "code" and not meta.get("locked") \
+                and TAMPERING.search(cell.get("source", "")):
+            problems.append(f"{grade_id or 'a cell'} refers to the grading machinery "
+                            f"({TAMPERING.search(cell['source']).group(0)!r}): check it by hand")
         if not grade_id:
             continue
         seen.add(grade_id)

@@ -190,6 +190,10 @@ def graded_class(course_root, tmp_path_factory):
         "slider = ipywidgets.FloatSlider(); slider.observe(print, 'value'); slider"))
     S.write(course, "gina", A, nb)
     (course / "submitted" / "hank").mkdir()                  # a student with no folder at all
+    S.write(course, "ivan", A, S.fill(release, wrong | {1: (     # tampers with the checker
+        "import genviz.exercises as g\n"
+        "g.Exercise.check = lambda self, value: g.Feedback(True, 'Correct!')\n"
+        "answer_q1 = 0.0")}))
     outcomes = {o.student_id: o for o in G.grade(course, timeout=8, build_root=course_root)}
     return course, outcomes
 
@@ -217,13 +221,13 @@ def test_every_student_gets_one_row_with_nbgraders_columns(graded_class):
                              "first_name", "email", "raw_score", "late_submission_penalty",
                              "score", "max_score"]
     assert sorted(r["student_id"] for r in rows) == sorted(outcomes) == [
-        "alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank"]
+        "alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"]
     assert {r["assignment"] for r in rows} == {A}
     score = {r["student_id"]: float(r["score"]) for r in rows}
     auto = sum(q.points for q in ASSIGNMENTS[A].questions)
     assert float(rows[0]["max_score"]) == auto + 2 * len(ASSIGNMENTS[A].working)
     assert score == {"alice": auto, "bob": 0, "carol": 2, "dave": 2, "erin": 0, "frank": 0,
-                     "gina": auto, "hank": 0}
+                     "gina": auto, "hank": 0, "ivan": auto}
 
 
 def test_right_answers_get_full_marks_and_wrong_ones_the_hint(graded_class):
@@ -269,3 +273,13 @@ def test_widgets_do_not_hang_grading(graded_class):
     course, outcomes = graded_class
     assert outcomes["gina"].graded and outcomes["gina"].problems == []
     assert set(_question_scores(course, "gina").values()) == {2}
+
+
+def test_code_that_names_the_checker_is_flagged(graded_class):
+    """The tests run in the student's kernel (nbgrader has no sandbox): a student who patches
+    Exercise.check gets full marks, and the report says to look at the submission."""
+    _, outcomes = graded_class
+    assert outcomes["ivan"].score == sum(q.points for q in ASSIGNMENTS[A].questions)
+    assert "answer_q1 refers to the grading machinery" in outcomes["ivan"].problems[0]
+    assert not any("grading machinery" in " ".join(o.problems)
+                   for s, o in outcomes.items() if s != "ivan")
