@@ -114,6 +114,11 @@ def main(argv=None) -> int:
     for r in results:
         lines.append(f"| {r['jobs']} | {r['graded']}/{r['n']} | {r['rows']} | {r['total']:.0f} | "
                      f"{r['per_submission_wall']:.2f} | {r['median']:.2f} | {r['p95']:.2f} |")
+    if len(results) > 1:
+        base = results[0]["total"]
+        lines += ["", "Speed-up of the whole class against jobs = "
+                  f"{results[0]['jobs']}: " + ", ".join(
+                      f"jobs {r['jobs']} {base / r['total']:.2f}x" for r in results[1:]) + "."]
     lines += [
         "",
         f"Peak memory: grading process {self_mb:.0f} MB, largest child (a kernel or a worker) "

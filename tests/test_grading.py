@@ -232,3 +232,12 @@ def test_choice_items_are_graded_by_their_own_check():
     with pytest.raises(AssertionError, match="1 - rho"):
         exec(code[code.index("### BEGIN HIDDEN TESTS"):], namespace)  # noqa: S102
     assert "'a'" in _cell(nb, "answer_q1").source  # the source's solution is the right letter
+
+
+def test_grade_rejects_bad_arguments(tmp_path):
+    from course import grade
+
+    with pytest.raises(ValueError, match="jobs"):
+        grade.grade_parallel(tmp_path, 0)
+    with pytest.raises(TypeError, match="students"):
+        grade.grade(tmp_path, students="alice")
