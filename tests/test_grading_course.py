@@ -3,7 +3,7 @@
 One module fixture builds every assignment with ``nbgrader generate_assignment`` (~40 s) into a
 temporary course directory; the class test grades one assignment for a class whose students
 hand in every kind of submission (right, wrong, misspelt, raising, looping, edited, deleted,
-widget-using, not JSON, empty) with an 8 s per-cell limit (~40 s on an idle machine).
+widget-using, tampering, not JSON, empty) with two grading processes and an 8 s per-cell limit (~40 s on an idle machine).
 """
 
 import csv
@@ -194,7 +194,9 @@ def graded_class(course_root, tmp_path_factory):
         "import genviz.exercises as g\n"
         "g.Exercise.check = lambda self, value: g.Feedback(True, 'Correct!')\n"
         "answer_q1 = 0.0")}))
-    outcomes = {o.student_id: o for o in G.grade(course, timeout=8, build_root=course_root)}
+    # two processes sharing the gradebook (course.grade --jobs 2); each runs course.grade.grade
+    outcomes = {o.student_id: o for o in G.grade_parallel(course, 2, timeout=8,
+                                                          build_root=course_root)}
     return course, outcomes
 
 
