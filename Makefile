@@ -7,7 +7,7 @@ PORT   ?= 8888
 # Jupyter refuses to run as root (containers, CI) unless told so; ordinary users never need it.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench clean help test-browser present
+.PHONY: lab test bench clean help test-browser present assignments grade
 
 help:
 	@echo "make lab    - set up .venv and start JupyterLab on notebooks/ (127.0.0.1, token auth)"
@@ -17,6 +17,8 @@ help:
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
 	@echo "make site   - build the course website into build/site/ (open build/site/index.html)"
 	@echo "make test-site - browser tests of the website and the accessibility audit"
+	@echo "make assignments - graded nbgrader assignments (01-09) into build/course/release/"
+	@echo "make grade COURSE=DIR - autograde DIR/submitted/<student>/<assignment>/ -> DIR/grades.csv + feedback"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -105,3 +107,25 @@ test-site: site
 		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
 	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests/test_site.py browser_tests/test_a11y.py \
 		-v -p no:cacheprovider
+
+# Graded assignments (course/, docs/grade-a-class.md): nbgrader source notebooks generated from
+# genviz.exercises, released into $(COURSE_ROOT)/release/<assignment>/; `make grade COURSE=DIR`
+# autogrades DIR/submitted/<student>/<assignment>/ into DIR/grades.csv, DIR/feedback/ and
+# DIR/grading_report.csv. nbgrader runs `alembic`, so the venv's bin goes first on PATH.
+GRADE_STAMP := $(VENV)/.genviz-grade-installed
+COURSE_ROOT ?= build/course
+JOBS        ?= 1
+GRADE_ENV   := PATH=$(abspath $(VENV))/bin:$$PATH
+$(GRADE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,grade]"
+	@touch $(GRADE_STAMP)
+
+.PHONY: grade-args
+grade-args:
+	@test -n "$(COURSE)" || { echo "usage: make grade COURSE=DIR   (submissions in DIR/submitted/<student>/<assignment>/)"; exit 1; }
+
+assignments: $(GRADE_STAMP)
+	$(GRADE_ENV) $(PY) -m course.build --root $(COURSE_ROOT)
+
+grade: grade-args $(GRADE_STAMP)
+	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT) --jobs $(JOBS)

@@ -1,0 +1,278 @@
+"""What each graded assignment asks: one spec per topic notebook (01-09).
+
+An assignment is the topic notebook's exercises, graded. Its spec says
+
+- ``setup``: the lines of the notebook that make the exercises' data (copied statement for
+  statement from the notebook: ``tests/test_grading.py`` checks that every non-import statement
+  and every builder call below occurs in the notebook itself, so the graded question is asked on
+  the same data the self-check box uses);
+- ``questions``: calls of the notebook's ``genviz.exercises`` builders (the same calls, written
+  as in the notebook with the module named ``exercises``), each a graded question; the
+  Exercise's prompt is the question, its answer (computed when the assignment is built) the
+  hidden test's reference, its tolerance the hidden test's tolerance and its hint the feedback;
+- ``working``: the questions whose worked solution is a derivation: the student writes the
+  working in a manually graded cell (the Exercise's worked solution is the grader's reference,
+  kept in the source notebook only).
+
+Exercises that need minutes of computation in every graded kernel (notebook 04's 60-repetition
+learning curves) are left out: every submission re-runs the setup when it is graded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+
+
+@dataclasses.dataclass(frozen=True)
+class Question:
+    """One auto-graded question: a builder call (``exercises.name(...)``) evaluated in the setup's
+    namespace, its points, and a note naming the variables that hold its data."""
+
+    call: str
+    points: int = 2
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Assignment:
+    name: str
+    notebook: str
+    title: str
+    exercises: str
+    setup: str
+    questions: tuple[Question, ...]
+    working: tuple[int, ...] = ()
+    working_points: int = 2
+
+    def module(self):
+        """The ``genviz.exercises`` module whose builders the questions call."""
+        return importlib.import_module(self.exercises)
+
+
+ASSIGNMENTS: dict[str, Assignment] = {}
+
+
+def _add(a: Assignment) -> None:
+    ASSIGNMENTS[a.name] = a
+
+
+_add(Assignment(
+    name="a01_joint", notebook="01_probability_and_joint_tables.ipynb",
+    title="Probability and joint tables", exercises="genviz.exercises.joint",
+    setup='''\
+import numpy as np
+
+from genviz.datasets import auto_mpg
+from genviz.joint import JointTable
+
+alarm = JointTable(
+    {"Alarm": ["alarm", "no alarm"], "Theft": ["theft", "no theft"],
+     "Earthquake": ["earthquake", "no earthquake"]},
+    [0.01, 0.08, 0.01, 0.09,       # alarm:    theft & eq, theft & no eq, no theft & eq, no theft & no eq
+     0.001, 0.009, 0.01, 0.79])    # no alarm: the same four
+cars = auto_mpg()
+names = cars.record_names[:3]
+values = {k: cars.record_values[k] for k in names}
+records = cars.records[:, :3]
+order = np.random.default_rng(4).permutation(len(records))
+train, test = records[order[:196]], records[order[196:]]
+model = JointTable.from_records(train, names, values)
+''',
+    questions=(
+        Question('exercises.marginal_probability(alarm, {"Earthquake": "no earthquake"})',
+                 note="The joint table is `alarm`."),
+        Question('exercises.posterior_by_bayes(alarm, {"Earthquake": "earthquake"}, '
+                 '{"Alarm": "alarm"})', note="The joint table is `alarm`."),
+        Question('exercises.parameter_count({"mpg": 2, "modelyear": 3, "maker": 3, '
+                 '"cylinders": 5})'),
+        Question("exercises.dataset_log_likelihood(model, test[:3])",
+                 note="The table is `model`, the records are `test[:3]`."),
+    ),
+    working=(2,),
+))
+
+_add(Assignment(
+    name="a02_gaussian", notebook="02_multivariate_gaussian.ipynb",
+    title="The multivariate Gaussian", exercises="genviz.exercises.gaussian",
+    setup="import numpy as np\n",
+    questions=(
+        Question("exercises.covariance_entries(2.0, 0.5, -0.3)",
+                 note="Give a nested list or a NumPy array."),
+        Question("exercises.peak_height(2.0, 0.5, -0.3)"),
+        Question("exercises.major_axis_angle([[3, 0.8], [0.8, 1]])"),
+        Question("exercises.mass_inside(2)"),
+    ),
+    working=(2,),
+))
+
+_add(Assignment(
+    name="a03_gda", notebook="03_gaussian_discriminant_analysis.ipynb",
+    title="Gaussian discriminant analysis", exercises="genviz.exercises.gda",
+    setup='''\
+import numpy as np
+
+X_ex = np.array([[0, 1], [1, 0], [2, 2], [4, 3], [5, 5], [6, 4]], dtype=float)
+y_ex = np.array([0, 0, 1, 1, 1, 0])
+''',
+    questions=(
+        Question("exercises.phi_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
+        Question("exercises.mean_by_hand(X_ex, y_ex, 1)", note="The training set is `X_ex`, `y_ex`."),
+        Question("exercises.sigma_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
+        Question("exercises.boundary_point(X_ex, y_ex, 3.0)",
+                 note="The training set is `X_ex`, `y_ex`."),
+    ),
+    working=(3,),
+))
+
+_add(Assignment(
+    name="a04_gda_vs_logistic", notebook="04_gda_vs_logistic_regression.ipynb",
+    title="GDA and logistic regression", exercises="genviz.exercises.gda",
+    setup='''\
+import numpy as np
+
+from genviz.synthetic import DataModel
+
+poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=[2.0, 1.0], cov=np.eye(2))
+''',
+    questions=(
+        Question("exercises.theta_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]])"),
+        Question("exercises.theta0_from_params(0.25, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]])",
+                 note="Here phi = 0.25 (the other parameters as in the question before)."),
+        Question("exercises.poisson_theta(poisson.rates[0], poisson.rates[1])",
+                 note="The rates are `poisson.rates[0]` and `poisson.rates[1]`."),
+    ),
+    working=(3,),
+))
+
+_add(Assignment(
+    name="a05_density", notebook="05_density_estimation.ipynb",
+    title="Density estimation", exercises="genviz.exercises.kde",
+    setup='''\
+import numpy as np
+
+from genviz.kde import sample_claw
+
+rng = np.random.default_rng(0)
+x = sample_claw(1000, rng)     # the slides' n = 1,000 draws
+five = np.array([-1.0, -0.2, 0.1, 0.3, 1.4])
+''',
+    questions=(
+        Question('exercises.kde_by_hand(five, 0.0, 1.0, "box")', note="The data are `five`."),
+        Question("exercises.histogram_height(five, 1.0, 0.0, 0.2)", note="The data are `five`."),
+        Question("exercises.silverman_bandwidth(x[:200])", note="The sample is `x[:200]`."),
+        Question('exercises.cv_selected_bandwidth(x[:200], np.geomspace(0.01, 1, 30), "lscv")',
+                 note="The sample is `x[:200]`, the grid `hs = np.geomspace(0.01, 1, 30)`."),
+    ),
+    working=(1,),
+))
+
+_add(Assignment(
+    name="a06_naive_bayes", notebook="06_naive_bayes_by_counting.ipynb",
+    title="Naive Bayes by counting", exercises="genviz.exercises.naive_bayes",
+    setup='''\
+from genviz import datasets
+
+t = datasets.enjoy_sport()
+tennis = datasets.play_tennis()
+''',
+    questions=(
+        Question('exercises.conditional_by_counting(t.X, t.y, t.feature_names, "Forecast", '
+                 '"same", "yes")', note="The table is `t` (EnjoySport)."),
+        Question('exercises.conditional_by_counting(t.X, t.y, t.feature_names, "Forecast", '
+                 '"same", "yes", alpha=1)', note="The table is `t` (EnjoySport)."),
+        Question('exercises.posterior_of_query(tennis.X, tennis.y, tennis.feature_names, '
+                 '["Rain", "Mild", "High", "Weak"], "Yes", alpha=1.0)',
+                 note="The table is `tennis` (PlayTennis)."),
+        Question('exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, '
+                 '["Overcast", "Hot", "High", "Weak"])', note="The table is `tennis` (PlayTennis)."),
+    ),
+    working=(3,),
+))
+
+_add(Assignment(
+    name="a07_spam", notebook="07_naive_bayes_spam_filter.ipynb",
+    title="A naive Bayes spam filter", exercises="genviz.exercises.spam",
+    setup='''\
+import numpy as np
+
+from genviz.datasets import spam_assassin
+from genviz.naive_bayes import MultinomialNB
+from genviz.text import bag_of_words, build_vocabulary, stratified_split
+
+corpus = spam_assassin()
+train, test = stratified_split(corpus.label, test_size=0.3, rng=0)
+y_train, y_test = corpus.label[train], corpus.label[test]
+vocab = build_vocabulary(corpus.text[train], min_count=2, stop_words="english")
+X_train = bag_of_words(corpus.text[train], vocab)   # counts: multinomial event model
+X_test = bag_of_words(corpus.text[test], vocab)
+multi = MultinomialNB(alpha=1.0).fit(X_train, y_train)
+''',
+    questions=(
+        Question('exercises.laplace_phi(X_train, y_train, vocab, word="free", label="spam")',
+                 note="Use `X_train`, `y_train` and `vocab`."),
+        Question("exercises.smola_offset(y_train, c=100.0)", note="Use `y_train`."),
+        Question('exercises.email_log_odds(multi, vocab, "Cheap mortgage rates: reply today, the '
+                 'offer ends soon")', note="The model is `multi`, the vocabulary `vocab`."),
+        Question("exercises.flagged_ham(multi, X_test, y_test, log10_c=5.0)",
+                 note="The model is `multi`; the test set `X_test`, `y_test`."),
+    ),
+    working=(2,),
+))
+
+_add(Assignment(
+    name="a08_continuous", notebook="08_naive_bayes_continuous.ipynb",
+    title="Naive Bayes with continuous features", exercises="genviz.exercises.naive_bayes",
+    setup='''\
+import numpy as np
+
+from genviz import datasets
+
+penguins = datasets.penguins()
+flipper = penguins.X[:, 2]
+''',
+    questions=(
+        Question("exercises.living_area_bin(1250)"),
+        Question('exercises.gaussian_nb_parameters(flipper, penguins.y, "Gentoo")',
+                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
+        Question("exercises.parameter_count(4, 3)"),
+    ),
+    working=(3,),
+))
+
+_add(Assignment(
+    name="a09_knn", notebook="09_nearest_neighbors.ipynb",
+    title="Nearest neighbours", exercises="genviz.exercises.knn",
+    setup='''\
+import numpy as np
+
+from genviz.knn import regression_data
+
+X_small = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]])
+y_small = np.array(["red", "blue", "blue", "red", "red"])
+x_r, y_r = regression_data(100, rng=0)
+''',
+    questions=(
+        Question("exercises.majority_vote(X_small, y_small, [0.4, 0.5], k=3)",
+                 note="The points are `X_small`, their labels `y_small`."),
+        Question("exercises.knn_regression_value(x_r, y_r, 5.0, k=7)",
+                 note="The data are `x_r`, `y_r`."),
+        Question("exercises.jl_dimension(1797, 0.2)"),
+        Question("exercises.distance_computations(1400, 397, 64, 16)"),
+    ),
+    working=(3,),
+))
+
+
+def setup_namespace(assignment: Assignment) -> dict:
+    """Run the assignment's setup (as the released notebook does) and return its namespace."""
+    namespace: dict = {"__name__": f"course_setup_{assignment.name}"}
+    exec(compile(assignment.setup, f"<setup of {assignment.name}>", "exec"), namespace)
+    return namespace
+
+
+def build_exercises(assignment: Assignment) -> list:
+    """The assignment's Exercises, built by the notebook's own calls on the notebook's data."""
+    namespace = setup_namespace(assignment)
+    namespace["exercises"] = assignment.module()
+    return [eval(q.call, namespace) for q in assignment.questions]  # noqa: S307 (our own specs)
