@@ -197,8 +197,9 @@ _add(Assignment(
 import numpy as np
 
 from genviz.datasets import spam_assassin
+from genviz.model_selection import stratified_split
 from genviz.naive_bayes import MultinomialNB
-from genviz.text import bag_of_words, build_vocabulary, stratified_split
+from genviz.text import bag_of_words, build_vocabulary
 
 corpus = spam_assassin()
 train, test = stratified_split(corpus.label, test_size=0.3, rng=0)
@@ -246,7 +247,7 @@ _add(Assignment(
     setup='''\
 import numpy as np
 
-from genviz.knn import regression_data
+from genviz.synthetic import regression_data
 
 X_small = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]])
 y_small = np.array(["red", "blue", "blue", "red", "red"])
