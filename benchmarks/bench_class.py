@@ -1,0 +1,474 @@
+"""A class on one JupyterHub: N simulated students arrive, run a notebook and drag a slider.
+
+    python benchmarks/bench_class.py --hub-config deploy/jupyterhub_config.py --n 1 10 20 40
+
+For each N a fresh trial hub (the given configuration: dummy authenticator, local-process
+spawner, 127.0.0.1) is started in its own process group on a free port, with its users' homes in a
+temporary directory. The N students (benchmarks/class_bench/student.py: JupyterLab's messages
+without a browser) arrive spread over ``--arrive-within`` seconds; each logs in, starts a server,
+opens JupyterLab, creates a notebook session, connects the kernel websocket through the proxy,
+runs every code cell of ``--notebook`` and answers the widgets as the front end does. When all
+are ready they drag a slider together at lecture pace (``--moves`` moves, one every
+``--interval`` s each), and the time from each move to the frame showing it is recorded. Then they
+close their tabs and the idle culler (timeout ``--cull-timeout``) is timed until it has stopped
+every server. The hub is stopped by PID; a ``ps`` check confirms nothing is left, and the whole
+run is bounded by ``--max-seconds``.
+
+``--memory`` instead measures one student at a time on each notebook given: PSS of server +
+kernel after run-all.
+
+Results: a Markdown section per run appended to ``--out`` and the raw numbers to ``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import datetime
+import json
+import os
+import pathlib
+import platform
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+
+import aiohttp
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from class_bench import procs  # noqa: E402
+from class_bench.protocol import summary  # noqa: E402
+from class_bench.student import Student, describe_exc, slider_values  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CULL_ENV = ("GENVIZ_CULL_TIMEOUT", "HUB_CULL_TIMEOUT", "GENVIZ_HUB_CULL_TIMEOUT",
+            "CULL_TIMEOUT", "GENVIZ_IDLE_TIMEOUT")
+
+
+def free_port_block(n: int = 3) -> int:
+    """A port p with p..p+n-1 free on 127.0.0.1 (the hub config may use the next ones)."""
+    for _ in range(200):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            p = s.getsockname()[1]
+        if p + n >= 65535 or p in (8000, 8888, 8866):
+            continue
+        ok = True
+        for q in range(p, p + n):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", q))
+                except OSError:
+                    ok = False
+                    break
+        if ok:
+            return p
+    raise RuntimeError("no free port block on 127.0.0.1")
+
+
+class Hub:
+    """A trial hub in its own process group, with homes in a temporary directory."""
+
+    def __init__(self, config: pathlib.Path, *, cull_timeout: int, workdir: pathlib.Path,
+                 log=print):
+        self.config = config
+        self.port = free_port_block()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workdir = workdir
+        self.home = workdir / "homes"
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.log = log
+        self.cull_timeout = cull_timeout
+        self.proc = None
+        self.seen: set = set()
+
+    def env(self) -> dict:
+        env = dict(os.environ)
+        env.update({"HUB_PORT": str(self.port), "GENVIZ_HUB_HOME": str(self.home),
+                    "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"})
+        for name in CULL_ENV:
+            env[name] = str(self.cull_timeout)
+        venv_bin = str(pathlib.Path(sys.executable).parent)
+        env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")
+        return env
+
+    async def start(self, timeout: float = 90) -> None:
+        cmd = [str(pathlib.Path(sys.executable).parent / "jupyterhub"), "-f", str(self.config)]
+        self.proc = procs.start_group(cmd, env=self.env(), cwd=self.workdir,
+                                      log_path=self.workdir / "hub.log")
+        t0 = time.monotonic()
+        async with aiohttp.ClientSession() as http:
+            while time.monotonic() - t0 < timeout:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"the hub exited with {self.proc.returncode}: "
+                                       f"{self.tail()}")
+                with contextlib.suppress(aiohttp.ClientError, OSError):
+                    async with http.get(f"{self.url}/hub/api/") as r:
+                        if r.status == 200:
+                            self.remember()
+                            return
+                await asyncio.sleep(0.5)
+        raise RuntimeError(f"the hub did not answer within {timeout:.0f} s: {self.tail()}")
+
+    def tail(self, n: int = 8) -> str:
+        try:
+            lines = (self.workdir / "hub.log").read_text(errors="replace").splitlines()
+        except OSError:
+            return ""
+        return " | ".join(lines[-n:])
+
+    def remember(self) -> dict:
+        if self.proc is None:
+            return {}
+        who = procs.classify(self.proc.pid)
+        self.seen |= set(procs.descendants(self.proc.pid)) | {self.proc.pid}
+        return who
+
+    def stop(self) -> list:
+        """Stop everything by PID; return what still runs (should be nothing)."""
+        if self.proc is None:
+            return []
+        self.remember()
+        procs.stop_tree(self.proc, known=self.seen)
+        time.sleep(0.5)
+        return procs.leftovers(self.seen)
+
+
+def cpu_snapshot(who: dict) -> dict:
+    snap = {"hub": procs.cpu_seconds(who["hub"]) or 0.0,
+            "proxy": sum(procs.cpu_seconds(p) or 0.0 for p in who["proxy"]),
+            "server": {u: procs.cpu_seconds(p) or 0.0 for u, p in who["servers"].items()},
+            "kernel": {u: sum(procs.cpu_seconds(p) or 0.0 for p in ks)
+                       for u, ks in who["kernels"].items()}}
+    t = os.times()
+    snap["client"] = t.user + t.system
+    return snap
+
+
+def pss_per_student(who: dict) -> dict:
+    out = {}
+    for u, pid in who["servers"].items():
+        server = procs.pss_kb(pid) or 0
+        kernel = sum(procs.pss_kb(k) or 0 for k in who["kernels"].get(u, []))
+        out[u] = {"server_mb": server / 1024, "kernel_mb": kernel / 1024,
+                  "total_mb": (server + kernel) / 1024}
+    return out
+
+
+async def student_life(st: Student, delay: float, ready: asyncio.Event, go: asyncio.Event,
+                       args) -> None:
+    await asyncio.sleep(delay)
+    st.t["arrived"] = time.monotonic()
+    try:
+        await st.login()
+        await st.spawn(args.spawn_timeout)
+        await st.open_lab()
+        await st.start_kernel(args.kernel_timeout)
+        await st.run_all(args.run_timeout)
+        if args.moves:
+            state = st.pick_slider()
+            await st.wait_first_frame(30)
+            st.values = slider_values(state, args.moves)
+    except Exception as exc:  # noqa: BLE001 - every failure is reported with its reason
+        st.failure = st.failure or exc
+        st.log(f"  {st.name}: FAILED {describe_exc(exc)}")
+    finally:
+        ready.set()
+    if st.failure is not None or not args.moves:
+        return
+    await go.wait()
+    try:
+        await st.drag(st.values, args.interval)
+    except Exception as exc:  # noqa: BLE001
+        st.failure = exc
+        st.log(f"  {st.name}: drag FAILED {describe_exc(exc)}")
+
+
+async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
+    res = {"n": n, "notebook": args.notebook, "arrive_within_s": args.arrive_within,
+           "moves": args.moves, "interval_s": args.interval, "load_before": procs.loadavg(),
+           "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    hub = Hub(args.hub_config, cull_timeout=args.cull_timeout, workdir=workdir, log=log)
+    res["busy_before"] = procs.busiest(exclude=set())
+    try:
+        await hub.start()
+        log(f"N={n}: hub on {hub.url} (pid {hub.proc.pid})")
+        jar = aiohttp.CookieJar(unsafe=True)
+        conn = aiohttp.TCPConnector(limit=0)
+        students = []
+        sessions = []
+        for i in range(n):
+            http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                         connector=aiohttp.TCPConnector(limit=0),
+                                         timeout=aiohttp.ClientTimeout(total=None,
+                                                                       sock_connect=30))
+            sessions.append(http)
+            st = Student(hub.url, f"student{i + 1:03d}", args.notebook, slider=args.slider,
+                         log=log)
+            st.http = http
+            students.append(st)
+        del jar, conn
+        ready = [asyncio.Event() for _ in students]
+        go = asyncio.Event()
+        spread = args.arrive_within
+        tasks = [asyncio.create_task(student_life(st, spread * i / max(n, 1), ready[i], go, args))
+                 for i, st in enumerate(students)]
+        for ev in ready:
+            await ev.wait()
+        ok = [s for s in students if s.failure is None]
+        log(f"  {len(ok)}/{n} ready; spawn p95 "
+            f"{summary([s.t['spawn'] for s in students if 'spawn' in s.t])['p95']:.1f} s")
+        who = hub.remember()
+        res["pss_ready"] = pss_per_student(who)
+        if args.moves and ok:
+            await asyncio.sleep(2.0)  # let the last frames of the start settle
+            before = cpu_snapshot(who)
+            t0 = time.monotonic()
+            go.set()
+            await asyncio.gather(*tasks)
+            res["drag_s"] = time.monotonic() - t0
+            after = cpu_snapshot(who)
+            res["load_during"] = procs.loadavg()
+            res["cpu_s"] = {
+                "hub": after["hub"] - before["hub"], "proxy": after["proxy"] - before["proxy"],
+                "server": sum(after["server"].get(u, 0) - v for u, v in before["server"].items()),
+                "kernel": sum(after["kernel"].get(u, 0) - v for u, v in before["kernel"].items()),
+                "client": after["client"] - before["client"]}
+            res["pss_dragged"] = pss_per_student(who)
+        else:
+            go.set()
+            await asyncio.gather(*tasks)
+        drag_students = [s for s in students if s.failure is None]
+        lat = [v for s in drag_students for v in s.latency.latency.values()]
+        res["moves_total"] = sum(len(s.latency.moves) for s in drag_students)
+        res["unanswered_moves"] = sum(s.latency.unanswered() for s in drag_students)
+        res["frames_total"] = sum(fe.frames for s in drag_students for fe in s.canvases.values())
+        res["updates_sent"] = sum(len(s.latency._carried) for s in drag_students)
+        res["slider_to_frame_ms"] = summary([v * 1000 for v in lat])
+        for key in ("spawn", "kernel", "run_all"):
+            res[f"{key}_s"] = summary([s.t[key] for s in students if key in s.t])
+        res["failures"] = [{"student": s.name, "reason": describe_exc(s.failure)}
+                           for s in students if s.failure is not None]
+        res["messages_in"] = sum(s.messages_in for s in students)
+        # -- the idle culler: every student closes the tab; time until the servers are gone
+        for s in students:
+            with contextlib.suppress(Exception):
+                await s.close_tab()
+        if args.cull_timeout and args.measure_cull:
+            res["cull"] = await measure_cull(students, hub, args, log)
+        for http in sessions:
+            await http.close()
+    finally:
+        left = hub.stop()
+        res["leftover_processes"] = left
+        log(f"  hub stopped; leftover processes: {left or 'none'}")
+    return res
+
+
+async def measure_cull(students, hub, args, log) -> dict:
+    t_idle = max(s.last_activity or 0 for s in students)
+    limit = args.cull_timeout + args.cull_wait
+    running = {s.name: s for s in students if s.t.get("spawn") is not None}
+    gone = {}
+    t0 = time.time()
+    while running and time.time() - t0 < limit:
+        await asyncio.sleep(2.0)
+        for name, s in list(running.items()):
+            with contextlib.suppress(Exception):
+                if not await s.server_running():
+                    gone[name] = time.time() - t_idle
+                    running.pop(name)
+    log(f"  culler: {len(gone)} stopped, {len(running)} still running after "
+        f"{time.time() - t_idle:.0f} s idle")
+    return {"timeout_s": args.cull_timeout, "stopped_after_s": summary(gone.values()),
+            "still_running": sorted(running)}
+
+
+async def run_memory(args, workdir: pathlib.Path, log) -> list:
+    rows = []
+    for nb in args.notebooks:
+        a = argparse.Namespace(**{**vars(args), "notebook": nb, "moves": 0, "measure_cull": False})
+        sub = workdir / f"mem-{nb.split('_')[0]}"
+        sub.mkdir()
+        r = await run_class(1, a, sub, log)
+        pss = list(r.get("pss_ready", {}).values())
+        rows.append({"notebook": nb, "run_all_s": r["run_all_s"], "failures": r["failures"],
+                     "pss": pss[0] if pss else None, "leftover": r["leftover_processes"]})
+        log(f"  {nb}: {rows[-1]['pss']}")
+    return rows
+
+
+# -- report ---------------------------------------------------------------------------------
+def _f(x, fmt="{:.0f}"):
+    return "—" if x is None or x != x else fmt.format(x)
+
+
+def machine() -> str:
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores, {mem:.1f} GiB RAM, {platform.platform()}"
+
+
+def report_class(r: dict) -> str:
+    L = [f"### N = {r['n']} ({r['started']})", ""]
+    L.append(f"{r['notebook']}: {r['n']} students arriving within {r['arrive_within_s']:g} s; "
+             f"then all drag at once, {r['moves']} moves each, one every "
+             f"{r['interval_s'] * 1000:.0f} ms. Load average (1/5/15 min) before "
+             f"{' / '.join(f'{x:.2f}' for x in r['load_before'])}"
+             + (f", at the end of the drag {' / '.join(f'{x:.2f}' for x in r['load_during'])}"
+                if r.get("load_during") else "") + ".")
+    L.append("")
+    L.append("| measure | n | p50 | p95 | max |")
+    L.append("|---|---|---|---|---|")
+    for key, label, scale in (("spawn_s", "spawn (s)", 1), ("kernel_s", "kernel start (s)", 1),
+                              ("run_all_s", "run all cells (s)", 1)):
+        s = r[key]
+        L.append(f"| {label} | {s['n']} | {_f(s['p50'], '{:.2f}')} | {_f(s['p95'], '{:.2f}')} "
+                 f"| {_f(s['max'], '{:.2f}')} |")
+    s = r["slider_to_frame_ms"]
+    L.append(f"| slider → frame (ms) | {s['n']} | {_f(s['p50'])} | {_f(s['p95'])} "
+             f"| {_f(s['max'])} |")
+    pss = [v["total_mb"] for v in (r.get("pss_dragged") or r.get("pss_ready") or {}).values()]
+    ps = summary(pss)
+    L.append(f"| PSS per student, server + kernel (MB) | {ps['n']} | {_f(ps['p50'])} "
+             f"| {_f(ps['p95'])} | {_f(ps['max'])} |")
+    L.append("")
+    if r.get("cpu_s") and r["moves_total"]:
+        m = r["moves_total"]
+        c = r["cpu_s"]
+        total = c["hub"] + c["proxy"] + c["server"] + c["kernel"]
+        L.append(f"Drag phase: {r['drag_s']:.1f} s, {m} moves ({r['updates_sent']} update "
+                 f"messages after the front end's throttle, {r['frames_total']} frames, "
+                 f"{r['unanswered_moves']} moves never shown). Server CPU per move (ms): "
+                 f"hub {c['hub'] / m * 1000:.1f}, proxy {c['proxy'] / m * 1000:.1f}, "
+                 f"single-user servers {c['server'] / m * 1000:.1f}, kernels "
+                 f"{c['kernel'] / m * 1000:.1f}; total {total / m * 1000:.1f} "
+                 f"({total / max(r['updates_sent'], 1) * 1000:.1f} per update message). "
+                 f"The benchmark client itself: {c['client'] / m * 1000:.1f}.")
+        L.append("")
+    if r["failures"]:
+        L.append("Failures: " + "; ".join(f"{f['student']}: {f['reason']}"
+                                          for f in r["failures"]))
+    else:
+        L.append("Failures: none.")
+    if r.get("cull"):
+        cu = r["cull"]
+        s = cu["stopped_after_s"]
+        L.append(f"Idle culler (timeout {cu['timeout_s']} s): servers stopped {_f(s['p50'])}–"
+                 f"{_f(s['max'])} s after the last tab closed"
+                 + (f"; still running: {', '.join(cu['still_running'])}"
+                    if cu["still_running"] else "") + ".")
+    L.append(f"Processes left after the hub was stopped: "
+             f"{'none' if not r['leftover_processes'] else r['leftover_processes']}.")
+    if r.get("busy_before"):
+        L.append("Busiest other processes when it started (CPU %): "
+                 + "; ".join(f"{p:.0f}% {cmd[:60]}" for p, _, cmd in r["busy_before"][:4]) + ".")
+    L.append("")
+    return "\n".join(L)
+
+
+def report_memory(rows) -> str:
+    L = ["### PSS per student, one student per notebook", "",
+         "| notebook | run all (s) | server MB | kernel MB | total MB | failures |",
+         "|---|---|---|---|---|---|"]
+    for row in rows:
+        p = row["pss"] or {}
+        L.append(f"| {row['notebook']} | {_f(row['run_all_s']['max'], '{:.1f}')} | "
+                 f"{_f(p.get('server_mb'))} | {_f(p.get('kernel_mb'))} | "
+                 f"{_f(p.get('total_mb'))} | "
+                 f"{'; '.join(f['reason'] for f in row['failures']) or 'none'} |")
+    L.append("")
+    return "\n".join(L)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hub-config", type=pathlib.Path,
+                    default=ROOT / "deploy" / "jupyterhub_config.py")
+    ap.add_argument("--n", type=int, nargs="+", default=[1, 10, 20, 40])
+    ap.add_argument("--notebook", default="00_start_here.ipynb")
+    ap.add_argument("--slider", default=None, help="description of the slider to drag "
+                    "(default: the first slider of the notebook)")
+    ap.add_argument("--arrive-within", type=float, default=10.0)
+    ap.add_argument("--moves", type=int, default=40)
+    ap.add_argument("--interval", type=float, default=0.15)
+    ap.add_argument("--spawn-timeout", type=float, default=300)
+    ap.add_argument("--kernel-timeout", type=float, default=120)
+    ap.add_argument("--run-timeout", type=float, default=300)
+    ap.add_argument("--cull-timeout", type=int, default=30)
+    ap.add_argument("--cull-wait", type=int, default=90,
+                    help="how long past the cull timeout to wait for the culler")
+    ap.add_argument("--no-cull", dest="measure_cull", action="store_false")
+    ap.add_argument("--memory", nargs="*", metavar="NOTEBOOK", default=None,
+                    help="measure PSS one student at a time on these notebooks (no names: "
+                         "01-09)")
+    ap.add_argument("--max-seconds", type=float, default=1800)
+    ap.add_argument("--out", type=pathlib.Path, default=None, help="append Markdown here")
+    ap.add_argument("--json", type=pathlib.Path, default=None, help="append JSON lines here")
+    ap.add_argument("--keep", action="store_true", help="keep the work directory (hub.log)")
+    ap.add_argument("--label", default="", help="a note on this run (what changed)")
+    args = ap.parse_args(argv)
+    args.hub_config = args.hub_config.resolve()
+    if not args.hub_config.is_file():
+        ap.error(f"no hub configuration at {args.hub_config} (--hub-config)")
+    if args.memory is not None:
+        args.notebooks = args.memory or sorted(p.name for p in (ROOT / "notebooks").glob("0[1-9]_*.ipynb"))
+
+    def log(msg):
+        print(msg, flush=True)
+
+    workdir = pathlib.Path(tempfile.mkdtemp(prefix="gvbench-", dir="/tmp"))
+    results = {"label": args.label, "machine": machine(), "runs": [], "memory": None}
+
+    async def everything():
+        if args.memory is not None:
+            results["memory"] = await run_memory(args, workdir, log)
+            return
+        for n in args.n:
+            sub = workdir / f"n{n}"
+            sub.mkdir()
+            results["runs"].append(await run_class(n, args, sub, log))
+            log(report_class(results["runs"][-1]))
+
+    async def bounded():
+        task = asyncio.create_task(everything())
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, task.cancel)
+        try:
+            async with asyncio.timeout(args.max_seconds):
+                await task
+        except (TimeoutError, asyncio.CancelledError):
+            results["stopped_early"] = (f"stopped after --max-seconds {args.max_seconds:g}"
+                                        if not task.cancelled() or True else "")
+            log(f"stopped early ({args.max_seconds:g} s budget or a signal); hubs stopped")
+
+    try:
+        asyncio.run(bounded())
+    finally:
+        if args.keep:
+            log(f"work directory kept: {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    head = (f"## Run of {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+            f"{f' — {args.label}' if args.label else ''}\n\n{results['machine']}; hub "
+            f"configuration {args.hub_config.relative_to(ROOT) if args.hub_config.is_relative_to(ROOT) else args.hub_config}.\n\n")
+    body = "".join(report_class(r) + "\n" for r in results["runs"])
+    if results["memory"] is not None:
+        body += report_memory(results["memory"])
+    if results.get("stopped_early"):
+        body += f"\n**{results['stopped_early']}.**\n"
+    if args.out:
+        with open(args.out, "a") as f:
+            f.write(head + body + "\n")
+    if args.json:
+        with open(args.json, "a") as f:
+            f.write(json.dumps(results, default=str) + "\n")
+    return 0 if not results.get("stopped_early") else 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
