@@ -33,6 +33,7 @@ import platform
 import shutil
 import signal
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -227,9 +228,11 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
         if args.moves and ok:
             await asyncio.sleep(2.0)  # let the last frames of the start settle
             before = cpu_snapshot(who)
+            spies = start_profilers(who, args, log)
             t0 = time.monotonic()
             go.set()
             await asyncio.gather(*tasks)
+            stop_profilers(spies, log)
             res["drag_s"] = time.monotonic() - t0
             after = cpu_snapshot(who)
             res["load_during"] = procs.loadavg()
@@ -254,6 +257,11 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
         res["failures"] = [{"student": s.name, "reason": describe_exc(s.failure)}
                            for s in students if s.failure is not None]
         res["messages_in"] = sum(s.messages_in for s in students)
+        kinds: dict = {}
+        for s in drag_students:
+            for k, v in s.drag_kinds.items():
+                kinds[k] = kinds.get(k, 0) + v
+        res["drag_message_kinds"] = kinds
         # -- the idle culler: every student closes the tab; time until the servers are gone
         for s in students:
             with contextlib.suppress(Exception):
@@ -267,6 +275,39 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
         res["leftover_processes"] = left
         log(f"  hub stopped; leftover processes: {left or 'none'}")
     return res
+
+
+def start_profilers(who: dict, args, log) -> list:
+    """py-spy (sampling, from outside) on the first student's server and kernel and on the hub
+    during the drag; collapsed stacks go to ``--profile DIR``."""
+    if not args.profile:
+        return []
+    spy = shutil.which("py-spy") or str(pathlib.Path(sys.executable).parent / "py-spy")
+    args.profile.mkdir(parents=True, exist_ok=True)
+    user = sorted(who["servers"])[0]
+    targets = {"hub": who["hub"], "server": who["servers"][user],
+               "kernel": who["kernels"][user][0]}
+    out = []
+    for name, pid in targets.items():
+        path = args.profile / f"n{len(who['servers'])}-{name}.txt"
+        out.append(subprocess.Popen([spy, "record", "--pid", str(pid), "--format", "raw",
+                                     "--rate", "250", "--nonblocking", "-o", str(path)],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    start_new_session=True))
+    log(f"  py-spy on {', '.join(f'{k} {v}' for k, v in targets.items())}")
+    return out
+
+
+def stop_profilers(spies, log) -> None:
+    for p in spies:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(p.pid, signal.SIGINT)
+    for p in spies:
+        try:
+            p.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
 
 
 async def measure_cull(students, hub, args, log) -> dict:
@@ -347,7 +388,10 @@ def report_class(r: dict) -> str:
                  f"single-user servers {c['server'] / m * 1000:.1f}, kernels "
                  f"{c['kernel'] / m * 1000:.1f}; total {total / m * 1000:.1f} "
                  f"({total / max(r['updates_sent'], 1) * 1000:.1f} per update message). "
-                 f"The benchmark client itself: {c['client'] / m * 1000:.1f}.")
+                 f"The benchmark client itself: {c['client'] / m * 1000:.1f}. Messages from the "
+                 f"kernel per update message: " + ", ".join(
+                     f"{k} {v / max(r['updates_sent'], 1):.2f}"
+                     for k, v in sorted(r.get("drag_message_kinds", {}).items())) + ".")
         L.append("")
     if r["failures"]:
         L.append("Failures: " + "; ".join(f"{f['student']}: {f['reason']}"
@@ -408,6 +452,9 @@ def main(argv=None) -> int:
     ap.add_argument("--max-seconds", type=float, default=1800)
     ap.add_argument("--out", type=pathlib.Path, default=None, help="append Markdown here")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="append JSON lines here")
+    ap.add_argument("--profile", type=pathlib.Path, default=None,
+                    help="py-spy the first student's server and kernel and the hub during the "
+                         "drag; collapsed stacks into this directory")
     ap.add_argument("--keep", action="store_true", help="keep the work directory (hub.log)")
     ap.add_argument("--label", default="", help="a note on this run (what changed)")
     args = ap.parse_args(argv)

@@ -56,6 +56,8 @@ class Student:
         self.last_activity = None
         self.messages_in = 0
         self.bytes_in = 0
+        self.dragging = False
+        self.drag_kinds: dict = {}  # message kind -> count, during the drag
 
     # -- HTTP -----------------------------------------------------------------------------
     def _xsrf(self, path="/") -> str:
@@ -164,6 +166,9 @@ class Student:
                 self.messages_in += 1
                 self.bytes_in += len(wsmsg.data)
                 msg = unpack_ws(wsmsg.data)
+                if self.dragging:
+                    k = message_kind(msg, self.canvases)
+                    self.drag_kinds[k] = self.drag_kinds.get(k, 0) + 1
                 await self._dispatch(msg, now)
         except Exception as exc:  # noqa: BLE001 - reported as the student's failure
             if self.failure is None:
@@ -266,6 +271,7 @@ class Student:
         """Move the slider through ``values``, one every ``interval`` s (lecture pace), then
         wait up to ``settle`` s for the last frames."""
         t_next = time.monotonic()
+        self.dragging = True
         for v in values:
             t_next += interval
             self.latency.moved(time.monotonic())
@@ -275,10 +281,11 @@ class Student:
             await asyncio.sleep(max(0.0, t_next - time.monotonic()))
         try:
             async with asyncio.timeout(settle):
-                while self.latency.unanswered():
+                while self.latency.unanswered() or self.throttle.in_flight:
                     await asyncio.sleep(0.02)
         except TimeoutError:
             pass
+        self.dragging = False
 
     async def close_tab(self) -> None:
         """Close the websocket as a closed browser tab does (the kernel keeps running)."""
@@ -298,6 +305,24 @@ class Student:
                 return False
             info = await r.json()
         return bool(info.get("servers", {}).get(""))
+
+
+def message_kind(msg: dict, canvases) -> str:
+    """A short name for a message from the kernel: ``status:busy``, ``comm_msg:echo_update``,
+    ``comm_msg:update``, ``canvas:binary`` ..."""
+    kind = msg["msg_type"]
+    c = msg["content"]
+    if kind == "status":
+        return f"status:{c.get('execution_state')}"
+    if kind == "comm_msg":
+        data = c.get("data", {})
+        if c.get("comm_id") in canvases and data.get("method") == "custom":
+            try:
+                return "canvas:" + json.loads(data["content"]["data"]).get("type", "?")
+            except (KeyError, TypeError, ValueError):
+                return "canvas:?"
+        return f"comm_msg:{data.get('method')}"
+    return kind
 
 
 def slider_values(state: dict, n: int) -> list:
