@@ -46,6 +46,7 @@ from class_bench.protocol import summary  # noqa: E402
 from class_bench.student import Student, describe_exc, slider_values  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+ACTIVITY_S = 10
 CULL_ENV = ("GENVIZ_CULL_TIMEOUT", "HUB_CULL_TIMEOUT", "GENVIZ_HUB_CULL_TIMEOUT",
             "CULL_TIMEOUT", "GENVIZ_IDLE_TIMEOUT")
 
@@ -75,7 +76,7 @@ class Hub:
     """A trial hub in its own process group, with homes in a temporary directory."""
 
     def __init__(self, config: pathlib.Path, *, cull_timeout: int, workdir: pathlib.Path,
-                 log=print):
+                 log=print, server_env=None):
         self.config = config
         self.port = free_port_block()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -86,19 +87,40 @@ class Hub:
         self.cull_timeout = cull_timeout
         self.proc = None
         self.seen: set = set()
+        self.server_env = dict(server_env or {})
 
     def env(self) -> dict:
         env = dict(os.environ)
         env.update({"HUB_PORT": str(self.port), "GENVIZ_HUB_HOME": str(self.home),
-                    "PYTHONPATH": str(ROOT), "MPLBACKEND": "Agg"})
+                    "GENVIZ_HUB_STATE": str(self.workdir / "state"),
+                    "GENVIZ_HUB_MAX_SERVERS": "0",  # the benchmark measures, never refuses
+                    "PYTHONPATH": str(ROOT)})
+        env.pop("MPLBACKEND", None)
         for name in CULL_ENV:
             env[name] = str(self.cull_timeout)
         venv_bin = str(pathlib.Path(sys.executable).parent)
         env["PATH"] = venv_bin + os.pathsep + env.get("PATH", "")
         return env
 
+    def wrapper_config(self) -> pathlib.Path:
+        """The hub configuration as given, plus (only when the culler is timed) activity
+        reported every ``ACTIVITY_S`` s instead of JupyterHub's 300 s: with the default a
+        short cull timeout would stop servers in use (their activity not yet reported)."""
+        path = self.workdir / "bench_hub_config.py"
+        lines = ["c = get_config()  # noqa", f"load_subconfig({str(self.config)!r})"]
+        if self.cull_timeout < 3600:
+            lines += [f"c.JupyterHub.last_activity_interval = {ACTIVITY_S}",
+                      "c.Spawner.environment = dict(c.Spawner.environment or {}, "
+                      f"JUPYTERHUB_ACTIVITY_INTERVAL='{ACTIVITY_S}')"]
+        if self.server_env:  # --server-env: an A/B switch for the single-user servers
+            lines.append("c.Spawner.environment = dict(c.Spawner.environment or {}, "
+                         f"**{self.server_env!r})")
+        path.write_text("\n".join(lines) + "\n")
+        return path
+
     async def start(self, timeout: float = 90) -> None:
-        cmd = [str(pathlib.Path(sys.executable).parent / "jupyterhub"), "-f", str(self.config)]
+        cmd = [str(pathlib.Path(sys.executable).parent / "jupyterhub"), "-f",
+               str(self.wrapper_config())]
         self.proc = procs.start_group(cmd, env=self.env(), cwd=self.workdir,
                                       log_path=self.workdir / "hub.log")
         t0 = time.monotonic()
@@ -164,17 +186,25 @@ async def student_life(st: Student, delay: float, ready: asyncio.Event, go: asyn
                        args) -> None:
     await asyncio.sleep(delay)
     st.t["arrived"] = time.monotonic()
+    stage = "login"
     try:
         await st.login()
+        stage = "spawn"
         await st.spawn(args.spawn_timeout)
+        stage = "kernel"
         await st.open_lab()
         await st.start_kernel(args.kernel_timeout)
+        stage = "run all"
         await st.run_all(args.run_timeout)
+        stage = "drag"
         if args.moves:
             state = st.pick_slider()
             await st.wait_first_frame(30)
             st.values = slider_values(state, args.moves)
     except Exception as exc:  # noqa: BLE001 - every failure is reported with its reason
+        if not hasattr(exc, "stage"):
+            with contextlib.suppress(AttributeError):
+                exc.stage = stage
         st.failure = st.failure or exc
         st.log(f"  {st.name}: FAILED {describe_exc(exc)}")
     finally:
@@ -193,7 +223,10 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
     res = {"n": n, "notebook": args.notebook, "arrive_within_s": args.arrive_within,
            "moves": args.moves, "interval_s": args.interval, "load_before": procs.loadavg(),
            "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-    hub = Hub(args.hub_config, cull_timeout=args.cull_timeout, workdir=workdir, log=log)
+    timed_cull = bool(args.cull_timeout and args.measure_cull and n == args.cull_n)
+    hub = Hub(args.hub_config, cull_timeout=args.cull_timeout if timed_cull else 3600,
+              workdir=workdir, log=log, server_env=dict(
+                  kv.split("=", 1) for kv in args.server_env))
     res["busy_before"] = procs.busiest(exclude=set())
     try:
         await hub.start()
@@ -208,8 +241,9 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
                                          timeout=aiohttp.ClientTimeout(total=None,
                                                                        sock_connect=30))
             sessions.append(http)
-            st = Student(hub.url, f"student{i + 1:03d}", args.notebook, slider=args.slider,
-                         log=log)
+            st = Student(hub.url, f"student{i + 1:03d}",
+                         f"{args.notebook_dir.strip('/')}/{args.notebook}".lstrip("/"),
+                         slider=args.slider, log=log)
             st.http = http
             students.append(st)
         del jar, conn
@@ -242,6 +276,10 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
                 "kernel": sum(after["kernel"].get(u, 0) - v for u, v in before["kernel"].items()),
                 "client": after["client"] - before["client"]}
             res["pss_dragged"] = pss_per_student(who)
+            res["cpu_per_user_s"] = {
+                u: {"server": after["server"].get(u, 0) - before["server"][u],
+                    "kernel": after["kernel"].get(u, 0) - before["kernel"].get(u, 0)}
+                for u in before["server"]}
         else:
             go.set()
             await asyncio.gather(*tasks)
@@ -266,7 +304,7 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
         for s in students:
             with contextlib.suppress(Exception):
                 await s.close_tab()
-        if args.cull_timeout and args.measure_cull:
+        if timed_cull:
             res["cull"] = await measure_cull(students, hub, args, log)
         for http in sessions:
             await http.close()
@@ -434,6 +472,8 @@ def main(argv=None) -> int:
                     default=ROOT / "deploy" / "jupyterhub_config.py")
     ap.add_argument("--n", type=int, nargs="+", default=[1, 10, 20, 40])
     ap.add_argument("--notebook", default="00_start_here.ipynb")
+    ap.add_argument("--notebook-dir", default="genviz/notebooks",
+                    help="where the hub configuration puts the course in a user's home")
     ap.add_argument("--slider", default=None, help="description of the slider to drag "
                     "(default: the first slider of the notebook)")
     ap.add_argument("--arrive-within", type=float, default=10.0)
@@ -442,13 +482,20 @@ def main(argv=None) -> int:
     ap.add_argument("--spawn-timeout", type=float, default=300)
     ap.add_argument("--kernel-timeout", type=float, default=120)
     ap.add_argument("--run-timeout", type=float, default=300)
-    ap.add_argument("--cull-timeout", type=int, default=30)
+    ap.add_argument("--cull-timeout", type=int, default=120,
+                    help="the idle culler's timeout in the run that times it (--cull-n); the "
+                         "other runs keep the configuration's default")
+    ap.add_argument("--cull-n", type=int, default=10, help="time the culler in the run of "
+                    "this N (activity then reported every 10 s)")
     ap.add_argument("--cull-wait", type=int, default=90,
                     help="how long past the cull timeout to wait for the culler")
     ap.add_argument("--no-cull", dest="measure_cull", action="store_false")
     ap.add_argument("--memory", nargs="*", metavar="NOTEBOOK", default=None,
                     help="measure PSS one student at a time on these notebooks (no names: "
                          "01-09)")
+    ap.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra environment for the single-user servers and their kernels "
+                         "(A/B runs, e.g. JUPYTER_WIDGETS_ECHO=1)")
     ap.add_argument("--max-seconds", type=float, default=1800)
     ap.add_argument("--out", type=pathlib.Path, default=None, help="append Markdown here")
     ap.add_argument("--json", type=pathlib.Path, default=None, help="append JSON lines here")
@@ -468,7 +515,8 @@ def main(argv=None) -> int:
         print(msg, flush=True)
 
     workdir = pathlib.Path(tempfile.mkdtemp(prefix="gvbench-", dir="/tmp"))
-    results = {"label": args.label, "machine": machine(), "runs": [], "memory": None}
+    results = {"label": args.label, "machine": machine(), "runs": [], "memory": None,
+               "server_env": args.server_env}
 
     async def everything():
         if args.memory is not None:
@@ -501,7 +549,8 @@ def main(argv=None) -> int:
         else:
             shutil.rmtree(workdir, ignore_errors=True)
     head = (f"## Run of {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
-            f"{f' — {args.label}' if args.label else ''}\n\n{results['machine']}; hub "
+            f"{f' — {args.label}' if args.label else ''}\n\n{results['machine']}; "
+            f"{'server environment ' + ' '.join(args.server_env) + '; ' if args.server_env else ''}hub "
             f"configuration {args.hub_config.relative_to(ROOT) if args.hub_config.is_relative_to(ROOT) else args.hub_config}.\n\n")
     body = "".join(report_class(r) + "\n" for r in results["runs"])
     if results["memory"] is not None:

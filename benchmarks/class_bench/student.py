@@ -125,9 +125,8 @@ class Student:
     # -- kernel websocket -------------------------------------------------------------------
     async def start_kernel(self, timeout: float) -> None:
         t0 = time.monotonic()
-        path = f"notebooks/{self.notebook}"
         sess = await self._api("POST", "sessions", json={
-            "path": path, "name": self.notebook, "type": "notebook",
+            "path": self.notebook, "name": self.notebook.rsplit("/", 1)[-1], "type": "notebook",
             "kernel": {"name": "python3"}})
         kid = sess["kernel"]["id"]
         ws_url = (f"{self.base.replace('http', 'ws', 1)}/user/{self.name}/api/kernels/{kid}"
@@ -224,7 +223,7 @@ class Student:
 
     async def run_all(self, timeout: float) -> None:
         t0 = time.monotonic()
-        nb = await self._api("GET", f"contents/notebooks/{self.notebook}?content=1")
+        nb = await self._api("GET", f"contents/{self.notebook}?content=1")
         cells = [c for c in nb["content"]["cells"] if c["cell_type"] == "code"]
         for i, cell in enumerate(cells):
             src = cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
@@ -342,4 +341,7 @@ def slider_values(state: dict, n: int) -> list:
 def describe_exc(exc: BaseException) -> str:
     if isinstance(exc, StudentError):
         return str(exc)
+    stage = getattr(exc, "stage", None)
+    if stage:
+        return f"{stage}: {type(exc).__name__}: {exc}"
     return f"{type(exc).__name__}: {exc} ({traceback.format_exc(limit=2).splitlines()[-1]})"
