@@ -259,6 +259,12 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
             f"{summary([s.t['spawn'] for s in students if 'spawn' in s.t])['p95']:.1f} s")
         who = hub.remember()
         res["pss_ready"] = pss_per_student(who)
+        ready_cpu = cpu_snapshot(who)  # a server's start + JupyterLab + a kernel + run-all
+        res["cpu_to_ready_s"] = {"server": summary(ready_cpu["server"].values()),
+                                 "kernel": summary(ready_cpu["kernel"].values())}
+        res["pss_hub_proxy_mb"] = ((procs.pss_kb(who["hub"]) or 0)
+                                   + sum(procs.pss_kb(p) or 0 for p in who["proxy"])
+                                   + sum(procs.pss_kb(p) or 0 for p in who["culler"])) / 1024
         if args.moves and ok:
             await asyncio.sleep(2.0)  # let the last frames of the start settle
             before = cpu_snapshot(who)
@@ -430,6 +436,12 @@ def report_class(r: dict) -> str:
                  f"kernel per update message: " + ", ".join(
                      f"{k} {v / max(r['updates_sent'], 1):.2f}"
                      for k, v in sorted(r.get("drag_message_kinds", {}).items())) + ".")
+        L.append("")
+    if r.get("cpu_to_ready_s"):
+        cs, ck = r["cpu_to_ready_s"]["server"], r["cpu_to_ready_s"]["kernel"]
+        L.append(f"CPU to get a student ready (median): single-user server {_f(cs['p50'], '{:.1f}')} s "
+                 f"(start, JupyterLab page, session), kernel {_f(ck['p50'], '{:.1f}')} s (start, "
+                 f"run all). Hub + proxy + culler PSS {_f(r.get('pss_hub_proxy_mb'))} MB.")
         L.append("")
     if r["failures"]:
         L.append("Failures: " + "; ".join(f"{f['student']}: {f['reason']}"
