@@ -156,9 +156,16 @@ class Hub:
         if self.proc is None:
             return []
         self.remember()
+        me = os.getpid()
+        self.seen |= set(procs.working_in(self.workdir)) - {me}
         procs.stop_tree(self.proc, known=self.seen)
         time.sleep(0.5)
-        return procs.leftovers(self.seen)
+        strays = set(procs.working_in(self.workdir)) - {me}
+        for pid in strays:  # anything that escaped both the group and the tree
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2 if strays else 0)
+        return procs.leftovers(self.seen | strays)
 
 
 def cpu_snapshot(who: dict) -> dict:
@@ -228,13 +235,11 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
               workdir=workdir, log=log, server_env=dict(
                   kv.split("=", 1) for kv in args.server_env))
     res["busy_before"] = procs.busiest(exclude=set())
+    sessions, tasks = [], []
     try:
         await hub.start()
         log(f"N={n}: hub on {hub.url} (pid {hub.proc.pid})")
-        jar = aiohttp.CookieJar(unsafe=True)
-        conn = aiohttp.TCPConnector(limit=0)
         students = []
-        sessions = []
         for i in range(n):
             http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
                                          connector=aiohttp.TCPConnector(limit=0),
@@ -246,7 +251,6 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
                          slider=args.slider, log=log)
             st.http = http
             students.append(st)
-        del jar, conn
         ready = [asyncio.Event() for _ in students]
         go = asyncio.Event()
         spread = args.arrive_within
@@ -312,9 +316,12 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
                 await s.close_tab()
         if timed_cull:
             res["cull"] = await measure_cull(students, hub, args, log)
-        for http in sessions:
-            await http.close()
     finally:
+        for t in tasks:
+            t.cancel()
+        for http in sessions:
+            with contextlib.suppress(Exception):
+                await http.close()
         left = hub.stop()
         res["leftover_processes"] = left
         log(f"  hub stopped; leftover processes: {left or 'none'}")

@@ -18,7 +18,7 @@ import psutil
 TICK = os.sysconf("SC_CLK_TCK")
 
 __all__ = ["pss_kb", "cpu_seconds", "loadavg", "busiest", "start_group", "descendants",
-           "stop_tree", "leftovers", "classify"]
+           "stop_tree", "leftovers", "classify", "working_in"]
 
 
 def pss_kb(pid: int) -> int | None:
@@ -149,6 +149,22 @@ def stop_tree(proc: subprocess.Popen, known=(), grace: float = 10.0) -> None:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
         pass
+
+
+def working_in(directory) -> list:
+    """PIDs of processes whose working directory or environment names ``directory`` (the
+    benchmark's temporary tree: users' servers run in their homes there), found by a scan so
+    that a process that left the hub's tree is found too."""
+    directory = str(directory)
+    found = []
+    for p in psutil.process_iter(["pid"]):
+        try:
+            if p.cwd().startswith(directory) or any(
+                    directory in v for v in p.environ().values()):
+                found.append(p.pid)
+        except psutil.Error:
+            continue
+    return found
 
 
 def leftovers(pids) -> list:
