@@ -123,7 +123,12 @@ NOTEBOOK     ?= 00_start_here.ipynb
 CULL_TIMEOUT ?= 30
 MAX_SECONDS  ?= 2400
 HUB_CONFIG   ?= deploy/jupyterhub_config.py
-bench-class: $(STAMP)
+BENCH_CLASS_STAMP := $(VENV)/.genviz-bench-class-installed
+$(BENCH_CLASS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,hub,bench]"
+	@touch $(BENCH_CLASS_STAMP)
+
+bench-class: $(BENCH_CLASS_STAMP)
 	$(PY) benchmarks/bench_class.py --hub-config $(HUB_CONFIG) --n $(N) --arrive-within $(ARRIVE) \
 		--moves $(MOVES) --interval $(INTERVAL) --notebook $(NOTEBOOK) \
 		--cull-timeout $(CULL_TIMEOUT) --max-seconds $(MAX_SECONDS) \
