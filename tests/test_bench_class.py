@@ -112,11 +112,14 @@ def test_canvas_handshake_draw_and_frames():
 
 
 def test_canvas_replies_are_understood_by_ipympl(caplog):
-    pytest.importorskip("ipympl")
-    import matplotlib
+    import matplotlib.pyplot as plt
 
-    from ipympl.backend_nbagg import Canvas, FigureManager
+    backend = plt.get_backend()
+    pytest.importorskip("ipympl")
+    from ipympl.backend_nbagg import Canvas, FigureManager  # makes itself pyplot's backend
     from matplotlib.figure import Figure
+
+    plt.switch_backend(backend)  # ... which the other tests of the session must not inherit
 
     fig = Figure()
     canvas = Canvas(fig)
@@ -128,7 +131,6 @@ def test_canvas_replies_are_understood_by_ipympl(caplog):
             canvas._handle_message(canvas, m["content"], [])
     assert canvas.syncing_data_url is False  # "initialized" was understood
     assert not [r for r in caplog.records if "Unhandled message" in r.getMessage()]
-    assert matplotlib  # imported for the backend classes above
 
 
 def test_move_latency_settles_every_move_up_to_the_carried_one():
