@@ -176,3 +176,31 @@ def test_message_kind_names():
                          "data": _custom("binary")}}, canv) == "canvas:binary"
     assert message_kind({"msg_type": "comm_msg", "content": {"comm_id": "w",
                          "data": {"method": "echo_update"}}}, canv) == "comm_msg:echo_update"
+
+
+def test_report_of_a_run_states_every_figure():
+    from class_bench.report import report_class, report_memory
+
+    s = {"n": 2, "p50": 1.0, "p95": 2.0, "max": 3.0}
+    run = {"n": 2, "started": "t", "notebook": "00.ipynb", "arrive_within_s": 10.0, "moves": 4,
+           "interval_s": 0.15, "load_before": (1.0, 2.0, 3.0), "load_during": (2.0, 2.0, 3.0),
+           "spawn_s": s, "kernel_s": s, "run_all_s": s,
+           "slider_to_frame_ms": {"n": 8, "p50": 50.0, "p95": 90.0, "max": 120.0},
+           "pss_dragged": {"a": {"total_mb": 200.0}, "b": {"total_mb": 220.0}},
+           "cpu_s": {"hub": 0.01, "proxy": 0.03, "server": 0.04, "kernel": 0.16, "client": 0.01},
+           "moves_total": 8, "updates_sent": 8, "frames_total": 8, "unanswered_moves": 0,
+           "drag_s": 1.2, "drag_message_kinds": {"canvas:binary": 8, "status:idle": 8},
+           "cpu_to_ready_s": {"server": s, "kernel": s}, "pss_hub_proxy_mb": 150.0,
+           "failures": [{"student": "b", "reason": "spawn: HTTP 500"}],
+           "cull": {"timeout_s": 60, "stopped_after_s": {"n": 2, "p50": 100.0, "p95": 110.0,
+                                                         "max": 111.0}, "still_running": []},
+           "leftover_processes": [], "busy_before": [(30.0, 1, "pytest")]}
+    text = report_class(run)
+    for expected in ("| slider → frame (ms) | 8 | 50 | 90 | 120 |", "kernels 20.0",
+                     "total 30.0", "b: spawn: HTTP 500", "stopped 100–111 s",
+                     "left after the hub was stopped: none", "30% pytest", "canvas:binary 1.00",
+                     "| PSS per student, server + kernel (MB) | 2 | 210 |"):
+        assert expected in text, expected
+    mem = report_memory([{"notebook": "09.ipynb", "run_all_s": s, "failures": [],
+                          "pss": {"server_mb": 140.0, "kernel_mb": 240.0, "total_mb": 380.0}}])
+    assert "| 09.ipynb | 3.0 | 140 | 240 | 380 | none |" in mem
