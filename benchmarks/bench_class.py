@@ -324,6 +324,13 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
                 await http.close()
         left = hub.stop()
         res["leftover_processes"] = left
+        if res.get("failures") or "failures" not in res:  # keep the hub's log to diagnose
+            kept = pathlib.Path(tempfile.gettempdir()) / (
+                f"bench-class-hub-n{n}-{datetime.datetime.now():%H%M%S}.log")
+            with contextlib.suppress(OSError):
+                shutil.copy(workdir / "hub.log", kept)
+                res["hub_log"] = str(kept)
+                log(f"  hub log kept: {kept}")
         log(f"  hub stopped; leftover processes: {left or 'none'}")
     return res
 

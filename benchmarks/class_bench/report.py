@@ -77,6 +77,8 @@ def report_class(r: dict) -> str:
                  f"{_f(s['max'])} s after the last tab closed"
                  + (f"; still running: {', '.join(cu['still_running'])}"
                     if cu["still_running"] else "") + ".")
+    if r.get("hub_log"):
+        L.append(f"The hub's log (single-user servers included) was kept in {r['hub_log']}.")
     L.append(f"Processes left after the hub was stopped: "
              f"{'none' if not r['leftover_processes'] else r['leftover_processes']}.")
     if r.get("busy_before"):
