@@ -13,6 +13,7 @@ help:
 	@echo "make lab    - set up .venv and start JupyterLab on notebooks/ (127.0.0.1, token auth)"
 	@echo "make test   - set up .venv and run every test (unit, oracle, doctest, widget, nbval)"
 	@echo "make bench  - measure explorer update latency against the naive approach"
+	@echo "make bench-class - a class on the trial hub: N students log in, run a notebook, drag (N=\"1 10 20 40\")"
 	@echo "make test-browser - real-browser tests (JupyterLab + Voila in headless Chromium)"
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
 	@echo "make site   - build the course website into build/site/ (open build/site/index.html)"
@@ -129,3 +130,30 @@ assignments: $(GRADE_STAMP)
 
 grade: grade-args $(GRADE_STAMP)
 	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT) --jobs $(JOBS)
+
+# A class on one JupyterHub (benchmarks/bench_class.py): for each N, a trial hub with the
+# deployment's configuration (deploy/jupyterhub_config.py) on a free 127.0.0.1 port; N simulated
+# students arrive within ARRIVE s, log in, start a server, run NOTEBOOK over the kernel websocket
+# as JupyterLab does, and drag a slider together (MOVES moves, one every INTERVAL s each). Writes
+# benchmarks/class-run.md (Markdown) and class-run.jsonl; bounded by MAX_SECONDS; stops every
+# process it started, by PID. Needs the hub extra's packages (jupyterhub, the idle culler,
+# configurable-http-proxy on PATH).
+.PHONY: bench-class
+N            ?= 1 10 20 40
+ARRIVE       ?= 10
+MOVES        ?= 40
+INTERVAL     ?= 0.15
+NOTEBOOK     ?= 00_start_here.ipynb
+CULL_TIMEOUT ?= 30
+MAX_SECONDS  ?= 2400
+HUB_CONFIG   ?= deploy/jupyterhub_config.py
+BENCH_CLASS_STAMP := $(VENV)/.genviz-bench-class-installed
+$(BENCH_CLASS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,hub,bench]"
+	@touch $(BENCH_CLASS_STAMP)
+
+bench-class: $(BENCH_CLASS_STAMP)
+	$(PY) benchmarks/bench_class.py --hub-config $(HUB_CONFIG) --n $(N) --arrive-within $(ARRIVE) \
+		--moves $(MOVES) --interval $(INTERVAL) --notebook $(NOTEBOOK) \
+		--cull-timeout $(CULL_TIMEOUT) --max-seconds $(MAX_SECONDS) \
+		--out benchmarks/class-run.md --json benchmarks/class-run.jsonl

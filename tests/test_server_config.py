@@ -87,3 +87,48 @@ def test_every_launcher_uses_the_config_directory():
         assert f"etc/jupyter/{name}" in post_build
     pages = (ROOT / "browser_tests" / "pages.py").read_text()
     assert 'env["JUPYTER_CONFIG_PATH"]' in pages and '"etc" / "jupyter"' in pages
+
+
+# -- no echo_update per widget update (JUPYTER_WIDGETS_ECHO=0 for the kernels) --------------------
+_ECHO_PROBE = """
+import ipywidgets as w
+sent = []
+s = w.FloatSlider(value=0.0, min=-1, max=1, step=0.1)
+s._send = lambda msg, buffers=None: sent.append(msg.get("method"))
+s.set_state({"value": 0.5})  # what a browser's slider move does in the kernel
+print(sent.count("echo_update"), s.value)
+"""
+
+
+def _echo_messages(env_value):
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "JUPYTER_WIDGETS_ECHO"}
+    if env_value is not None:
+        env["JUPYTER_WIDGETS_ECHO"] = env_value
+    out = subprocess.run([sys.executable, "-c", _ECHO_PROBE], env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return int(out[0]), float(out[1])
+
+
+def test_config_turns_the_widget_echo_off_for_the_kernels(monkeypatch):
+    """Loading the config sets JUPYTER_WIDGETS_ECHO=0 in the server's environment (its kernels
+    inherit it) unless already set; ipywidgets then sends no echo_update for a browser's slider
+    move -- and does by default (the message the config removes)."""
+    pytest.importorskip("ipywidgets")
+    monkeypatch.delenv("JUPYTER_WIDGETS_ECHO", raising=False)
+    original = WebSocketMixin.open
+    try:
+        PyFileConfigLoader("jupyter_server_config.py", path=str(CONFIG)).load_config()
+        import os
+
+        assert os.environ["JUPYTER_WIDGETS_ECHO"] == "0"
+        monkeypatch.setenv("JUPYTER_WIDGETS_ECHO", "1")  # a value set before the server wins
+        PyFileConfigLoader("voila.py", path=str(CONFIG)).load_config()
+        assert os.environ["JUPYTER_WIDGETS_ECHO"] == "1"
+    finally:
+        WebSocketMixin.open = original
+    assert _echo_messages(None) == (1, 0.5)  # ipywidgets' default: one echo per update
+    assert _echo_messages("0") == (0, 0.5)  # with the config's setting: none, value still set
