@@ -3,6 +3,8 @@
 an independent oracle — the explorer's own state (what the learner will read), scipy, or a
 closed form — and the wrong options' reasons never name the right option."""
 
+import html
+
 import numpy as np
 import pytest
 from scipy.stats import multivariate_normal
@@ -163,4 +165,4 @@ def test_every_item_renders_statically_with_the_answer_folded(make):
     before, _, folded = page.partition("<details>")
     assert item.explanation[:40] not in before
     assert folded.startswith("<summary>Answer</summary>") and "<details open" not in page
-    assert f"<b>{item.answer_text()}.</b>" in folded and "<b>(" not in before
+    assert f"<b>{html.escape(item.answer_text())}.</b>" in folded and "<b>(" not in before
