@@ -261,7 +261,7 @@ def poisson_bias_concept(curves) -> Choice:
     """Can more data bring GDA to the Bayes error on Poisson counts? Read from the curves."""
     g, se = curves.mean_se("gda")
     gap = float(g[-1] - curves.bayes_error)
-    stuck = gap > 2 * float(se[-1])
+    stuck = gap > 2 * float(se[-1]) + 1e-9
     return Choice(
         f"On the Poisson counts, GDA's mean test error at n = {curves.sizes[-1]} is still above "
         f"the Bayes error. With a million training examples, would GDA reach it?",
