@@ -132,16 +132,21 @@ def test_outliers_prediction_matches_the_explorer():
 
 def test_bayes_error_item_accepts_the_readout():
     ex = gdx.explorer_bayes_error(0.8)
+    assert "set ρ = 0.8." in ex.prompt
+    wide = gdx.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)
+    assert "set σ₁ = 1.5, σ₂ = 1.5." in wide.prompt
+    assert wide.check(round(GDAvsLogisticView(sigma1=1.5, sigma2=1.5).state["errors"]["bayes"], 4))
     view = GDAvsLogisticView(rho=0.8)
-    assert ex.kind == "explorer" and ex.check(round(view.state["errors"]["bayes"], 2)).correct
-    assert not ex.check(view.state["errors"]["bayes"] + 0.05).correct
+    assert ex.kind == "explorer" and ex.check(round(view.state["errors"]["bayes"], 4)).correct
+    assert not ex.check(view.state["errors"]["bayes"] + 0.005).correct
     # oracle: Monte Carlo with many more points than the explorer's test set
     from genviz.gaussian import cov_from_params
     from genviz.synthetic import DataModel
     model = DataModel("gaussian", [-1, -0.5], [1, 0.5], cov_from_params(1, 1, 0.8), phi=0.5)
     X, y = model.sample(400_000, np.random.default_rng(1))
     mc = np.mean((model.log_odds(X) > 0) != y)
-    assert abs(mc - ex._answer) < 0.003
+    exact = float(ex.solution().text.split("exact error $")[1].split("$")[0])
+    assert abs(mc - exact) < 0.003 and abs(ex._answer - exact) < 0.02
 
 
 def test_poisson_bias_concept_reads_the_curves():
