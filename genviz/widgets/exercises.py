@@ -167,14 +167,16 @@ class ChoiceBox(widgets.VBox):
         if mode == "reveal":
             self.button = widgets.ToggleButton(value=False, description="Reveal answer",
                                                icon="eye", tooltip="Show the answer to the room",
-                                               layout=widgets.Layout(width="150px"))
+                                               layout=widgets.Layout(width="auto",
+                                                                     min_width="150px"))
             self.button.observe(lambda change: self.reveal(change["new"]), names="value")
         else:
             label = "Commit" if mode == "commit" else "Check"
             tip = ("Commit to your prediction: then the explanation is shown"
                    if mode == "commit" else "Check your choice")
             self.button = widgets.Button(description=label, icon="check", button_style="primary",
-                                         tooltip=tip, layout=widgets.Layout(width="110px"))
+                                         tooltip=tip, layout=widgets.Layout(width="auto",
+                                                                            min_width="110px"))
             self.button.on_click(lambda _: self.commit() if mode == "commit" else self.check())
             if mode == "check":
                 rest = [solution_toggle(choice)]
