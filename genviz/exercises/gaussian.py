@@ -12,7 +12,7 @@ __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside
 
 
 def _peak(sigma1, sigma2, rho) -> tuple[float, float]:
-    """(|Sigma|, p(mu)) of the bivariate Gaussian, from genviz's Cholesky factor."""
+    """(det Sigma, p(mu)) of the bivariate Gaussian, from genviz's Cholesky factor."""
     factor = factorize_cov(cov_from_params(sigma1, sigma2, rho))
     return float(np.exp(factor.logdet)), float(np.exp(-np.log(2 * np.pi) - 0.5 * factor.logdet))
 
@@ -78,7 +78,7 @@ def mass_inside(k) -> Exercise:
 
 def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> Prediction:
     """Before the explorer: where is the peak, and how high, when rho moves? (The height's
-    direction is computed from |Sigma|, not written in.)"""
+    direction is computed from the determinant, not written in.)"""
     det0, peak0 = _peak(sigma1, sigma2, rho_from)
     det1, peak1 = _peak(sigma1, sigma2, rho_to)
     options = ["it slides along the line x₁ = x₂, away from μ",

@@ -250,7 +250,7 @@ def _static_choice_html(choice) -> str:
     reasons = f"<ul>{reasons}</ul>" if reasons else ""
     return (f'<div class="genviz-exercise genviz-choice tex2jax_process">'
             f"<p><b>{lead}.</b> {_md(choice.prompt)}</p>"
-            f'<ul class="genviz-options">{items}</ul>'
+            f'<ul class="genviz-options" style="list-style:none;padding-left:1em">{items}</ul>'
             f"<p><i>Choose before you open the answer (run this notebook to commit to a "
             f"choice in a box).</i></p>"
             f"<details><summary>Answer</summary>"
