@@ -171,3 +171,23 @@ def test_every_item_renders_statically_with_the_answer_folded(make):
     assert item.explanation[:40] not in before
     assert folded.startswith("<summary>Answer</summary>") and "<details open" not in page
     assert f"<b>{html.escape(item.answer_text())}.</b>" in folded and "<b>(" not in before
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gx.explorer_peak_height(1.5, 0.8, 0.9),
+    lambda: jx.explorer_empty_fraction(CARS.records, CARS.record_names, 4, 150),
+    lambda: gdx.explorer_true_theta0(0.2, **START),
+    lambda: gdx.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)])
+def test_explorer_items_through_the_answer_box(make):
+    """As a learner uses them: the solution's answer typed in is right; a wrong one gets the
+    hint and not the answer; the solution stays folded until asked."""
+    from genviz.widgets.exercises import answer_box
+    ex = make()
+    box = answer_box(ex)
+    box.text.value = ex.solution().answer
+    assert box.last.correct is True
+    box.text.value = str(float(ex.solution().answer) * 1.3 + 0.1)
+    assert box.last.correct is False and "Hint:" in box.feedback.value
+    assert ex.solution().answer not in box.feedback.value
+    toggle, shown = box.solution.children
+    assert shown.value == ""
