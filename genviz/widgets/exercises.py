@@ -180,7 +180,9 @@ class ChoiceBox(widgets.VBox):
             self.button.on_click(lambda _: self.commit() if mode == "commit" else self.check())
             if mode == "check":
                 rest = [solution_toggle(choice)]
-        super().__init__([self.question, self.radio, self.button, self.feedback, *rest])
+        # in an HBox, so a button sized "auto" fits its label instead of filling the column
+        super().__init__([self.question, self.radio, widgets.HBox([self.button]), self.feedback,
+                          *rest])
         self.add_class("genviz-choice")
 
     def select(self, i: int) -> None:
