@@ -1,0 +1,277 @@
+"""Multiple-choice items: conceptual questions and predictions made before an explorer.
+
+A :class:`Choice` is a question with a few options, the right one(s) and a reason: the learner
+picks an option and :meth:`Choice.check` says right or wrong with the *reason for the option
+picked* (why it holds, or why it fails) and the hint — never which option is right. The worked
+explanation is :meth:`Choice.solution`, shown when asked.
+
+A :class:`Prediction` is asked *before* an explorer shows the answer (Crouch et al., Am. J.
+Phys. 72, 2004: learners who predict a demonstration's outcome understand it better than
+learners who only watch it). The learner commits to one option; the feedback then gives the
+explanation, whatever was chosen (the widget, ``genviz.widgets.exercises.prediction_box``,
+locks the choice when it is committed and only then shows the explanation).
+
+Both are :class:`~genviz.exercises.Exercise` objects (``check``, ``check_text``, ``hint``,
+``solution``, ``answer_format``, ``kind``), so they go wherever an exercise goes. Where the right
+option follows from numbers, the topic's function computes it with the model layer (e.g.
+``genviz.exercises.gaussian.predict_peak_with_rho``): the text never states it.
+
+Examples
+--------
+>>> q = Choice("Can Laplace smoothing flip a decision?", ["yes", "no"], "yes",
+...            explanation="It changes every estimated probability, so it can.",
+...            reasons={"no": "A word seen once in one class and never in the other "
+...                           "changes a lot."})
+>>> print(q.check("b"))
+Not quite. A word seen once in one class and never in the other changes a lot.
+>>> q.check("yes").correct, q.check(0).correct, q.check_text("(a)").correct
+(True, True, True)
+>>> print(q.check(...))
+Not answered yet: choose an option and press Check.
+"""
+
+from __future__ import annotations
+
+import html
+import numbers
+import re
+import string
+from collections.abc import Mapping
+
+from genviz.exercises._core import Exercise, Feedback, Solution
+
+__all__ = ["Choice", "Prediction"]
+
+_LETTERS = string.ascii_lowercase
+
+
+def _norm(s: str) -> str:
+    return " ".join(str(s).strip().lower().split())
+
+
+class Choice(Exercise):
+    """A multiple-choice question whose feedback gives the reason for the option picked.
+
+    Parameters
+    ----------
+    prompt : str
+        The question (Markdown with ``$...$`` maths).
+    options : sequence of str
+        At least two distinct options, in the order shown (labelled a, b, c, ...).
+    answer : int, str or sequence of them
+        The right option: its index (0-based) or its text; several right options as a list
+        (any of them is accepted).
+    explanation : str
+        Why the right option is right: the worked solution (Markdown with maths).
+    reasons : mapping or sequence, optional
+        A reason per option, shown with the verdict when that option is picked: a mapping
+        option text (or index) -> reason, or a sequence aligned with ``options`` (None for an
+        option without a reason). A wrong option's reason must not name the right one.
+    hint : str, optional
+        Added to the feedback of a wrong choice.
+    kind : str, optional
+        ``"concept"`` by default (see :data:`genviz.exercises.KINDS`).
+
+    Attributes
+    ----------
+    options : tuple of str
+    correct : tuple of int
+        Indices of the right options.
+    explanation : str
+    reasons : tuple of (str or None)
+        One per option.
+
+    Raises
+    ------
+    TypeError
+        ``options`` is not a sequence of strings, or ``answer`` is neither an index nor a text.
+    ValueError
+        Fewer than two options, an empty or repeated option, an ``answer`` that is not one of
+        the options, an empty ``explanation`` or ``hint``, ``reasons`` that do not match the
+        options.
+    """
+
+    kind = "concept"
+    _unanswered = "Not answered yet: choose an option and press Check."
+
+    def __init__(self, prompt: str, options, answer, *, explanation: str, reasons=None,
+                 hint: str | None = None, kind: str | None = None):
+        if isinstance(options, (str, bytes)) or not hasattr(options, "__len__"):
+            raise TypeError(f"options must be a list of strings, got {type(options).__name__}")
+        options = tuple(options)
+        if len(options) < 2:
+            raise ValueError(f"options must hold at least two options, got {len(options)}")
+        if len(options) > len(_LETTERS):
+            raise ValueError(f"options must hold at most {len(_LETTERS)} options, got {len(options)}")
+        for i, opt in enumerate(options):
+            if not isinstance(opt, str):
+                raise TypeError(f"options[{i}] must be a string, got {type(opt).__name__}")
+            if not opt.strip():
+                raise ValueError(f"options[{i}] must be a non-empty string, got {opt!r}")
+        normed = [_norm(o) for o in options]
+        if len(set(normed)) != len(normed):
+            raise ValueError(f"options must be distinct, got {list(options)!r}")
+        self.options = options
+        many = isinstance(answer, (list, tuple, set, frozenset))
+        picks = list(answer) if many else [answer]
+        if not picks:
+            raise ValueError("answer must name at least one option, got an empty list")
+        self.correct = tuple(sorted({self._answer_index(a) for a in picks}))
+        if not isinstance(explanation, str) or not explanation.strip():
+            raise ValueError(f"explanation must be a non-empty string, got {explanation!r}")
+        if hint is not None and (not isinstance(hint, str) or not hint.strip()):
+            raise ValueError(f"hint must be None or a non-empty string, got {hint!r}")
+        self.explanation = explanation
+        self.reasons = self._read_reasons(reasons)
+        right = [options[i] for i in self.correct]
+        super().__init__(prompt, right[0] if len(right) == 1 else right,
+                         hint=hint or "Read the reason above, then try another option.",
+                         solution=explanation, kind=kind)
+        self._has_hint = hint is not None
+
+    # -- construction helpers ------------------------------------------------------------------
+    def _answer_index(self, a) -> int:
+        if isinstance(a, bool) or not isinstance(a, (numbers.Integral, str)):
+            raise TypeError(f"answer must be an option's index or text, got {type(a).__name__}")
+        if isinstance(a, numbers.Integral):
+            if not 0 <= int(a) < len(self.options):
+                raise ValueError(f"answer index {a} is out of range for {len(self.options)} options")
+            return int(a)
+        for i, opt in enumerate(self.options):
+            if _norm(opt) == _norm(a):
+                return i
+        raise ValueError(f"answer {a!r} is not one of the options {list(self.options)!r}")
+
+    def _read_reasons(self, reasons) -> tuple:
+        n = len(self.options)
+        if reasons is None:
+            return (None,) * n
+        if isinstance(reasons, Mapping):
+            out = [None] * n
+            for key, text in reasons.items():
+                try:
+                    i = self._answer_index(key)
+                except (TypeError, ValueError) as err:
+                    raise ValueError(f"reasons: key {key!r} is not an option ({err})") from None
+                out[i] = text
+        elif isinstance(reasons, (list, tuple)):
+            if len(reasons) != n:
+                raise ValueError(f"reasons must give one entry per option ({n}), got {len(reasons)}")
+            out = list(reasons)
+        else:
+            raise TypeError(f"reasons must be a mapping or a list, got {type(reasons).__name__}")
+        for i, text in enumerate(out):
+            if text is not None and (not isinstance(text, str) or not text.strip()):
+                raise ValueError(f"reasons[{i}] must be None or a non-empty string, got {text!r}")
+        return tuple(out)
+
+    # -- reading a selection -------------------------------------------------------------------
+    def label(self, i: int) -> str:
+        """The letter of option ``i``: ``"a"``, ``"b"``, ..."""
+        return _LETTERS[i]
+
+    def index(self, selection) -> int:
+        """The index of the option a learner selected.
+
+        ``selection`` is an index (0-based), an option's text (case and spaces ignored) or its
+        letter (``"b"``, ``"(b)"``, ``"B)"``).
+
+        Raises
+        ------
+        TypeError
+            ``selection`` is not an int or a string.
+        ValueError
+            It names no option (the message lists what can be typed, not the answer).
+        """
+        if isinstance(selection, bool) or not isinstance(selection, (numbers.Integral, str)):
+            raise TypeError(f"selection must be an option's index, letter or text, "
+                            f"got {type(selection).__name__}")
+        n = len(self.options)
+        if isinstance(selection, numbers.Integral):
+            if not 0 <= int(selection) < n:
+                raise ValueError(f"selection {selection} is out of range: there are {n} options")
+            return int(selection)
+        text = _norm(selection)
+        for i, opt in enumerate(self.options):
+            if _norm(opt) == text:
+                return i
+        m = re.fullmatch(r"\(?([a-z])[).]?", text)
+        if m and _LETTERS.index(m.group(1)) < n:
+            return _LETTERS.index(m.group(1))
+        raise ValueError(f"selection {selection.strip()!r} is not an option: type a letter "
+                         f"a-{_LETTERS[n - 1]} or an option's text")
+
+    # -- checking ------------------------------------------------------------------------------
+    @property
+    def answer_format(self) -> str:
+        return f"one of the letters a-{_LETTERS[len(self.options) - 1]}"
+
+    def check(self, value) -> Feedback:
+        """Right or wrong, with the reason for the option picked (and the hint if wrong)."""
+        if value is Ellipsis or value is None:
+            return Feedback(None, self._unanswered)
+        try:
+            i = self.index(value)
+        except (TypeError, ValueError) as err:
+            return Feedback(False, f"Could not read your choice: {err}.")
+        return self._verdict(i)
+
+    def check_text(self, text) -> Feedback:
+        """Check a typed choice: a letter, ``(b)``, an option's text."""
+        if text is None or not str(text).strip():
+            return Feedback(None, self._unanswered)
+        return self.check(str(text))
+
+    def _verdict(self, i: int) -> Feedback:
+        reason = self.reasons[i]
+        if i in self.correct:
+            return Feedback(True, "Correct!" + (f" {reason}" if reason else ""))
+        parts = ["Not quite."]
+        if reason:
+            parts.append(reason)
+        if self._has_hint or not reason:
+            parts.append(f"Hint: {self.hint}")
+        return Feedback(False, " ".join(parts))
+
+    # -- revealing -----------------------------------------------------------------------------
+    def answer_text(self) -> str:
+        """The right option(s) as ``"(b) moves up"`` (call it only when revealing)."""
+        return " or ".join(f"({self.label(i)}) {self.options[i]}" for i in self.correct)
+
+    def solution(self) -> Solution:
+        """The explanation and the right option."""
+        text = self.answer_text()
+        return Solution(self.explanation, text, text)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.prompt!r}, options={list(self.options)!r})"
+
+    def _repr_html_(self) -> str:
+        items = "".join(f"<li>({self.label(i)}) {html.escape(o)}</li>"
+                        for i, o in enumerate(self.options))
+        return (f"<div><b>{'Predict' if self.kind == 'prediction' else 'Question'}.</b> "
+                f"{html.escape(self.prompt)}<ul style='list-style:none'>{items}</ul></div>")
+
+
+class Prediction(Choice):
+    """A question asked before an explorer shows the answer; committing reveals the explanation.
+
+    Same parameters as :class:`Choice` (``kind`` is ``"prediction"``). :meth:`check` is the
+    verdict on a committed prediction: right or not, it ends with the explanation, because the
+    learner has committed and the explorer is about to show it anyway.
+
+    >>> p = Prediction("Which way does the peak move when rho goes from 0.5 to 0.9?",
+    ...                ["up", "down", "it stays"], "up",
+    ...                explanation="|Sigma| shrinks, so the peak 1/(2 pi |Sigma|^(1/2)) grows.")
+    >>> print(p.check("down"))
+    Not what happens. |Sigma| shrinks, so the peak 1/(2 pi |Sigma|^(1/2)) grows.
+    """
+
+    kind = "prediction"
+    _unanswered = "Not committed yet: choose an option and press Commit."
+
+    def _verdict(self, i: int) -> Feedback:
+        reason = self.reasons[i]
+        head = "Your prediction was right." if i in self.correct else "Not what happens."
+        parts = [head] + ([reason] if reason else []) + [self.explanation]
+        return Feedback(i in self.correct, " ".join(parts))
