@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from genviz._validation import check_int, check_points, check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Prediction
 from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf, rule_of_thumb,
                         sample_claw)
@@ -92,6 +93,7 @@ def predict_bin_origin(data, width, shift) -> Prediction:
     >>> p.options[p.correct[0]][:15]
     'The bar heights'
     """
+    shift = check_scalar(shift, "shift")
     _, before = histogram(data, width, 0.0)
     _, after = histogram(data, width, shift)
     changes = not np.array_equal(np.sort(before[before > 0]), np.sort(after[after > 0]))
@@ -122,7 +124,10 @@ def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
     >>> p.options[p.correct[0]][:18]
     'A spike at every d'
     """
-    data = np.asarray(data, dtype=float)
+    data = check_vector(data, "data")
+    if data.size == 0:
+        raise ValueError("data is empty; pass at least one observation")
+    h_small = check_scalar(h_small, "h_small", low=0.0, low_open=True)
     grid = np.concatenate([np.linspace(xi - 8 * h_small, xi + 8 * h_small, 401) for xi in data])
     grid = np.unique(grid)
     f = kde_pdf(grid, data, h_small)
@@ -156,6 +161,7 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
     >>> p.options[p.correct[0]]
     'It moves to a larger h.'
     """
+    n_from, n_to = check_int(n_from, "n_from", low=2), check_int(n_to, "n_to", low=2)
     big, small = (_best_h(sample_claw(n, seed), method) for n in (n_from, n_to))
     options = ["It moves to a larger h.", "It moves to a smaller h.", "It stays where it is."]
     ratio = small / big
@@ -197,7 +203,9 @@ def predict_2d_bandwidth(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Predict
     >>> p.options[p.correct[0]][:5]
     'Fewer'
     """
-    X = np.asarray(X, dtype=float)
+    X = check_points(X, "X", d=2)
+    scale_from = check_scalar(scale_from, "scale_from", low=0.0, low_open=True)
+    scale_to = check_scalar(scale_to, "scale_to", low=0.0, low_open=True)
     h0 = np.array([rule_of_thumb(X[:, k], "scott") for k in range(2)])
     lo, hi = X.min(axis=0) - 0.1 * np.ptp(X, axis=0), X.max(axis=0) + 0.1 * np.ptp(X, axis=0)
     xs, ys = np.linspace(lo[0], hi[0], n_grid), np.linspace(lo[1], hi[1], n_grid)
@@ -246,7 +254,7 @@ def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:
     >>> ex.kind
     'explorer'
     """
-    best = _best_h(sample_claw(n, seed), method)
+    best = _best_h(sample_claw(check_int(n, "n", low=2), seed), method)
     name = "least-squares" if method == "lscv" else "leave-one-out likelihood"
     return Exercise(
         f"In the bandwidth explorer, set n = {n}. Which bandwidth does {name} cross-validation "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz._validation import check_points, check_vector
+from genviz._validation import check_int, check_points, check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Prediction
 from genviz.knn import KNNClassifier, KNNRegressor, jl_min_dim
 from genviz.projections import distance_ratios, distortion_stats, random_projection
@@ -89,7 +89,13 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
 def _noisy_accuracy(X, y, X_test, y_test, k, noise, seed=0) -> float:
     """Test accuracy of k-NN trained on labels with a fraction ``noise`` flipped, exactly as the
     classification explorer flips them (:func:`genviz.synthetic.flip_labels`, seed 0)."""
-    codes = np.asarray(y).astype(np.intp)
+    X = check_points(X, "X")
+    k = check_int(k, "k", low=1, high=X.shape[0])
+    noise = check_scalar(noise, "noise", low=0.0, high=1.0)
+    codes = np.asarray(y)
+    if codes.shape != (X.shape[0],) or not np.issubdtype(codes.dtype, np.integer):
+        raise ValueError(f"y must hold one integer class code per row of X, got dtype "
+                         f"{codes.dtype}, shape {codes.shape}")
     y_noisy, _ = flip_labels(codes, noise, 2, rng=seed)
     return float(np.mean(KNNClassifier(k).fit(X, y_noisy).predict(X_test) == np.asarray(y_test)))
 
@@ -116,6 +122,8 @@ def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
     """Before the regression explorer: the error against E[y|x] as k grows (computed with
     :class:`genviz.knn.KNNRegressor` on a fine grid)."""
     x = check_vector(x, "x")
+    if len(ks) != 3 or not all(isinstance(k, (int, np.integer)) and 1 <= k <= x.size for k in ks):
+        raise ValueError(f"ks must be three neighbour counts between 1 and {x.size}, got {ks!r}")
     grid = np.linspace(x.min(), x.max(), 1001)
     mse = [float(np.mean((KNNRegressor(k).fit(x[:, None], y).predict(grid[:, None])
                           - regression_truth(grid)) ** 2)) for k in ks]
@@ -140,6 +148,7 @@ def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
     """Before the projection explorer: by what factor d must grow to halve the spread of the
     distance ratios (computed with the explorer's projections)."""
     X = check_points(X, "X")
+    d = check_int(d, "d", low=1)
     n = X.shape[1]
     spread = {}
     for dd in (d, *[d * f for f in factors]):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from genviz._validation import check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Prediction
 from genviz.experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
@@ -135,6 +136,7 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Predi
     >>> p.options[p.correct[0]][:10]
     'Any alpha '
     """
+    alpha_step = check_scalar(alpha_step, "alpha_step", low=0.0, low_open=True)
     at_zero = _fit(X, y, feature_names, 0.0).explain(query)["posterior"]
     at_step = _fit(X, y, feature_names, alpha_step).explain(query)["posterior"]
     options = ["Any alpha > 0, however small.", "alpha = 1 (Laplace's add-one) or more.",
@@ -157,13 +159,16 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Predi
 def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Prediction:
     """Before the query builder: ``P(y = label | query)`` when a value of the query never
     occurs with ``label`` in the table (computed with :meth:`CategoricalNB.explain`)."""
-    e = _fit(X, y, feature_names, alpha).explain(query)
+    nb = _fit(X, y, feature_names, alpha)
+    if label not in nb.classes_.tolist():
+        raise ValueError(f"label {label!r} is not a class of y; pick one of {nb.classes_.tolist()}")
+    e = nb.explain(query)
     if e["posterior"] is None:
         answer = 3
     else:
         p = float(e["posterior"][e["classes"].index(label)])
         answer = 0 if p == 0.0 else (2 if p == 1.0 else 1)
-    options = ["Exactly 0.", "Small but above 0.", "Exactly 1.", "Undefined (0/0)."]
+    options = ["Exactly 0.", "Between 0 and 1.", "Exactly 1.", "Undefined (0/0)."]
     return Prediction(
         f"With alpha = {alpha:g}, set the query to {tuple(query)}. What is "
         f"P({label} | x)?",
@@ -184,6 +189,7 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
     pseudo-count of ``alphas`` (the query builder's range), smallest first."""
     import itertools
 
+    alphas = [check_scalar(a, "alphas", low=0.0, low_open=True) for a in alphas]
     plain = _fit(X, y, feature_names, 0.0)
     queries = [list(q) for q in itertools.product(*[c.tolist() for c in plain.categories_])]
     before = [plain.explain(q) for q in queries]
@@ -230,6 +236,8 @@ def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> 
 def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
     """Before the discretisation explorer: training accuracy as the bins narrow (computed with
     :func:`genviz.experiments.discretization`)."""
+    wide = check_scalar(wide, "wide", low=0.0, low_open=True)
+    narrow = check_scalar(narrow, "narrow", low=0.0, low_open=True)
     a_wide = discretization(x, y, width=wide).accuracy_binned
     a_narrow = discretization(x, y, width=narrow).accuracy_binned
     answer = 2 if abs(a_narrow - a_wide) < 0.005 else (0 if a_narrow > a_wide else 1)
@@ -272,9 +280,11 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
 def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Prediction:
     """Before the KDE naive Bayes explorer: its test accuracy when h grows (computed with
     :class:`genviz.naive_bayes.KDENB` and :class:`GaussianNB`, as the view does)."""
+    x_train, x_test = check_vector(x_train, "x_train"), check_vector(x_test, "x_test")
+
     def acc(model):
-        model.fit(np.asarray(x_train, dtype=float)[:, None], y_train)
-        return float(np.mean(model.predict(np.asarray(x_test, dtype=float)[:, None]) == y_test))
+        model.fit(x_train[:, None], y_train)
+        return float(np.mean(model.predict(x_test[:, None]) == np.asarray(y_test)))
 
     a_from, a_to = acc(KDENB(bandwidth=h_from)), acc(KDENB(bandwidth=h_to))
     a_gauss = acc(GaussianNB())
@@ -297,7 +307,7 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
 def duplicated_feature(x, y) -> Choice:
     """Conceptual: Gaussian naive Bayes given the same feature twice (computed: the mean
     largest posterior with the feature once and twice)."""
-    x = np.asarray(x, dtype=float)
+    x = check_vector(x, "x")
     once = GaussianNB().fit(x[:, None], y).predict_proba(x[:, None]).max(axis=1).mean()
     twice = GaussianNB().fit(np.c_[x, x], y).predict_proba(np.c_[x, x]).max(axis=1).mean()
     answer = 1 if twice > once + 1e-9 else (2 if twice < once - 1e-9 else 0)
@@ -318,6 +328,8 @@ def duplicated_feature(x, y) -> Choice:
 
 def accuracy_in_nb_vs_gda_explorer(rho, model="gda") -> Exercise:
     """Read a test accuracy off the naive Bayes vs GDA explorer at ``rho``."""
+    if model not in ("gda", "naive_bayes"):
+        raise ValueError(f"model must be 'gda' or 'naive_bayes', got {model!r}")
     r = nb_vs_gda(rho)
     value = r.accuracy_gda if model == "gda" else r.accuracy_nb
     name = "GDA" if model == "gda" else "naive Bayes"

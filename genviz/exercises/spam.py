@@ -170,6 +170,8 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
     """Before the email explorer: what adding one occurrence of ``word`` does to the verdict
     (computed with the model's ``decision_function``)."""
     _check_word(word, vocabulary)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
     before, after = (float(model.decision_function(bag_of_words([t], vocabulary))[0])
                      for t in (text, f"{text} {word}"))
     flips = (before > 0) != (after > 0)
@@ -192,6 +194,8 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
 def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
     """Conceptual: the multinomial log-odds of an email sent twice over (every count doubled);
     computed with the model's ``decision_function`` and ``linear_form``."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
     x = bag_of_words([text], vocabulary)
     once, twice = (float(model.decision_function(x * k)[0]) for k in (1, 2))
     _, b = model.linear_form()
