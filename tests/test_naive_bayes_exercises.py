@@ -78,7 +78,7 @@ def test_smoothing_can_flip_against_scikit_learn():
     assert decisions == ["No", "Yes"]  # smoothing flips this day
     c = nx.smoothing_can_flip(t.X, t.y, t.feature_names)
     assert c.kind == "concept" and c.check("Yes").correct and not c.check("b").correct
-    assert "('Sunny', 'Cool', 'High', 'Weak')" in c.explanation and "alpha = 2" in c.explanation
+    assert "⟨Sunny, Cool, High, Weak⟩" in c.explanation and r"\alpha = 2$" in c.explanation
     assert "Yes" not in (c.reasons[1] or "")
     # with one value per feature nothing can flip: the answer is computed, not fixed
     same = np.array([["a", "x"], ["a", "x"], ["a", "x"]])

@@ -139,7 +139,7 @@ def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
                "Spikes whose total area grows without bound.",
                "The true density the data came from."]
     return Prediction(
-        "Shrink h towards 0. What does the sum of the bumps become, and what is its area?",
+        "Shrink $h$ towards 0. What does the sum of the bumps become, and what is its area?",
         options, 1 if (abs(area - 1) < 0.01 and spikes) else 0,
         explanation=(r"Each bump $\frac{1}{nh}K\left(\frac{x - x_i}{h}\right)$ has area $1/n$ "
                      r"whatever $h$ is; as $h \to 0$ it gets narrower and taller, so $\hat f$ "
@@ -167,7 +167,7 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
     ratio = small / big
     answer = 2 if abs(np.log(ratio)) < 0.06 else (0 if ratio > 1 else 1)
     return Prediction(
-        f"In the explorer, move n from {n_from} down to {n_to}. Where does the bandwidth that "
+        f"In the explorer, move $n$ from {n_from} down to {n_to}. Where does the bandwidth that "
         f"{'least-squares' if method == 'lscv' else 'likelihood'} cross-validation selects go?",
         options, answer,
         explanation=("With fewer points each bump has to cover more ground, and the estimate at "

@@ -106,7 +106,7 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
     answer = 2 if abs(a - b) < 0.01 else (0 if a > b else 1)
     return Prediction(
         f"Flip {noise:.0%} of the training labels. Which classifier is more accurate on the "
-        f"(clean) test points: k = {k_small} or k = {k_large}?",
+        f"(clean) test points: $k = {k_small}$ or $k = {k_large}$?",
         [f"k = {k_small}: it follows the data most closely.",
          f"k = {k_large}: the vote outnumbers the flipped labels.", "About the same."], answer,
         explanation=(f"With k = {k_small} every flipped point owns a small island of the wrong "
@@ -132,8 +132,8 @@ def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
     else:
         answer = 0 if mse[0] > mse[1] > mse[2] else 2
     return Prediction(
-        f"Move k from {ks[0]} through {ks[1]} to {ks[2]}. How does the error of the estimate "
-        "against the true mean E[y|x] behave?",
+        f"Move $k$ from {ks[0]} through {ks[1]} to {ks[2]}. How does the error of the estimate "
+        "against the true mean $E[y \\mid x]$ behave?",
         ["It keeps falling: more neighbours, less noise.",
          "It falls, then rises again.", "It keeps rising."], answer,
         explanation=("Few neighbours: the estimate follows the noise of single points (high "
@@ -156,8 +156,8 @@ def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
         spread[dd] = distortion_stats(distance_ratios(X, X @ R.T))["std"]
     best = min(factors, key=lambda f: abs(np.log(spread[d] / spread[d * f]) - np.log(2)))
     return Prediction(
-        f"At d = {d} the distance ratios have some spread (standard deviation). To halve it, "
-        "by what factor must d grow?",
+        f"At $d = {d}$ the distance ratios have some spread (standard deviation). To halve it, "
+        "by what factor must $d$ grow?",
         [f"{f}" for f in factors], factors.index(best),
         explanation=(r"A projected squared distance is a sum of $d$ independent terms, so its "
                      r"relative spread shrinks like $1/\sqrt{d}$ (the ratio is about "
@@ -176,7 +176,7 @@ def k_equals_m(X, y) -> Choice:
     pred = KNNClassifier(m).fit(X, y).predict(queries)
     constant = np.all(pred == labels[np.argmax(counts)])
     return Choice(
-        "What does k-NN predict when k equals the number of training points m?",
+        "What does k-NN predict when $k$ equals the number of training points $m$?",
         ["The label of the nearest training point.",
          "The majority class of the whole training set, for every query.",
          "A smooth boundary that fits the data best."], 1 if constant else 0,

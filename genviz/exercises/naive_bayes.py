@@ -16,6 +16,11 @@ __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
            "predict_wide_kde", "duplicated_feature", "accuracy_in_nb_vs_gda_explorer"]
 
 
+def _day(query) -> str:
+    """A query as the notes write it: ⟨sunny, cold, high⟩."""
+    return "⟨" + ", ".join(str(v) for v in query) + "⟩"
+
+
 def _fit(X, y, feature_names, alpha):
     return CategoricalNB(alpha=alpha).fit(X, y, feature_names=list(feature_names))
 
@@ -134,17 +139,17 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Predi
     >>> p = predict_smallest_alpha(t.X, t.y, t.feature_names,
     ...                            ["sunny", "cold", "high", "strong", "warm", "change"])
     >>> p.options[p.correct[0]][:10]
-    'Any alpha '
+    'Any α > 0,'
     """
     alpha_step = check_scalar(alpha_step, "alpha_step", low=0.0, low_open=True)
     at_zero = _fit(X, y, feature_names, 0.0).explain(query)["posterior"]
     at_step = _fit(X, y, feature_names, alpha_step).explain(query)["posterior"]
-    options = ["Any alpha > 0, however small.", "alpha = 1 (Laplace's add-one) or more.",
+    options = ["Any α > 0, however small.", "α = 1 (Laplace's add-one) or more.",
                "None: the posterior stays 0/0 because the day was never seen."]
     answer = 0 if at_zero is None and at_step is not None else (1 if at_zero is None else 2)
     return Prediction(
-        f"At alpha = 0 the day {tuple(query)} scores 0 for both classes, so its posterior is 0/0. "
-        "Which alpha makes the posterior defined again?",
+        f"At $\\alpha = 0$ the day {_day(query)} scores 0 for both classes, so its posterior is "
+        "$0/0$. Which $\\alpha$ makes the posterior defined again?",
         options, answer,
         explanation=(r"With any pseudo-count $\alpha > 0$ every estimate "
                      r"$(c_v + \alpha)/(N_k + \alpha|\text{values}|)$ is positive, so both scores "
@@ -170,8 +175,8 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
         answer = 0 if p == 0.0 else (2 if p == 1.0 else 1)
     options = ["Exactly 0.", "Between 0 and 1.", "Exactly 1.", "Undefined (0/0)."]
     return Prediction(
-        f"With alpha = {alpha:g}, set the query to {tuple(query)}. What is "
-        f"P({label} | x)?",
+        f"With $\\alpha = {alpha:g}$, set the query to {_day(query)}. What is "
+        f"$P(\\text{{{label}}} \\mid x)$?",
         options, answer,
         explanation=("A value that never occurred with a class in the table gets the estimate "
                      "0 for that class, and one zero factor makes the whole product "
@@ -203,11 +208,11 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
         if flipped:
             break
     example = ("" if flipped is None else
-               f" On this table the day {flipped[0]} is classified {flipped[1]} by plain "
-               f"counting and {flipped[2]} with alpha = {flipped[3]:g} (try it in the query "
+               f" On this table the day {_day(flipped[0])} is classified {flipped[1]} by plain "
+               f"counting and {flipped[2]} with $\\alpha = {flipped[3]:g}$ (try it in the query "
                "builder).")
     return Choice(
-        "Can smoothing (a pseudo-count alpha > 0) change which class naive Bayes predicts, "
+        "Can smoothing (a pseudo-count $\\alpha > 0$) change which class naive Bayes predicts, "
         "not only the probabilities?",
         ["Yes", "No: it changes every estimate by about the same factor, so the larger score "
                 "stays larger"],
@@ -224,7 +229,7 @@ def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> 
     """:func:`posterior_of_query`, answered with the query builder (an explorer item)."""
     ex = posterior_of_query(X, y, feature_names, query, label, alpha)
     return Exercise(
-        f"In the query builder, set alpha = {alpha:g} and the query {tuple(query)}: what is "
+        f"In the query builder, set alpha = {alpha:g} and the query {_day(query)}: what is "
         f"P(y = {label} | x)?",
         ex._answer,
         hint=("Set every dropdown and the alpha slider, then read the row P(y | x) of the "
@@ -262,8 +267,8 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
     nb_up = b.accuracy_nb - a.accuracy_nb > 0.02
     answer = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[(gda_up, nb_up)]
     return Prediction(
-        f"Move rho from {rho_from:g} to {rho_to:g} (the classes differ only in x1). What happens "
-        "to the test accuracies?",
+        f"Move $\\rho$ from {rho_from:g} to {rho_to:g} (the classes differ only in $x_1$). What "
+        "happens to the test accuracies?",
         ["Both rise.", "GDA's rises; naive Bayes' stays about the same.",
          "Naive Bayes' rises; GDA's stays about the same.", "Neither changes much."], answer,
         explanation=("GDA models the correlation: knowing $x_2$ tells it how much of $x_1$ is "
@@ -290,7 +295,7 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
     a_gauss = acc(GaussianNB())
     answer = 2 if abs(a_to - a_from) < 0.01 else (0 if a_to > a_from else 1)
     return Prediction(
-        f"Raise the bandwidth h from {h_from:g} to {h_to:g}. What happens to the test accuracy "
+        f"Raise the bandwidth $h$ from {h_from:g} to {h_to:g}. What happens to the test accuracy "
         "of KDE naive Bayes?",
         ["It rises: smoother densities generalise better.",
          "It falls, to about Gaussian naive Bayes' level or below.", "It stays about the same."],

@@ -152,8 +152,8 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
     up_p, up_r = b["precision"] > a["precision"], b["recall"] > a["recall"]
     answer = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[(up_p, up_r)]
     return Prediction(
-        f"Raise c from 10^{log10_from:g} to 10^{log10_to:g}. Which way do precision and recall "
-        "of the spam filter move?",
+        f"Raise $c$ from $10^{{{log10_from:g}}}$ to $10^{{{log10_to:g}}}$. Which way do precision "
+        "and recall of the spam filter move?",
         ["Both rise.", "Precision rises, recall falls.", "Precision falls, recall rises.",
          "Both fall."], answer,
         explanation=("A larger c asks for stronger evidence before flagging an email, so fewer "
@@ -208,7 +208,7 @@ def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
         answer = 2
     return Choice(
         "Under the multinomial model, an email is pasted twice into itself (every word count "
-        "doubles). What happens to its log-odds b + sum_k n_k w_k?",
+        "doubles). What happens to its log-odds $b + \\sum_k n_k w_k$?",
         ["It stays the same: the same words, in the same proportions.",
          "The word part doubles; b, the prior term, stays.",
          "The whole log-odds doubles, b included."], answer,
