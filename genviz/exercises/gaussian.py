@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Exercise
+from genviz.exercises import Choice, Exercise, Prediction
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov
 
-__all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside"]
+__all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
+           "predict_peak_with_rho", "valid_covariance", "explorer_peak_height"]
+
+
+def _peak(sigma1, sigma2, rho) -> tuple[float, float]:
+    """(|Sigma|, p(mu)) of the bivariate Gaussian, from genviz's Cholesky factor."""
+    factor = factorize_cov(cov_from_params(sigma1, sigma2, rho))
+    return float(np.exp(factor.logdet)), float(np.exp(-np.log(2 * np.pi) - 0.5 * factor.logdet))
 
 
 def peak_height(sigma1, sigma2, rho) -> Exercise:
     """The height p(mu) of the density with the given standard deviations and correlation."""
-    factor = factorize_cov(cov_from_params(sigma1, sigma2, rho))
-    peak = float(np.exp(-np.log(2 * np.pi) - 0.5 * factor.logdet))
+    det, peak = _peak(sigma1, sigma2, rho)
     return Exercise(
         f"What is the height of the density at its mean, p(mu), for sigma1 = {sigma1}, "
         f"sigma2 = {sigma2}, rho = {rho}?",
@@ -21,7 +27,7 @@ def peak_height(sigma1, sigma2, rho) -> Exercise:
         hint="In two dimensions p(mu) = 1 / (2 pi |Sigma|^(1/2)), and for this parametrisation "
              "|Sigma| = sigma1^2 sigma2^2 (1 - rho^2).",
         solution=(rf"$|\Sigma| = \sigma_1^2 \sigma_2^2 (1 - \rho^2) = {sigma1}^2 \cdot {sigma2}^2 "
-                  rf"\cdot (1 - ({rho})^2) = {np.exp(factor.logdet):.6g}$, and in two dimensions "
+                  rf"\cdot (1 - ({rho})^2) = {det:.6g}$, and in two dimensions "
                   rf"$p(\mu) = \dfrac{{1}}{{2\pi |\Sigma|^{{1/2}}}} = {peak:.6g}$."),
     )
 
@@ -68,3 +74,74 @@ def mass_inside(k) -> Exercise:
     )
 
 
+
+
+def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> Prediction:
+    """Before the explorer: where is the peak, and how high, when rho moves? (The height's
+    direction is computed from |Sigma|, not written in.)"""
+    det0, peak0 = _peak(sigma1, sigma2, rho_from)
+    det1, peak1 = _peak(sigma1, sigma2, rho_to)
+    options = ["it slides along the line x₁ = x₂, away from μ",
+               "it stays at μ and gets taller",
+               "it stays at μ and gets lower",
+               "it stays at μ with the same height"]
+    right = 1 if peak1 > peak0 * (1 + 1e-9) else 2 if peak1 < peak0 * (1 - 1e-9) else 3
+    return Prediction(
+        f"The explorer below starts at σ₁ = {sigma1}, σ₂ = {sigma2}, ρ = {rho_from}. "
+        f"When you drag ρ to {rho_to}, what does the peak of the density do?",
+        options, right,
+        explanation=(rf"The peak is always at the mean $\mu$ (the exponent is 0 there and "
+                     rf"negative elsewhere). Its height is $p(\mu) = 1/(2\pi|\Sigma|^{{1/2}})$, "
+                     rf"and $|\Sigma| = \sigma_1^2\sigma_2^2(1-\rho^2)$ goes from {det0:.4g} to "
+                     rf"{det1:.4g}: the density is squeezed towards a line, and because its "
+                     rf"volume stays 1 the peak goes from {peak0:.4f} to {peak1:.4f}. Drag ρ and "
+                     rf"watch the readout's peak p(μ)."),
+        reasons=["Changing ρ changes the shape of the contours, not the mean: look at what "
+                 "μ₁ and μ₂ are set to.", None, None, None],
+    )
+
+
+def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
+    """Can this symmetric matrix with a positive diagonal be a covariance matrix (with a
+    density)? Decided by genviz's own check (the Cholesky factorisation)."""
+    cov = np.asarray(cov, dtype=float)
+    try:
+        factorize_cov(cov)
+        ok = True
+    except ValueError:
+        ok = False
+    lam = np.linalg.eigvalsh(cov)
+    rho = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+    options = ["yes: it is symmetric and its diagonal (the variances) is positive",
+               "no: an entry off the diagonal may not exceed the variances",
+               "no: it is not positive definite (ρ would be outside [-1, 1])"]
+    return Choice(
+        f"Can Σ = {cov.tolist()} be the covariance matrix of a 2-D Gaussian with a density?",
+        options, 0 if ok else 2,
+        explanation=(rf"Its eigenvalues are ${lam[0]:.4g}$ and ${lam[1]:.4g}$. A covariance "
+                     rf"needs $v^T\Sigma v > 0$ for every $v \ne 0$ (positive definite), i.e. "
+                     rf"both eigenvalues positive, which for 2x2 means $|\rho| < 1$ with "
+                     rf"$\rho = \Sigma_{{12}}/\sqrt{{\Sigma_{{11}}\Sigma_{{22}}}} = {rho:.4g}$."),
+        reasons=["Symmetry and positive variances are necessary, not sufficient: try "
+                 "v = (1, -1) in vᵀΣv, which is the variance of x₁ − x₂.",
+                 "A covariance may exceed one variance (e.g. [[4, 1.5], [1.5, 1]] is fine): "
+                 "what matters is ρ = Σ₁₂/(σ₁σ₂).",
+                 "vᵀΣv is a variance, and a variance cannot be negative."],
+        hint="Compute the variance of x₁ − x₂, which is vᵀΣv for v = (1, −1).",
+    )
+
+
+def explorer_peak_height(sigma1, sigma2, rho) -> Exercise:
+    """Set the explorer's sliders and read the peak height from its readout (kind "explorer")."""
+    det, peak = _peak(sigma1, sigma2, rho)
+    return Exercise(
+        f"Set the explorer's sliders to σ₁ = {sigma1}, σ₂ = {sigma2}, ρ = {rho} and read the "
+        f"peak height p(μ) from its readout (4 decimals).",
+        peak,
+        hint="Use the explorer above: set all three sliders (click a slider, then use the arrow "
+             "keys), then read the line 'peak p(μ)' of the readout.",
+        solution=(rf"$|\Sigma| = {sigma1}^2 \cdot {sigma2}^2 \cdot (1 - {rho}^2) = {det:.4g}$ "
+                  rf"and $p(\mu) = 1/(2\pi|\Sigma|^{{1/2}}) = {peak:.4f}$: what the readout "
+                  rf"shows."),
+        kind="explorer", rtol=2e-3, atol=1e-4,
+    )

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Exercise
+from genviz.exercises import Choice, Exercise, Prediction
+from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
+from genviz.synthetic import DataModel
 
 __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
-           "theta0_from_params", "poisson_theta", "better_learner"]
+           "theta0_from_params", "poisson_theta", "better_learner", "predict_boundary_with_phi",
+           "duplicated_data_concept", "explorer_true_theta0", "predict_outliers",
+           "poisson_bias_concept", "explorer_bayes_error"]
 
 
 def _fit(X, y):
@@ -130,4 +134,178 @@ def better_learner(curves, n: int) -> Exercise:
         hint="Compare the two markers at that n (or the arrays lc.gda_errors and lc.lr_errors "
              "averaged over repetitions, axis 0).",
         solution=f"Mean test errors at $n = {n}$: GDA ${g:.4f}$, logistic regression ${lr:.4f}$.",
+    )
+
+
+def _crossing(phi, mu0, mu1, cov) -> float:
+    """Where the boundary theta^T x + theta0 = 0 crosses the segment mu0 -> mu1, as t in
+    x = mu0 + t (mu1 - mu0) (t = 1/2: half-way)."""
+    theta, theta0 = logistic_params(phi, mu0, mu1, cov)
+    mu0, mu1 = np.asarray(mu0, dtype=float), np.asarray(mu1, dtype=float)
+    return float(-(theta @ mu0 + theta0) / (theta @ (mu1 - mu0)))
+
+
+def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -> Prediction:
+    """Before the GDA fit explorer: which way does the true boundary move when phi changes?"""
+    cov = cov_from_params(sigma1, sigma2, rho)
+    t0, t1 = _crossing(phi_from, mu0, mu1, cov), _crossing(phi_to, mu0, mu1, cov)
+    options = ["towards μ₁, the mean of class y = 1",
+               "towards μ₀, the mean of class y = 0",
+               "nowhere: φ changes the estimates, not the boundary"]
+    right = 0 if t1 > t0 else 1 if t1 < t0 else 2
+    return Prediction(
+        f"In the explorer below, drag the true φ = p(y = 1) from {phi_from} to {phi_to}, leaving "
+        f"the other sliders alone. Which way does the dashed true boundary p(y = 1 | x) = 0.5 "
+        f"move?",
+        options, right,
+        explanation=(rf"$\phi$ enters only the intercept, through $\log\frac{{\phi}}{{1-\phi}}$ "
+                     rf"in $\theta_0$; $\theta = \Sigma^{{-1}}(\mu_1 - \mu_0)$ does not change, "
+                     rf"so the line moves parallel to itself. On the segment from $\mu_0$ "
+                     rf"to $\mu_1$ it crosses at {t0:.2f} of the way for $\phi = {phi_from}$ and "
+                     rf"at {t1:.2f} for $\phi = {phi_to}$: "
+                     + ("the rarer class y = 1 gets less room." if t1 > t0 else
+                        "the commoner class y = 1 gets more room.")),
+        reasons=[None, None, "The boundary is where p(y=1|x) = 0.5, and Bayes' rule multiplies "
+                             "by the prior φ: does that product stay the same?"],
+    )
+
+
+def duplicated_data_concept(X, y) -> Choice:
+    """Fit GDA to the data and to the data twice: which estimates change? (Both fits are
+    computed.)"""
+    X, y = np.asarray(X, dtype=float), np.asarray(y)
+    a, b = _fit(X, y), _fit(np.vstack([X, X]), np.concatenate([y, y]))
+    same = (np.isclose(a.phi_, b.phi_) and np.allclose(a.means_, b.means_)
+            and np.allclose(a.covariance_, b.covariance_))
+    options = ["none of them", "only Σ (it divides by n, and n doubles)",
+               "φ and Σ, which depend on n", "all four"]
+    return Choice(
+        "You copy every training example once, so each animal appears twice, and fit GDA "
+        "again. Which of the four estimates φ, μ₀, μ₁, Σ change?",
+        options, 0 if same else 3,
+        explanation=(r"Every estimate is an average: $\phi$ of $1\{y^{(i)}=1\}$, $\mu_k$ of "
+                     r"the class-$k$ points, $\Sigma$ of the outer products of the residuals. "
+                     r"Doubling every point doubles each sum and its count, so nothing changes "
+                     r"(genviz fits both and finds the same numbers). Data give *confidence* "
+                     r"only when they are new, not copies."),
+        reasons=[None, "Σ divides by n, but its sum of outer products doubles too.",
+                 "φ is a count divided by n: both double.",
+                 "Each estimate is a sum divided by a count: what happens to both?"],
+    )
+
+
+def explorer_true_theta0(phi, mu0, mu1, sigma1, sigma2, rho) -> Exercise:
+    """Read the true theta0 in the GDA fit explorer's readout (kind "explorer")."""
+    cov = cov_from_params(sigma1, sigma2, rho)
+    theta, theta0 = logistic_params(phi, mu0, mu1, cov)
+    return Exercise(
+        f"In the explorer, set the true φ to {phi}, leaving the other sliders at their "
+        f"starting values (μ₀ = {tuple(mu0)}, μ₁ = {tuple(mu1)}, σ₁ = {sigma1}, σ₂ = {sigma2}, "
+        f"ρ = {rho}). What is the true θ₀ in the readout?",
+        float(theta0),
+        hint="Read the readout's 'true θ' line, not the fitted θ₀ above it (that one depends on "
+             "the sample).",
+        solution=(rf"$\theta_0 = \tfrac12\mu_0^T\Sigma^{{-1}}\mu_0 - \tfrac12\mu_1^T\Sigma^{{-1}}"
+                  rf"\mu_1 + \log\frac{{\phi}}{{1-\phi}}$ with $\phi = {phi}$: "
+                  rf"${theta0:.3f}$ (and $\theta = ({theta[0]:.3f}, {theta[1]:.3f})$)."),
+        kind="explorer", rtol=2e-3, atol=2e-3,
+    )
+
+
+def _learners_errors(family, params, n, seed, n_test):
+    """GDA's and logistic regression's test errors on one sample of ``family``, drawn as the
+    GDA-vs-logistic explorer draws it (training seed ``seed``, test seed ``seed + 1``)."""
+    from genviz.logistic import LogisticRegression, SeparableDataError
+
+    cov = cov_from_params(params["sigma1"], params["sigma2"], params["rho"])
+    model = DataModel(family, [params["mu0x"], params["mu0y"]], [params["mu1x"], params["mu1y"]],
+                      cov, phi=params["phi"])
+    X, y = model.sample(n, np.random.default_rng(seed))
+    Xt, yt = model.sample(n_test, np.random.default_rng(seed + 1))
+    try:
+        lr = LogisticRegression().fit(X, y)
+    except SeparableDataError:
+        lr = LogisticRegression(l2=1e-3).fit(X, y)
+    gda = GDA().fit(X, y)
+    return {"gda": float(np.mean(gda.predict(Xt) != yt)), "lr": float(np.mean(lr.predict(Xt) != yt))}
+
+
+EXPLORER_START = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigma2=1.0, rho=0.3,
+                      phi=0.5)
+
+
+def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
+    """Before the GDA-vs-logistic explorer: which learner suffers more from outliers? (Both are
+    fitted to the explorer's samples, with and without the far cluster.)"""
+    p = {**EXPLORER_START, **params}
+    clean = _learners_errors("gaussian", p, n, seed, n_test)
+    dirty = _learners_errors("outliers", p, n, seed, n_test)
+    hurt = {k: dirty[k] - clean[k] for k in ("gda", "lr")}
+    right = 0 if hurt["gda"] > hurt["lr"] else 1
+    return Prediction(
+        "In the explorer below, switch the data from 'Gaussian, shared Σ' to 'outliers' (10 % "
+        "of class 1 moved to a far cluster). Whose test error grows more?",
+        ["GDA's", "logistic regression's"], right,
+        explanation=(f"Test errors, Gaussian → outliers: GDA {clean['gda']:.4f} → "
+                     f"{dirty['gda']:.4f}, logistic regression {clean['lr']:.4f} → "
+                     f"{dirty['lr']:.4f}. GDA's μ₁ and Σ are averages over *every* point, so "
+                     f"the far cluster drags μ₁ and inflates Σ and the boundary shifts; "
+                     f"logistic regression fits p(y|x) and hardly notices points it already "
+                     f"classifies correctly."),
+        reasons=[None, "Logistic regression weighs a point by how wrong its current "
+                       "prediction is: are far-away class-1 points predicted wrongly?"],
+    )
+
+
+def poisson_bias_concept(curves) -> Choice:
+    """Can more data bring GDA to the Bayes error on Poisson counts? Read from the curves."""
+    g, se = curves.mean_se("gda")
+    gap = float(g[-1] - curves.bayes_error)
+    stuck = gap > 2 * float(se[-1]) + 1e-9
+    return Choice(
+        f"On the Poisson counts, GDA's mean test error at n = {curves.sizes[-1]} is still above "
+        f"the Bayes error. With a million training examples, would GDA reach it?",
+        ["yes: every estimate converges, so the error does too",
+         "no: GDA's model is wrong for counts, and a wrong model's error does not vanish "
+         "with more data"],
+        1 if stuck else 0,
+        explanation=(f"GDA converges to the best *Gaussian* fit, whose boundary is not the "
+                     f"Bayes boundary of Poisson counts: at n = {curves.sizes[-1]} it is "
+                     f"{gap:.4f} above the Bayes error, more than two standard errors, and it has "
+                     f"stopped falling. That is a bias; more data shrinks only the variance. "
+                     f"Logistic regression's model, p(y|x) logistic, is right here, so it "
+                     f"keeps improving towards the Bayes error."),
+        reasons=["The estimates converge, but to what? Compare the limit of GDA's boundary "
+                 "with the Bayes boundary.", None],
+    )
+
+
+def explorer_bayes_error(rho, *, seed=0, n_test=4000, **params) -> Exercise:
+    """The Bayes rule's error on the GDA-vs-logistic explorer's test set (drawn as the explorer
+    draws it: seed ``seed + 1``) for the Gaussian family at ``rho`` and the given sliders (kind
+    "explorer"); the solution gives the exact Bayes error it estimates."""
+    p = {**EXPLORER_START, **params, "rho": rho}
+    model = DataModel("gaussian", [p["mu0x"], p["mu0y"]], [p["mu1x"], p["mu1y"]],
+                      cov_from_params(p["sigma1"], p["sigma2"], rho), phi=p["phi"])
+    theta, theta0 = model.linear_bayes()
+    exact = float(model.linear_error(theta, theta0))
+    Xt, yt = model.sample(n_test, np.random.default_rng(seed + 1))
+    err = float(np.mean((model.log_odds(Xt) > 0) != yt))
+    slack = 2 * np.sqrt(exact * (1 - exact) / n_test)
+    names = {"mu0x": "μ₀ (x₁)", "mu0y": "μ₀ (x₂)", "mu1x": "μ₁ (x₁)", "mu1y": "μ₁ (x₂)",
+             "sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ", "phi": "φ"}
+    moved = [f"{names[k]} = {p[k]}" for k in names if p[k] != EXPLORER_START[k]]
+    todo = f"set {', '.join(moved)}" if moved else "leave the sliders at their start"
+    return Exercise(
+        f"In the explorer (data 'Gaussian, shared Σ', other sliders at their start), {todo}. "
+        f"The readout's 'test error Bayes' is the Bayes rule's error on {n_test} test points: "
+        f"what is it?",
+        err,
+        hint="Read the 'test error Bayes' line; it does not depend on n or on the learners.",
+        solution=(rf"The Bayes rule predicts 1 where $\theta^Tx + \theta_0 > 0$ with the true "
+                  rf"$\theta = ({theta[0]:.3f}, {theta[1]:.3f})$, $\theta_0 = {theta0:.3f}$. "
+                  rf"On the explorer's {n_test} test points it errs on a share ${err:.4f}$, an "
+                  rf"estimate of its exact error ${exact:.4f}$ (a normal CDF per class) within "
+                  rf"about two standard errors, ${slack:.3f}$."),
+        kind="explorer", rtol=2e-3, atol=6e-4,
     )

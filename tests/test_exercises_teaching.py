@@ -1,0 +1,173 @@
+"""The predictions, conceptual items and explorer items of notebooks 01-04
+(genviz.exercises.joint/gaussian/gda): each right option or reference value is checked against
+an independent oracle — the explorer's own state (what the learner will read), scipy, or a
+closed form — and the wrong options' reasons never name the right option."""
+
+import html
+
+import numpy as np
+import pytest
+from scipy.stats import multivariate_normal
+
+from genviz.datasets import auto_mpg
+from genviz.exercises import Choice, Prediction
+from genviz.exercises import gaussian as gx
+from genviz.exercises import gda as gdx
+from genviz.exercises import joint as jx
+from genviz.plots.gaussian import GaussianView
+from genviz.plots.gda import GDAFitView, GDAvsLogisticView
+from genviz.plots.joint import DimensionalityView
+from genviz.synthetic import LearningCurves
+
+CARS = auto_mpg()
+
+
+def _reasons_hide_the_answer(item):
+    for i, reason in enumerate(item.reasons):
+        if reason and i not in item.correct:
+            for j in item.correct:
+                assert item.options[j].lower() not in reason.lower(), (reason, item.options[j])
+
+
+def test_peak_prediction_matches_the_explorer_readout():
+    p = gx.predict_peak_with_rho(0.5, 0.9)
+    assert isinstance(p, Prediction) and p.kind == "prediction"
+    view = GaussianView(0, 0, 1, 1, 0.5)
+    before = view.state["peak"]
+    view.update(rho=0.9)
+    after = view.state["peak"]
+    assert after > before and "taller" in p.options[p.correct[0]]
+    # the oracle: scipy's density at the mean
+    assert np.isclose(after, multivariate_normal([0, 0], [[1, 0.9], [0.9, 1]]).pdf([0, 0]))
+    assert gx.predict_peak_with_rho(0.9, 0.5).options[gx.predict_peak_with_rho(0.9, 0.5).correct[0]] \
+        == "it stays at μ and gets lower"
+    assert gx.predict_peak_with_rho(0.5, -0.5).correct == (3,)  # |rho| equal: same height
+    _reasons_hide_the_answer(p)
+
+
+@pytest.mark.parametrize("s1, s2, rho", [(1.5, 0.8, 0.9), (1.0, 1.0, 0.0), (2.0, 0.5, -0.6)])
+def test_explorer_peak_height_is_what_the_readout_shows(s1, s2, rho):
+    ex = gx.explorer_peak_height(s1, s2, rho)
+    view = GaussianView(0, 0, s1, s2, rho)
+    assert ex.kind == "explorer"
+    assert ex.check(round(view.state["peak"], 4)).correct
+    cov = [[s1**2, rho * s1 * s2], [rho * s1 * s2, s2**2]]
+    assert ex.check(multivariate_normal([0, 0], cov).pdf([0, 0])).correct
+    assert not ex.check(view.state["peak"] * 1.02).correct
+
+
+def test_valid_covariance_follows_the_eigenvalues():
+    bad = gx.valid_covariance([[1, 2], [2, 1]])
+    assert isinstance(bad, Choice) and bad.correct == (2,)  # eigenvalues 3 and -1
+    good = gx.valid_covariance([[4, 1.5], [1.5, 1]])
+    assert good.correct == (0,) and np.all(np.linalg.eigvalsh([[4, 1.5], [1.5, 1]]) > 0)
+    assert "Not quite" in str(bad.check("a")) and "Hint" in str(bad.check("a"))
+
+
+def test_empty_cells_prediction_and_explorer_item_match_the_explorer():
+    p = jx.predict_empty_cells(CARS.records, CARS.record_names, d=3, n_to=50)
+    full = DimensionalityView(CARS.records, CARS.record_names, d=3)
+    few = DimensionalityView(CARS.records, CARS.record_names, d=3, n=50)
+    assert few.state["empty_at_d"] > full.state["empty_at_d"] and p.correct == (0,)
+    for d, n in ((4, 150), (2, 20), (5, 392)):
+        ex = jx.explorer_empty_fraction(CARS.records, CARS.record_names, d, n)
+        view = DimensionalityView(CARS.records, CARS.record_names, d=d, n=n)
+        shown = round(100 * view.state["empty_at_d"], 1) / 100  # the readout's "x.y %"
+        assert ex.kind == "explorer" and ex.check(shown).correct, (d, n)
+        assert not ex.check(shown + 0.01).correct
+        # independent count: distinct records among the explorer's subset, against the cells
+        subset = CARS.records[np.random.default_rng(0).permutation(len(CARS.records))[:n], :d]
+        distinct = len({tuple(r) for r in subset.tolist()})
+        assert ex.check(1 - distinct / view.state["cells_at_d"]).correct
+
+
+def test_independence_concept_counter_example():
+    q = jx.independence_concept()
+    assert q.correct == (1,) and q.kind == "concept"
+    assert "0.160" in q.explanation  # P(A=1,B=1) - P(A=1)P(B=1) = 0.41 - 0.25 = 0.16
+    _reasons_hide_the_answer(q)
+
+
+START = dict(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), sigma1=1.0, sigma2=0.8, rho=0.4)
+
+
+@pytest.mark.parametrize("phi_to, towards", [(0.2, 0), (0.8, 1)])
+def test_boundary_prediction_matches_the_true_boundary(phi_to, towards):
+    p = gdx.predict_boundary_with_phi(0.5, phi_to, **START)
+    assert p.correct == (towards,)
+    # oracle: the log-odds at the half-way point falls (boundary moves towards mu1) when phi falls
+    view = GDAFitView(phi=phi_to)
+    mid = (np.array(START["mu0"]) + START["mu1"]) / 2
+    score = view.state["theta_true"] @ mid + view.state["theta0_true"]
+    assert (score < 0) == (towards == 0)
+
+
+def test_true_theta0_is_what_the_fit_explorer_shows():
+    ex = gdx.explorer_true_theta0(0.2, **START)
+    view = GDAFitView(phi=0.2)
+    assert ex.kind == "explorer" and ex.check(round(view.state["theta0_true"], 3)).correct
+    assert not ex.check(round(view.state["theta0"], 3) + 0.1).correct
+    # closed form: theta0 = 1/2 mu0' S^-1 mu0 - 1/2 mu1' S^-1 mu1 + log(phi/(1-phi))
+    S = np.array([[1.0, 0.32], [0.32, 0.64]])
+    m0, m1 = np.array(START["mu0"]), np.array(START["mu1"])
+    t0 = 0.5 * m0 @ np.linalg.solve(S, m0) - 0.5 * m1 @ np.linalg.solve(S, m1) + np.log(0.25)
+    assert ex.check(t0).correct
+
+
+def test_duplicated_data_changes_nothing():
+    X = np.array([[0, 1], [1, 0], [2, 2], [4, 3], [5, 5], [6, 4]], dtype=float)
+    y = np.array([0, 0, 1, 1, 1, 0])
+    q = gdx.duplicated_data_concept(X, y)
+    assert q.correct == (0,) and q.check("b").correct is False
+    _reasons_hide_the_answer(q)
+
+
+def test_outliers_prediction_matches_the_explorer():
+    p = gdx.predict_outliers()
+    clean, dirty = GDAvsLogisticView(), GDAvsLogisticView(family="outliers")
+    grow = {k: dirty.state["errors"][k] - clean.state["errors"][k] for k in ("gda", "lr")}
+    assert p.correct == ((0,) if grow["gda"] > grow["lr"] else (1,))
+    assert f"{clean.state['errors']['gda']:.4f}" in p.explanation
+
+
+def test_bayes_error_item_accepts_the_readout():
+    ex = gdx.explorer_bayes_error(0.8)
+    assert "set ρ = 0.8." in ex.prompt
+    wide = gdx.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)
+    assert "set σ₁ = 1.5, σ₂ = 1.5." in wide.prompt
+    assert wide.check(round(GDAvsLogisticView(sigma1=1.5, sigma2=1.5).state["errors"]["bayes"], 4))
+    view = GDAvsLogisticView(rho=0.8)
+    assert ex.kind == "explorer" and ex.check(round(view.state["errors"]["bayes"], 4)).correct
+    assert not ex.check(view.state["errors"]["bayes"] + 0.005).correct
+    # oracle: Monte Carlo with many more points than the explorer's test set
+    from genviz.gaussian import cov_from_params
+    from genviz.synthetic import DataModel
+    model = DataModel("gaussian", [-1, -0.5], [1, 0.5], cov_from_params(1, 1, 0.8), phi=0.5)
+    X, y = model.sample(400_000, np.random.default_rng(1))
+    mc = np.mean((model.log_odds(X) > 0) != y)
+    exact = float(ex.solution().text.split("exact error $")[1].split("$")[0])
+    assert abs(mc - exact) < 0.003 and abs(ex._answer - exact) < 0.02
+
+
+def test_poisson_bias_concept_reads_the_curves():
+    sizes = np.array([10, 1000])
+    stuck = LearningCurves(sizes, np.array([[.07, .0435], [.068, .0434]] * 10),
+                           np.array([[.065, .033], [.064, .0331]] * 10), 0.0328, 20)
+    gone = LearningCurves(sizes, np.array([[.07, .0328], [.068, .0328]] * 10),
+                          np.array([[.065, .033], [.064, .0331]] * 10), 0.0328, 20)
+    assert gdx.poisson_bias_concept(stuck).correct == (1,)
+    assert gdx.poisson_bias_concept(gone).correct == (0,)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: gx.predict_peak_with_rho(), lambda: gx.valid_covariance(),
+    lambda: jx.independence_concept(), lambda: gdx.predict_outliers(),
+    lambda: gdx.predict_boundary_with_phi(0.5, 0.2, **START)])
+def test_every_item_renders_statically_with_the_answer_folded(make):
+    from genviz.widgets.exercises import choice_box
+    item = make()
+    page = choice_box(item)._repr_mimebundle_()["text/html"]
+    before, _, folded = page.partition("<details>")
+    assert item.explanation[:40] not in before
+    assert folded.startswith("<summary>Answer</summary>") and "<details open" not in page
+    assert f"<b>{html.escape(item.answer_text())}.</b>" in folded and "<b>(" not in before
