@@ -156,10 +156,10 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
         "and recall of the spam filter move?",
         ["Both rise.", "Precision rises, recall falls.", "Precision falls, recall rises.",
          "Both fall."], answer,
-        explanation=("A larger c asks for stronger evidence before flagging an email, so fewer "
+        explanation=("A larger $c$ asks for stronger evidence before flagging an email, so fewer "
                      "emails are flagged. Those still flagged are the clearest spam (precision, "
                      "the share of flagged emails that are spam, rises), but more spam slips "
-                     "through (recall, the share of spam that is flagged, falls). Smola: \"if c "
+                     "through (recall, the share of spam that is flagged, falls). Smola: \"if $c$ "
                      "is large then our algorithm is conservative\"."),
         reasons={0: "Flagging fewer emails cannot catch more of the spam.",
                  2: "A larger c flags fewer emails, not more.",
