@@ -43,3 +43,103 @@ def test_cv_selected_bandwidth():
         ex = kx.cv_selected_bandwidth(x, hs, method)
         best = hs[pick(cv_curve(x, hs, method))]
         assert ex.check(best).correct and not ex.check(best * 1.5).correct
+
+
+# -- notebook 05: predictions, the conceptual item and the explorer item -------------------------
+def test_predict_bin_origin_against_numpys_histogram():
+    from genviz.kde import sample_claw
+
+    x = sample_claw(1000, np.random.default_rng(0))[:200]
+    before, _ = np.histogram(x, bins=np.arange(np.floor(x.min() / 0.3) * 0.3, x.max() + 0.3, 0.3))
+    after, _ = np.histogram(x, bins=np.arange(np.floor((x.min() - 0.15) / 0.3) * 0.3 + 0.15,
+                                              x.max() + 0.3, 0.3))
+    assert sorted(before[before > 0]) != sorted(after[after > 0])  # the heights change
+    p = kx.predict_bin_origin(x, 0.3, 0.15)
+    assert p.kind == "prediction" and p.check(2).correct and not p.check(1).correct
+    # one point per bin, wherever the bins start: the bars only slide
+    p = kx.predict_bin_origin([0.1, 1.1, 2.1], 1.0, 0.5)
+    assert p.check(1).correct
+    assert "the same" not in p.prompt.lower()  # the question does not state the outcome
+    with pytest.raises(ValueError, match="width"):
+        kx.predict_bin_origin(x, 0.0, 0.1)
+    with pytest.raises(ValueError, match="shift"):
+        kx.predict_bin_origin(x, 0.3, np.nan)
+
+
+def test_predict_tiny_bandwidth_spikes_of_area_one():
+    from scipy.stats import gaussian_kde
+
+    data = np.array([-1.0, 0.2, 0.5, 2.0])
+    oracle = gaussian_kde(data, bw_method=1e-3 / data.std(ddof=1))
+    assert oracle.integrate_box_1d(-10, 10) == pytest.approx(1.0)
+    assert oracle(data).min() > 90  # a spike at every point: 1 / (4 * 0.001 * sqrt(2 pi)) ~ 100
+    p = kx.predict_tiny_bandwidth(data)
+    assert p.check(1).correct and all(not p.check(i).correct for i in (0, 2, 3))
+    assert "1/n" in p.explanation
+    with pytest.raises(ValueError, match="h_small"):
+        kx.predict_tiny_bandwidth(data, h_small=0.0)
+    with pytest.raises(ValueError, match="data"):
+        kx.predict_tiny_bandwidth([])
+
+
+def test_predict_cv_with_fewer_points_against_the_bruteforce_sweep():
+    from genviz.kde import cv_curve_bruteforce, sample_claw
+
+    hs = kx.EXPLORER_HS
+    best = {n: hs[np.argmin(cv_curve_bruteforce(sample_claw(n, 0), hs, "lscv"))] for n in (200, 1000)}
+    assert best[200] > best[1000]
+    p = kx.predict_cv_with_fewer_points(1000, 200)
+    assert p.check("It moves to a larger h.").correct and not p.check(1).correct
+    with pytest.raises(ValueError, match="n_to"):
+        kx.predict_cv_with_fewer_points(1000, 1)
+    with pytest.raises(ValueError, match="method"):
+        kx.predict_cv_with_fewer_points(1000, 200, method="aic")
+
+
+def test_predict_2d_bandwidth_counts_hills_like_scipy_ndimage():
+    from scipy.ndimage import maximum_filter
+
+    from genviz.datasets import auto_mpg
+    from genviz.kde import kde2d_grid, rule_of_thumb
+
+    X = auto_mpg().X[:, [4, 0]]
+    h0 = np.array([rule_of_thumb(X[:, k], "scott") for k in range(2)])
+    lo, hi = X.min(axis=0) - 0.1 * np.ptp(X, axis=0), X.max(axis=0) + 0.1 * np.ptp(X, axis=0)
+    xs, ys = np.linspace(lo[0], hi[0], 100), np.linspace(lo[1], hi[1], 100)
+
+    def hills(scale):
+        Z = kde2d_grid(xs, ys, X, scale * h0)
+        peaks = (Z == maximum_filter(Z, size=3, mode="constant")) & (Z > 0.05 * Z.max())
+        return int(peaks[1:-1, 1:-1].sum())
+
+    assert hills(3.0) < hills(1.0)
+    p = kx.predict_2d_bandwidth(X, 1.0, 3.0)
+    assert p.check(2).correct and not p.check(0).correct
+    with pytest.raises(ValueError, match="X"):
+        kx.predict_2d_bandwidth(X[:, 0])
+    with pytest.raises(ValueError, match="scale_to"):
+        kx.predict_2d_bandwidth(X, 1.0, -1.0)
+
+
+def test_more_smoothing_with_fewer_points_is_a_concept_with_reasons():
+    c = kx.more_smoothing_with_fewer_points()
+    assert c.kind == "concept" and c.check("b").correct
+    for wrong in ("a", "c"):
+        fb = c.check(wrong)
+        assert not fb.correct and len(str(fb)) > 40  # a reason, not only "wrong"
+        assert c.options[1] not in str(fb)  # the reason does not name the right option
+
+
+def test_cv_bandwidth_in_explorer_is_what_the_explorer_shows():
+    from genviz.plots.kde import BandwidthView
+
+    view = BandwidthView(300, 0.05)
+    try:
+        shown = view.state["h_lscv"]
+    finally:
+        view.close()
+    ex = kx.cv_bandwidth_in_explorer(300)
+    assert ex.kind == "explorer"
+    assert ex.check(round(shown, 4)).correct and not ex.check(shown * 1.06).correct
+    with pytest.raises(ValueError, match="n"):
+        kx.cv_bandwidth_in_explorer(1)

@@ -61,3 +61,79 @@ def test_bad_input():
         kx.majority_vote(X, Y, [0.0, 0.0, 1.0], k=1)
     with pytest.raises(ValueError, match="eps must be < 1"):
         kx.jl_dimension(10, 1.5)
+
+
+# -- predictions, the conceptual item and the explorer item --------------------------------------
+from genviz.knn import regression_data, two_class_data  # noqa: E402
+from genviz.synthetic import flip_labels, regression_truth  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def blobs():
+    X, y = two_class_data(200, rng=0)
+    Xt, yt = two_class_data(2000, rng=1)
+    return X, y, Xt, yt
+
+
+def _sk_accuracy(X, y, Xt, yt, k, noise):
+    y_noisy, _ = flip_labels(y, noise, 2, rng=0)
+    return np.mean(KNeighborsClassifier(k).fit(X, y_noisy).predict(Xt) == yt)
+
+
+def test_predict_noise_and_k_against_scikit_learn(blobs):
+    assert _sk_accuracy(*blobs, 15, 0.2) > _sk_accuracy(*blobs, 1, 0.2) + 0.05
+    p = kx.predict_noise_and_k(*blobs, noise=0.2)
+    assert p.kind == "prediction" and p.check("b").correct and not p.check("a").correct
+    X, y, Xt, yt = blobs
+    with pytest.raises(ValueError, match="noise"):
+        kx.predict_noise_and_k(X, y, Xt, yt, noise=1.5)
+    with pytest.raises(ValueError, match="y"):
+        kx.predict_noise_and_k(X, y.astype(str), Xt, yt)
+
+
+def test_predict_regression_k_against_scikit_learn():
+    x, y = regression_data(100, rng=0)
+    grid = np.linspace(x.min(), x.max(), 1001)[:, None]
+    mse = [np.mean((KNeighborsRegressor(k).fit(x[:, None], y).predict(grid)
+                    - regression_truth(grid[:, 0])) ** 2) for k in (1, 7, 40)]
+    assert mse[1] < mse[0] and mse[1] < mse[2]
+    p = kx.predict_regression_k(x, y)
+    assert p.check("b").correct and not p.check("a").correct
+    with pytest.raises(ValueError, match="ks"):
+        kx.predict_regression_k(x, y, ks=(1, 7, 1000))
+
+
+def test_predict_projection_spread_follows_one_over_sqrt_2d():
+    from genviz.datasets import optical_digits
+
+    X = optical_digits()[0][:300]
+    # closed form: the ratio is about sqrt(chi2_d / d), of standard deviation ~ 1 / sqrt(2 d)
+    assert (1 / np.sqrt(2 * 4)) / (1 / np.sqrt(2 * 16)) == pytest.approx(2.0)
+    p = kx.predict_projection_spread(X, d=4)
+    assert p.check("4").correct and not p.check("2").correct
+    with pytest.raises(ValueError, match="d"):
+        kx.predict_projection_spread(X, d=0)
+
+
+def test_k_equals_m_against_scikit_learn(blobs):
+    X, y, Xt, _ = blobs
+    sk = KNeighborsClassifier(len(X)).fit(X, y).predict(Xt[:50])
+    assert len(set(sk)) == 1
+    c = kx.k_equals_m(X, y)
+    assert c.kind == "concept" and c.check("b").correct and not c.check("a").correct
+    with pytest.raises(ValueError, match="X"):
+        kx.k_equals_m(X[:, 0], y)
+
+
+def test_accuracy_in_knn_explorer_is_the_readouts_number(blobs):
+    from genviz.plots.knn import KNNClassificationView
+
+    view = KNNClassificationView(*blobs, k=1, noise=0.25)
+    try:
+        shown = view.state["test_accuracy"]
+    finally:
+        view.close()
+    assert shown == pytest.approx(_sk_accuracy(*blobs, 1, 0.25))
+    ex = kx.accuracy_in_knn_explorer(*blobs, 1, 0.25)
+    assert ex.kind == "explorer" and ex.check(round(shown, 3)).correct
+    assert not ex.check(_sk_accuracy(*blobs, 15, 0.25)).correct

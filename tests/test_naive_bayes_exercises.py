@@ -34,3 +34,163 @@ def test_continuous_exercises():
     assert ex.check(26).correct and not ex.check(24).correct
     assert "Not answered" in str(ex.check(...))
     assert "= 26" in str(ex.solution())
+
+
+# -- notebooks 06 and 08: predictions, conceptual and explorer items -----------------------------
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+ODD_DAY = ["sunny", "cold", "high", "strong", "warm", "change"]
+
+
+def test_predict_smallest_alpha():
+    t = datasets.enjoy_sport()
+    # by hand: no "no" day was sunny and no "yes" day was cold, so both scores are 0 at alpha = 0
+    rows = [dict(zip(t.feature_names, r)) for r in t.X]
+    assert not any(r["Sky"] == "sunny" for r, y in zip(rows, t.y) if y == "no")
+    assert not any(r["Temp"] == "cold" for r, y in zip(rows, t.y) if y == "yes")
+    p = nx.predict_smallest_alpha(t.X, t.y, t.feature_names, ODD_DAY)
+    assert p.kind == "prediction" and p.check("a").correct and not p.check("b").correct
+    with pytest.raises(ValueError, match="alpha_step"):
+        nx.predict_smallest_alpha(t.X, t.y, t.feature_names, ODD_DAY, alpha_step=0.0)
+
+
+def test_predict_unseen_value():
+    t = datasets.play_tennis()
+    assert "Overcast" not in t.X[t.y == "No", 0]  # by hand: no "No" day was overcast
+    p = nx.predict_unseen_value(t.X, t.y, t.feature_names, ["Overcast", "Cool", "High", "Strong"], "No")
+    assert p.check("Exactly 0.").correct and not p.check("Undefined (0/0).").correct
+    p = nx.predict_unseen_value(t.X, t.y, t.feature_names, ["Sunny", "Cool", "High", "Strong"], "No")
+    assert p.check("Between 0 and 1.").correct  # Mitchell's 0.795
+    with pytest.raises(ValueError, match="label"):
+        nx.predict_unseen_value(t.X, t.y, t.feature_names, ["Sunny", "Cool", "High", "Strong"], "Maybe")
+
+
+def test_smoothing_can_flip_against_scikit_learn():
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+    from sklearn.preprocessing import OrdinalEncoder
+
+    t = datasets.play_tennis()
+    enc = OrdinalEncoder().fit(t.X)
+    query = np.array([["Sunny", "Cool", "High", "Weak"]])
+    decisions = [SkCategoricalNB(alpha=a, force_alpha=True).fit(enc.transform(t.X), t.y)
+                 .predict(enc.transform(query))[0] for a in (1e-10, 2.0)]
+    assert decisions == ["No", "Yes"]  # smoothing flips this day
+    c = nx.smoothing_can_flip(t.X, t.y, t.feature_names)
+    assert c.kind == "concept" and c.check("Yes").correct and not c.check("b").correct
+    assert "⟨Sunny, Cool, High, Weak⟩" in c.explanation and r"\alpha = 2$" in c.explanation
+    assert "Yes" not in (c.reasons[1] or "")
+    # with one value per feature nothing can flip: the answer is computed, not fixed
+    same = np.array([["a", "x"], ["a", "x"], ["a", "x"]])
+    c1 = nx.smoothing_can_flip(same, np.array(["p", "p", "q"]), ["f", "g"])
+    assert c1.check("b").correct
+    with pytest.raises(ValueError, match="alphas"):
+        nx.smoothing_can_flip(t.X, t.y, t.feature_names, alphas=(0.0,))
+
+
+def test_posterior_in_query_builder_is_the_readouts_number():
+    from genviz.plots.naive_bayes import CategoricalNBView
+
+    t = datasets.play_tennis()
+    q = ["Rain", "Mild", "High", "Weak"]
+    view = CategoricalNBView(t.X, t.y, t.feature_names, alpha=1.0, query=q)
+    try:
+        e = view.state["explain"]
+        shown = e["posterior"][e["classes"].index("Yes")]
+    finally:
+        view.close()
+    ex = nx.posterior_in_query_builder(t.X, t.y, t.feature_names, q, "Yes")
+    assert ex.kind == "explorer" and ex.check(round(shown, 4)).correct
+    assert not ex.check(1 - shown).correct
+
+
+def test_predict_narrow_bins_against_scikit_learn():
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+
+    from genviz.experiments import discretization
+    from genviz.naive_bayes import discretize
+
+    p = datasets.penguins()
+    flipper = p.X[:, 2]
+    acc = {}
+    for w in (20.0, 2.0):
+        d = discretization(flipper, p.y, width=w)
+        bins = discretize(flipper, d.edges)[:, None] - 1
+        sk = SkCategoricalNB(alpha=1.0, min_categories=d.n_bins).fit(bins, p.y)
+        acc[w] = np.mean(sk.predict(bins) == p.y)
+    assert acc[2.0] > acc[20.0]
+    pr = nx.predict_narrow_bins(flipper, p.y, 20, 2)
+    assert pr.check("It rises.").correct and not pr.check("It falls.").correct
+    with pytest.raises(ValueError, match="narrow"):
+        nx.predict_narrow_bins(flipper, p.y, 20, 0)
+
+
+def test_predict_correlation_against_scikit_learn():
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
+    from sklearn.naive_bayes import GaussianNB as SkGaussianNB
+
+    from genviz.experiments import nb_vs_gda
+
+    acc = {}
+    for rho in (0.0, 0.95):
+        r = nb_vs_gda(rho)
+        acc[rho] = [np.mean(m.fit(r.X, r.y).predict(r.X_test) == r.y_test)
+                    for m in (SkGaussianNB(), LinearDiscriminantAnalysis())]
+    assert acc[0.95][1] - acc[0.0][1] > 0.1 and abs(acc[0.95][0] - acc[0.0][0]) < 0.02
+    pr = nx.predict_correlation()
+    assert pr.check("b").correct and not pr.check("a").correct
+
+
+def _two_classes(n, rng):
+    one = rng.normal(0.0, 1.0, n)
+    two = np.concatenate([rng.normal(-3.0, 0.6, n // 2), rng.normal(3.0, 0.6, n - n // 2)])
+    return np.concatenate([one, two]), np.repeat(["one", "two"], n)
+
+
+def test_predict_wide_kde_against_scikit_learn_kernel_density():
+    from sklearn.neighbors import KernelDensity
+
+    rng = np.random.default_rng(7)
+    x, y = _two_classes(150, rng)
+    xt, yt = _two_classes(1000, rng)
+
+    def acc(h):
+        logp = np.column_stack([
+            KernelDensity(bandwidth=h).fit(x[y == c, None]).score_samples(xt[:, None])
+            + np.log(np.mean(y == c)) for c in ("one", "two")])
+        return np.mean(np.array(["one", "two"])[logp.argmax(axis=1)] == yt)
+
+    assert acc(3.0) < acc(0.3) - 0.01
+    pr = nx.predict_wide_kde(x, y, xt, yt, 0.3, 3.0)
+    assert pr.check("b").correct and not pr.check("a").correct
+    with pytest.raises(ValueError, match="x_train"):
+        nx.predict_wide_kde(x[:, None], y, xt, yt, 0.3, 3.0)
+
+
+def test_duplicated_feature_against_scikit_learn():
+    from sklearn.naive_bayes import GaussianNB as SkGaussianNB
+
+    p = datasets.penguins()
+    x = p.X[:, 2]
+    once = SkGaussianNB().fit(x[:, None], p.y).predict_proba(x[:, None]).max(axis=1).mean()
+    twice = SkGaussianNB().fit(np.c_[x, x], p.y).predict_proba(np.c_[x, x]).max(axis=1).mean()
+    assert twice > once
+    c = nx.duplicated_feature(x, p.y)
+    assert c.kind == "concept" and c.check("b").correct and not c.check("a").correct
+    with pytest.raises(ValueError, match="x"):
+        nx.duplicated_feature(np.c_[x, x], p.y)
+
+
+def test_accuracy_in_nb_vs_gda_explorer_is_the_readouts_number():
+    from genviz.plots.naive_bayes import NBvsGDAView
+
+    view = NBvsGDAView(0.6)
+    try:
+        shown = view.state["accuracy_gda"], view.state["accuracy_nb"]
+    finally:
+        view.close()
+    ex = nx.accuracy_in_nb_vs_gda_explorer(0.6)
+    assert ex.kind == "explorer" and ex.check(round(shown[0], 3)).correct
+    assert not ex.check(shown[1]).correct
+    with pytest.raises(ValueError, match="model"):
+        nx.accuracy_in_nb_vs_gda_explorer(0.6, model="lda")

@@ -69,3 +69,68 @@ def test_flagged_ham(data):
         ex = flagged_ham(model, data["X_test"], data["y_test"], log10_c)
         assert ex.check(n).correct
         assert not ex.check(n + 1).correct
+
+
+# -- predictions, the conceptual item and the explorer item --------------------------------------
+from genviz.exercises import spam as sx  # noqa: E402
+
+TEXT = ("Dear friend, click here to get your FREE money now! Unsubscribe. Meeting about the "
+        "neurips paper tomorrow.")
+
+
+@pytest.fixture(scope="module")
+def multi(data):
+    return MultinomialNB(alpha=1.0).fit(data["X_train"], data["y_train"])
+
+
+def test_predict_threshold_direction_counted_by_hand(data, multi):
+    score = multi.decision_function(data["X_test"])
+    spam = data["y_test"] == "spam"
+    pr = []
+    for log10_c in (0.0, 10.0):
+        flagged = score > log10_c * np.log(10)
+        pr.append((np.sum(flagged & spam) / np.sum(flagged), np.sum(flagged & spam) / np.sum(spam)))
+    assert pr[1][0] > pr[0][0] and pr[1][1] < pr[0][1]  # precision up, recall down
+    p = sx.predict_threshold_direction(multi, data["X_test"], data["y_test"])
+    assert p.kind == "prediction" and p.check("b").correct and not p.check("c").correct
+
+
+def test_predict_added_word_by_the_linear_form(data, multi):
+    w, b = multi.linear_form()
+    x = bag_of_words([TEXT], data["vocab"])
+    before = float((x @ w)[0] + b)
+    after = before + w[data["vocab"].index["razor"]]
+    assert after < before and after > 0 and before > 0  # drops, still spam
+    p = sx.predict_added_word(multi, data["vocab"], TEXT, "razor")
+    assert p.check("b").correct and not p.check("a").correct
+    assert f"{before:+.2f}" in p.explanation and f"{after:+.2f}" in p.explanation
+    p2 = sx.predict_added_word(multi, data["vocab"], TEXT, "mortgage")
+    assert p2.check("c").correct
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        sx.predict_added_word(multi, data["vocab"], TEXT, "neurips")
+    with pytest.raises(TypeError, match="text"):
+        sx.predict_added_word(multi, data["vocab"], ["an email"], "razor")
+
+
+def test_doubled_email_by_the_linear_form(data, multi):
+    w, b = multi.linear_form()
+    x = bag_of_words([TEXT], data["vocab"])
+    assert multi.decision_function(2 * x)[0] == pytest.approx(b + 2 * float((x @ w)[0]))
+    c = sx.doubled_email(multi, data["vocab"], TEXT)
+    assert c.kind == "concept" and c.check("b").correct and not c.check("c").correct
+    with pytest.raises(TypeError, match="text"):
+        sx.doubled_email(multi, data["vocab"], None)
+
+
+def test_flagged_ham_in_explorer_is_the_readouts_number(data):
+    from genviz.plots.spam import SpamThresholdView
+
+    view = SpamThresholdView(data["X_train"], data["y_train"], data["X_test"], data["y_test"],
+                             log10_c=3.0)
+    try:
+        shown = view.state["points"]["multinomial"]["fp"]
+    finally:
+        view.close()
+    multi = MultinomialNB(alpha=1.0).fit(data["X_train"], data["y_train"])
+    ex = sx.flagged_ham_in_explorer(multi, data["X_test"], data["y_test"], 3.0)
+    assert ex.kind == "explorer" and ex.check(shown).correct and not ex.check(shown + 1).correct

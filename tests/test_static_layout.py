@@ -237,6 +237,14 @@ def _spam_figure(name):
 
 
 #: case -> (function name, builder); one case per distinct call in the notebooks
+def _histogram_to_kde():
+    """Notebook 05's progression from bins to a bandwidth: the first 20 claw draws."""
+    from genviz.plots.kde_steps import histogram_to_kde_figure
+
+    x, *_ = _claw_and_bandwidths()
+    return histogram_to_kde_figure(x[:20], 0.5)
+
+
 CASES = {
     **{f"gaussian_figure[{w}-{k}]": ("gaussian_figure", functools.partial(_gaussian, w, k))
        for w, k in (("scale", "surface"), ("positive", "surface"), ("positive", "contour"),
@@ -254,6 +262,7 @@ CASES = {
        for w in ("penguins_three", "penguins_kde", "gaussian_four", "two_class_four")},
     **{name: (name, functools.partial(_spam_figure, name))
        for name in ("top_words_figure", "confusion_figure", "underflow_figure")},
+    "histogram_to_kde_figure": ("histogram_to_kde_figure", _histogram_to_kde),
 }
 
 

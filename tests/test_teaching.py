@@ -59,7 +59,7 @@ PENDING_00_04: set[str] = set()
 
 # (keep these sets apart)
 
-PENDING_05_09 = {"05", "06", "07", "08", "09"}
+PENDING_05_09: set[str] = set()
 PENDING = PENDING_00_04 | PENDING_05_09
 
 MAX_WORDS = 150

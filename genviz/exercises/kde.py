@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Exercise
-from genviz.kde import cv_curve, histogram_pdf, kde_pdf, rule_of_thumb
+from genviz._validation import check_int, check_points, check_scalar, check_vector
+from genviz.exercises import Choice, Exercise, Prediction
+from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf, rule_of_thumb,
+                        sample_claw)
 
-__all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth"]
+__all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth",
+           "predict_bin_origin", "predict_tiny_bandwidth", "predict_cv_with_fewer_points",
+           "predict_2d_bandwidth", "more_smoothing_with_fewer_points",
+           "cv_bandwidth_in_explorer"]
 
 
 def kde_by_hand(data, x0, h, kernel="box") -> Exercise:
@@ -64,3 +69,201 @@ def cv_selected_bandwidth(data, hs, method="loo-likelihood") -> Exercise:
                   f"with the {better} score: $h = {best:.4g}$. With fewer points the estimate is typically "
                   f"noisier, so cross-validation asks for more smoothing (a larger $h$)."),
     )
+
+
+# -- predictions before the explorers, a conceptual item, an item read off an explorer ---------
+#: the bandwidth explorer's grid of h (genviz.plots.kde.BandwidthView)
+EXPLORER_HS = np.geomspace(0.005, 1.5, 100)
+
+
+def _best_h(data, method, hs=EXPLORER_HS) -> float:
+    scores = cv_curve(data, hs, method)
+    return float(hs[np.argmax(scores) if method == "loo-likelihood" else np.argmin(scores)])
+
+
+def predict_bin_origin(data, width, shift) -> Prediction:
+    """Before the histogram explorer: what moving the bins' origin by ``shift`` does.
+
+    The right option is computed: the bars' heights (as a sorted list) either change or only
+    move sideways.
+
+    Examples
+    --------
+    >>> p = predict_bin_origin([0.1, 0.2, 0.6, 1.4], 1.0, 0.5)
+    >>> p.options[p.correct[0]][:15]
+    'The bar heights'
+    """
+    shift = check_scalar(shift, "shift")
+    _, before = histogram(data, width, 0.0)
+    _, after = histogram(data, width, shift)
+    changes = not np.array_equal(np.sort(before[before > 0]), np.sort(after[after > 0]))
+    options = ["Nothing changes: it is the same data with the same bin width.",
+               "The bars only slide sideways; their heights stay the same.",
+               "The bar heights change: peaks can appear or vanish."]
+    return Prediction(
+        f"Keep the bin width at {width:g} and move the origin from 0 to {shift:g}. What happens "
+        "to the histogram?",
+        options, 2 if changes else 1,
+        explanation=("Each point is counted in the bin that holds it; moving every edge "
+                     "regroups the points, so the counts, and the bar heights, change. Two "
+                     "histograms of the same data with the same width can tell different stories: "
+                     "the first of the slides' two issues."),
+        reasons={0: "The data and the width are the same, but the edges are not.",
+                 1: "The edges move, but the points do not move with them."})
+
+
+def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
+    """Before the KDE explorer: as h -> 0, what the sum of bumps becomes and its area.
+
+    The area and the peak at ``h_small`` are computed with :func:`genviz.kde.kde_pdf` (on a grid
+    fine enough to resolve the bumps), so the right option is what the estimator does.
+
+    Examples
+    --------
+    >>> p = predict_tiny_bandwidth([0.0, 1.0, 3.0])
+    >>> p.options[p.correct[0]][:18]
+    'A spike at every d'
+    """
+    data = check_vector(data, "data")
+    if data.size == 0:
+        raise ValueError("data is empty; pass at least one observation")
+    h_small = check_scalar(h_small, "h_small", low=0.0, low_open=True)
+    grid = np.concatenate([np.linspace(xi - 8 * h_small, xi + 8 * h_small, 401) for xi in data])
+    grid = np.unique(grid)
+    f = kde_pdf(grid, data, h_small)
+    area = float(np.trapezoid(f, grid))
+    # a spike at every point: at each x_i at least its own bump's peak, 1 / (n h sqrt(2 pi))
+    spikes = kde_pdf(data, data, h_small).min() >= 0.99 / (data.size * h_small * np.sqrt(2 * np.pi))
+    options = ["A flat line: the area goes to 0.",
+               "A spike at every data point, each of area 1/n: the total area stays 1.",
+               "Spikes whose total area grows without bound.",
+               "The true density the data came from."]
+    return Prediction(
+        "Shrink $h$ towards 0. What does the sum of the bumps become, and what is its area?",
+        options, 1 if (abs(area - 1) < 0.01 and spikes) else 0,
+        explanation=(r"Each bump $\frac{1}{nh}K\left(\frac{x - x_i}{h}\right)$ has area $1/n$ "
+                     r"whatever $h$ is; as $h \to 0$ it gets narrower and taller, so $\hat f$ "
+                     r"becomes $n$ spikes at the data, still of total area 1: the estimate "
+                     r"memorises the sample (over-fitting), the opposite of the true density."),
+        reasons={0: "The height of each bump is 1/(nh): it grows as h shrinks.",
+                 2: "Narrower and taller: width times height stays the same.",
+                 3: "With h -> 0 the estimate sees only the sample, not where it came from."})
+
+
+def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0) -> Prediction:
+    """Before the bandwidth explorer: where the cross-validated h goes when n shrinks.
+
+    Computed on the explorer's own samples (``sample_claw(n, seed)``) and bandwidth grid.
+
+    Examples
+    --------
+    >>> p = predict_cv_with_fewer_points(1000, 200)
+    >>> p.options[p.correct[0]]
+    'It moves to a larger h.'
+    """
+    n_from, n_to = check_int(n_from, "n_from", low=2), check_int(n_to, "n_to", low=2)
+    big, small = (_best_h(sample_claw(n, seed), method) for n in (n_from, n_to))
+    options = ["It moves to a larger h.", "It moves to a smaller h.", "It stays where it is."]
+    ratio = small / big
+    answer = 2 if abs(np.log(ratio)) < 0.06 else (0 if ratio > 1 else 1)
+    return Prediction(
+        f"In the explorer, move $n$ from {n_from} down to {n_to}. Where does the bandwidth that "
+        f"{'least-squares' if method == 'lscv' else 'likelihood'} cross-validation selects go?",
+        options, answer,
+        explanation=("With fewer points each bump has to cover more ground, and the estimate at "
+                     "a small h is noisier (its variance grows as n shrinks), so the best "
+                     "trade-off between noise and blur moves to more smoothing: a larger h. "
+                     "With more data, h can shrink and the claws come out."),
+        reasons={1: "A smaller h gives a spikier estimate; with fewer points the spikes are "
+                    "further apart.",
+                 2: "The best h depends on the sample size, not only on the true density."})
+
+
+def _count_hills(Z) -> int:
+    inner = Z[1:-1, 1:-1]
+    higher = np.ones(inner.shape, dtype=bool)
+    for di in (-1, 0, 1):
+        for dj in (-1, 0, 1):
+            if di or dj:
+                higher &= inner > Z[1 + di:Z.shape[0] - 1 + di, 1 + dj:Z.shape[1] - 1 + dj]
+    return int(np.sum(higher & (inner > 0.05 * Z.max())))
+
+
+def predict_2d_bandwidth(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
+    """Before the 2-D KDE explorer: how many hills when both bandwidths grow.
+
+    The hills (local maxima above 5 % of the peak) are counted on the explorer's grid with
+    :func:`genviz.kde.kde2d_grid` at Scott's bandwidths times each scale.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = np.r_[rng.normal(0, 1, (100, 2)), rng.normal(6, 1, (100, 2))]
+    >>> p = predict_2d_bandwidth(X, 0.5, 5.0)
+    >>> p.options[p.correct[0]][:5]
+    'Fewer'
+    """
+    X = check_points(X, "X", d=2)
+    scale_from = check_scalar(scale_from, "scale_from", low=0.0, low_open=True)
+    scale_to = check_scalar(scale_to, "scale_to", low=0.0, low_open=True)
+    h0 = np.array([rule_of_thumb(X[:, k], "scott") for k in range(2)])
+    lo, hi = X.min(axis=0) - 0.1 * np.ptp(X, axis=0), X.max(axis=0) + 0.1 * np.ptp(X, axis=0)
+    xs, ys = np.linspace(lo[0], hi[0], n_grid), np.linspace(lo[1], hi[1], n_grid)
+    before, after = (_count_hills(kde2d_grid(xs, ys, X, s * h0)) for s in (scale_from, scale_to))
+    options = ["More hills: each car gets its own.", "The same hills, only lower.",
+               "Fewer hills: neighbouring hills merge."]
+    answer = 0 if after > before else (2 if after < before else 1)
+    return Prediction(
+        f"Raise the bandwidth scale from {scale_from:g} to {scale_to:g} (both bandwidths "
+        "grow). What happens to the hills of the density?",
+        options, answer,
+        explanation=("Wider bumps overlap more, and where two hills are closer than about a "
+                     "bandwidth their sum has one maximum: they merge. A large bandwidth leaves "
+                     "one broad hill (the structure is masked); a small one a hill per cluster "
+                     "of cars, down to a hill per car."),
+        reasons={0: "Hills for single cars come with small bandwidths, not large ones.",
+                 1: "The bumps also get wider, and wide bumps overlap."})
+
+
+def more_smoothing_with_fewer_points() -> Choice:
+    """Conceptual: why cross-validation selects a larger h for a smaller sample."""
+    return Choice(
+        "Cross-validation picks a larger bandwidth for 200 claw draws than for 1000. Why?",
+        ["The claw density is smoother when we have fewer draws of it.",
+         "With fewer points a narrow-bump estimate is noisier, and smoothing more removes more "
+         "noise than it adds blur.",
+         "Cross-validation always prefers large h when n is small, whatever the data."],
+        1,
+        explanation=("The error of a KDE has two parts: blur (bias), which grows with $h$, and "
+                     "noise (variance), which shrinks with $h$ and with $n$ — roughly "
+                     "$1/(nh)$. With fewer points the noise is larger at every $h$, so the best "
+                     "balance moves to a larger $h$. Cross-validation finds that balance from the "
+                     "data alone."),
+        reasons={0: "The true density is the same claw however many draws we take.",
+                 2: "On data from a single narrow spike it would still pick a small h: it "
+                    "follows the data, not n alone."},
+        kind="concept")
+
+
+def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:
+    """Read the cross-validated bandwidth off the bandwidth explorer at ``n`` draws.
+
+    Examples
+    --------
+    >>> ex = cv_bandwidth_in_explorer(300)
+    >>> ex.kind
+    'explorer'
+    """
+    best = _best_h(sample_claw(check_int(n, "n", low=2), seed), method)
+    name = "least-squares" if method == "lscv" else "leave-one-out likelihood"
+    return Exercise(
+        f"In the bandwidth explorer, set n = {n}. Which bandwidth does {name} cross-validation "
+        f"select (the readout's best h)?",
+        best,
+        hint=(f"Move the n slider to {n} and release it; the readout line for "
+              f"{'LSCV' if method == 'lscv' else 'LOO log-lik.'} gives the best h on the grid "
+              "of 100 bandwidths (the marked point on its curve)."),
+        solution=(f"The explorer draws {n} points from the claw (seed {seed}), scores 100 "
+                  f"bandwidths from 0.005 to 1.5 and marks the best: $h = {best:.4f}$ (for "
+                  f"1000 draws it is {_best_h(sample_claw(1000, seed), method):.4f})."),
+        kind="explorer")

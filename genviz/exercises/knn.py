@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz._validation import check_points, check_vector
-from genviz.exercises import Exercise
+from genviz._validation import check_int, check_points, check_scalar, check_vector
+from genviz.exercises import Choice, Exercise, Prediction
 from genviz.knn import KNNClassifier, KNNRegressor
-from genviz.projections import jl_min_dim
+from genviz.projections import distance_ratios, distortion_stats, jl_min_dim, random_projection
+from genviz.synthetic import flip_labels, regression_truth
 
-__all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations"]
+__all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations",
+           "predict_noise_and_k", "predict_regression_k", "predict_projection_spread",
+           "k_equals_m", "accuracy_in_knn_explorer"]
 
 
 def majority_vote(X, y, query, k) -> Exercise:
@@ -80,3 +83,118 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
                   rf"${n_queries} \times {n_train} \times {d}$: the factor is "
                   rf"${n_features}/{d} = {ratio:g}$."),
     )
+
+
+# -- predictions before the explorers, a conceptual item, an item read off an explorer ---------
+def _noisy_accuracy(X, y, X_test, y_test, k, noise, seed=0) -> float:
+    """Test accuracy of k-NN trained on labels with a fraction ``noise`` flipped, exactly as the
+    classification explorer flips them (:func:`genviz.synthetic.flip_labels`, seed 0)."""
+    X = check_points(X, "X")
+    k = check_int(k, "k", low=1, high=X.shape[0])
+    noise = check_scalar(noise, "noise", low=0.0, high=1.0)
+    codes = np.asarray(y)
+    if codes.shape != (X.shape[0],) or not np.issubdtype(codes.dtype, np.integer):
+        raise ValueError(f"y must hold one integer class code per row of X, got dtype "
+                         f"{codes.dtype}, shape {codes.shape}")
+    y_noisy, _ = flip_labels(codes, noise, 2, rng=seed)
+    return float(np.mean(KNNClassifier(k).fit(X, y_noisy).predict(X_test) == np.asarray(y_test)))
+
+
+def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) -> Prediction:
+    """Before the classification explorer: with label noise, is 1-NN or 15-NN more accurate?"""
+    a, b = (_noisy_accuracy(X, y, X_test, y_test, k, noise) for k in (k_small, k_large))
+    answer = 2 if abs(a - b) < 0.01 else (0 if a > b else 1)
+    return Prediction(
+        f"Flip {noise:.0%} of the training labels. Which classifier is more accurate on the "
+        f"(clean) test points: $k = {k_small}$ or $k = {k_large}$?",
+        [f"k = {k_small}: it follows the data most closely.",
+         f"k = {k_large}: the vote outnumbers the flipped labels.", "About the same."], answer,
+        explanation=(f"With k = {k_small} every flipped point owns a small island of the wrong "
+                     f"class, and every test point near it is misclassified. With k = {k_large} a "
+                     "flipped point is one vote among many: the majority of its neighbours still "
+                     "carries the right label, so the islands vanish and the accuracy comes back "
+                     "(the notes' reason for pooling neighbours)."),
+        reasons={0: "Following the data closely also means following its mistakes.",
+                 2: "The two differ a lot in how much one wrong label can do."})
+
+
+def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
+    """Before the regression explorer: the error against E[y|x] as k grows (computed with
+    :class:`genviz.knn.KNNRegressor` on a fine grid)."""
+    x = check_vector(x, "x")
+    if len(ks) != 3 or not all(isinstance(k, (int, np.integer)) and 1 <= k <= x.size for k in ks):
+        raise ValueError(f"ks must be three neighbour counts between 1 and {x.size}, got {ks!r}")
+    grid = np.linspace(x.min(), x.max(), 1001)
+    mse = [float(np.mean((KNNRegressor(k).fit(x[:, None], y).predict(grid[:, None])
+                          - regression_truth(grid)) ** 2)) for k in ks]
+    if mse[0] > mse[1] < mse[2]:
+        answer = 1
+    else:
+        answer = 0 if mse[0] > mse[1] > mse[2] else 2
+    return Prediction(
+        f"Move $k$ from {ks[0]} through {ks[1]} to {ks[2]}. How does the error of the estimate "
+        "against the true mean $E[y \\mid x]$ behave?",
+        ["It keeps falling: more neighbours, less noise.",
+         "It falls, then rises again.", "It keeps rising."], answer,
+        explanation=("Few neighbours: the estimate follows the noise of single points (high "
+                     "variance). Many neighbours: it averages over a wide stretch of $x$ and "
+                     "flattens the bumps of the true curve (high bias). The error is smallest in "
+                     "between: the same trade-off as the bandwidth of a KDE (notebook 05)."),
+        reasons={0: f"With k = {ks[2]} the average reaches over a large part of the data.",
+                 2: "One neighbour copies the noise of a single point."})
+
+
+def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
+    """Before the projection explorer: by what factor d must grow to halve the spread of the
+    distance ratios (computed with the explorer's projections)."""
+    X = check_points(X, "X")
+    d = check_int(d, "d", low=1)
+    n = X.shape[1]
+    spread = {}
+    for dd in (d, *[d * f for f in factors]):
+        R = random_projection(dd, n, rng=seed, scaling="jl")
+        spread[dd] = distortion_stats(distance_ratios(X, X @ R.T))["std"]
+    best = min(factors, key=lambda f: abs(np.log(spread[d] / spread[d * f]) - np.log(2)))
+    return Prediction(
+        f"At $d = {d}$ the distance ratios have some spread (standard deviation). To halve it, "
+        "by what factor must $d$ grow?",
+        [f"{f}" for f in factors], factors.index(best),
+        explanation=(r"A projected squared distance is a sum of $d$ independent terms, so its "
+                     r"relative spread shrinks like $1/\sqrt{d}$ (the ratio is about "
+                     r"$\sqrt{\chi^2_d/d}$, of standard deviation $\approx 1/\sqrt{2d}$). Halving "
+                     r"it takes four times as many dimensions: " + ", ".join(
+                         f"d = {dd}: {spread[dd]:.3f}" for dd in spread) + "."),
+        reasons={0: "The spread falls like one over the square root of d, not like 1/d."})
+
+
+def k_equals_m(X, y) -> Choice:
+    """Conceptual: what k-NN predicts when k is the whole training set (computed)."""
+    X = check_points(X, "X")
+    m = X.shape[0]
+    labels, counts = np.unique(np.asarray(y), return_counts=True)
+    queries = X[:: max(1, m // 20)] + 0.01
+    pred = KNNClassifier(m).fit(X, y).predict(queries)
+    constant = np.all(pred == labels[np.argmax(counts)])
+    return Choice(
+        "What does k-NN predict when $k$ equals the number of training points $m$?",
+        ["The label of the nearest training point.",
+         "The majority class of the whole training set, for every query.",
+         "A smooth boundary that fits the data best."], 1 if constant else 0,
+        explanation=("With $k = m$ every query's neighbourhood is the whole training set, so "
+                     "every vote is the same: the most common label wins everywhere. k trades "
+                     "variance (small k) for bias (large k); $k = m$ is all bias."),
+        reasons={0: "That is k = 1.",
+                 2: "Every query sees the same m neighbours, so every vote is the same."})
+
+
+def accuracy_in_knn_explorer(X, y, X_test, y_test, k, noise) -> Exercise:
+    """Read the k-NN test accuracy off the classification explorer at ``k`` and ``noise``."""
+    value = _noisy_accuracy(X, y, X_test, y_test, k, noise)
+    return Exercise(
+        f"In the classification explorer, set k = {k} and noise = {noise:g}. What is the test "
+        "accuracy of k-NN?",
+        value,
+        hint="Set both sliders and read the line \"test accuracy, k-NN\" of the readout.",
+        solution=(f"With {noise:.0%} of the training labels flipped (the explorer's seeded flips), "
+                  f"{k}-NN classifies {value:.3f} of the clean test points correctly."),
+        kind="explorer")

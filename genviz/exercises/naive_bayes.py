@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Exercise
-from genviz.naive_bayes import CategoricalNB, GaussianNB, discretize
+from genviz._validation import check_scalar, check_vector
+from genviz.exercises import Choice, Exercise, Prediction
+from genviz.experiments import discretization, nb_vs_gda
+from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
 
 __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
-           "living_area_bin", "gaussian_nb_parameters", "parameter_count"]
+           "living_area_bin", "gaussian_nb_parameters", "parameter_count",
+           "predict_smallest_alpha", "predict_unseen_value", "smoothing_can_flip",
+           "posterior_in_query_builder", "predict_narrow_bins", "predict_correlation",
+           "predict_wide_kde", "duplicated_feature", "accuracy_in_nb_vs_gda_explorer"]
+
+
+def _day(query) -> str:
+    """A query as the notes write it: ⟨sunny, cold, high⟩."""
+    return "⟨" + ", ".join(str(v) for v in query) + "⟩"
 
 
 def _fit(X, y, feature_names, alpha):
@@ -114,3 +124,225 @@ def parameter_count(n_features, n_classes) -> Exercise:
                   rf"{d * K + d * (d + 1) // 2 + K - 1}$)."),
         atol=0.0, rtol=0.0,
     )
+
+
+# -- notebook 06: predictions before the explorers, a conceptual item ---------------------------
+def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Prediction:
+    """Before the EnjoySport explorer: which alpha first makes the 0/0 posterior defined.
+
+    Computed: the posterior at ``alpha = 0`` and at the slider's first step ``alpha_step``.
+
+    Examples
+    --------
+    >>> from genviz import datasets
+    >>> t = datasets.enjoy_sport()
+    >>> p = predict_smallest_alpha(t.X, t.y, t.feature_names,
+    ...                            ["sunny", "cold", "high", "strong", "warm", "change"])
+    >>> p.options[p.correct[0]][:10]
+    'Any α > 0,'
+    """
+    alpha_step = check_scalar(alpha_step, "alpha_step", low=0.0, low_open=True)
+    at_zero = _fit(X, y, feature_names, 0.0).explain(query)["posterior"]
+    at_step = _fit(X, y, feature_names, alpha_step).explain(query)["posterior"]
+    options = ["Any α > 0, however small.", "α = 1 (Laplace's add-one) or more.",
+               "None: the posterior stays 0/0 because the day was never seen."]
+    answer = 0 if at_zero is None and at_step is not None else (1 if at_zero is None else 2)
+    return Prediction(
+        f"At $\\alpha = 0$ the day {_day(query)} scores 0 for both classes, so its posterior is "
+        "$0/0$. Which $\\alpha$ makes the posterior defined again?",
+        options, answer,
+        explanation=(r"With any pseudo-count $\alpha > 0$ every estimate "
+                     r"$(c_v + \alpha)/(N_k + \alpha|\text{values}|)$ is positive, so both scores "
+                     r"are positive and the posterior is defined. How much it moves depends on "
+                     r"$\alpha$: watch every table flatten towards uniform as $\alpha$ grows."),
+        reasons={1: "Laplace's 1 is one choice of pseudo-count; what matters is that no "
+                    "estimate is 0.",
+                 2: "Naive Bayes never needs the whole day to have been seen, only each value "
+                    "with each class; smoothing gives the unseen pairs a small probability."})
+
+
+def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Prediction:
+    """Before the query builder: ``P(y = label | query)`` when a value of the query never
+    occurs with ``label`` in the table (computed with :meth:`CategoricalNB.explain`)."""
+    nb = _fit(X, y, feature_names, alpha)
+    if label not in nb.classes_.tolist():
+        raise ValueError(f"label {label!r} is not a class of y; pick one of {nb.classes_.tolist()}")
+    e = nb.explain(query)
+    if e["posterior"] is None:
+        answer = 3
+    else:
+        p = float(e["posterior"][e["classes"].index(label)])
+        answer = 0 if p == 0.0 else (2 if p == 1.0 else 1)
+    options = ["Exactly 0.", "Between 0 and 1.", "Exactly 1.", "Undefined (0/0)."]
+    return Prediction(
+        f"With $\\alpha = {alpha:g}$, set the query to {_day(query)}. What is "
+        f"$P(\\text{{{label}}} \\mid x)$?",
+        options, answer,
+        explanation=("A value that never occurred with a class in the table gets the estimate "
+                     "0 for that class, and one zero factor makes the whole product "
+                     r"$P(y)\prod_j P(x_j \mid y)$ zero, whatever the other attributes say. "
+                     "The other class still has a positive score, so the posterior is defined: "
+                     "0 for one class, 1 for the other."),
+        reasons={1: "Without smoothing, one factor of the product is an exact 0.",
+                 2: "Look at which class never had this value.",
+                 3: "0/0 needs every class's score to be 0; one class still scores above 0."})
+
+
+def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)) -> Choice:
+    """Conceptual: can Laplace/Lidstone smoothing change a decision? Computed on the table:
+    every combination of the seen values is classified by plain counting and with each
+    pseudo-count of ``alphas`` (the query builder's range), smallest first."""
+    import itertools
+
+    alphas = [check_scalar(a, "alphas", low=0.0, low_open=True) for a in alphas]
+    plain = _fit(X, y, feature_names, 0.0)
+    queries = [list(q) for q in itertools.product(*[c.tolist() for c in plain.categories_])]
+    before = [plain.explain(q) for q in queries]
+    flipped = None
+    for alpha in alphas:
+        smooth = _fit(X, y, feature_names, alpha)
+        for q, e0 in zip(queries, before):
+            if e0["posterior"] is not None and smooth.explain(q)["decision"] != e0["decision"]:
+                flipped = (tuple(q), e0["decision"], smooth.explain(q)["decision"], alpha)
+                break
+        if flipped:
+            break
+    example = ("" if flipped is None else
+               f" On this table the day {_day(flipped[0])} is classified {flipped[1]} by plain "
+               f"counting and {flipped[2]} with $\\alpha = {flipped[3]:g}$ (try it in the query "
+               "builder).")
+    return Choice(
+        "Can smoothing (a pseudo-count $\\alpha > 0$) change which class naive Bayes predicts, "
+        "not only the probabilities?",
+        ["Yes", "No: it changes every estimate by about the same factor, so the larger score "
+                "stays larger"],
+        0 if flipped is not None else 1,
+        explanation=("Smoothing moves estimates from small counts much more than estimates from "
+                     "large ones (0 of 1 becomes 1 of 3, while 50 of 100 stays about a half), "
+                     "and it moves them towards uniform. A class whose score rests on a few "
+                     "counts can lose its lead." + example),
+        reasons={1: "The change is not the same factor for every estimate: compare 0/1 -> "
+                    "1/3 with 6/9 -> 7/12."})
+
+
+def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> Exercise:
+    """:func:`posterior_of_query`, answered with the query builder (an explorer item)."""
+    ex = posterior_of_query(X, y, feature_names, query, label, alpha)
+    return Exercise(
+        f"In the query builder, set alpha = {alpha:g} and the query {_day(query)}: what is "
+        f"P(y = {label} | x)?",
+        ex._answer,
+        hint=("Set every dropdown and the alpha slider, then read the row P(y | x) of the "
+              "readout, in the column of the class asked for."),
+        solution=ex._solution, kind="explorer")
+
+
+# -- notebook 08: predictions before the explorers, a conceptual item, an explorer item --------
+def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
+    """Before the discretisation explorer: training accuracy as the bins narrow (computed with
+    :func:`genviz.experiments.discretization`)."""
+    wide = check_scalar(wide, "wide", low=0.0, low_open=True)
+    narrow = check_scalar(narrow, "narrow", low=0.0, low_open=True)
+    a_wide = discretization(x, y, width=wide).accuracy_binned
+    a_narrow = discretization(x, y, width=narrow).accuracy_binned
+    answer = 2 if abs(a_narrow - a_wide) < 0.005 else (0 if a_narrow > a_wide else 1)
+    return Prediction(
+        f"Narrow the bins from {wide:g} to {narrow:g}. What happens to the training accuracy of "
+        "naive Bayes on the bin index?",
+        ["It rises.", "It falls.", "It stays about the same."], answer,
+        explanation=("Narrow bins let the counted table follow every bump of the training data: "
+                     "more of the training points fall in bins where their own species is "
+                     "counted most, so the training accuracy rises. That is memorising, not "
+                     "learning: with few points per bin the estimates are noisy, and on points "
+                     "not used for counting (leave-one-out, below) the gain disappears."),
+        reasons={1: "Each narrow bin is scored on the very points it was counted from.",
+                 2: "More bins means more free parameters fitted to the same training points."})
+
+
+def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
+    """Before the naive Bayes vs GDA explorer: how both test accuracies move as rho grows
+    (computed with :func:`genviz.experiments.nb_vs_gda`)."""
+    a, b = nb_vs_gda(rho_from), nb_vs_gda(rho_to)
+    gda_up = b.accuracy_gda - a.accuracy_gda > 0.02
+    nb_up = b.accuracy_nb - a.accuracy_nb > 0.02
+    answer = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[(gda_up, nb_up)]
+    return Prediction(
+        f"Move $\\rho$ from {rho_from:g} to {rho_to:g} (the classes differ only in $x_1$). What "
+        "happens to the test accuracies?",
+        ["Both rise.", "GDA's rises; naive Bayes' stays about the same.",
+         "Naive Bayes' rises; GDA's stays about the same.", "Neither changes much."], answer,
+        explanation=("GDA models the correlation: knowing $x_2$ tells it how much of $x_1$ is "
+                     "shared noise, so it can subtract it (explaining away) and its boundary "
+                     "tilts. Naive Bayes assumes $x_1$ and $x_2$ independent given the class; "
+                     "$x_2$ has the same mean in both classes, so it ignores $x_2$ and uses only "
+                     "$x_1$, whose overlap does not change with $\\rho$. At $\\rho = 0$ the two "
+                     "models agree."),
+        reasons={0: "x2 alone says nothing about the class: its mean is the same in both.",
+                 2: "Naive Bayes cannot use a correlation it assumes away.",
+                 3: "One of the two models can use the correlation."})
+
+
+def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Prediction:
+    """Before the KDE naive Bayes explorer: its test accuracy when h grows (computed with
+    :class:`genviz.naive_bayes.KDENB` and :class:`GaussianNB`, as the view does)."""
+    x_train, x_test = check_vector(x_train, "x_train"), check_vector(x_test, "x_test")
+
+    def acc(model):
+        model.fit(x_train[:, None], y_train)
+        return float(np.mean(model.predict(x_test[:, None]) == np.asarray(y_test)))
+
+    a_from, a_to = acc(KDENB(bandwidth=h_from)), acc(KDENB(bandwidth=h_to))
+    a_gauss = acc(GaussianNB())
+    answer = 2 if abs(a_to - a_from) < 0.01 else (0 if a_to > a_from else 1)
+    return Prediction(
+        f"Raise the bandwidth $h$ from {h_from:g} to {h_to:g}. What happens to the test accuracy "
+        "of KDE naive Bayes?",
+        ["It rises: smoother densities generalise better.",
+         "It falls, to about Gaussian naive Bayes' level or below.", "It stays about the same."],
+        answer,
+        explanation=("A very wide kernel blurs each class into one broad hump: class \"two\" "
+                     "loses its two separate modes and is smeared over the middle, as the single "
+                     "Gaussian does. The classes' densities then overlap where they did not, and "
+                     f"the accuracy drops (Gaussian naive Bayes scores {a_gauss:.3f} on these test "
+                     "points)."),
+        reasons={0: "Smoother is better only up to the point where the shape is lost.",
+                 2: "The class densities' shape changes a lot between these bandwidths."})
+
+
+def duplicated_feature(x, y) -> Choice:
+    """Conceptual: Gaussian naive Bayes given the same feature twice (computed: the mean
+    largest posterior with the feature once and twice)."""
+    x = check_vector(x, "x")
+    once = GaussianNB().fit(x[:, None], y).predict_proba(x[:, None]).max(axis=1).mean()
+    twice = GaussianNB().fit(np.c_[x, x], y).predict_proba(np.c_[x, x]).max(axis=1).mean()
+    answer = 1 if twice > once + 1e-9 else (2 if twice < once - 1e-9 else 0)
+    return Choice(
+        "We give Gaussian naive Bayes the same measurement twice (two identical columns). "
+        "What happens to its posteriors?",
+        ["Nothing: the copy carries no new information and naive Bayes notices.",
+         "They get more extreme: the same evidence is multiplied in twice.",
+         "They get less extreme: the model is less sure with redundant features."], answer,
+        explanation=(r"Naive Bayes multiplies one factor per feature, so with a copy it computes "
+                     r"$P(y)\,p(x \mid y)^2$: the likelihood ratio is squared and the posterior "
+                     r"pushed towards 0 or 1 (and the prior weighs relatively less). Correlated "
+                     r"features are double counted the same way, in part."),
+        reasons={0: "Naive Bayes assumes features independent given the class; it cannot see "
+                    "that two are copies.",
+                 2: "Each factor adds evidence in the same direction."})
+
+
+def accuracy_in_nb_vs_gda_explorer(rho, model="gda") -> Exercise:
+    """Read a test accuracy off the naive Bayes vs GDA explorer at ``rho``."""
+    if model not in ("gda", "naive_bayes"):
+        raise ValueError(f"model must be 'gda' or 'naive_bayes', got {model!r}")
+    r = nb_vs_gda(rho)
+    value = r.accuracy_gda if model == "gda" else r.accuracy_nb
+    name = "GDA" if model == "gda" else "naive Bayes"
+    return Exercise(
+        f"In the naive Bayes vs GDA explorer, set rho = {rho:g}. What is the test accuracy of "
+        f"{name}?",
+        float(value),
+        hint=f"Move the rho slider to {rho:g} and read the line for {name} in the readout.",
+        solution=(f"At $\\rho = {rho:g}$: naive Bayes {r.accuracy_nb:.3f}, GDA "
+                  f"{r.accuracy_gda:.3f} (on the same {r.y_test.size} test points)."),
+        kind="explorer")

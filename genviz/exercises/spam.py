@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Exercise
-from genviz.text import Vocabulary, bag_of_words
+from genviz.exercises import Choice, Exercise, Prediction
+from genviz.text import Vocabulary, bag_of_words, binary_metrics
 
-__all__ = ["laplace_phi", "smola_offset", "email_log_odds", "flagged_ham"]
+__all__ = ["laplace_phi", "smola_offset", "email_log_odds", "flagged_ham",
+           "predict_threshold_direction", "predict_added_word", "doubled_email",
+           "flagged_ham_in_explorer"]
 
 
 def _check_word(word, vocabulary: Vocabulary) -> int:
@@ -138,3 +140,92 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
                   r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`."),
         rtol=0.0, atol=0.5,
     )
+
+
+# -- predictions before the explorers, a conceptual item, an item read off an explorer ---------
+def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=10.0,
+                                positive="spam") -> Prediction:
+    """Before the threshold explorer: which way precision and recall move as c rises
+    (computed with :func:`genviz.text.binary_metrics` at both thresholds)."""
+    a, b = (binary_metrics(y_test, model.predict(X_test, threshold=10.0 ** t), positive=positive)
+            for t in (log10_from, log10_to))
+    up_p, up_r = b["precision"] > a["precision"], b["recall"] > a["recall"]
+    answer = {(True, True): 0, (True, False): 1, (False, True): 2, (False, False): 3}[(up_p, up_r)]
+    return Prediction(
+        f"Raise $c$ from $10^{{{log10_from:g}}}$ to $10^{{{log10_to:g}}}$. Which way do precision "
+        "and recall of the spam filter move?",
+        ["Both rise.", "Precision rises, recall falls.", "Precision falls, recall rises.",
+         "Both fall."], answer,
+        explanation=("A larger $c$ asks for stronger evidence before flagging an email, so fewer "
+                     "emails are flagged. Those still flagged are the clearest spam (precision, "
+                     "the share of flagged emails that are spam, rises), but more spam slips "
+                     "through (recall, the share of spam that is flagged, falls). Smola: \"if $c$ "
+                     "is large then our algorithm is conservative\"."),
+        reasons={0: "Flagging fewer emails cannot catch more of the spam.",
+                 2: "A larger c flags fewer emails, not more.",
+                 3: "The emails still flagged are the ones with the strongest evidence."})
+
+
+def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> Prediction:
+    """Before the email explorer: what adding one occurrence of ``word`` does to the verdict
+    (computed with the model's ``decision_function``)."""
+    _check_word(word, vocabulary)
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    before, after = (float(model.decision_function(bag_of_words([t], vocabulary))[0])
+                     for t in (text, f"{text} {word}"))
+    flips = (before > 0) != (after > 0)
+    answer = 3 if before == after else (2 if after > before else (0 if flips else 1))
+    w = after - before
+    return Prediction(
+        f"The email below is classified by its log-odds. Add the word {word!r} once to it. "
+        "What happens?",
+        ["The log-odds drops and the verdict flips.",
+         "The log-odds drops, but the verdict stays the same.",
+         "The log-odds rises.", "Nothing: the filter ignores the word."], answer,
+        explanation=(f"One occurrence of a dictionary word adds its weight $w_k$ to the log-odds: "
+                     f"for {word!r} $w_k = {w:+.2f}$. The email's log-odds goes from "
+                     f"{before:+.2f} to {after:+.2f}; the verdict changes only when the sum "
+                     "crosses $\\log c$ (0 at $c = 1$)."),
+        reasons={3: "The word is in the dictionary, so it has a weight.",
+                 2: "Which class's mailing lists is the word typical of?"})
+
+
+def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
+    """Conceptual: the multinomial log-odds of an email sent twice over (every count doubled);
+    computed with the model's ``decision_function`` and ``linear_form``."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    x = bag_of_words([text], vocabulary)
+    once, twice = (float(model.decision_function(x * k)[0]) for k in (1, 2))
+    _, b = model.linear_form()
+    word_part = once - b
+    if np.isclose(twice, once):
+        answer = 0
+    elif np.isclose(twice, b + 2 * word_part):
+        answer = 1
+    else:
+        answer = 2
+    return Choice(
+        "Under the multinomial model, an email is pasted twice into itself (every word count "
+        "doubles). What happens to its log-odds $b + \\sum_k n_k w_k$?",
+        ["It stays the same: the same words, in the same proportions.",
+         "The word part doubles; b, the prior term, stays.",
+         "The whole log-odds doubles, b included."], answer,
+        explanation=(r"The log-odds is linear in the counts: $b + \sum_k n_k w_k$ becomes "
+                     r"$b + \sum_k 2n_k w_k$. The evidence of the words doubles, the prior term "
+                     r"$b = \log(m_\text{spam}/m_\text{ham})$ does not: a longer email moves "
+                     "further from the prior."),
+        reasons={0: "The model multiplies one factor per word occurrence, not per distinct word.",
+                 2: "b comes from the class counts of the training set, not from the email."})
+
+
+def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
+    """:func:`flagged_ham`, answered with the threshold explorer (an explorer item)."""
+    ex = flagged_ham(model, X_test, y_test, log10_c)
+    return Exercise(
+        f"In the threshold explorer (multinomial model, alpha = 1), set log10 c = {log10_c:g}. "
+        "How many test ham emails does the filter flag as spam?",
+        ex._answer, hint=("Move the log10 c slider and read the row \"ham flagged\" of the "
+                          "readout, in the multinomial column."),
+        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer")
