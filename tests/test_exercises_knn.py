@@ -64,7 +64,7 @@ def test_bad_input():
 
 
 # -- predictions, the conceptual item and the explorer item --------------------------------------
-from genviz.knn import regression_data, two_class_data  # noqa: E402
+from genviz.synthetic import regression_data, two_class_data  # noqa: E402
 from genviz.synthetic import flip_labels, regression_truth  # noqa: E402
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Prediction
-from genviz.text import Vocabulary, bag_of_words, binary_metrics
+from genviz.model_selection import binary_metrics
+from genviz.text import Vocabulary, bag_of_words
 
 __all__ = ["laplace_phi", "smola_offset", "email_log_odds", "flagged_ham",
            "predict_threshold_direction", "predict_added_word", "doubled_email",
