@@ -14,7 +14,7 @@ from genviz.gaussian import (
     mvn_pdf_grid,
     ellipse_points,
 )
-from genviz.synthetic import gaussian_sample
+from genviz.samplers import gaussian_sample
 from genviz.grids import grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,

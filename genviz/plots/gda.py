@@ -9,13 +9,13 @@ import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
 from genviz._validation import check_int, check_labels, check_points, check_scalar
-from genviz.experiments import fit_gda_sample, gda_covariance_fits, posterior_two_ways
+from genviz.gda_studies import fit_gda_sample, gda_covariance_fits, posterior_two_ways
 from genviz.gaussian import cov_from_params, ellipse_points, mvn_pdf_grid
 from genviz.grids import data_box, grid_2d
 from genviz.logistic import sigmoid
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
-from genviz.synthetic import GDAFitSampler
+from genviz.samplers import GDAFitSampler
 
 __all__ = ["gda_figure", "posterior_figure", "covariance_figure", "line_in_box", "GDAFitView",
            "COLORS", "MARKERS"]
@@ -181,9 +181,9 @@ class GDAFitView(View):
 
     The sample comes from the GDA model itself: ``y ~ Bernoulli(phi)``,
     ``x | y ~ N(mu_y, Sigma)`` with ``Sigma = cov_from_params(sigma1, sigma2, rho)``, drawn by a
-    :class:`genviz.synthetic.GDAFitSampler` (a fixed, seeded pool: moving a mean or ``Sigma``
+    :class:`genviz.samplers.GDAFitSampler` (a fixed, seeded pool: moving a mean or ``Sigma``
     moves the same points continuously, a larger ``n`` adds points); the fit and the true
-    boundary come from :func:`genviz.experiments.fit_gda_sample`. The view only draws them.
+    boundary come from :func:`genviz.gda_studies.fit_gda_sample`. The view only draws them.
 
     Left panel: the sample, the fitted Gaussians' 1- and 2-sigma ellipses (solid, same shape
     because ``Sigma`` is shared), the fitted boundary ``p(y=1|x) = 0.5`` (solid) and the true

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz._validation import check_int, check_scalar
-from genviz.experiments import gda_vs_logistic_trial
+from genviz.gda_studies import gda_vs_logistic_trial
 from genviz.gaussian import cov_from_params
 from genviz.grids import grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure

@@ -8,7 +8,7 @@ from genviz._validation import check_int
 from genviz.joint import dimensionality_curve
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import PALETTE, explorer_figsize
-from genviz.synthetic import random_order
+from genviz.samplers import random_order
 
 __all__ = ["joint_bar_figure", "DimensionalityView"]
 

@@ -9,7 +9,8 @@ import numpy as np
 from matplotlib.collections import LineCollection
 
 from genviz._validation import check_int, check_scalar
-from genviz.kde import BandwidthStudy, histogram, kde2d_grid, kde_bumps, rule_of_thumb
+from genviz.bandwidth_study import BandwidthStudy
+from genviz.kde import histogram, kde2d_grid, kde_bumps, rule_of_thumb
 from genviz.plots._base import View, fmt, new_figure, plain_text
 from genviz.plots.style import DENSITY_CMAP, PALETTE, explorer_figsize
 

@@ -14,7 +14,8 @@ from genviz._validation import check_int, check_labels, check_points, check_scal
 from genviz.knn import (SortedNeighbors, kneighbors, majority_vote, nearest_neighbor_predict,
                         vote_counts, votes_at_k)
 from genviz.projections import distortion_stats, jl_min_dim, projection_ratios
-from genviz.synthetic import LabelNoise, regression_truth
+from genviz.samplers import LabelNoise
+from genviz.synthetic import regression_truth
 from genviz.grids import data_box, grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
