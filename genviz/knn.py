@@ -32,6 +32,8 @@ Random projections (:mod:`genviz.projections`) and the k-NN figures' data genera
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from scipy.special import logsumexp
 
@@ -448,3 +450,69 @@ class SortedNeighbors:
         """Average of ``y`` over the first k neighbours (k-NN regression)."""
         y = check_array(y, "y", ndim=1)
         return y[self.ind[:, :_check_k(k, self.k_max)]].mean(axis=1)
+
+
+# -- k-NN prediction per k (the explorers' model: neighbours sorted once, any k, any labelling) --
+__all__ += ["majority_vote", "KNNVotes", "votes_at_k", "nearest_neighbor_predict"]
+
+
+def majority_vote(counts) -> np.ndarray:
+    """The class code with the most votes in each row of ``counts``; equal votes go to the
+    smallest code (as :meth:`KNNClassifier.predict` and scikit-learn's
+    ``KNeighborsClassifier``).
+
+    Examples
+    --------
+    >>> majority_vote([[1, 2], [2, 1], [1, 1]])
+    array([1, 0, 0])
+    """
+    counts = np.asarray(counts)
+    if counts.ndim != 2 or counts.shape[1] < 1 or not np.issubdtype(counts.dtype, np.integer):
+        raise ValueError(f"counts must be a 2-D integer array (m, n_classes), got dtype "
+                         f"{counts.dtype} and shape {counts.shape}")
+    return np.argmax(counts, axis=1)
+
+
+class KNNVotes(NamedTuple):
+    """Result of :func:`votes_at_k`."""
+
+    counts: np.ndarray  #: (m, n_classes) votes per class among the k neighbours
+    prediction: np.ndarray  #: (m,) majority class code (ties: the smallest code)
+
+
+def votes_at_k(neighbors, y_codes, n_classes, k) -> KNNVotes:
+    """k-NN classification of the queries of ``neighbors`` (a :class:`SortedNeighbors`) for one
+    k and one labelling of the training points: the vote counts and the majority.
+
+    Examples
+    --------
+    >>> nb = SortedNeighbors([[0.0], [10.0]], [[1.0], [2.0], [9.0]], k_max=3)
+    >>> v = votes_at_k(nb, [0, 1, 1], 2, 3)
+    >>> v.counts.tolist(), v.prediction.tolist()
+    ([[1, 2], [1, 2]], [1, 1])
+    """
+    if not isinstance(neighbors, SortedNeighbors):
+        raise TypeError(f"neighbors must be a SortedNeighbors, got {type(neighbors).__name__}")
+    counts = neighbors.counts(y_codes, n_classes, k)
+    return KNNVotes(counts, majority_vote(counts))
+
+
+def nearest_neighbor_predict(X_train, y_train, X_query, k=1):
+    """Labels of ``X_query`` by the k-NN majority vote of ``(X_train, y_train)``
+    (:class:`KNNClassifier`), with each query's neighbours.
+
+    Returns
+    -------
+    labels : ndarray of shape (m,)
+    dist, ind : ndarray of shape (m, k)
+        Distances and indices of the neighbours, nearest first.
+
+    Examples
+    --------
+    >>> labels, dist, ind = nearest_neighbor_predict([[0.0], [4.0]], ["a", "b"], [[1.0], [3.5]])
+    >>> labels.tolist(), ind[:, 0].tolist()
+    (['a', 'b'], [0, 1])
+    """
+    clf = KNNClassifier(k).fit(X_train, y_train)
+    dist, ind = clf.kneighbors(X_query)
+    return clf.predict(X_query), dist, ind

@@ -44,7 +44,7 @@ def gaussian_circle():
 
 
 def gda_vs_logistic():
-    from genviz.plots.gda import GDAvsLogisticView
+    from genviz.plots.gda_vs_logistic import GDAvsLogisticView
     v = GDAvsLogisticView(n=100)
     e = v.state["errors"]
     return v, ["n = 100", fmt(e["gda"]), fmt(e["lr"]), fmt(e["bayes"]), "shared Σ"], \

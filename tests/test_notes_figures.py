@@ -7,7 +7,7 @@ from scipy.stats import gaussian_kde
 
 from genviz.kernel_gallery import GALLERY
 from genviz.knn import KNNClassifier
-from genviz.plots.kde import SLIDES_BUMPS_DATA, histogram_vs_kde_figure, kernel_gallery_figure
+from genviz.plots.kde_static import SLIDES_BUMPS_DATA, histogram_vs_kde_figure, kernel_gallery_figure
 from genviz.plots.knn import three_class_nn_figure
 
 

@@ -7,8 +7,8 @@ from sklearn.metrics import roc_auc_score
 
 from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.plots.spam import (LN10, EmailView, SpamThresholdView, confusion_figure,
-                               top_words_figure, underflow_figure)
+from genviz.plots.spam import LN10, EmailView, SpamThresholdView
+from genviz.plots.spam_static import confusion_figure, top_words_figure, underflow_figure
 from genviz.model_selection import binary_metrics, stratified_split
 from genviz.text import bag_of_words, build_vocabulary
 

@@ -136,7 +136,7 @@ def _learning_curves():
     """Notebook 04's sizes with 3 repetitions instead of 60 (the layout is the same)."""
     from genviz.experiments import learning_curves
     from genviz.synthetic import DataModel
-    from genviz.plots.gda import learning_curve_figure
+    from genviz.plots.gda_vs_logistic import learning_curve_figure
 
     gauss = DataModel("gaussian", mu0=[0.0, 0.0], mu1=[1.5, 0.0], cov=[[1.0, 0.8], [0.8, 1.0]])
     poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=[2.0, 1.0], cov=np.eye(2))
@@ -158,7 +158,7 @@ def _joint_bar():
 
 
 def _kde(name):
-    from genviz.plots import kde
+    from genviz.plots import kde_static as kde
 
     if name == "kernels_figure":
         return kde.kernels_figure()
@@ -226,7 +226,7 @@ def _regions(which):
 
 
 def _spam_figure(name):
-    from genviz.plots import spam
+    from genviz.plots import spam_static as spam
 
     multi, vocab, results, n_words, log10_joint = _spam_models()
     if name == "top_words_figure":

@@ -7,14 +7,8 @@ from matplotlib.contour import ContourSet
 
 from genviz.gda import GDA
 from genviz.logistic import LogisticRegression
-from genviz.plots.gda import (
-    GDAvsLogisticView,
-    covariance_figure,
-    gda_figure,
-    learning_curve_figure,
-    line_in_box,
-    posterior_figure,
-)
+from genviz.plots.gda import covariance_figure, gda_figure, line_in_box, posterior_figure
+from genviz.plots.gda_vs_logistic import GDAvsLogisticView, learning_curve_figure
 from genviz.experiments import learning_curves
 from genviz.synthetic import DataModel
 

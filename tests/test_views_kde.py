@@ -5,8 +5,8 @@ import pytest
 
 from genviz.kde import (claw_pdf, cv_curve, histogram, kde2d_grid, kde_pdf, rule_of_thumb,
                         sample_claw)
-from genviz.plots.kde import (BandwidthView, HistogramView, KDE2DView, KDEView, bandwidth_figure,
-                              cv_figure, heldout_figure, kernels_figure)
+from genviz.plots.kde import BandwidthView, HistogramView, KDE2DView, KDEView
+from genviz.plots.kde_static import bandwidth_figure, cv_figure, heldout_figure, kernels_figure
 
 
 @pytest.fixture(scope="module")
@@ -58,11 +58,11 @@ def test_bandwidth_view_curves_and_rules():
 def test_bandwidth_prefetch_gives_exactly_the_on_demand_sweeps():
     v = BandwidthView(300, 0.05, seed=2, hs=np.geomspace(0.01, 1.0, 12))
     v.prefetch([200, 300, 400, 500])
-    for future in list(v._prefetching.values()):
+    for future in list(v.study._pending.values()):
         future.result(timeout=60)
-    assert set(v._sweep_cache) == {200, 300, 400, 500}
+    assert set(v.study._cache) == {200, 300, 400, 500}
     calls = []
-    v._compute_sweeps = lambda n: calls.append(n)  # a prefetched n needs no computing
+    v.study._compute = lambda n: calls.append(n)  # a prefetched n needs no computing
     v.update(n=400)
     assert calls == []
     d = sample_claw(400, 2)
@@ -77,7 +77,7 @@ def test_bandwidth_prefetch_waits_for_a_running_sweep_and_close_cancels_the_rest
 
     v = BandwidthView(300, 0.05, seed=2, hs=np.geomspace(0.01, 1.0, 12))
     started, release, hold = threading.Event(), threading.Event(), threading.Event()
-    compute = v._compute_sweeps
+    compute = v.study._compute
     running = []
 
     def slow(n):
@@ -86,7 +86,7 @@ def test_bandwidth_prefetch_waits_for_a_running_sweep_and_close_cancels_the_rest
         (release if n == 400 else hold).wait(30)
         return compute(n)
 
-    v._compute_sweeps = slow
+    v.study._compute = slow
     v.prefetch([400, 500, 600])  # 400 first (nearest the current n), then 500, 600
     assert started.wait(30)
     waiter = threading.Thread(target=v.update, kwargs={"n": 400})
@@ -101,7 +101,7 @@ def test_bandwidth_prefetch_waits_for_a_running_sweep_and_close_cancels_the_rest
             break
         threading.Event().wait(0.01)
     v.close()
-    futures = v._prefetching
+    futures = v.study._pending
     assert futures[600].cancelled() and not futures[500].cancelled()  # not started: cancelled
     hold.set()
     assert futures[500].result(timeout=30)[0].size == 500  # the running one finishes

@@ -62,7 +62,7 @@ def test_categorical_view_bad_parameters():
     v = CategoricalNBView(t.X, t.y, t.feature_names)
     with pytest.raises(ValueError, match="Outlook must be one of"):
         v.update(Outlook="Foggy")
-    with pytest.raises(ValueError, match="unknown parameter"):
+    with pytest.raises(TypeError, match="unknown parameter"):  # the one protocol of every view
         v.update(colour="red")
     with pytest.raises(ValueError, match="alpha must be >= 0"):
         v.update(alpha=-1.0)

@@ -25,7 +25,8 @@ from genviz.naive_bayes.categorical import CategoricalNB, SmoothedTable, discret
 from genviz.naive_bayes.continuous import KDENB, GaussianNB
 from genviz.naive_bayes.evaluation import leave_one_out_predict
 from genviz.naive_bayes.text import BernoulliNB, MultinomialNB
+from genviz.naive_bayes.studies import FitPath, KDEvsGaussianNB, ThresholdStudy
 
 __all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
            "NotFittedError", "leave_one_out_predict", "discretize", "SmoothedTable",
-           "ClassDensities"]
+           "ClassDensities", "FitPath", "ThresholdStudy", "KDEvsGaussianNB"]

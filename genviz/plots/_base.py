@@ -9,7 +9,9 @@ than pixels. Views work on any canvas: Agg in tests and exports, ipympl in Jupyt
 from __future__ import annotations
 
 import base64
+import functools
 import html
+import inspect
 import io
 import re
 import weakref
@@ -278,6 +280,43 @@ class View:
         _frames.install(fig.canvas)
         # show(view.fig) and explorers find the view's description through its figure
         fig._genviz_view = weakref.ref(self)
+
+    # -- the update protocol ---------------------------------------------------------------
+    #: The parameter names ``update`` accepts. Without it, the keyword names of ``update``'s
+    #: signature; a view whose names depend on its data (one per feature) overrides
+    #: :meth:`parameter_names`.
+    PARAMS: tuple = ()
+
+    def __init_subclass__(cls, **kwargs):
+        """Every subclass's ``update`` first refuses unknown names (:meth:`check_params`)."""
+        super().__init_subclass__(**kwargs)
+        update = cls.__dict__.get("update")
+        if update is not None and not getattr(update, "_checks_params", False):
+            sig = inspect.signature(update).parameters.values()
+            cls._update_names = tuple(p.name for p in sig if p.name != "self" and p.kind in (
+                p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+            @functools.wraps(update)
+            def checked_update(self, **params):
+                self.check_params(params)
+                return update(self, **params)
+
+            checked_update._checks_params = True
+            cls.update = checked_update
+
+    def parameter_names(self) -> tuple:
+        """The names ``update(**params)`` accepts: :attr:`PARAMS`, else ``update``'s keywords."""
+        return tuple(self.PARAMS) or getattr(self, "_update_names", ())
+
+    def check_params(self, params) -> None:
+        """Refuse names ``update`` does not know, with one message for every view: a TypeError
+        naming the unknown parameter(s) and listing the valid ones."""
+        valid = self.parameter_names()
+        unknown = sorted(set(params) - set(valid))
+        if unknown:
+            raise TypeError(f"{type(self).__name__}.update() got unknown parameter(s) "
+                            f"{', '.join(map(repr, unknown))}; valid parameters: "
+                            f"{', '.join(valid)}")
 
     def update(self, **params) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -12,9 +12,9 @@ from genviz.gaussian import (
     factorize_cov,
     mvn_pdf,
     mvn_pdf_grid,
-    sample_mvn,
     ellipse_points,
 )
+from genviz.samplers import gaussian_sample
 from genviz.grids import grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,
@@ -226,9 +226,6 @@ class GaussianView(View):
         self.finish_layout()
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         new = {**self.params, **params}
         mean = np.array([check_scalar(new["mu1"], "mu1"), check_scalar(new["mu2"], "mu2")])
         cov = cov_from_params(new["sigma1"], new["sigma2"], new["rho"])  # validates
@@ -248,7 +245,8 @@ class GaussianView(View):
             line.set_data([mean[0] - half[0], mean[0] + half[0]],
                           [mean[1] - half[1], mean[1] + half[1]])
         self._mean_marker.set_data([mean[0]], [mean[1]])
-        samples = sample_mvn(self.n_samples, mean, factor, rng=self.seed)
+        draws = gaussian_sample(self.n_samples, mean, factor, rng=self.seed)
+        samples = draws.X
         self._samples.set_offsets(samples)
 
         surface_max = float("nan")
@@ -262,11 +260,9 @@ class GaussianView(View):
                 self.ax3d.set_zlim(0.0, zmax)
                 self.request_full_redraw()
 
-        sample_mean = samples.mean(axis=0) if self.n_samples else np.full(2, np.nan)
-        sample_cov = np.cov(samples, rowvar=False) if self.n_samples > 1 else np.full((2, 2), np.nan)
         self.state = dict(mean=mean, cov=factor.cov, det=float(np.exp(factor.logdet)),
                           eigvals=geo.eigvals, eigvecs=geo.eigvecs, angle=geo.angle, peak=peak,
-                          samples=samples, sample_mean=sample_mean, sample_cov=sample_cov,
+                          samples=samples, sample_mean=draws.mean, sample_cov=draws.cov,
                           image=img, surface_max=surface_max)
 
     def describe(self) -> str:

@@ -8,6 +8,7 @@ from genviz._validation import check_int
 from genviz.joint import dimensionality_curve
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import PALETTE, explorer_figsize
+from genviz.samplers import random_order
 
 __all__ = ["joint_bar_figure", "DimensionalityView"]
 
@@ -57,12 +58,14 @@ class DimensionalityView(View):
     the values at ``d`` (``cells_at_d``, ``empty_at_d``, ``occupied_at_d``).
     """
 
+    PARAMS = ("d", "n")
+
     def __init__(self, records, names, d=3, n=None, *, seed=0, figsize=None):
         self.records = np.asarray(records, dtype=object)
         self.names = list(names)
         self.D = self.records.shape[1]
         self.N = self.records.shape[0]
-        self.order = np.random.default_rng(check_int(seed, "seed", low=0)).permutation(self.N)
+        self.order = random_order(self.N, check_int(seed, "seed", low=0))  # nested subsets
         full = dimensionality_curve(self.records, self.names)
         # stacked (not side by side): both panels share the variables axis and fit the
         # output-area width budget; the variable names label the bottom panel only

@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 
-from genviz._validation import check_int, check_labels, check_points, check_rng, check_scalar, check_vector
-from genviz.knn import KNNClassifier, SortedNeighbors, kneighbors
-from genviz.projections import (
-    distinct_pairs, distortion_stats, jl_min_dim, pairwise_sq_distances, random_projection,
-)
-from genviz.synthetic import flip_labels, regression_truth
+from genviz._validation import check_int, check_labels, check_points, check_scalar, check_vector
+from genviz.knn import (SortedNeighbors, kneighbors, majority_vote, nearest_neighbor_predict,
+                        vote_counts, votes_at_k)
+from genviz.projections import distortion_stats, jl_min_dim, projection_ratios
+from genviz.samplers import LabelNoise
+from genviz.synthetic import regression_truth
 from genviz.grids import data_box, grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
@@ -85,7 +85,7 @@ class KNNClassificationView(View):
                                  f"{self.y_test.shape}")
             self._test_nb = SortedNeighbors(Xt, self.X, self.k_max)
         self._train_nb = SortedNeighbors(self.X, self.X, self.k_max)
-        self._labels_cache = {}
+        self._noise = LabelNoise(self.y, 2, self.noise_seed)  # nested flips, each level once
         self.params = dict(k=k, noise=noise, qx=qx, qy=qy)
 
         fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.6))
@@ -135,15 +135,9 @@ class KNNClassificationView(View):
 
     def labels(self, noise):
         """Noisy training labels and the flipped mask for a noise level (cached)."""
-        key = round(float(noise), 6)
-        if key not in self._labels_cache:
-            self._labels_cache[key] = flip_labels(self.y, key, 2, rng=self.noise_seed)
-        return self._labels_cache[key]
+        return self._noise(noise)
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         new = {**self.params, **params}
         k = check_int(new["k"], "k", low=1)
         if k > self.k_max:
@@ -154,8 +148,8 @@ class KNNClassificationView(View):
         labels, flipped = self.labels(noise)
         shape = (len(self._xs), len(self._xs))
         nb = self._grid_nb
-        votes = nb.counts(labels, 2, k)[:, 1]
-        majority = (votes * 2 > k).astype(int)  # equal votes -> class 0 (the smaller label)
+        grid_votes = votes_at_k(nb, labels, 2, k)  # equal votes -> class 0 (the smaller label)
+        votes, majority = grid_votes.counts[:, 1], grid_votes.prediction
         one_nn = labels[nb.ind[:, 0]]
         self._img_1nn.set_data(one_nn.reshape(shape))
         self._img_votes.set_data((votes / k).reshape(shape))
@@ -166,21 +160,21 @@ class KNNClassificationView(View):
             mark.set_data(self.X[flipped, 0], self.X[flipped, 1])
 
         dist, ind = kneighbors(q[None, :], self.X, k)
-        qv = np.bincount(labels[ind[0]], minlength=2)
+        qv = vote_counts(labels[ind], 2)[0]
         radius = float(dist[0, -1])
         self._ring.set_data(self.X[ind[0], 0], self.X[ind[0], 1])
         self._circle.set_data(q[0] + radius * np.cos(self._theta), q[1] + radius * np.sin(self._theta))
         self._query.set_data([q[0]], [q[1]])
 
-        train_pred = (self._train_nb.counts(labels, 2, k)[:, 1] * 2 > k).astype(int)
+        train_pred = votes_at_k(self._train_nb, labels, 2, k).prediction
         state = dict(k=k, noise=noise, n_flipped=int(flipped.sum()), labels=labels,
                      flipped=flipped, votes=votes.reshape(shape), majority=majority.reshape(shape),
                      one_nn=one_nn.reshape(shape), train_error=float(np.mean(train_pred != labels)),
                      query=q, query_neighbors=ind[0], query_votes=qv,
-                     query_class=int(qv[1] * 2 > k), query_radius=radius,
+                     query_class=int(majority_vote(qv[None, :])[0]), query_radius=radius,
                      test_accuracy=float("nan"), test_accuracy_1nn=float("nan"))
         if self._test_nb is not None:
-            pk = (self._test_nb.counts(labels, 2, k)[:, 1] * 2 > k).astype(int)
+            pk = votes_at_k(self._test_nb, labels, 2, k).prediction
             state["test_accuracy"] = float(np.mean(pk == self.y_test))
             state["test_accuracy_1nn"] = float(np.mean(labels[self._test_nb.ind[:, 0]] == self.y_test))
         self.state = state
@@ -247,9 +241,6 @@ class KNNRegressionView(View):
         self.finish_layout()
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         k = check_int(params.get("k", self.params["k"]), "k", low=1)
         if k > self.k_max:
             raise ValueError(f"k = {k} exceeds k_max = {self.k_max} of this view")
@@ -290,21 +281,11 @@ class ProjectionView(View):
     def __init__(self, X, *, d=10, eps=0.5, d_max=None, seed=0, bins=60, r_max=2.0,
                  figsize=None):
         self.X = check_points(X, "X")
-        m, n = self.X.shape
-        if m < 2:
-            raise ValueError("X needs at least 2 points")
+        n = self.X.shape[1]
         self.d_max = check_int(n if d_max is None else d_max, "d_max", low=1)
         self.seed = check_int(seed, "seed", low=0)
-        self.dims = np.arange(1, self.d_max + 1)
-        dx = pairwise_sq_distances(self.X)  # once; then one small projection per d
-        keep = distinct_pairs(dx)
-        if not keep.any():
-            raise ValueError("X has no two distinct points")
-        self._ratios = []
-        for dd in self.dims:
-            Y = self.X @ random_projection(dd, n, rng=self.seed, scaling="jl").T
-            self._ratios.append(np.sqrt(pairwise_sq_distances(Y)[keep] / dx[keep]))
-        self._stats = [distortion_stats(r) for r in self._ratios]
+        study = projection_ratios(self.X, self.d_max, self.seed)  # every d, computed once
+        self.dims, self._ratios, self._stats = study.dims, study.ratios, study.stats
         self.edges = np.linspace(0.0, check_scalar(r_max, "r_max", low=1.0), check_int(bins, "bins", low=2) + 1)
         fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.7))
         super().__init__(fig)
@@ -344,9 +325,6 @@ class ProjectionView(View):
         self.finish_layout()
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         new = {**self.params, **params}
         d = check_int(new["d"], "d", low=1)
         if d > self.d_max:
@@ -404,11 +382,11 @@ def three_class_nn_figure(X, y, query, *, markers=("*", "D", "^"), names=None, b
     if labels.size > len(markers):
         raise ValueError(f"{labels.size} classes but only {len(markers)} markers")
     names = list(labels) if names is None else list(names)
-    clf = KNNClassifier(1).fit(X, y)
     grid = grid_2d(data_box(X, pad=1.0) if box is None else box, n_grid)
     box, xs, ys = grid.extent, grid.xs, grid.ys
     code = {lab: i for i, lab in enumerate(labels.tolist())}
-    region = grid.reshape(np.array([code[v] for v in clf.predict(grid.points).tolist()]))
+    predicted = nearest_neighbor_predict(X, y, grid.points, 1)[0]
+    region = grid.reshape(np.array([code[v] for v in predicted.tolist()]))
     colors = [CLASS_COLORS[i] for i in range(labels.size)]
     fig = new_figure(figsize=figsize)
     ax = fig.add_subplot()
@@ -420,7 +398,7 @@ def three_class_nn_figure(X, y, query, *, markers=("*", "D", "^"), names=None, b
         P = X[y == lab]
         ax.scatter(P[:, 0], P[:, 1], marker=markers[i], s=110 if markers[i] == "*" else 60,
                    color=colors[i], edgecolors="k", linewidths=0.6, label=str(name), zorder=3)
-    dist, ind = clf.kneighbors(q)
+    _, dist, ind = nearest_neighbor_predict(X, y, q, 1)
     j = int(ind[0, 0])
     ax.plot([q[0, 0], X[j, 0]], [q[0, 1], X[j, 1]], color="k", lw=1.2, ls="--", zorder=2)
     ax.scatter(q[:, 0], q[:, 1], marker="o", s=90, facecolors="white", edgecolors="k",

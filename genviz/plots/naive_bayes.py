@@ -12,7 +12,7 @@ from genviz._validation import check_points, check_scalar, check_vector
 from genviz.experiments import data_window, discretization, nb_vs_gda
 from genviz.gaussian import ellipse_points, mvn_pdf
 from genviz.grids import grid_2d
-from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, discretize
+from genviz.naive_bayes import CategoricalNB, FitPath, KDEvsGaussianNB, discretize
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure, light  # one regions figure; re-exported
 from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize,
@@ -36,7 +36,9 @@ class CategoricalNBView(View):
     def __init__(self, X, y, feature_names, *, alpha=1.0, query=None, figsize=None):
         self.X, self.y = X, y
         self.names = list(feature_names)
-        base = CategoricalNB(alpha=1.0).fit(X, y, feature_names=self.names)
+        # the tables at every alpha the slider asks for (model layer; each fitted once)
+        self.path = FitPath(CategoricalNB, "alpha", X, y, feature_names=self.names)
+        base = self.path(1.0)
         self.classes = base.classes_.tolist()
         self.categories = [c.tolist() for c in base.categories_]
         d, K = len(self.names), len(self.classes)
@@ -89,18 +91,18 @@ class CategoricalNBView(View):
         self.update()
         self.finish_layout()
 
+    def parameter_names(self) -> tuple:
+        """``alpha`` and one name per feature (the query's value of that feature)."""
+        return ("alpha", *self.names)
+
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.params)
-        if unknown:
-            raise ValueError(f"unknown parameter(s) {sorted(unknown)}; use alpha or a feature "
-                             f"name of {self.names}")
         new = {**self.params, **params}
         alpha = check_scalar(new["alpha"], "alpha", low=0.0)
         for j, n in enumerate(self.names):
             if new[n] not in self.categories[j]:
                 raise ValueError(f"{n} must be one of {self.categories[j]}, got {new[n]!r}")
         self.params = new
-        model = CategoricalNB(alpha=alpha).fit(self.X, self.y, feature_names=self.names)
+        model = self.path(alpha)
         query = [new[n] for n in self.names]
         tables = [np.exp(t) for t in model.feature_log_prob_]
         for j, per_class in enumerate(self.bars):
@@ -150,6 +152,8 @@ class DiscretizeView(View):
     ``n_bins``, ``accuracy_binned``, ``accuracy_gaussian`` (training accuracy).
     """
 
+    PARAMS = ("width", "origin", "alpha")
+
     def __init__(self, x, y, *, width, origin=0.0, alpha=1.0, xlabel="x", lim=None,
                  n_grid=500, figsize=None):
         self.x = check_vector(x, "x")
@@ -157,7 +161,8 @@ class DiscretizeView(View):
         lo, hi = lim if lim is not None else data_window(self.x)
         self.lim = (float(lo), float(hi))
         self.grid = np.linspace(lo, hi, n_grid)
-        gnb = GaussianNB().fit(self.x[:, None], self.y)
+        gnb = discretization(self.x, self.y, width=width, origin=origin, alpha=alpha,
+                             lim=self.lim).gaussian
         self.classes = gnb.classes_.tolist()
         fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
         super().__init__(fig)
@@ -243,6 +248,8 @@ class NBvsGDAView(View):
     readout shows them).
     """
 
+    PARAMS = ("rho",)
+
     def __init__(self, rho=0.8, *, sep=1.5, n=120, seed=0, lim=4.0, n_grid=81,
                  figsize=None):
         self.sep, self.n, self.seed = float(sep), n, seed
@@ -311,17 +318,18 @@ class KDENBView(View):
     (on the test data when given, else training data).
     """
 
+    PARAMS = ("bandwidth",)
+
     def __init__(self, x, y, x_test=None, y_test=None, *, bandwidth=0.3, xlabel="x",
                  n_grid=300, figsize=None):
-        self.x = check_vector(x, "x")
-        self.y = np.asarray(y)
-        self.xt = self.x if x_test is None else check_vector(x_test, "x_test")
-        self.yt = self.y if y_test is None else np.asarray(y_test)
+        self.study = KDEvsGaussianNB(x, y, x_test, y_test)  # the fits and accuracies
+        self.x, self.y = self.study.x, self.study.y
+        self.xt, self.yt = self.study.x_test, self.study.y_test
         pad = 0.1 * np.ptp(self.x)
         self.grid = np.linspace(self.x.min() - pad, self.x.max() + pad, n_grid)
-        gnb = GaussianNB().fit(self.x[:, None], self.y)
+        gnb = self.study.gaussian
         self.classes = gnb.classes_.tolist()
-        self.acc_gauss = float(np.mean(gnb.predict(self.xt[:, None]) == self.yt))
+        self.acc_gauss = self.study.accuracy_gaussian
         fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
         super().__init__(fig)
         self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
@@ -355,13 +363,12 @@ class KDENBView(View):
         h = check_scalar(params.get("bandwidth", self.bandwidth), "bandwidth", low=0.0,
                          low_open=True)
         self.bandwidth = h
-        model = KDENB(bandwidth=h).fit(self.x[:, None], self.y)
-        kde = model.class_densities(self.grid[:, None])
+        fit = self.study.kde(h)
+        kde = fit.model.class_densities(self.grid[:, None])
         for k in range(len(self.classes)):
             self.kde_lines[k].set_data(self.grid, kde.density[:, k])
             self.post_lines[k].set_data(self.grid, kde.posterior[:, k])
-        acc = float(np.mean(model.predict(self.xt[:, None]) == self.yt))
-        self.state = {"bandwidth": h, "accuracy_kde": acc, "accuracy_gaussian": self.acc_gauss}
+        self.state = {"bandwidth": h, "accuracy_kde": fit.accuracy, "accuracy_gaussian": self.acc_gauss}
 
     def describe(self) -> str:
         """Alt text from the state: the bandwidth and both models' accuracies."""

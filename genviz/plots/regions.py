@@ -25,6 +25,34 @@ def light(color, amount=0.75):
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
 
 
+def _window(X, box, lim, n_grid, aspect):
+    """The regions' grid (``lim``, else ``box``, else the data plus 8 %) and the axes' aspect."""
+    if lim is not None:
+        box = grid_2d(check_scalar(lim, "lim", low=0.0, low_open=True), 2).extent
+    elif box is None:
+        box = data_box(X, rel_pad=0.08)
+    grid = grid_2d(box, check_int(n_grid, "n_grid", low=3))
+    if aspect is None:
+        w, h = grid.extent[1] - grid.extent[0], grid.extent[3] - grid.extent[2]
+        aspect = "equal" if max(w, h) < 2 * min(w, h) else "auto"
+    elif aspect not in ("equal", "auto"):
+        raise ValueError(f"aspect must be 'equal', 'auto' or None, got {aspect!r}")
+    return grid, aspect
+
+
+def _regions_panel(ax, model, grid, aspect, cmap, classes, X, y):
+    """One panel: the model's predicted class over the grid, and the training points."""
+    codes = np.searchsorted(classes, grid.evaluate(model.predict))
+    ax.imshow(codes, origin="lower", extent=grid.extent, aspect=aspect,
+              cmap=cmap, vmin=-0.5, vmax=classes.size - 0.5, interpolation="nearest")
+    for k, c in enumerate(classes):
+        sel = y == c
+        ax.scatter(X[sel, 0], X[sel, 1], s=12, color=CLASS_COLORS[k % len(CLASS_COLORS)],
+                   edgecolor="white", linewidth=0.4, label=str(c))
+    ax.set_xlim(grid.extent[:2])
+    ax.set_ylim(grid.extent[2:])
+
+
 def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None, lim=None,
                             feature_names=("$x_1$", "$x_2$"), n_grid=151, aspect=None,
                             figsize=None):
@@ -75,16 +103,7 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None,
     if X_test is not None:
         X_test = check_points(X_test, "X_test", d=2)
         y_test = check_labels(y_test, X_test.shape[0], "y_test")
-    if lim is not None:
-        box = grid_2d(check_scalar(lim, "lim", low=0.0, low_open=True), 2).extent
-    elif box is None:
-        box = data_box(X, rel_pad=0.08)
-    grid = grid_2d(box, check_int(n_grid, "n_grid", low=3))
-    if aspect is None:
-        w, h = grid.extent[1] - grid.extent[0], grid.extent[3] - grid.extent[2]
-        aspect = "equal" if max(w, h) < 2 * min(w, h) else "auto"
-    elif aspect not in ("equal", "auto"):
-        raise ValueError(f"aspect must be 'equal', 'auto' or None, got {aspect!r}")
+    grid, aspect = _window(X, box, lim, n_grid, aspect)
     classes = np.unique(y if y_test is None else np.concatenate([y, y_test]))
     cmap = ListedColormap([light(CLASS_COLORS[k % len(CLASS_COLORS)]) for k in range(classes.size)])
     # at most two panels a row (three in 7.8 in leave titles and tick labels no room in the
@@ -101,17 +120,9 @@ def decision_regions_figure(models, X, y, X_test=None, y_test=None, *, box=None,
     X_s, y_s, which = (X, y, "training") if X_test is None else (X_test, y_test, "test")
     accs = {}
     for ax, (name, model) in zip(axes, models.items()):
-        codes = np.searchsorted(classes, grid.evaluate(model.predict))
-        ax.imshow(codes, origin="lower", extent=grid.extent, aspect=aspect,
-                  cmap=cmap, vmin=-0.5, vmax=classes.size - 0.5, interpolation="nearest")
-        for k, c in enumerate(classes):
-            sel = y == c
-            ax.scatter(X[sel, 0], X[sel, 1], s=12, color=CLASS_COLORS[k % len(CLASS_COLORS)],
-                       edgecolor="white", linewidth=0.4, label=str(c))
+        _regions_panel(ax, model, grid, aspect, cmap, classes, X, y)
         accs[name] = accuracy(y_s, model.predict(X_s))
         ax.set_title(f"{name}\n{which} accuracy {accs[name]:.3f}", fontsize="medium")
-        ax.set_xlim(grid.extent[:2])
-        ax.set_ylim(grid.extent[2:])
     for ax in grid_axes[-1]:
         ax.set_xlabel(feature_names[0])
     for ax in grid_axes[:, 0]:

@@ -6,7 +6,8 @@
   ``alpha``; moving ``c`` only moves the line and the markers (blitted).
 * :class:`EmailView` — a typed email: each word's contribution to the log-odds of spam (a
   bar per word), the bias, the total and the verdict.
-* Static figures: :func:`top_words_figure`, :func:`confusion_figure`, :func:`underflow_figure`.
+The static figures (top words, confusion matrices, underflow) are in
+:mod:`genviz.plots.spam_static`.
 """
 
 from __future__ import annotations
@@ -15,17 +16,16 @@ import numpy as np
 from scipy.special import expit
 
 from genviz._validation import check_int, check_scalar
-from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.plots._base import View, finish_layout, fmt, new_figure
-from genviz.plots.style import CLASS_COLORS, PALETTE, PANEL_CMAP, explorer_figsize
-from genviz.model_selection import ThresholdCurves
+from genviz.naive_bayes import BernoulliNB, MultinomialNB  # noqa: F401  (the doctests' models)
+from genviz.naive_bayes.studies import TEXT_MODELS, ThresholdStudy
+from genviz.plots._base import View, fmt, new_figure
+from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
 from genviz.text import Vocabulary, bag_of_words, word_contributions
 
-__all__ = ["MODELS", "MODEL_COLORS", "SpamThresholdView", "EmailView", "top_words_figure",
-           "confusion_figure", "underflow_figure"]
+__all__ = ["MODELS", "MODEL_COLORS", "HAM", "SPAM", "LN10", "SpamThresholdView", "EmailView"]
 
 #: The two event models, by the names the controls use.
-MODELS = {"multinomial": MultinomialNB, "bernoulli": BernoulliNB}
+MODELS = TEXT_MODELS  # {"multinomial": MultinomialNB, "bernoulli": BernoulliNB}
 MODEL_COLORS = {"multinomial": PALETTE["green"], "bernoulli": PALETTE["purple"]}
 HAM, SPAM = CLASS_COLORS[0], CLASS_COLORS[1]  # classes_ = ["ham", "spam"]
 LN10 = np.log(10.0)
@@ -56,8 +56,9 @@ class SpamThresholdView(View):
     ``log10 c``. Below it, side by side: ROC and precision-recall curves of both event models, the
     selected one thick, with a marker at the current ``c``.
 
-    ``update(log10_c=, alpha=, model=)`` takes any subset. ``alpha`` refits both models
-    (cached per value); ``log10_c`` only moves artists. ``state`` holds ``log10_c``, ``alpha``,
+    ``update(log10_c=, alpha=, model=)`` takes any subset. The fits, scores and curves come
+    from a :class:`genviz.naive_bayes.ThresholdStudy` (``study``, or one built from the four
+    data arguments), computed once per ``alpha``; ``log10_c`` only moves artists. ``state`` holds ``log10_c``, ``alpha``,
     ``model``, ``points`` (model -> operating point: fpr, tpr, precision, recall, tp, fp, fn,
     tn), ``auc`` (model -> float), ``hist`` (ham and spam fractions per bin) and ``edges``.
 
@@ -65,6 +66,8 @@ class SpamThresholdView(View):
     ----------
     X_train, X_test : (n, V) count matrices (dense or scipy.sparse), same vocabulary
     y_train, y_test : label arrays ("ham"/"spam")
+    study : ThresholdStudy, optional
+        Instead of the four data arguments.
     log10_c, alpha, model : initial threshold (base-10 log of c), smoothing, selected model
     positive : the label that counts as detected
     score_lim : half-width of the histogram's x-axis in log10 units (default: from the scores)
@@ -88,12 +91,14 @@ class SpamThresholdView(View):
 
     PARAMS = ("log10_c", "alpha", "model")
 
-    def __init__(self, X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
-                 model="multinomial", positive="spam", score_lim=None, n_bins=60,
-                 figsize=None):
-        self._data = (X_train, np.asarray(y_train), X_test, np.asarray(y_test))
-        self.positive = positive
-        self._fits: dict = {}
+    def __init__(self, X_train=None, y_train=None, X_test=None, y_test=None, *, study=None,
+                 log10_c=0.0, alpha=1.0, model="multinomial", positive="spam", score_lim=None,
+                 n_bins=60, figsize=None):
+        if study is None:
+            study = ThresholdStudy(X_train, y_train, X_test, y_test, positive=positive)
+        elif not isinstance(study, ThresholdStudy):
+            raise TypeError(f"study must be a ThresholdStudy, got {type(study).__name__}")
+        self.study, self.positive = study, study.positive
         self.params = dict(log10_c=0.0, alpha=None, model=None)
         fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4))
         super().__init__(fig)
@@ -102,9 +107,9 @@ class SpamThresholdView(View):
         grid = fig.add_gridspec(2, 2)
         self.ax_hist = fig.add_subplot(grid[0, :])
         self.ax_roc, self.ax_pr = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
-        first = self._fit(check_scalar(alpha, "alpha", low=0.0, low_open=True))
+        first = self.study.at(check_scalar(alpha, "alpha", low=0.0, low_open=True))
         if score_lim is None:
-            s = np.abs(first["multinomial"]["scores"]) / LN10
+            s = np.abs(first["multinomial"].scores) / LN10
             score_lim = _nice_ceil(np.percentile(s, 98))
         self.score_lim = check_scalar(score_lim, "score_lim", low=0.0, low_open=True)
         self.edges = np.linspace(-self.score_lim, self.score_lim, check_int(n_bins, "n_bins", low=4) + 1)
@@ -146,7 +151,7 @@ class SpamThresholdView(View):
             axc.grid(alpha=0.3)
         # Spam filters live at small false-positive rates: a log axis shows that corner; a rate
         # of 0 is drawn at the left edge (half a message).
-        n_neg = first["multinomial"]["curves"].n_neg
+        n_neg = first["multinomial"].curves.n_neg
         self._fpr_floor = 0.5 / n_neg
         self.ax_roc.set_xscale("log")
         self.ax_roc.set_xlim(self._fpr_floor * 0.9, 1.05)
@@ -162,22 +167,8 @@ class SpamThresholdView(View):
         self.update(log10_c=log10_c, alpha=alpha, model=model)
         self.finish_layout()
 
-    # -- computation (cached per alpha) ----------------------------------------------------------
-    def _fit(self, alpha: float) -> dict:
-        key = round(alpha, 12)
-        if key not in self._fits:
-            X_train, y_train, X_test, y_test = self._data
-            out = {}
-            for name, cls in MODELS.items():
-                model = cls(alpha=alpha).fit(X_train, y_train)
-                scores = model.decision_function(X_test)
-                out[name] = dict(model=model, scores=scores,
-                                 curves=ThresholdCurves(scores, y_test, positive=self.positive))
-            self._fits[key] = out
-        return self._fits[key]
-
     def _histograms(self, scores):
-        y_test = self._data[3]
+        y_test = self.study.y_test
         lim = self.score_lim * (1 - 1e-9)
         s = np.clip(scores / LN10, -lim, lim)
         hist = {}
@@ -187,23 +178,20 @@ class SpamThresholdView(View):
         return hist
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         new = {**self.params, **params}
         log10_c = check_scalar(new["log10_c"], "log10_c")
         alpha = check_scalar(new["alpha"], "alpha", low=0.0, low_open=True)
         model = _check_model(new["model"])
-        fits = self._fit(alpha)
+        fits = self.study.at(alpha)
         refit = alpha != self.params["alpha"]
         if refit:
             for name, (roc, pr) in self._curves.items():
-                cur = fits[name]["curves"]
+                cur = fits[name].curves
                 roc.set_data(np.maximum(cur.fpr, self._fpr_floor), cur.tpr)
                 pr.set_data(cur.recall, cur.precision)
         if refit or model != self.params["model"]:
             self.request_full_redraw()
-            hist = self._histograms(fits[model]["scores"])
+            hist = self._histograms(fits[model].scores)
             for label, stairs in self._stairs.items():
                 stairs.set_data(hist[label])
             top = max(h.max() for h in hist.values())
@@ -220,14 +208,14 @@ class SpamThresholdView(View):
         self._vline.set_xdata([np.clip(log10_c, -lim, lim)] * 2)
         points = {}
         for name, (mroc, mpr) in self._markers.items():
-            pt = fits[name]["curves"].at(log10_c * LN10)
+            pt = fits[name].curves.at(log10_c * LN10)
             mroc.set_data([max(pt["fpr"], self._fpr_floor)], [pt["tpr"]])
             mpr.set_data([pt["recall"]], [pt["precision"]])
             mroc.set_markersize(11 if name == model else 7)
             mpr.set_markersize(11 if name == model else 7)
             points[name] = pt
         self.state.update(log10_c=log10_c, alpha=alpha, model=model, points=points,
-                          auc={n: fits[n]["curves"].auc for n in MODELS}, edges=self.edges)
+                          auc={n: fits[n].curves.auc for n in MODELS}, edges=self.edges)
 
     def describe(self) -> str:
         """Alt text from the state: the threshold and the operating point of the model."""
@@ -328,9 +316,6 @@ class EmailView(View):
         self.update(text=text, model=model, log10_c=log10_c)
 
     def update(self, **params) -> None:
-        unknown = set(params) - set(self.PARAMS)
-        if unknown:
-            raise TypeError(f"unknown parameter(s) {sorted(unknown)}; expected {self.PARAMS}")
         new = {**self.params, **params}
         text = new["text"]
         if not isinstance(text, str):
@@ -395,142 +380,3 @@ class EmailView(View):
                 f"log-odds {s['log_odds']:+.2f} against log c = "
                 f"{s['log10_c'] * 2.302585092994046:+.2f}: verdict {s['verdict']} "
                 f"(P(spam | x) = {fmt(s['p_spam'])}).")
-
-
-# -- static figures -------------------------------------------------------------------------------
-def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=None):
-    """The ``k`` most spam-indicative and most ham-indicative words of a fitted model.
-
-    Bars are the log-ratios ``w_j`` of :meth:`top_features` (for the multinomial model
-    ``log theta_spam,j - log theta_ham,j``): how much one occurrence moves the log-odds.
-
-    Parameters
-    ----------
-    model : fitted MultinomialNB or BernoulliNB with classes "ham" and "spam"
-    vocabulary : Vocabulary
-    k : int >= 1
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Examples
-    --------
-    >>> from genviz.text import build_vocabulary, bag_of_words
-    >>> docs, y = ["free money", "free offer", "meeting notes", "notes"], ["spam", "spam", "ham", "ham"]
-    >>> v = build_vocabulary(docs)
-    >>> fig = top_words_figure(MultinomialNB().fit(bag_of_words(docs, v), y), v, k=2)
-    >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
-    ['free', 'money']
-    """
-    k = check_int(k, "k", low=1)
-    top = model.top_features(k=k, feature_names=list(vocabulary.words))
-    fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.8))
-    axes = fig.subplots(1, 2)
-    for ax, label, colour in ((axes[0], "spam", SPAM), (axes[1], "ham", HAM)):
-        words, weights = zip(*top[label])
-        ys = np.arange(len(words))[::-1]
-        ax.barh(ys, weights, color=colour)
-        ax.set_yticks(ys, words)
-        ax.set_xlabel(f"log-ratio in favour of {label}\n(per occurrence)")
-        ax.set_title(f"{label}-indicative words", fontsize="medium")
-        ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{type(model).__name__}(alpha={model.alpha:g}), |V| = {len(vocabulary)}",
-                 fontsize="medium")
-    finish_layout(fig)
-    return fig
-
-
-def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
-    """Confusion matrices side by side; ``results`` maps a title to :func:`binary_metrics`.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If ``results`` is empty.
-
-    Examples
-    --------
-    >>> from genviz.model_selection import binary_metrics
-    >>> fig = confusion_figure({"a": binary_metrics(["spam", "ham"], ["spam", "spam"])})
-    >>> sorted(t.get_text() for t in fig.axes[0].texts)
-    ['0', '0', '1', '1']
-    """
-    if not results:
-        raise ValueError("results is empty; pass {name: binary_metrics(...)}")
-    n = len(results)
-    fig = new_figure(figsize=figsize or explorer_figsize(min(7.8, 3.6 * n + 0.4), 4.0))
-    axes = np.atleast_1d(fig.subplots(1, n))
-    for ax, (title, m) in zip(axes, results.items()):
-        cm = np.asarray(m["confusion"])
-        ax.imshow(cm / cm.sum(axis=1, keepdims=True), cmap=PANEL_CMAP, vmin=0, vmax=1.4)
-        for i in range(2):
-            for j in range(2):
-                ax.text(j, i, f"{cm[i, j]}", ha="center", va="center", fontsize="large")
-        ax.set_xticks([0, 1], list(labels))
-        ax.set_yticks([0, 1], list(labels))
-        ax.set(xlabel="predicted", ylabel="true")
-        ax.set_title(f"{title}: accuracy {m['accuracy']:.3f}\nprecision {m['precision']:.3f}, "
-                     f"recall {m['recall']:.3f}", fontsize="medium")
-    finish_layout(fig)
-    return fig
-
-
-def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
-    """log10 P(x, y) of each message against its number of words, and where float64 ends.
-
-    Products of many word probabilities below ``~1e-308`` (``1e-324`` with subnormals) are
-    rounded to 0.0: both classes' scores vanish, the posterior becomes 0/0. Summing logs
-    instead keeps every message far inside the representable range.
-
-    Parameters
-    ----------
-    n_words : array_like of shape (n,)
-        Number of dictionary words in each message.
-    log10_joint : array_like of shape (n,)
-        ``log10 P(x, y)`` of each message (e.g. of its more likely class).
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If the two arrays are not 1-D of the same length.
-
-    Examples
-    --------
-    >>> fig = underflow_figure([10, 100, 300], [-30.0, -290.0, -900.0])
-    >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][-1]
-    'underflows: 1 of 3 messages'
-    """
-    n_words = np.asarray(n_words, dtype=float)
-    y = np.asarray(log10_joint, dtype=float)
-    if n_words.shape != y.shape or n_words.ndim != 1:
-        raise ValueError(f"n_words and log10_joint must be 1-D of the same length, got shapes "
-                         f"{n_words.shape} and {y.shape}")
-    fig = new_figure(figsize=figsize)
-    ax = fig.add_subplot(1, 1, 1)
-    floor = np.log10(np.finfo(float).smallest_subnormal)
-    below = y < floor
-    ax.axhspan(min(y.min(), floor) * 1.05, floor, color=PALETTE["vermillion"], alpha=0.12,
-               label="product rounds to 0.0 in float64")
-    ax.axhline(floor, color=PALETTE["vermillion"], lw=1.5)
-    ax.scatter(n_words[~below], y[~below], s=8, color=PALETTE["green"], alpha=0.6,
-               label="product still representable")
-    ax.scatter(n_words[below], y[below], s=8, color=PALETTE["vermillion"], alpha=0.6,
-               label=f"underflows: {below.sum()} of {y.size} messages")
-    ax.set_xscale("symlog", linthresh=10)
-    ax.set_xlabel("number of known words in the message (symlog)")
-    ax.set_ylabel(r"$\log_{10} P(x, y)$ of the more likely class")
-    ax.set_title(r"the product $P(y)\prod_j P(x_j|y)$ underflows, its log does not",
-                 fontsize="medium")
-    ax.legend(loc="lower left", fontsize="small")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig

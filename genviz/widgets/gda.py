@@ -6,7 +6,8 @@ import html
 
 import ipywidgets as widgets
 
-from genviz.plots.gda import GDAvsLogisticView
+from genviz.plots.gda import GDAFitView
+from genviz.plots.gda_vs_logistic import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
 from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
 
@@ -110,8 +111,6 @@ def progress_bar(description: str = "running"):
 
 
 # --- the GDA fitting explorer (notebook 03) ------------------------------------------------------
-
-from genviz.plots.gda import GDAFitView  # noqa: E402
 
 __all__ += ["gda_fit_explorer", "gda_fit_readout"]
 

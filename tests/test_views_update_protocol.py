@@ -1,0 +1,113 @@
+"""One update protocol for every view (ARCHITECTURE.md, "The view/explorer pattern"): each
+view declares the parameters ``update`` takes, and an unknown name is refused the same way
+everywhere -- a TypeError naming it and listing the valid ones.
+
+Every ``View`` subclass is discovered by scanning ``genviz.plots``; each is built as its
+explorer builds it (``tests/explorer_testing.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import pkgutil
+import re
+
+import pytest
+
+import genviz.plots
+from explorer_testing import explorer_cases, make_explorer
+from genviz.plots._base import View
+
+
+def view_classes() -> dict:
+    found = {}
+    for info in pkgutil.iter_modules(genviz.plots.__path__):
+        module = importlib.import_module(f"genviz.plots.{info.name}")
+        for _, obj in inspect.getmembers(module, inspect.isclass):
+            if issubclass(obj, View) and obj is not View and obj.__module__ == module.__name__:
+                found[obj.__name__] = obj
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def _explorer_of_each_view() -> dict:
+    """One explorer case per view class (the first case that builds it)."""
+    out = {}
+    for case in explorer_cases():
+        e = make_explorer(case)
+        out.setdefault(type(e.view).__name__, case)
+        e.close()
+    return out
+
+
+def test_every_view_has_an_explorer_to_build_it():
+    missing = set(view_classes()) - set(_explorer_of_each_view())
+    assert not missing, f"views no explorer builds (extend tests/explorer_testing.py): {missing}"
+
+
+@pytest.mark.parametrize("name", sorted(view_classes()))
+def test_unknown_parameter_is_refused_with_one_clear_error(name):
+    e = make_explorer(_explorer_of_each_view()[name])
+    try:
+        view = e.view
+        valid = view.parameter_names()
+        assert valid, f"{name} declares no parameters (PARAMS or update's signature)"
+        assert set(e.controls) <= set(valid), "every control is a declared parameter"
+        before = dict(view.state)
+        with pytest.raises(TypeError) as info:
+            view.update(no_such_parameter=1.0)
+        msg = str(info.value)
+        assert f"{name}.update() got unknown parameter(s) 'no_such_parameter'" in msg
+        assert msg.endswith("valid parameters: " + ", ".join(valid))
+        assert view.state.keys() == before.keys()  # refused before anything changed
+        # a valid name with a misspelt one beside it: refused too, nothing half-applied
+        with pytest.raises(TypeError, match=re.escape("'no_such_parameter'")):
+            view.update(**{valid[0]: e.controls[valid[0]].value if valid[0] in e.controls
+                           else None}, no_such_parameter=1)
+    finally:
+        e.close()
+
+
+class _Tiny(View):
+    def __init__(self):
+        import matplotlib.pyplot as plt
+
+        super().__init__(plt.figure())
+        self.calls = []
+
+    def update(self, y=0.0, z=1.0):
+        self.calls.append((y, z))
+
+
+def test_update_signature_declares_the_parameters_when_no_params_tuple():
+    v = _Tiny()
+    try:
+        assert v.parameter_names() == ("y", "z")
+        v.update(y=2.0)
+        assert v.calls == [(2.0, 1.0)]
+        with pytest.raises(TypeError, match=r"_Tiny.update\(\) got unknown parameter\(s\) 'w'; "
+                                            r"valid parameters: y, z"):
+            v.update(w=1)
+        assert v.calls == [(2.0, 1.0)]
+    finally:
+        v.close()
+
+
+def test_old_behaviours_are_gone():
+    """Before: the histogram and KDE views ignored a mistyped name silently, the 2-D KDE view
+    raised Python's own error, the categorical view a ValueError."""
+    import numpy as np
+
+    from genviz.plots.kde import HistogramView, KDE2DView
+
+    h = HistogramView(np.linspace(0.0, 1.0, 20))
+    k = KDE2DView(np.random.default_rng(0).normal(size=(30, 2)))
+    try:
+        for view, typo in ((h, "widht"), (k, "scael")):
+            with pytest.raises(TypeError, match=f"unknown parameter\\(s\\) '{typo}'"):
+                view.update(**{typo: 0.5})
+    finally:
+        h.close()
+        k.close()
