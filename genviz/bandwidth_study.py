@@ -5,6 +5,7 @@ sample size, or prefetched in a background thread) and the KDE at any bandwidth
 
 from __future__ import annotations
 
+import concurrent.futures
 from typing import NamedTuple
 
 import numpy as np
@@ -111,8 +112,6 @@ class BandwidthStudy:
     def prefetch(self, ns, *, near=None) -> None:
         """Compute the sweeps for each ``n`` in ``ns`` in one background thread, those nearest
         ``near`` first; the results are exactly what :meth:`sweeps` would compute."""
-        import concurrent.futures
-
         ns = {check_int(n, "ns", low=2) for n in ns}
         near = min(ns, default=0) if near is None else check_int(near, "near", low=0)
         if self._executor is None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import genviz.exercises.choice as choice_module
 from genviz.exercises import KINDS, Choice, Exercise, Prediction
 from genviz.plots.style import lecture_mode
 from genviz.widgets.exercises import ChoiceBox, choice_box, prediction_box
@@ -215,3 +216,8 @@ def test_box_bad_input():
         ChoiceBox(Exercise("q", 1.0, hint="h", solution="s"))
     with pytest.raises(ValueError, match="mode must be one of"):
         ChoiceBox(_pred(), mode="vote")
+
+
+def test_the_package_re_exports_the_choice_module_s_classes():
+    assert Choice is choice_module.Choice and Prediction is choice_module.Prediction
+    assert issubclass(Prediction, Choice) and issubclass(Choice, Exercise)

@@ -15,9 +15,10 @@ from genviz.exercises import gaussian as gx
 from genviz.exercises import gda as gdx
 from genviz.exercises import joint as jx
 from genviz.plots.gaussian import GaussianView
-from genviz.plots.gda import GDAFitView, GDAvsLogisticView
+from genviz.plots.gda import GDAFitView
+from genviz.plots.gda_vs_logistic import GDAvsLogisticView
 from genviz.plots.joint import DimensionalityView
-from genviz.synthetic import LearningCurves
+from genviz.experiments import LearningCurves
 
 CARS = auto_mpg()
 

@@ -7,6 +7,7 @@ import numpy as np
 from genviz.exercises import Choice, Exercise, Prediction
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
+from genviz.gda_studies import gda_vs_logistic_trial
 from genviz.synthetic import DataModel
 
 __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
@@ -214,20 +215,13 @@ def explorer_true_theta0(phi, mu0, mu1, sigma1, sigma2, rho) -> Exercise:
 
 def _learners_errors(family, params, n, seed, n_test):
     """GDA's and logistic regression's test errors on one sample of ``family``, drawn as the
-    GDA-vs-logistic explorer draws it (training seed ``seed``, test seed ``seed + 1``)."""
-    from genviz.logistic import LogisticRegression, SeparableDataError
-
+    GDA-vs-logistic explorer draws it (:func:`genviz.gda_studies.gda_vs_logistic_trial`:
+    training seed ``seed``, test seed ``seed + 1``, the same separable-data fallback)."""
     cov = cov_from_params(params["sigma1"], params["sigma2"], params["rho"])
     model = DataModel(family, [params["mu0x"], params["mu0y"]], [params["mu1x"], params["mu1y"]],
                       cov, phi=params["phi"])
-    X, y = model.sample(n, np.random.default_rng(seed))
-    Xt, yt = model.sample(n_test, np.random.default_rng(seed + 1))
-    try:
-        lr = LogisticRegression().fit(X, y)
-    except SeparableDataError:
-        lr = LogisticRegression(l2=1e-3).fit(X, y)
-    gda = GDA().fit(X, y)
-    return {"gda": float(np.mean(gda.predict(Xt) != yt)), "lr": float(np.mean(lr.predict(Xt) != yt))}
+    trial = gda_vs_logistic_trial(model, n, n_test=n_test, seed=seed)
+    return {"gda": trial.test_error(trial.gda()), "lr": trial.lr_error}
 
 
 EXPLORER_START = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigma2=1.0, rho=0.3,

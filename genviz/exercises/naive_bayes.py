@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from genviz._validation import check_scalar, check_vector
@@ -192,7 +194,6 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
     """Conceptual: can Laplace/Lidstone smoothing change a decision? Computed on the table:
     every combination of the seen values is classified by plain counting and with each
     pseudo-count of ``alphas`` (the query builder's range), smallest first."""
-    import itertools
 
     alphas = [check_scalar(a, "alphas", low=0.0, low_open=True) for a in alphas]
     plain = _fit(X, y, feature_names, 0.0)

@@ -147,7 +147,7 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
 def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=10.0,
                                 positive="spam") -> Prediction:
     """Before the threshold explorer: which way precision and recall move as c rises
-    (computed with :func:`genviz.text.binary_metrics` at both thresholds)."""
+    (computed with :func:`genviz.model_selection.binary_metrics` at both thresholds)."""
     a, b = (binary_metrics(y_test, model.predict(X_test, threshold=10.0 ** t), positive=positive)
             for t in (log10_from, log10_to))
     up_p, up_r = b["precision"] > a["precision"], b["recall"] > a["recall"]

@@ -16,6 +16,9 @@ import html
 
 import ipywidgets as widgets
 
+from genviz.exercises._core import _markdown_to_html
+from genviz.plots.style import is_lecture_mode
+
 __all__ = ["answer_box", "AnswerBox", "solution_toggle", "choice_box", "prediction_box",
            "ChoiceBox"]
 
@@ -108,7 +111,6 @@ def answer_box(exercise, **kwargs) -> AnswerBox:
 
 
 def _lecture_mode() -> bool:
-    from genviz.plots.style import is_lecture_mode  # matplotlib only when a box is built
 
     return is_lecture_mode()
 
@@ -237,7 +239,6 @@ class ChoiceBox(widgets.VBox):
 
 
 def _md(text: str) -> str:
-    from genviz.exercises._core import _markdown_to_html
 
     return _markdown_to_html(text)
 
