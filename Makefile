@@ -17,6 +17,7 @@ help:
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
 	@echo "make site   - build the course website into build/site/ (open build/site/index.html)"
 	@echo "make test-site - browser tests of the website and the accessibility audit"
+	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -105,3 +106,19 @@ test-site: site
 		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
 	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests/test_site.py browser_tests/test_a11y.py \
 		-v -p no:cacheprovider
+
+# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator), each user gets a
+# home under build/hub/home with the course notebooks, JupyterLab with the project's settings,
+# the idle culler. deploy/run_hub.py checks what is missing (proxy, ports) before it starts.
+# configurable-http-proxy (Node.js) comes from PATH, else from npm into build/node.
+.PHONY: hub
+HUB_PORT  ?= 8000
+HUB_STAMP := $(VENV)/.genviz-hub-installed
+$(HUB_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,hub]"
+	@touch $(HUB_STAMP)
+
+hub: $(HUB_STAMP) $(LAB_OVERRIDES)
+	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \
+		|| { command -v npm >/dev/null 2>&1 && npm install --silent --prefix build/node configurable-http-proxy; } || true
+	HUB_PORT=$(HUB_PORT) $(PY) deploy/run_hub.py
