@@ -121,10 +121,23 @@ def copy_course(spawner):
     An existing ~/genviz is never touched.
     """
     target = pathlib.Path(spawner.home_dir) / COURSE_DIR
-    if not target.exists():
+    if target.exists():
+        return
+    try:
         target.mkdir(parents=True)
         shutil.copytree(ROOT / "notebooks", target / "notebooks",
                         ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    except OSError as exc:
+        from tornado.web import HTTPError
+
+        message = (f"Could not copy the course notebooks into {target} ({exc}). Your server "
+                   f"was not started; please tell your instructor (the hub's disk may be full, "
+                   f"or {spawner.home_dir} is not a writable directory).")
+        # JupyterHub shows an exception's `jupyterhub_message` to the student (error page, or
+        # the spawn page's progress log), not only in the hub's log
+        error = HTTPError(500, log_message=message, reason="Your server could not start")
+        error.jupyterhub_message = message
+        raise error from exc
 
 
 c.Spawner.pre_spawn_hook = copy_course
