@@ -56,13 +56,14 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
 
-# Real-browser tests (browser_tests/): JupyterLab and Voila driven by Debian's Chromium through
-# Playwright. Never `playwright install` (it downloads its own browser). Own stamp, so `make
-# test` does not pay for Playwright.
+# Real-browser tests (browser_tests/): JupyterLab, Voila and the trial hub (test_hub.py: needs
+# configurable-http-proxy on PATH) driven by Debian's Chromium through Playwright. Never
+# `playwright install` (it downloads its own browser). Own stamp, so `make test` does not pay
+# for Playwright.
 BROWSER_STAMP := $(VENV)/.genviz-browser-installed
 CHROMIUM      ?= /usr/bin/chromium
 $(BROWSER_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e ".[lab,test,browser]"
+	$(PY) -m pip install --quiet -e ".[lab,test,browser,hub]"
 	@touch $(BROWSER_STAMP)
 
 test-browser: $(BROWSER_STAMP)

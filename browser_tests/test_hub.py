@@ -15,8 +15,10 @@ import json
 import os
 import pathlib
 import secrets
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -88,8 +90,12 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.fixture(scope="module")
-def hub(artifacts, tmp_path_factory):
-    h = Hub(tmp_path_factory.mktemp("hub"))
+def hub(artifacts):
+    # Not pytest's tmp_path: a concurrent pytest run of the same user prunes old numbered
+    # directories under /tmp/pytest-of-<user>, which would delete the hub's state and the
+    # students' homes mid-test.
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="genviz-hub-test-"))
+    h = Hub(tmp)
     yield h
     if h.server.proc.poll() is None:
         h.server_pids()
@@ -98,6 +104,7 @@ def hub(artifacts, tmp_path_factory):
         if _alive(pid):
             os.kill(pid, signal.SIGKILL)
     (ARTIFACTS / "hub.json").write_text(json.dumps(TIMINGS, indent=1))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _login(page, hub, name):

@@ -241,7 +241,7 @@ def load_ipython_extension(ipython) -> None:
     ipython.events.register("pre_run_cell", notify)
 
 
-def main(argv=None) -> int:
+def _main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         print("usage: python -m genviz.course_updates NOTEBOOK.ipynb", file=sys.stderr)
@@ -256,4 +256,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(_main())

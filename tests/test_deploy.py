@@ -301,6 +301,7 @@ def test_z2jh_single_user_paths_are_the_repository_deploy_dirs_in_the_image():
 
 
 def test_z2jh_hub_config_names_configurable_jupyterhub_traits():
+    pytest.importorskip("jupyterhub", reason="the hub extra: pip install -e '.[hub]'")
     from jupyterhub.app import JupyterHub
     from jupyterhub.auth import Authenticator
     from jupyterhub.spawner import Spawner

@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from genviz.course_updates import (CellUpdate, load_ipython_extension, main, newer_cells,
+from genviz.course_updates import (CellUpdate, _main as main, load_ipython_extension, newer_cells,
                                    update_notice)
 
 nbgitpuller = pytest.importorskip("nbgitpuller")
