@@ -30,9 +30,9 @@ SEVERE = ("serious", "critical")
 
 def site_pages() -> list[str]:
     """The pages the site must have, from its sources (known before it is built): the start
-    page, one per notebook, the API reference, the index and the search page."""
+    page, one per notebook, the API reference, "Teach a class", the index and the search page."""
     nbs = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-    return ["index.html", "api.html", "genindex.html", "search.html"] + \
+    return ["index.html", "api.html", "teach_a_class.html", "genindex.html", "search.html"] + \
         [f"notebooks/{stem}.html" for stem in nbs]
 
 
