@@ -5,6 +5,8 @@ JUPYTER_CONFIG_PATH and JUPYTER_PATH, as the trial hub, TLJH and Z2JH give them)
 kernels at the same moment. With the default TCP transport 1 of 10 died in the issue's trial
 (``ZMQError: Address already in use``: the port race); over IPC in a short runtime directory
 every kernel must start and run code, and a killed kernel must restart and run code again.
+A notebook session's kernel prints the course-update notice (genviz.course_updates, loaded by
+deploy/singleuser's kernel spec) under the first cell run, once.
 The server is given a runtime directory too long for a unix socket path, as a home under
 build/hub/home is, so the test also checks the config's short-directory rescue.
 """
@@ -15,10 +17,12 @@ import concurrent.futures
 import glob
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -70,7 +74,10 @@ def _execute(connection_file, code, timeout=120):
 
 
 @pytest.fixture()
-def server(tmp_path):
+def server():
+    # Not pytest's tmp_path: a concurrent pytest run of the same user prunes old numbered
+    # directories under /tmp/pytest-of-<user>, which would delete the server's files mid-test.
+    tmp_path = Path(tempfile.mkdtemp(prefix="genviz-kernels-test-"))
     long_runtime = tmp_path / ("a-home-as-deep-as-build-hub-home-" * 3) / ".local/share/jupyter/runtime"
     assert len(str(long_runtime / "kernel-00000000-0000-0000-0000-000000000000-ipc-1")) > 107
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(long_runtime),
@@ -108,10 +115,33 @@ def server(tmp_path):
             proc.kill()
             proc.wait()
         log.close()
+        shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-def test_ten_simultaneous_kernels_start_over_ipc_a_killed_one_restarts(server):
+def _conflicted_notebook(root: Path) -> Path:
+    """A student's nbgitpuller copy where the instructor's fix of a line the student edited was
+    dropped by the merge (tests/test_deploy_updates.py builds the same story in detail)."""
+    import test_deploy_updates as upd
+
+    bare, work = root / "course.git", root / "instructor"
+    upd.git(root, "init", "--bare", str(bare))
+    upd.git(root, "init", str(work))
+    (work / "notebooks").mkdir()
+    upd.nbformat.write(upd.lesson(), work / upd.NB)
+    upd.git(work, "add", ".")
+    upd.git(work, "commit", "-m", "lesson")
+    upd.git(work, "push", str(bare), "HEAD:main")
+    student = root / "bob" / "genviz"
+    upd.pull(f"file://{bare}", student)
+    upd.edit_cell(student / upd.NB, 2, upd.B_EDIT)
+    upd.publish_fix(work, f"file://{bare}")
+    upd.pull(f"file://{bare}", student)
+    return student / upd.NB
+
+
+def test_ten_simultaneous_kernels_start_over_ipc_the_notice_shows_a_killed_one_restarts(server):
     base, runtime, proc, log = server
+    root = log.parent
     with concurrent.futures.ThreadPoolExecutor(N_KERNELS) as pool:
         kernels = list(pool.map(lambda _: _api(base, "/api/kernels", "POST", {"name": "python3"}),
                                 range(N_KERNELS)))
@@ -126,6 +156,18 @@ def test_ten_simultaneous_kernels_start_over_ipc_a_killed_one_restarts(server):
     assert len(set(pids)) == N_KERNELS
     assert all(o.split()[1] == "True" for o in outs)  # the course-update notice is loaded
     assert "Address already in use" not in log.read_text()
+
+    # the kernel of a notebook session prints the course-update notice under its first cell
+    notebook = _conflicted_notebook(root)
+    session = _api(base, "/api/sessions", "POST", {
+        "path": str(notebook.relative_to(root)), "name": notebook.name, "type": "notebook",
+        "kernel": {"name": "python3"}})
+    first = _execute(runtime / f"kernel-{session['kernel']['id']}.json", "print('cell 1 ran')")
+    assert first.startswith("Course update: the course has a newer version of 1 cell")
+    assert first.rstrip().endswith("cell 1 ran")
+    second = _execute(runtime / f"kernel-{session['kernel']['id']}.json", "print('cell 2 ran')")
+    assert second.strip() == "cell 2 ran"  # once only
+    _api(base, f"/api/sessions/{session['id']}", "DELETE")
 
     # a killed kernel: the server restarts it on the same sockets, and it runs code again
     os.kill(pids[0], signal.SIGKILL)
