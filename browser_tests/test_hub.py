@@ -148,6 +148,8 @@ def test_three_students_log_in_together_run_a_notebook_and_move_a_slider(hub, br
         for name, _, page, _ in opened:
             page.wait_for_url(f"**/user/{name}/lab/**", timeout=300_000)
         TIMINGS["three_spawns_s"] = round(time.monotonic() - t0, 1)
+        opened[0][2].wait_for_selector(".jp-Notebook-ExecutionIndicator", timeout=120_000)
+        opened[0][2].screenshot(path=str(ARTIFACTS / "hub_landing.png"))  # JupyterLab on Start here
         for name, _, page, _ in opened:
             # each student's own copy of the course, opened in JupyterLab as a student would
             assert (hub.home / name / "genviz" / "notebooks" / NOTEBOOK).is_file()

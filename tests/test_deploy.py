@@ -290,6 +290,9 @@ def test_z2jh_memory_cull_and_timeouts():
     assert Z2JH["cull"]["enabled"] is True and Z2JH["cull"]["timeout"] == 3600
     assert Z2JH["hub"]["activeServerLimit"] > 0
     assert "repo2docker" in (DEPLOY / "z2jh" / "values.yaml").read_text()
+    # the image repo2docker builds from environment.yml has nbgitpuller (the links need it)
+    env_yml = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert any(str(d).startswith("nbgitpuller") for d in env_yml["dependencies"])
     assert "--target-repo-dir /srv/genviz" in (DEPLOY / "z2jh" / "values.yaml").read_text()
 
 
