@@ -223,6 +223,12 @@ def load_ipython_extension(ipython) -> None:
 
     The notebook is the kernel's session (``JPY_SESSION_NAME``, set by jupyter-server). Any
     failure is silent: a notice must never break a student's notebook.
+
+    Parameters
+    ----------
+    ipython : IPython.core.interactiveshell.InteractiveShell
+        The kernel's shell (only its ``events`` are used, so this module never imports
+        IPython).
     """
     def notify(*_):
         try:
