@@ -126,6 +126,7 @@ def test_a_student_whose_server_cannot_start_sees_why(hub, browser):
             timeout=60_000)
         text = page.inner_text("body")
         assert "Your server was not started" in text and "tell your instructor" in text
+        assert page.inner_text("h1").strip() == "Your server could not start"
         page.screenshot(path=str(ARTIFACTS / "hub_spawn_failed.png"))
     finally:
         context.close()
