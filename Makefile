@@ -20,6 +20,7 @@ help:
 	@echo "make test-site - browser tests of the website and the accessibility audit"
 	@echo "make assignments - graded nbgrader assignments (01-09) into build/course/release/"
 	@echo "make grade COURSE=DIR - autograde DIR/submitted/<student>/<assignment>/ -> DIR/grades.csv + feedback"
+	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -58,13 +59,14 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
 
-# Real-browser tests (browser_tests/): JupyterLab and Voila driven by Debian's Chromium through
-# Playwright. Never `playwright install` (it downloads its own browser). Own stamp, so `make
-# test` does not pay for Playwright.
+# Real-browser tests (browser_tests/): JupyterLab, Voila and the trial hub (test_hub.py: needs
+# configurable-http-proxy on PATH) driven by Debian's Chromium through Playwright. Never
+# `playwright install` (it downloads its own browser). Own stamp, so `make test` does not pay
+# for Playwright.
 BROWSER_STAMP := $(VENV)/.genviz-browser-installed
 CHROMIUM      ?= /usr/bin/chromium
 $(BROWSER_STAMP): $(STAMP)
-	$(PY) -m pip install --quiet -e ".[lab,test,browser]"
+	$(PY) -m pip install --quiet -e ".[lab,test,browser,hub]"
 	@touch $(BROWSER_STAMP)
 
 test-browser: $(BROWSER_STAMP)
@@ -157,3 +159,18 @@ bench-class: $(BENCH_CLASS_STAMP)
 		--moves $(MOVES) --interval $(INTERVAL) --notebook $(NOTEBOOK) \
 		--cull-timeout $(CULL_TIMEOUT) --max-seconds $(MAX_SECONDS) \
 		--out benchmarks/class-run.md --json benchmarks/class-run.jsonl
+# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator), each user gets a
+# home under build/hub/home with the course notebooks, JupyterLab with the project's settings,
+# the idle culler. deploy/run_hub.py checks what is missing (proxy, ports) before it starts.
+# configurable-http-proxy (Node.js) comes from PATH, else from npm into build/node.
+.PHONY: hub
+HUB_PORT  ?= 8000
+HUB_STAMP := $(VENV)/.genviz-hub-installed
+$(HUB_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[lab,test,hub]"
+	@touch $(HUB_STAMP)
+
+hub: $(HUB_STAMP) $(LAB_OVERRIDES)
+	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \
+		|| { command -v npm >/dev/null 2>&1 && npm install --silent --prefix build/node configurable-http-proxy; } || true
+	HUB_PORT=$(HUB_PORT) $(PY) deploy/run_hub.py

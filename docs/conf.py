@@ -25,6 +25,10 @@ sys.path.insert(0, str(ROOT))  # API reference of this checkout's genviz
 # which also rewrites the README's Binder badge from it.
 REPOSITORY_URL = ""
 REPOSITORY_BRANCH = "HEAD"
+# A course's own JupyterHub (docs: "Teach a class"): adds a JupyterHub launch button, an
+# nbgitpuller link, to every notebook page. Set with the same script's --hub (and --branch:
+# nbgitpuller needs a branch name, not HEAD).
+HUB_URL = ""
 # ------------------------------------------------------------------------------------------------
 
 project = "genviz: generative learning, a course"
@@ -98,6 +102,8 @@ if REPOSITORY_URL:
         "binderhub_url": "https://mybinder.org",
         "notebook_interface": "jupyterlab",
     }
+    if HUB_URL:
+        html_theme_options["launch_buttons"]["jupyterhub_url"] = HUB_URL
 mathjax3_config = {
     # $...$ too: exercise solutions (genviz.exercises) are Markdown with LaTeX; only elements
     # of the classes below are processed (MyST marks the rest of the page mathjax_ignore)

@@ -1,0 +1,167 @@
+"""The trial JupyterHub of genviz: ``make hub`` (through deploy/run_hub.py), the hub tests and
+the class benchmark all start ``jupyterhub -f deploy/jupyterhub_config.py``.
+
+A lecturer's laptop, not a production hub: any user name logs in (the dummy authenticator,
+optionally with one shared password), every user's server is a local process of the same Unix
+user (SimpleLocalProcessSpawner) with its own home directory, and everything listens on
+127.0.0.1. The single-user settings are those of the real deployments (deploy/tljh/,
+deploy/z2jh/): kernels over IPC in a short runtime directory (the port race), long start
+timeouts, a server limit with a clear message, the idle culler.
+
+Environment variables (all optional):
+
+=========================  ===========================================================
+HUB_PORT                   public port (default 8000), on 127.0.0.1
+GENVIZ_HUB_API_PORT        the hub's internal port (default HUB_PORT + 1)
+GENVIZ_PROXY_API_PORT      the proxy's REST API port (default HUB_PORT + 2)
+GENVIZ_HUB_HOME            where users' homes go (default build/hub/home/<user>)
+GENVIZ_HUB_STATE           database, cookie secret, pid files (default build/hub/state)
+GENVIZ_HUB_PASSWORD        one shared password for every user (default: none needed)
+GENVIZ_HUB_ADMINS          comma-separated admin user names (default "instructor")
+GENVIZ_HUB_API_TOKEN       a token for scripts (pre-starting servers before a lecture)
+GENVIZ_HUB_MAX_SERVERS     active_server_limit (default 50; 0 = no limit)
+GENVIZ_CULL_TIMEOUT        seconds of inactivity before the culler stops a server (3600)
+GENVIZ_CHP                 the configurable-http-proxy command (default: from PATH)
+=========================  ===========================================================
+"""
+
+import os
+import pathlib
+import shutil
+import sys
+
+c = get_config()  # noqa: F821 (provided by JupyterHub when it loads this file)
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+
+
+def _env_int(name, default):
+    value = os.environ.get(name, "")
+    try:
+        return int(value) if value.strip() else default
+    except ValueError:
+        raise SystemExit(f"{name} must be an integer, got {value!r}") from None
+
+
+HUB_PORT = _env_int("HUB_PORT", 8000)
+HOME = pathlib.Path(os.environ.get("GENVIZ_HUB_HOME") or ROOT / "build" / "hub" / "home").resolve()
+STATE = pathlib.Path(os.environ.get("GENVIZ_HUB_STATE") or ROOT / "build" / "hub" / "state").resolve()
+STATE.mkdir(parents=True, exist_ok=True)
+HOME.mkdir(parents=True, exist_ok=True)
+
+#: the directory the course arrives in, as nbgitpuller names it (the repository's name)
+COURSE_DIR = "genviz"
+#: JupyterLab opens here after login
+DEFAULT_URL = f"/lab/tree/{COURSE_DIR}/notebooks/00_start_here.ipynb"
+#: one server start costs ~4.3 CPU-s; at JupyterHub's default 30 s, spawns fail once ~12
+#: students arrive within 10 s on 2 cores (issue #21: p95 28.8 s at N = 10, 40 students wait
+#: 70-110 s). Generous limits: a slow start is better than a failed one.
+HTTP_TIMEOUT = 180
+START_TIMEOUT = 300
+
+# --- network: loopback only -------------------------------------------------------------------
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = HUB_PORT
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = _env_int("GENVIZ_HUB_API_PORT", HUB_PORT + 1)
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{_env_int('GENVIZ_PROXY_API_PORT', HUB_PORT + 2)}"
+c.ConfigurableHTTPProxy.command = [os.environ.get("GENVIZ_CHP") or "configurable-http-proxy"]
+c.ConfigurableHTTPProxy.pid_file = str(STATE / "proxy.pid")
+c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
+c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
+c.JupyterHub.cleanup_servers = True  # stopping the hub stops every user's server
+
+# --- who logs in --------------------------------------------------------------------------------
+c.JupyterHub.authenticator_class = "dummy"
+c.Authenticator.allow_all = True
+if os.environ.get("GENVIZ_HUB_PASSWORD"):
+    c.DummyAuthenticator.password = os.environ["GENVIZ_HUB_PASSWORD"]
+ADMINS = {n.strip() for n in os.environ.get("GENVIZ_HUB_ADMINS", "instructor").split(",") if n.strip()}
+c.Authenticator.admin_users = ADMINS
+
+# --- the servers ----------------------------------------------------------------------------------
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = str(HOME / "{username}")
+c.Spawner.ip = "127.0.0.1"
+# The hub's own Python environment serves the users (a venv need not be on PATH)
+BIN = pathlib.Path(sys.executable).parent
+c.Spawner.cmd = [str(BIN / "jupyterhub-singleuser")]
+c.Spawner.default_url = DEFAULT_URL
+c.Spawner.http_timeout = HTTP_TIMEOUT
+c.Spawner.start_timeout = START_TIMEOUT
+if os.geteuid() == 0:  # containers and CI run as root; jupyter-server refuses that unless told
+    c.Spawner.args = ["--allow-root"]
+# The project's settings, as `make lab` uses them: deploy/singleuser (IPC kernels in a short
+# runtime directory, the course-update notice in every kernel) first, then the project's own
+# etc/jupyter (no Nagle on the websockets) and share/jupyter (the genviz-a11y extension).
+c.Spawner.environment = {
+    "PATH": os.pathsep.join([str(BIN), os.environ.get("PATH", os.defpath)]),
+    "JUPYTER_CONFIG_PATH": os.pathsep.join(
+        [str(DEPLOY / "singleuser" / "etc" / "jupyter"), str(ROOT / "etc" / "jupyter")]),
+    "JUPYTER_PATH": os.pathsep.join(
+        [str(DEPLOY / "singleuser" / "share" / "jupyter"), str(ROOT / "share" / "jupyter")]),
+}
+# PYTHONPATH is in the spawner's env_keep: a hub started with PYTHONPATH=<a work tree> gives
+# its kernels that tree's genviz.
+
+MAX_SERVERS = _env_int("GENVIZ_HUB_MAX_SERVERS", 50)
+c.JupyterHub.active_server_limit = MAX_SERVERS
+c.JupyterHub.template_paths = [str(DEPLOY / "templates")]
+c.JupyterHub.template_vars = {"genviz_max_servers": MAX_SERVERS}
+
+
+def copy_course(spawner):
+    """First spawn of a user: copy the course notebooks into ~/genviz/notebooks.
+
+    The trial hub copies the work tree's notebooks (committed or not) so a lecturer sees what
+    they are editing. A real hub hands out nbgitpuller links instead (deploy/README.md), which
+    clone the repository into the same ~/genviz and later merge updates without losing work.
+    An existing ~/genviz is never touched.
+    """
+    target = pathlib.Path(spawner.home_dir) / COURSE_DIR
+    if target.exists():
+        return
+    try:
+        target.mkdir(parents=True)
+        shutil.copytree(ROOT / "notebooks", target / "notebooks",
+                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+    except OSError as exc:
+        from tornado.web import HTTPError
+
+        message = (f"Could not copy the course notebooks into {target} ({exc}). Your server "
+                   f"was not started; please tell your instructor (the hub's disk may be full, "
+                   f"or {spawner.home_dir} is not a writable directory).")
+        # JupyterHub shows an exception's `jupyterhub_message` to the student (error page, or
+        # the spawn page's progress log), not only in the hub's log
+        error = HTTPError(500, log_message=message, reason="Your server could not start")
+        error.jupyterhub_message = message
+        raise error from exc
+
+
+c.Spawner.pre_spawn_hook = copy_course
+
+# --- the idle culler ----------------------------------------------------------------------------------
+CULL_TIMEOUT = _env_int("GENVIZ_CULL_TIMEOUT", 3600)
+CULL_EVERY = max(5, min(300, CULL_TIMEOUT // 2))
+c.JupyterHub.services = [{
+    "name": "idle-culler",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler",
+                f"--timeout={CULL_TIMEOUT}", f"--cull-every={CULL_EVERY}"],
+}]
+c.JupyterHub.load_roles = [{
+    "name": "idle-culler",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["idle-culler"],
+}]
+if os.environ.get("GENVIZ_HUB_API_TOKEN"):
+    # A token for the lecturer's scripts, e.g. pre-starting every server before a lecture
+    # (docs: "Teach a class"). Only what that needs: create users, start and stop servers.
+    c.JupyterHub.services.append({"name": "course-admin",
+                                  "api_token": os.environ["GENVIZ_HUB_API_TOKEN"]})
+    c.JupyterHub.load_roles.append({
+        "name": "course-admin",
+        "scopes": ["admin:users", "admin:servers", "list:users", "read:users"],
+        "services": ["course-admin"],
+    })

@@ -1,0 +1,434 @@
+"""The hub deployment (deploy/): configurations parse and say what they should, the launcher
+names what is missing, Z2JH and TLJH keys are known to the chart / tljh-config, and the
+nbgitpuller links open every notebook. Fast: no server is started (browser_tests/test_hub.py
+runs a real hub; tests/test_deploy_kernels.py the single-user kernel settings)."""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import yaml
+from traitlets.config import Config, PyFileConfigLoader
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+
+
+def _load_module(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+run_hub = _load_module(DEPLOY / "run_hub.py", "run_hub")
+links = _load_module(ROOT / "scripts" / "set_repository_url.py", "set_repository_url_links")
+
+
+def load_config(path: Path, env: dict, monkeypatch) -> Config:
+    for k in ["HUB_PORT", "GENVIZ_HUB_API_PORT", "GENVIZ_PROXY_API_PORT", "GENVIZ_HUB_PASSWORD",
+              "GENVIZ_HUB_API_TOKEN", "GENVIZ_HUB_MAX_SERVERS", "GENVIZ_CULL_TIMEOUT",
+              "GENVIZ_HUB_ADMINS", "GENVIZ_CHP"]:
+        monkeypatch.delenv(k, raising=False)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    return PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
+
+
+@pytest.fixture()
+def trial(tmp_path, monkeypatch):
+    env = {"GENVIZ_HUB_HOME": str(tmp_path / "home"), "GENVIZ_HUB_STATE": str(tmp_path / "state")}
+    return lambda **more: load_config(DEPLOY / "jupyterhub_config.py", {**env, **more}, monkeypatch)
+
+
+# --- the trial hub ---------------------------------------------------------------------------
+
+def test_trial_hub_listens_on_loopback_only_with_the_ports_from_the_environment(trial):
+    c = trial(HUB_PORT="18123")
+    assert (c.JupyterHub.ip, c.JupyterHub.port) == ("127.0.0.1", 18123)
+    assert (c.JupyterHub.hub_ip, c.JupyterHub.hub_port) == ("127.0.0.1", 18124)
+    assert c.ConfigurableHTTPProxy.api_url == "http://127.0.0.1:18125"
+    assert c.Spawner.ip == "127.0.0.1"
+    assert trial().JupyterHub.port == 8000  # the default
+
+
+def test_trial_hub_logs_in_anyone_optionally_with_one_password(trial):
+    c = trial()
+    assert c.JupyterHub.authenticator_class == "dummy" and c.Authenticator.allow_all is True
+    assert "password" not in c.DummyAuthenticator
+    assert trial(GENVIZ_HUB_PASSWORD="s3cret").DummyAuthenticator.password == "s3cret"
+    assert trial(GENVIZ_HUB_ADMINS="ada, bob").Authenticator.admin_users == {"ada", "bob"}
+
+
+def test_trial_hub_spawner_settings_are_the_single_user_settings(trial, tmp_path):
+    c = trial()
+    assert c.JupyterHub.spawner_class == "simple"
+    assert c.SimpleLocalProcessSpawner.home_dir_template == str(tmp_path / "home" / "{username}")
+    # issue #21: one start costs ~4.3 CPU-s; the default 30 s fails once ~12 students arrive
+    assert c.Spawner.http_timeout >= 120 and c.Spawner.start_timeout >= c.Spawner.http_timeout
+    env = c.Spawner.environment
+    config_path = env["JUPYTER_CONFIG_PATH"].split(os.pathsep)
+    data_path = env["JUPYTER_PATH"].split(os.pathsep)
+    assert config_path == [str(DEPLOY / "singleuser" / "etc" / "jupyter"), str(ROOT / "etc" / "jupyter")]
+    assert data_path == [str(DEPLOY / "singleuser" / "share" / "jupyter"), str(ROOT / "share" / "jupyter")]
+    assert (Path(config_path[0]) / "jupyter_server_config.py").is_file()
+    assert (Path(config_path[1]) / "genviz_websockets.py").is_file()
+    assert (Path(data_path[0]) / "kernels" / "python3" / "kernel.json").is_file()
+    assert (Path(data_path[1]) / "labextensions" / "genviz-a11y" / "package.json").is_file()
+    assert Path(c.Spawner.cmd[0]).name == "jupyterhub-singleuser"
+
+
+def test_trial_hub_limits_servers_with_a_page_that_says_so(trial):
+    c = trial()
+    assert c.JupyterHub.active_server_limit == 50
+    assert trial(GENVIZ_HUB_MAX_SERVERS="3").JupyterHub.active_server_limit == 3
+    page = (Path(c.JupyterHub.template_paths[0]) / "error.html").read_text()
+    assert 'extends "templates/error.html"' in page and "status_code == 429" in page
+    assert "hub is full" in page and "genviz_max_servers" in page
+    with pytest.raises(SystemExit, match="GENVIZ_HUB_MAX_SERVERS must be an integer"):
+        trial(GENVIZ_HUB_MAX_SERVERS="many")
+
+
+def test_trial_hub_runs_the_idle_culler_with_a_role_and_the_timeout_from_the_environment(trial):
+    c = trial(GENVIZ_CULL_TIMEOUT="60")
+    (culler,) = c.JupyterHub.services
+    assert culler["name"] == "idle-culler"
+    assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"]
+    assert "--timeout=60" in culler["command"] and "--cull-every=30" in culler["command"]
+    (role,) = c.JupyterHub.load_roles
+    assert role["services"] == ["idle-culler"]
+    assert set(role["scopes"]) == {"list:users", "read:users:activity", "read:servers",
+                                   "delete:servers"}
+    assert "--timeout=3600" in trial().JupyterHub.services[0]["command"]
+
+
+def test_trial_hub_admin_token_gets_only_what_pre_starting_servers_needs(trial):
+    c = trial(GENVIZ_HUB_API_TOKEN="0123456789abcdef")
+    admin = [s for s in c.JupyterHub.services if s["name"] == "course-admin"][0]
+    assert admin["api_token"] == "0123456789abcdef"
+    role = [r for r in c.JupyterHub.load_roles if r["name"] == "course-admin"][0]
+    assert "admin:servers" in role["scopes"] and "admin:users" in role["scopes"]
+    assert "admin-ui" not in role["scopes"] and "shares" not in role["scopes"]
+
+
+def test_first_spawn_copies_the_course_and_never_overwrites_it(trial, tmp_path):
+    c = trial()
+    home = tmp_path / "home" / "ada"
+    spawner = type("S", (), {"home_dir": str(home)})()
+    c.Spawner.pre_spawn_hook(spawner)
+    copied = sorted(p.name for p in (home / "genviz" / "notebooks").glob("*.ipynb"))
+    assert copied == sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert c.Spawner.default_url == "/lab/tree/genviz/notebooks/00_start_here.ipynb"
+    assert (home / c.Spawner.default_url.removeprefix("/lab/tree/")).is_file()
+    mine = home / "genviz" / "notebooks" / "00_start_here.ipynb"
+    mine.write_text("my work")
+    c.Spawner.pre_spawn_hook(spawner)
+    assert mine.read_text() == "my work"
+
+
+# --- the single-user settings: IPC kernels in a short runtime directory -----------------------
+
+SOCKET = "/kernel-00000000-0000-0000-0000-000000000000-ipc-5"
+
+
+def _singleuser(monkeypatch, runtime):
+    if runtime is None:
+        monkeypatch.delenv("JUPYTER_RUNTIME_DIR", raising=False)
+    else:
+        monkeypatch.setenv("JUPYTER_RUNTIME_DIR", runtime)
+    registered = []
+    monkeypatch.setattr("atexit.register", lambda *a: registered.append(a))
+    c = load_config(DEPLOY / "singleuser" / "etc" / "jupyter" / "jupyter_server_config.py", {},
+                    monkeypatch)
+    return c, os.environ.get("JUPYTER_RUNTIME_DIR"), registered
+
+
+def test_single_user_kernels_use_ipc_in_a_runtime_dir_short_enough_for_unix_sockets(
+        monkeypatch, tmp_path):
+    # the trial hub's default home makes the default runtime dir too long for a socket path
+    default = ROOT / "build/hub/home/a-student/.local/share/jupyter/runtime"
+    long_dir = str(tmp_path / ("x" * 60) / "runtime")
+    assert len(long_dir + SOCKET) > 107
+    for runtime in [str(default), long_dir, None]:
+        c, chosen, registered = _singleuser(monkeypatch, runtime)
+        assert c.KernelManager.transport == "ipc"
+        assert chosen != runtime and len(chosen + SOCKET) <= 107
+        assert Path(chosen).is_dir() and (Path(chosen).stat().st_mode & 0o777) == 0o700
+        assert registered and registered[0][1] == chosen  # removed at exit
+        os.rmdir(chosen)
+    if len(str(default) + SOCKET) <= 107:
+        pytest.skip("this checkout's path is short enough that the default would fit")
+
+
+def test_single_user_keeps_a_short_runtime_dir_it_is_given(monkeypatch):
+    c, chosen, registered = _singleuser(monkeypatch, "/tmp/jr-given")
+    assert chosen == "/tmp/jr-given" and not registered
+
+
+# --- the launcher ---------------------------------------------------------------------------
+
+def test_launcher_names_a_missing_proxy_and_how_to_install_it(tmp_path):
+    env = {"PATH": str(tmp_path), "HUB_PORT": str(_free_port())}
+    found = [p for p in run_hub.problems(env) if "configurable-http-proxy" in p]
+    assert len(found) == 1 and "npm install -g configurable-http-proxy" in found[0]
+    bad = run_hub.problems({**env, "GENVIZ_CHP": "/nonexistent/chp"})
+    assert any("GENVIZ_CHP='/nonexistent/chp' is not a command" in p for p in bad)
+
+
+def _free_port():
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port < 65000 and not any(run_hub.port_in_use(port + i) for i in range(3)):
+            return port
+
+
+def test_launcher_names_a_port_in_use_and_how_to_pick_another():
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        env = {"PATH": os.environ["PATH"], "HUB_PORT": str(port),
+               "GENVIZ_HUB_API_PORT": str(_free_port()), "GENVIZ_PROXY_API_PORT": str(_free_port())}
+        found = [p for p in run_hub.problems(env) if "in use" in p]
+    assert len(found) == 1 and f"port {port}" in found[0] and "HUB_PORT=" in found[0]
+
+
+def test_launcher_ports_and_their_bad_values():
+    assert run_hub.hub_ports({}) == {"HUB_PORT": 8000, "GENVIZ_HUB_API_PORT": 8001,
+                                     "GENVIZ_PROXY_API_PORT": 8002}
+    assert run_hub.hub_ports({"HUB_PORT": "9000"})["GENVIZ_PROXY_API_PORT"] == 9002
+    for bad, match in [("eighty", "HUB_PORT must be a port number"), ("0", "between 1 and 65535"),
+                       ("70000", "between 1 and 65535")]:
+        with pytest.raises(ValueError, match=match):
+            run_hub.hub_ports({"HUB_PORT": bad})
+    assert any("HUB_PORT must be a port number" in p for p in run_hub.problems({"HUB_PORT": "x"}))
+
+
+def test_launcher_refuses_a_token_jupyterhub_would_reject():
+    env = {"PATH": os.environ["PATH"], "HUB_PORT": str(_free_port()), "GENVIZ_HUB_API_TOKEN": "short"}
+    assert any("GENVIZ_HUB_API_TOKEN is too short" in p for p in run_hub.problems(env))
+
+
+def test_launcher_exits_2_and_prints_every_problem(tmp_path):
+    env = dict(os.environ, PATH=str(tmp_path), HUB_PORT="x")
+    env.pop("GENVIZ_CHP", None)
+    out = subprocess.run([sys.executable, str(DEPLOY / "run_hub.py")], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2
+    assert "The trial hub cannot start" in out.stderr and "configurable-http-proxy" in out.stderr
+    assert "HUB_PORT must be a port number" in out.stderr
+
+
+def test_make_hub_runs_the_launcher_with_the_port():
+    out = subprocess.run(["make", "-n", "hub", "HUB_PORT=8123", "VENV=/nonexistent"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=60).stdout
+    assert "HUB_PORT=8123" in out and "deploy/run_hub.py" in out
+    assert "configurable-http-proxy" in out  # installed into build/node when not on PATH
+    helptext = subprocess.run(["make", "help"], cwd=ROOT, capture_output=True, text=True).stdout
+    assert "make hub" in helptext
+
+
+def test_hub_extra_lists_what_the_trial_hub_imports():
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    names = {re.split(r"[<>=!~ ]", r)[0] for r in extras["hub"]}
+    assert names == {"jupyterhub", "jupyterhub-idle-culler"}
+
+
+# --- Zero to JupyterHub -------------------------------------------------------------------------
+
+def _key_list(path: Path) -> set[str]:
+    return {ln.strip() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")}
+
+
+def unknown_keys(values: dict, known: set[str], prefix: str = "") -> list[str]:
+    """Key paths of ``values`` the list does not know (a '.*' entry allows any key below)."""
+    out = []
+    for key, sub in values.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if prefix and f"{prefix}.*" in known:
+            continue
+        if path not in known:
+            out.append(path)
+        elif isinstance(sub, dict):
+            out += unknown_keys(sub, known, path)
+    return out
+
+
+Z2JH = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
+Z2JH_KEYS = _key_list(DEPLOY / "z2jh" / "schema_keys.txt")
+
+
+def test_z2jh_values_use_only_keys_the_chart_schema_knows():
+    assert len(Z2JH_KEYS) > 400  # the whole chart, not a hand-picked list
+    assert unknown_keys(Z2JH, Z2JH_KEYS) == []
+    # the check fails on a typo, on a key at the wrong level, and inside a known section
+    planted = {**Z2JH, "singleuser": {**Z2JH["singleuser"], "memmory": {"limit": "1G"}},
+               "culling": {"enabled": True}}
+    assert sorted(unknown_keys(planted, Z2JH_KEYS)) == ["culling", "singleuser.memmory"]
+    # ... and free-form sections (hub.config: any JupyterHub trait) are not walked
+    assert unknown_keys({"hub": {"config": {"Anything": {"x": 1}}}}, Z2JH_KEYS) == []
+
+
+def test_z2jh_memory_cull_and_timeouts():
+    su = Z2JH["singleuser"]
+    # guarantee ~400M (a topic notebook measured 330-360 MB PSS), limit 1G
+    assert su["memory"] == {"guarantee": "400M", "limit": "1G"}
+    assert su["startTimeout"] >= 300 and Z2JH["hub"]["config"]["KubeSpawner"]["http_timeout"] >= 120
+    assert Z2JH["cull"]["enabled"] is True and Z2JH["cull"]["timeout"] == 3600
+    assert Z2JH["hub"]["activeServerLimit"] > 0
+    assert "repo2docker" in (DEPLOY / "z2jh" / "values.yaml").read_text()
+    # the image repo2docker builds from environment.yml has nbgitpuller (the links need it)
+    env_yml = yaml.safe_load((ROOT / "environment.yml").read_text())
+    assert any(str(d).startswith("nbgitpuller") for d in env_yml["dependencies"])
+    assert "--target-repo-dir /srv/genviz" in (DEPLOY / "z2jh" / "values.yaml").read_text()
+
+
+def test_z2jh_single_user_paths_are_the_repository_deploy_dirs_in_the_image():
+    env = Z2JH["singleuser"]["extraEnv"]
+    for var, rel in [("JUPYTER_CONFIG_PATH", "deploy/singleuser/etc/jupyter"),
+                     ("JUPYTER_PATH", "deploy/singleuser/share/jupyter")]:
+        assert env[var] == f"/srv/genviz/{rel}" and (ROOT / rel).is_dir()
+
+
+def test_z2jh_hub_config_names_configurable_jupyterhub_traits():
+    pytest.importorskip("jupyterhub", reason="the hub extra: pip install -e '.[hub]'")
+    from jupyterhub.app import JupyterHub
+    from jupyterhub.auth import Authenticator
+    from jupyterhub.spawner import Spawner
+
+    classes = {"JupyterHub": JupyterHub, "Authenticator": Authenticator,
+               "KubeSpawner": Spawner}  # KubeSpawner's timeouts are Spawner's
+    for cls, traits in Z2JH["hub"]["config"].items():
+        for trait in traits:
+            assert trait in classes[cls].class_trait_names(config=True), f"{cls}.{trait}"
+    for name, code in Z2JH["hub"].get("extraConfig", {}).items():
+        compile(code, name, "exec")
+    # the check fails on a trait JupyterHub does not let you configure
+    assert "spawn_throttle_retry_range" not in JupyterHub.class_trait_names(config=True)
+
+
+# --- The Littlest JupyterHub -------------------------------------------------------------------
+
+TLJH_KEYS = _key_list(DEPLOY / "tljh" / "config_keys.txt")
+
+
+def _flat(d, prefix=""):
+    for k, v in d.items():
+        path = f"{prefix}.{k}" if prefix else k
+        if isinstance(v, dict):
+            yield from _flat(v, path)
+        else:
+            yield path, v
+
+
+def _tljh_known(path):
+    return path in TLJH_KEYS or any(
+        k.endswith(".*") and re.fullmatch(re.escape(k[:-2]).replace(r"\.\*", r"\.[^.]+") + r"\.[^.]+", path)
+        for k in TLJH_KEYS)
+
+
+def test_tljh_config_and_setup_script_use_known_keys_and_agree():
+    config = dict(_flat(yaml.safe_load((DEPLOY / "tljh" / "config.yaml").read_text())))
+    assert all(_tljh_known(k) for k in config), [k for k in config if not _tljh_known(k)]
+    assert _tljh_known("auth.DummyAuthenticator.password") and not _tljh_known("limits.ram")
+    script = (DEPLOY / "tljh" / "setup.sh").read_text()
+    sets = dict(re.findall(r"^tljh-config set (\S+) (\S+)$", script, re.M))
+    assert sets and all(_tljh_known(k) for k in sets)
+    for key, value in sets.items():
+        assert str(config[key]).lower() == value.lower(), key
+    assert set(sets) == set(config) - {"users.admin"}
+    assert "tljh-config add-item users.admin instructor" in script
+    assert config["limits.memory"] == "1G"
+    subprocess.run(["bash", "-n", str(DEPLOY / "tljh" / "setup.sh")], check=True)
+
+
+def test_tljh_hub_snippet_has_the_trial_hubs_single_user_settings(trial, monkeypatch):
+    c = load_config(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", {}, monkeypatch)
+    t = trial()
+    assert c.Spawner.http_timeout == t.Spawner.http_timeout
+    assert c.Spawner.start_timeout == t.Spawner.start_timeout
+    assert c.JupyterHub.active_server_limit > 0
+    env = c.Spawner.environment.get_value({})  # a LazyConfigValue: TLJH's own entries + ours
+    assert env["JUPYTER_CONFIG_PATH"] == "/opt/genviz/deploy/singleuser/etc/jupyter"
+    assert env["JUPYTER_PATH"] == "/opt/genviz/deploy/singleuser/share/jupyter"
+    assert c.JupyterHub.template_paths == ["/opt/genviz/deploy/templates"]
+    assert "/opt/genviz" in (DEPLOY / "tljh" / "setup.sh").read_text()
+
+
+# --- nbgitpuller links -----------------------------------------------------------------------
+
+NOTEBOOKS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+@pytest.mark.parametrize("repo", ["https://github.com/acme/genviz", "https://gitlab.example.org/t/genviz.git"])
+def test_nbgitpuller_link_of_every_notebook_opens_it_in_the_pulled_folder(repo):
+    text = links.all_links(repo, "https://hub.example.edu/", "main")
+    hub_links = re.findall(r"\[JupyterHub\]\(([^)]+)\)", text)
+    assert len(hub_links) == len(NOTEBOOKS) == 10
+    for nb, link in zip(NOTEBOOKS, hub_links):
+        parts = urlparse(link)
+        assert (parts.scheme, parts.netloc, parts.path) == ("https", "hub.example.edu",
+                                                            "/hub/user-redirect/git-pull")
+        q = {k: v[0] for k, v in parse_qs(parts.query, strict_parsing=True).items()}
+        assert q == {"repo": repo, "branch": "main", "urlpath": f"lab/tree/genviz/{nb}"}
+    assert len(re.findall(r"\[Binder\]\(https://mybinder.org/v2/", text)) == 10
+
+
+def test_setting_a_hub_adds_the_jupyterhub_button_and_readme_link(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text((ROOT / "docs" / "conf.py").read_text())
+    (tmp_path / "README.md").write_text((ROOT / "README.md").read_text())
+    links.set_repository_url("https://github.com/acme/genviz", root=tmp_path,
+                             hub="https://hub.example.edu", branch="spring")
+    conf = (tmp_path / "docs" / "conf.py").read_text()
+    assert 'HUB_URL = "https://hub.example.edu"' in conf and 'REPOSITORY_BRANCH = "spring"' in conf
+    ns = {"__file__": str(ROOT / "docs" / "conf.py")}
+    exec(compile(conf, "conf.py", "exec"), ns)
+    assert ns["html_theme_options"]["launch_buttons"]["jupyterhub_url"] == "https://hub.example.edu"
+    readme = (tmp_path / "README.md").read_text()
+    assert "mybinder.org/v2/gh/acme/genviz/HEAD" in readme
+    assert ("https://hub.example.edu/hub/user-redirect/git-pull?repo=https%3A//github.com/acme/genviz"
+            "&urlpath=lab/tree/genviz/notebooks/00_start_here.ipynb&branch=spring") in readme
+    links.set_repository_url("https://github.com/acme/genviz", root=tmp_path)  # hub unset again
+    conf = (tmp_path / "docs" / "conf.py").read_text()
+    assert 'HUB_URL = ""' in conf and 'REPOSITORY_BRANCH = "HEAD"' in conf
+    assert "git-pull" not in (tmp_path / "README.md").read_text().split(links.END)[0]
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"url": "https://github.com/a/genviz", "hub": "http://hub.example.edu"}, "hub must be an https URL"),
+    ({"url": "https://github.com/a/genviz", "hub": "https://h.example.edu", "branch": "HEAD"},
+     "branch must be a branch name"),
+    ({"url": "https://github.com/a/genviz", "hub": "https://h.example.edu", "branch": "a b"},
+     "branch must be a branch name"),
+    ({"url": "", "hub": "https://h.example.edu"}, "hub needs the repository url"),
+])
+def test_bad_hub_settings_are_refused(tmp_path, kwargs, match):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "conf.py").write_text((ROOT / "docs" / "conf.py").read_text())
+    (tmp_path / "README.md").write_text((ROOT / "README.md").read_text())
+    with pytest.raises(ValueError, match=match):
+        links.set_repository_url(root=tmp_path, **kwargs)
+    with pytest.raises(ValueError, match="url must be set"):
+        links.all_links("")
+
+
+def test_docs_conf_has_the_hub_setting_unset_in_the_repository():
+    tree = ast.parse((ROOT / "docs" / "conf.py").read_text())
+    values = {n.targets[0].id: n.value.value for n in tree.body
+              if isinstance(n, ast.Assign) and isinstance(getattr(n, "value", None), ast.Constant)
+              and isinstance(n.targets[0], ast.Name)}
+    assert values["HUB_URL"] == ""
