@@ -128,6 +128,10 @@ def choice_hidden_test(name: str, exercise) -> str:
     ])
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _meta(grade_id, *, grade=False, solution=False, locked=False, points=None):
     meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3,
             "solution": solution, "task": False}
@@ -248,7 +252,7 @@ def source_notebook(assignment: Assignment, exercises=None):
                           public_test(name, reference(exercise)) + "\n\n"
                           + hidden_test(name, exercise, f"{assignment.name} question {i}"))
         cells.append(new_markdown_cell(
-            f"### Question {i} ({question.points} points)\n\n{exercise.prompt}{note}\n\n"
+            f"### Question {i} ({_points(question.points)})\n\n{exercise.prompt}{note}\n\n"
             f"{how}, as `{name}` in the cell below.",
             metadata=_meta(f"question_q{i}", locked=True)))
         cells.append(new_code_cell(
