@@ -5,17 +5,27 @@ An assignment is the topic notebook's exercises, graded. Its spec says
 - ``setup``: the lines of the notebook that make the exercises' data (copied statement for
   statement from the notebook: ``tests/test_grading.py`` checks that every non-import statement
   and every builder call below occurs in the notebook itself, so the graded question is asked on
-  the same data the self-check box uses);
+  the same data the self-check box uses; a ``progress=`` callback is the one argument a setup
+  line may drop: it draws a progress bar and changes no data);
 - ``questions``: calls of the notebook's ``genviz.exercises`` builders (the same calls, written
   as in the notebook with the module named ``exercises``), each a graded question; the
   Exercise's prompt is the question, its answer (computed when the assignment is built) the
-  hidden test's reference, its tolerance the hidden test's tolerance and its hint the feedback;
+  hidden test's reference, its tolerance the hidden test's tolerance and its hint the feedback.
+  A multiple-choice item (:class:`genviz.exercises.choice.Choice`, kind ``"concept"``) is
+  graded too: the student answers with an option's letter and the hidden test is the Choice's
+  own check (a guessable item, so it is worth 1 point);
 - ``working``: the questions whose worked solution is a derivation: the student writes the
   working in a manually graded cell (the Exercise's worked solution is the grader's reference,
-  kept in the source notebook only).
+  kept in the source notebook only);
+- ``left_out``: the notebook's self-check items (``answer_box``/``choice_box`` calls) that the
+  assignment does not ask, each with the reason (a test checks that every such item of the
+  notebook is either asked or listed here, so a new exercise in a notebook is not silently
+  forgotten).
 
-Exercises that need minutes of computation in every graded kernel (notebook 04's 60-repetition
-learning curves) are left out: every submission re-runs the setup when it is graded.
+Left out on purpose: the *explorer* items (kind ``"explorer"``: answered by setting the
+notebook's interactive explorer and reading its readout; the graded notebook has no explorer,
+and its prompt would send the student to one) and the *predictions* (``prediction_box``: asked
+before an explorer shows the answer, a commitment rather than an answer to grade).
 """
 
 from __future__ import annotations
@@ -44,17 +54,26 @@ class Assignment:
     questions: tuple[Question, ...]
     working: tuple[int, ...] = ()
     working_points: int = 2
+    left_out: tuple[tuple[str, str], ...] = ()
 
     def module(self):
         """The ``genviz.exercises`` module whose builders the questions call."""
         return importlib.import_module(self.exercises)
 
 
+#: Why an explorer item of a notebook is not graded.
+EXPLORER = ("explorer item: answered by reading the notebook's interactive explorer, which the "
+            "graded notebook does not have")
+
 ASSIGNMENTS: dict[str, Assignment] = {}
 
 
 def _add(a: Assignment) -> None:
     ASSIGNMENTS[a.name] = a
+
+
+def _choice(call: str, note: str = "") -> Question:
+    return Question(call, points=1, note=note)
 
 
 _add(Assignment(
@@ -84,12 +103,15 @@ model = JointTable.from_records(train, names, values)
                  note="The joint table is `alarm`."),
         Question('exercises.posterior_by_bayes(alarm, {"Earthquake": "earthquake"}, '
                  '{"Alarm": "alarm"})', note="The joint table is `alarm`."),
-        Question('exercises.parameter_count({"mpg": 2, "modelyear": 3, "maker": 3, '
-                 '"cylinders": 5})'),
+        Question('exercises.parameter_count({"mpg": 2, "maker": 3, "cylinders": 5, '
+                 '"horsepower": 2})'),
         Question("exercises.dataset_log_likelihood(model, test[:3])",
                  note="The table is `model`, the records are `test[:3]`."),
+        _choice("exercises.independence_concept()"),
     ),
     working=(2,),
+    left_out=(("exercises.explorer_empty_fraction(cars.records, cars.record_names, d=4, n=150)",
+               EXPLORER),),
 ))
 
 _add(Assignment(
@@ -100,10 +122,12 @@ _add(Assignment(
         Question("exercises.covariance_entries(2.0, 0.5, -0.3)",
                  note="Give a nested list or a NumPy array."),
         Question("exercises.peak_height(2.0, 0.5, -0.3)"),
-        Question("exercises.major_axis_angle([[3, 0.8], [0.8, 1]])"),
-        Question("exercises.mass_inside(2)"),
+        Question("exercises.major_axis_angle([[2, -0.6], [-0.6, 1]])"),
+        Question("exercises.mass_inside(1.5)"),
+        _choice("exercises.valid_covariance([[1, 2], [2, 1]])"),
     ),
     working=(2,),
+    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),),
 ))
 
 _add(Assignment(
@@ -121,19 +145,28 @@ y_ex = np.array([0, 0, 1, 1, 1, 0])
         Question("exercises.sigma_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
         Question("exercises.boundary_point(X_ex, y_ex, 3.0)",
                  note="The training set is `X_ex`, `y_ex`."),
+        _choice("exercises.duplicated_data_concept(X_ex, y_ex)",
+                note="The training set is `X_ex`, `y_ex`."),
     ),
     working=(3,),
+    left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
+               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),),
 ))
 
 _add(Assignment(
     name="a04_gda_vs_logistic", notebook="04_gda_vs_logistic_regression.ipynb",
     title="GDA and logistic regression", exercises="genviz.exercises.gda",
+    # the Poisson learning curves take ~1.5 s (60 repetitions x 10 sizes): cheap enough for
+    # every graded kernel; the Gaussian curves are not needed by any question
     setup='''\
 import numpy as np
 
+from genviz.experiments import learning_curves
 from genviz.synthetic import DataModel
 
+SIZES = [10, 20, 30, 50, 100, 200, 500, 1000, 2000, 5000]
 poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=[2.0, 1.0], cov=np.eye(2))
+curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)
 ''',
     questions=(
         Question("exercises.theta_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]])"),
@@ -141,8 +174,15 @@ poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=[2.0, 1.0], cov=np.eye(2))
                  note="Here phi = 0.25 (the other parameters as in the question before)."),
         Question("exercises.poisson_theta(poisson.rates[0], poisson.rates[1])",
                  note="The rates are `poisson.rates[0]` and `poisson.rates[1]`."),
+        Question("exercises.better_learner(curves_pois, 1000)",
+                 note="The learning curves of the Poisson counts are `curves_pois` "
+                      "(`curves_pois.sizes`; `curves_pois.gda_errors` and "
+                      "`curves_pois.lr_errors`: one row per repetition, one column per size)."),
+        _choice("exercises.poisson_bias_concept(curves_pois)",
+                note="The learning curves are `curves_pois` (see the question before)."),
     ),
     working=(3,),
+    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),),
 ))
 
 _add(Assignment(
@@ -161,10 +201,10 @@ five = np.array([-1.0, -0.2, 0.1, 0.3, 1.4])
         Question('exercises.kde_by_hand(five, 0.0, 1.0, "box")', note="The data are `five`."),
         Question("exercises.histogram_height(five, 1.0, 0.0, 0.2)", note="The data are `five`."),
         Question("exercises.silverman_bandwidth(x[:200])", note="The sample is `x[:200]`."),
-        Question('exercises.cv_selected_bandwidth(x[:200], np.geomspace(0.01, 1, 30), "lscv")',
-                 note="The sample is `x[:200]`, the grid `hs = np.geomspace(0.01, 1, 30)`."),
+        _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
+    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),),
 ))
 
 _add(Assignment(
@@ -173,21 +213,22 @@ _add(Assignment(
     setup='''\
 from genviz import datasets
 
-t = datasets.enjoy_sport()
 tennis = datasets.play_tennis()
 ''',
     questions=(
-        Question('exercises.conditional_by_counting(t.X, t.y, t.feature_names, "Forecast", '
-                 '"same", "yes")', note="The table is `t` (EnjoySport)."),
-        Question('exercises.conditional_by_counting(t.X, t.y, t.feature_names, "Forecast", '
-                 '"same", "yes", alpha=1)', note="The table is `t` (EnjoySport)."),
-        Question('exercises.posterior_of_query(tennis.X, tennis.y, tennis.feature_names, '
-                 '["Rain", "Mild", "High", "Weak"], "Yes", alpha=1.0)',
+        Question('exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, '
+                 '"Temperature", "Mild", "Yes")', note="The table is `tennis` (PlayTennis)."),
+        Question('exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, '
+                 '"Temperature", "Mild", "Yes", alpha=1)',
                  note="The table is `tennis` (PlayTennis)."),
         Question('exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, '
                  '["Overcast", "Hot", "High", "Weak"])', note="The table is `tennis` (PlayTennis)."),
+        _choice("exercises.smoothing_can_flip(tennis.X, tennis.y, tennis.feature_names)",
+                note="The table is `tennis` (PlayTennis)."),
     ),
     working=(3,),
+    left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
+               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),),
 ))
 
 _add(Assignment(
@@ -208,17 +249,21 @@ vocab = build_vocabulary(corpus.text[train], min_count=2, stop_words="english")
 X_train = bag_of_words(corpus.text[train], vocab)   # counts: multinomial event model
 X_test = bag_of_words(corpus.text[test], vocab)
 multi = MultinomialNB(alpha=1.0).fit(X_train, y_train)
+email_text = ("Dear friend, click here to get your FREE money now! "
+              "Unsubscribe. Meeting about the neurips paper tomorrow.")
 ''',
     questions=(
-        Question('exercises.laplace_phi(X_train, y_train, vocab, word="free", label="spam")',
+        Question('exercises.laplace_phi(X_train, y_train, vocab, word="click", label="spam")',
                  note="Use `X_train`, `y_train` and `vocab`."),
-        Question("exercises.smola_offset(y_train, c=100.0)", note="Use `y_train`."),
+        Question("exercises.smola_offset(y_train, c=1000.0)", note="Use `y_train`."),
         Question('exercises.email_log_odds(multi, vocab, "Cheap mortgage rates: reply today, the '
                  'offer ends soon")', note="The model is `multi`, the vocabulary `vocab`."),
-        Question("exercises.flagged_ham(multi, X_test, y_test, log10_c=5.0)",
-                 note="The model is `multi`; the test set `X_test`, `y_test`."),
+        _choice("exercises.doubled_email(multi, vocab, email_text)",
+                note="The model is `multi`, the vocabulary `vocab`, the email `email_text`."),
     ),
     working=(2,),
+    left_out=(("exercises.flagged_ham_in_explorer(multi, X_test, y_test, log10_c=3.0)",
+               EXPLORER),),
 ))
 
 _add(Assignment(
@@ -231,14 +276,26 @@ from genviz import datasets
 
 penguins = datasets.penguins()
 flipper = penguins.X[:, 2]
+rng = np.random.default_rng(7)
+
+def two_classes(n):
+    one = rng.normal(0.0, 1.0, n)
+    two = np.concatenate([rng.normal(-3.0, 0.6, n // 2), rng.normal(3.0, 0.6, n - n // 2)])
+    return np.concatenate([one, two]), np.repeat(["one", "two"], n)
+
+x_train, y_train = two_classes(150)
 ''',
     questions=(
         Question("exercises.living_area_bin(1250)"),
-        Question('exercises.gaussian_nb_parameters(flipper, penguins.y, "Gentoo")',
-                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
+        Question('exercises.gaussian_nb_parameters(x_train, y_train, "two")',
+                 note="The feature is `x_train`, the labels `y_train` (the KDE naive Bayes "
+                      "section\'s training set)."),
         Question("exercises.parameter_count(4, 3)"),
+        _choice("exercises.duplicated_feature(flipper, penguins.y)",
+                note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
     working=(3,),
+    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),),
 ))
 
 _add(Assignment(
@@ -247,8 +304,9 @@ _add(Assignment(
     setup='''\
 import numpy as np
 
-from genviz.synthetic import regression_data
+from genviz.synthetic import regression_data, two_class_data
 
+X, y = two_class_data(200, rng=0)          # training set: two classes, each a mix of blobs
 X_small = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]])
 y_small = np.array(["red", "blue", "blue", "red", "red"])
 x_r, y_r = regression_data(100, rng=0)
@@ -260,8 +318,11 @@ x_r, y_r = regression_data(100, rng=0)
                  note="The data are `x_r`, `y_r`."),
         Question("exercises.jl_dimension(1797, 0.2)"),
         Question("exercises.distance_computations(1400, 397, 64, 16)"),
+        _choice("exercises.k_equals_m(X, y)", note="The training set is `X`, `y`."),
     ),
     working=(3,),
+    left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
+               EXPLORER),),
 ))
 
 

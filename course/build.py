@@ -50,8 +50,8 @@ def worked_solution(exercise) -> str:
 
 
 def is_choice(exercise) -> bool:
-    """A multiple-choice item (genviz.exercises.choice.Choice or Prediction, on the teaching
-    branch): it has options and the indices of the right ones."""
+    """A multiple-choice item (:class:`genviz.exercises.choice.Choice`): it has options and the
+    indices of the right ones."""
     return hasattr(exercise, "options") and hasattr(exercise, "correct")
 
 
@@ -82,7 +82,8 @@ def literal(answer) -> str:
 
 # -- cells ----------------------------------------------------------------------------------------
 
-def _solution_literal(exercise) -> str:
+def solution_literal(exercise) -> str:
+    """Python source of the right answer as the student writes it (a choice: its letter)."""
     if is_choice(exercise):
         return repr(exercise.label(exercise.correct[0]))
     return literal(reference(exercise))
@@ -125,6 +126,10 @@ def choice_hidden_test(name: str, exercise) -> str:
         "    raise _WrongAnswer(str(_verdict))",
         "### END HIDDEN TESTS",
     ])
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _meta(grade_id, *, grade=False, solution=False, locked=False, points=None):
@@ -247,11 +252,11 @@ def source_notebook(assignment: Assignment, exercises=None):
                           public_test(name, reference(exercise)) + "\n\n"
                           + hidden_test(name, exercise, f"{assignment.name} question {i}"))
         cells.append(new_markdown_cell(
-            f"### Question {i} ({question.points} points)\n\n{exercise.prompt}{note}\n\n"
+            f"### Question {i} ({_points(question.points)})\n\n{exercise.prompt}{note}\n\n"
             f"{how}, as `{name}` in the cell below.",
             metadata=_meta(f"question_q{i}", locked=True)))
         cells.append(new_code_cell(
-            f"{name} = ...\n### BEGIN SOLUTION\n{name} = {_solution_literal(exercise)}\n"
+            f"{name} = ...\n### BEGIN SOLUTION\n{name} = {solution_literal(exercise)}\n"
             "### END SOLUTION", metadata=_meta(name, solution=True)))
         cells.append(new_code_cell(
             tests, metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))

@@ -12,21 +12,25 @@ import pathlib
 import nbformat
 
 from course.assignments import ASSIGNMENTS, build_exercises
-from course.build import literal, reference
+from course.build import is_choice, literal, reference, solution_literal
 
 
 def right_answers(assignment: str) -> dict[int, str]:
-    """Question number -> ``answer_qN = <reference>`` (the value genviz computes)."""
+    """Question number -> ``answer_qN = <reference>`` (the value genviz computes; a choice's
+    right letter)."""
     exercises = build_exercises(ASSIGNMENTS[assignment])
-    return {i: f"answer_q{i} = {literal(reference(ex))}" for i, ex in enumerate(exercises, 1)}
+    return {i: f"answer_q{i} = {solution_literal(ex)}" for i, ex in enumerate(exercises, 1)}
 
 
 def wrong_answers(assignment: str) -> dict[int, str]:
-    """Question number -> an answer of the right form and the wrong value."""
+    """Question number -> an answer of the right form and the wrong value (a choice: the
+    letter of a wrong option)."""
     out = {}
     for i, ex in enumerate(build_exercises(ASSIGNMENTS[assignment]), 1):
         ref = reference(ex)
-        if isinstance(ref, str):
+        if is_choice(ex):
+            value = repr(next(ex.label(k) for k in range(len(ex.options)) if k not in ex.correct))
+        elif isinstance(ref, str):
             value = repr(ref + " not")
         elif isinstance(ref, bool):
             value = repr(not ref)

@@ -21,24 +21,76 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 NAMES = list(ASSIGNMENTS)
 
 
-def _statements(source: str) -> list[str]:
+class _DropProgress(ast.NodeTransformer):
+    """Remove ``progress=`` arguments (a progress bar's callback: it changes no data)."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        node.keywords = [k for k in node.keywords if k.arg != "progress"]
+        return node
+
+
+def _parse(source: str) -> list:
     lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
-    return [ast.unparse(node) for node in ast.parse("\n".join(lines)).body]
+    return _DropProgress().visit(ast.parse("\n".join(lines))).body
+
+
+def _statements(source: str) -> list[str]:
+    return [ast.unparse(node) for node in _parse(source)]
+
+
+def _builder_calls(node, boxes=None) -> list[str]:
+    """The ``exercises.name(...)`` calls in ``node``; with ``boxes``, only those passed to one of
+    these functions (``answer_box(ex1)`` counts through ``ex1 = exercises...``)."""
+    def is_builder(n):
+        return (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and isinstance(n.func.value, ast.Name) and n.func.value.id == "exercises")
+    if boxes is None:
+        return [ast.unparse(n) for n in ast.walk(node) if is_builder(n)]
+    found = []
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in boxes:
+            found += [ast.unparse(a) for a in n.args if is_builder(a)]
+    return found
+
+
+def _notebook_cells(name: str) -> list:
+    nb = nbformat.read(ROOT / "notebooks" / ASSIGNMENTS[name].notebook, as_version=4)
+    return [ast.Module(body=_parse(c.source), type_ignores=[])
+            for c in nb.cells if c.cell_type == "code"]
 
 
 def _notebook_code(name: str) -> tuple[set, set]:
-    """(every statement, every expression assigned or evaluated) of the notebook's code cells."""
-    nb = nbformat.read(ROOT / "notebooks" / ASSIGNMENTS[name].notebook, as_version=4)
+    """(every statement, every expression assigned or evaluated, and every builder call) of the
+    notebook's code cells."""
     statements, values = set(), set()
-    for cell in nb.cells:
-        if cell.cell_type != "code":
-            continue
-        lines = [ln for ln in cell.source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
-        for node in ast.parse("\n".join(lines)).body:
+    for cell in _notebook_cells(name):
+        for node in cell.body:
             statements.add(ast.unparse(node))
             if isinstance(node, (ast.Assign, ast.Expr)):
                 values.add(ast.unparse(node.value))
+            values.update(_builder_calls(node))
     return statements, values
+
+
+def _self_check_items(name: str) -> list[str]:
+    """The builder calls of the notebook's answer boxes and choice boxes (not its predictions):
+    ``answer_box(ex1)`` after ``ex1 = exercises.f(...)`` or ``choice_box(exercises.g(...))``."""
+    items = []
+    for cell in _notebook_cells(name):
+        assigned = {}
+        for node in cell.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and _builder_calls(node.value)):
+                assigned[node.targets[0].id] = ast.unparse(node.value)
+        for node in ast.walk(cell):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("answer_box", "choice_box")):
+                for arg in node.args:
+                    if isinstance(arg, ast.Name) and arg.id in assigned:
+                        items.append(assigned[arg.id])
+                items += _builder_calls(node, boxes=("answer_box", "choice_box"))
+    return items
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -58,10 +110,46 @@ def test_assignment_asks_the_notebooks_own_questions_on_its_own_data(name):
 
 
 def test_the_notebook_check_fails_on_a_changed_call():
-    """The check above can fail: a call the notebook does not make is caught."""
-    _, values = _notebook_code("a02_gaussian")
+    """The check above can fail: a call the notebook does not make is caught, and so is a
+    setup line whose data differ (dropping ``progress=`` hides nothing else)."""
+    statements, values = _notebook_code("a02_gaussian")
     assert "exercises.peak_height(2.0, 0.5, -0.3)" in values
     assert "exercises.peak_height(2.0, 0.5, 0.3)" not in values
+    assert "exercises.valid_covariance([[1, 2], [2, 1]])" in values  # inside choice_box(...)
+    assert "exercises.valid_covariance([[1, 2], [2, 2]])" not in values
+    statements, _ = _notebook_code("a04_gda_vs_logistic")
+    same, other = _statements("curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)\n"
+                              "curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=2)")
+    assert same in statements and other not in statements
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_self_check_item_is_asked_or_left_out_with_a_reason(name):
+    """Each answer box and choice box of the notebook is a graded question or is listed in
+    ``left_out`` with its reason: a new exercise in a notebook does not go silently ungraded.
+    The graded ones are computations and concept choices (no explorer item: the graded
+    notebook has no explorer), and a notebook with a concept choice has one graded."""
+    a = ASSIGNMENTS[name]
+    items = {ast.unparse(ast.parse(c, mode="eval").body) for c in _self_check_items(name)}
+    asked = {ast.unparse(ast.parse(q.call, mode="eval").body) for q in a.questions}
+    left = {ast.unparse(ast.parse(c, mode="eval").body): why for c, why in a.left_out}
+    assert items, name
+    assert items == asked | set(left), (name, items ^ (asked | set(left)))
+    assert not asked & set(left) and all(why.strip() for why in left.values())
+    exercises = build_exercises(a)
+    assert {ex.kind for ex in exercises} <= {"compute", "concept"}, name
+    assert sum(ex.kind == "compute" for ex in exercises) >= 3, name
+    assert any(B.is_choice(ex) for ex in exercises), name
+
+
+def test_the_self_check_inventory_sees_a_missing_item():
+    """The check above can fail: drop a question and the notebook's item is unaccounted for."""
+    a = ASSIGNMENTS["a05_density"]
+    items = set(_self_check_items("a05_density"))
+    asked = {q.call for q in a.questions[:-1]} | {c for c, _ in a.left_out}
+    assert "exercises.more_smoothing_with_fewer_points()" in items - asked
+    assert "exercises.cv_bandwidth_in_explorer(300)" in items
+    assert not any("predict_" in c for c in items)  # predictions are not self-check items
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -97,7 +185,12 @@ def _passes(code: str, value, name: str) -> bool:
 
 
 def _probes(ex):
-    """Values near and far from the reference (in and out of the tolerance), of the right form."""
+    """Values near and far from the reference (in and out of the tolerance), of the right form
+    (a Choice: every option's letter, as written and as ``(A)``; a wrong one last)."""
+    if B.is_choice(ex):
+        letters = [ex.label(i) for i in range(len(ex.options))]
+        wrong = next(x for i, x in enumerate(letters) if i not in ex.correct)
+        return letters + [f"({x.upper()})" for x in letters] + [wrong]
     ref = B.reference(ex)
     kind, _ = B.answer_kind(ref)
     if kind == "text":
@@ -124,12 +217,15 @@ def test_hidden_test_verdict_is_the_exercise_check(name):
         for value in _probes(ex):
             assert _passes(code, value, f"answer_q{i}") == bool(ex.check(value).correct), \
                 (name, i, value)
-        # the wrong answer's message is the exercise's hint
+        # the wrong answer's message is the exercise's own feedback (its hint; a Choice's
+        # reason for the option picked)
         hidden = code[code.index("### BEGIN HIDDEN TESTS"):]
-        namespace = {f"answer_q{i}": _probes(ex)[-1]}
-        with pytest.raises(AssertionError, match="Hint") as err:
+        wrong = _probes(ex)[-1]
+        namespace = {f"answer_q{i}": wrong}
+        with pytest.raises(AssertionError) as err:
             exec(hidden, namespace)  # noqa: S102
-        assert ex.hint in str(err.value)
+        assert str(err.value) == str(ex.check(wrong))
+        assert "Hint" in str(err.value) or B.is_choice(ex)
         assert err.value._render_traceback_() == [f"_WrongAnswer: {err.value}"]
 
 
@@ -146,8 +242,10 @@ def test_hidden_test_with_another_tolerance_would_be_caught():
 def test_public_test_checks_the_form_never_the_value(name):
     a = ASSIGNMENTS[name]
     exercises = build_exercises(a)
+    nb = B.source_notebook(a, exercises)
     for i, ex in enumerate(exercises, 1):
-        public = B.public_test(f"answer_q{i}", B.reference(ex))
+        code = _cell(nb, f"test_q{i}").source
+        public = code[:code.index("### BEGIN HIDDEN TESTS")]  # what the student's kernel runs
         var = f"answer_q{i}"
         for value in _probes(ex):  # right form, right or wrong value: passes
             assert _passes(public, value, var)
@@ -210,10 +308,10 @@ def test_preflight_names_each_broken_submission(tmp_path):
 
 
 def test_choice_items_are_graded_by_their_own_check():
-    """Multiple-choice items (genviz.exercises.choice, from the teaching branch; skipped until it
-    is merged): options listed, a letter expected, the hidden test is the Choice's own check."""
-    choice = pytest.importorskip("genviz.exercises.choice")
+    """Multiple-choice items (genviz.exercises.choice): options listed, a letter expected, the
+    hidden test is the Choice's own check."""
     from course.assignments import Assignment, Question
+    from genviz.exercises import choice
 
     item = choice.Choice("Which way does the peak move when |rho| grows?",
                          ["up", "down", "it stays"], "up", explanation="|Sigma| shrinks.",
