@@ -1,0 +1,134 @@
+"""The git merge drivers of a course repository (installed by ``genviz_updates.server``).
+
+``.gitattributes`` in the course repository names them::
+
+    *.ipynb          merge=genviz-notebook
+    genviz/data/**   merge=genviz-course
+
+and the single-user server's environment defines them (:func:`git_config`), so every git the
+server runs -- nbgitpuller's ``git merge -Xours`` above all -- uses them. git calls a driver
+only for a file both sides changed, as ``DRIVER %O %A %B %P``: the base, ours (the student's,
+where the result must be written) and theirs (the course's), and the path.
+
+- ``notebook``: :func:`genviz_updates.notebooks.merge_notebooks`. Whatever goes wrong (a file
+  that is not a notebook, an exception, a result nbformat does not validate), the student's
+  version is left in place if it is a notebook, else the course's; the driver always exits 0,
+  so the merge never stops on a notebook. What did not arrive is found afterwards by
+  comparing the result with the course's version (``genviz_updates.notices``).
+- ``course``: the course's bytes win (a data file whose checksum sidecar the course changed
+  with it); the student's version is kept as a copy by the puller's record step.
+
+``python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]``
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+
+from genviz_updates.notebooks import dumps_notebook, merge_notebooks, read_notebook
+
+__all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file"]
+
+#: driver name -> (description, mode)
+DRIVERS = {
+    "genviz-notebook": ("genviz: notebooks merged cell by cell", "notebook"),
+    "genviz-course": ("genviz: the course's version wins, the student's is kept as a copy",
+                      "course"),
+}
+
+
+def git_config(python: str | None = None) -> list[tuple[str, str]]:
+    """The git configuration entries that define the drivers, run by ``python``."""
+    python = shlex.quote(python or sys.executable)
+    out = []
+    for name, (description, mode) in DRIVERS.items():
+        out.append((f"merge.{name}.name", description))
+        # "|| true": a driver that cannot even start leaves the student's file as it is and
+        # the merge goes on (the record step then names every course change that is missing)
+        out.append((f"merge.{name}.driver",
+                    f"{python} -m genviz_updates.driver {mode} %O %A %B %P || true"))
+    return out
+
+
+def git_config_env(environ: dict, python: str | None = None) -> dict:
+    """``environ`` plus ``GIT_CONFIG_COUNT``/``GIT_CONFIG_KEY_n``/``GIT_CONFIG_VALUE_n``
+    (git >= 2.31) defining the drivers; entries already there are kept."""
+    env = dict(environ)
+    try:
+        n = int(env.get("GIT_CONFIG_COUNT", "0") or 0)
+    except ValueError:
+        n = 0
+    have = {env.get(f"GIT_CONFIG_KEY_{i}") for i in range(n)}
+    for key, value in git_config(python):
+        if key in have:
+            continue
+        env[f"GIT_CONFIG_KEY_{n}"], env[f"GIT_CONFIG_VALUE_{n}"] = key, value
+        n += 1
+    env["GIT_CONFIG_COUNT"] = str(n)
+    return env
+
+
+def _valid(nb: dict) -> bool:
+    try:
+        import nbformat  # a Jupyter server's environment has it; without it, trust the merge
+    except ImportError:
+        return True
+    try:
+        nbformat.validate(nbformat.from_dict(nb))
+    except Exception:  # noqa: BLE001
+        return False
+    ids = [c.get("id") for c in nb["cells"] if "id" in c]
+    return len(ids) == len(set(ids))
+
+
+def merge_file(mode: str, base_path: str, ours_path: str, theirs_path: str) -> str:
+    """Merge into ``ours_path``; returns what was done ('merged', 'ours', 'theirs')."""
+    if mode == "course":
+        shutil.copyfile(theirs_path, ours_path)
+        return "theirs"
+    if mode != "notebook":
+        raise ValueError(f"mode must be 'notebook' or 'course', got {mode!r}")
+    try:
+        with open(ours_path, "rb") as f:
+            ours = read_notebook(f.read())
+    except (OSError, ValueError, UnicodeDecodeError):
+        shutil.copyfile(theirs_path, ours_path)  # the student's file is no notebook
+        return "theirs"
+    try:
+        with open(base_path, "rb") as f:
+            raw = f.read()
+        base = read_notebook(raw) if raw.strip() else None
+        with open(theirs_path, "rb") as f:
+            theirs = read_notebook(f.read())
+        merged = merge_notebooks(base, ours, theirs)
+        if not _valid(merged):
+            return "ours"
+        text = dumps_notebook(merged)
+    except Exception:  # noqa: BLE001 (any failure: the student's version stays)
+        return "ours"
+    tmp = ours_path + ".genviz-merge"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, ours_path)
+    return "merged"
+
+
+def main(argv=None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (4, 5) or args[0] not in ("notebook", "course"):
+        print("usage: python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]",
+              file=sys.stderr)
+        return 2
+    try:
+        merge_file(*args[:4])
+    except Exception as exc:  # noqa: BLE001 (never stop a student's pull on one file)
+        print(f"genviz merge driver: {args[4] if len(args) > 4 else args[2]}: {exc}",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
