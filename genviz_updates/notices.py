@@ -167,8 +167,10 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
                 files.append({"kind": "not-updated", "path": new})
                 continue
             items = missed_changes(B, O or {"cells": []}, T, M)
+            mine = {c.get("id"): _yours(c) for c in M["cells"]}
             if items:
-                notebooks.setdefault(new, {})["items"] = [dict(i, merge=after) for i in items]
+                notebooks.setdefault(new, {})["items"] = [
+                    dict(i, merge=after, yours=mine.get(i["id"])) for i in items]
         else:
             b_raw, o_raw = _blob(repo, base, old, True), _blob(repo, before, old, True)
             if new in course_wins or _is_binary(t_raw) or _is_binary(m_raw):
@@ -210,8 +212,16 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
     return state
 
 
+def _yours(cell):
+    import hashlib
+
+    return hashlib.sha1(repr(content_key(cell)).encode()).hexdigest()[:16]
+
+
 def _carry(repo, previous, notebooks, renamed, theirs, after):
-    """Items of the previous record the student has still not taken, into ``notebooks``."""
+    """Items of the previous record the student has still not taken, into ``notebooks``: the
+    student's cell is as it was when they were told (one they edited since, e.g. by copying
+    the course's version and changing it, is theirs) and the course's still differs."""
     for path, entry in (previous or {}).get("notebooks", {}).items():
         path = renamed.get(path, path)
         old_items = [i for i in entry.get("items", []) if i.get("id")]
@@ -227,6 +237,8 @@ def _carry(repo, previous, notebooks, renamed, theirs, after):
             cid = item["id"]
             if cid in have:
                 continue
+            if item.get("yours") != (_yours(m[cid]) if cid in m else None):
+                continue  # the student changed the cell since (or deleted it)
             if item["kind"] in ("kept-deleted", "not-deleted"):
                 still = cid not in t and cid in m
             else:
