@@ -11,8 +11,8 @@ only for a file both sides changed, as ``DRIVER %O %A %B %P``: the base, ours (t
 where the result must be written) and theirs (the course's), and the path.
 
 - ``notebook``: :func:`genviz_updates.notebooks.merge_notebooks`. Whatever goes wrong (a file
-  that is not a notebook, an exception, a result nbformat does not validate), the student's
-  version is left in place if it is a notebook, else the course's; the driver always exits 0,
+  that is not a notebook, an exception, a result that breaks the nbformat schema), the
+  student's version is left in place if it is a notebook, else the course's; the driver always exits 0,
   so the merge never stops on a notebook. What did not arrive is found afterwards by
   comparing the result with the course's version (``genviz_updates.notices``).
 - ``course``: the course's bytes win (a data file whose checksum sidecar the course changed
@@ -28,7 +28,8 @@ import shlex
 import shutil
 import sys
 
-from genviz_updates.notebooks import dumps_notebook, merge_notebooks, read_notebook
+from genviz_updates.notebooks import (dumps_notebook, merge_notebooks, read_notebook,
+                                      structure_problems)
 
 __all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file"]
 
@@ -71,19 +72,6 @@ def git_config_env(environ: dict, python: str | None = None) -> dict:
     return env
 
 
-def _valid(nb: dict) -> bool:
-    try:
-        import nbformat  # a Jupyter server's environment has it; without it, trust the merge
-    except ImportError:
-        return True
-    try:
-        nbformat.validate(nbformat.from_dict(nb))
-    except Exception:  # noqa: BLE001
-        return False
-    ids = [c.get("id") for c in nb["cells"] if "id" in c]
-    return len(ids) == len(set(ids))
-
-
 def merge_file(mode: str, base_path: str, ours_path: str, theirs_path: str) -> str:
     """Merge into ``ours_path``; returns what was done ('merged', 'ours', 'theirs')."""
     if mode == "course":
@@ -104,7 +92,7 @@ def merge_file(mode: str, base_path: str, ours_path: str, theirs_path: str) -> s
         with open(theirs_path, "rb") as f:
             theirs = read_notebook(f.read())
         merged = merge_notebooks(base, ours, theirs)
-        if not _valid(merged):
+        if structure_problems(merged):
             return "ours"
         text = dumps_notebook(merged)
     except Exception:  # noqa: BLE001 (any failure: the student's version stays)
