@@ -179,13 +179,15 @@ def _align(a_cells, b_cells, a_idx, b_idx) -> dict:
 def match_cells(a_cells, b_cells, a_ids=None, b_ids=None) -> dict:
     """{index in a: index in b} of the cells that are the same cell.
 
-    By id where both sides have ids and share at least one; cells left over without an id on
-    either side (or every cell, when the ids cannot be used) are matched by content.
+    By id where every cell of both sides has one (a duplicated id counts for one cell only;
+    the others, with ``a_ids``/``b_ids`` None there, are matched to cells of identical
+    content); by content alignment where a side has cells without ids (nbformat < 4.5).
     """
+    complete = all(_ids(a_cells)) and all(_ids(b_cells))
     a_ids = _ids(a_cells) if a_ids is None else a_ids
     b_ids = _ids(b_cells) if b_ids is None else b_ids
     shared = set(filter(None, a_ids)) & set(filter(None, b_ids))
-    if not shared:
+    if not complete:
         return _align(a_cells, b_cells, list(range(len(a_cells))), list(range(len(b_cells))))
     where_b = {cid: j for j, cid in enumerate(b_ids) if cid is not None}
     out = {i: where_b[cid] for i, cid in enumerate(a_ids) if cid in shared}
@@ -263,6 +265,10 @@ def merge_notebooks(base: dict, ours: dict, theirs: dict) -> dict:
     ob = {o: b for b, o in bo.items()}
     tb = {t: b for b, t in bt.items()}
     student_moved = _moved(bo, len(O)) - _moved(bt, len(T))
+    # a cell both sides added with the same id (a course cell the student already has) is one
+    o_new = {cid: oi for oi, cid in enumerate(o_ids) if cid and oi not in ob}
+    both_added = {ti: o_new[cid] for ti, cid in enumerate(t_ids)
+                  if cid in o_new and ti not in tb}
 
     def merged_cell(bi, o, t):
         """The result for base cell bi given its ours/theirs cells (either may be None)."""
@@ -281,6 +287,12 @@ def merge_notebooks(base: dict, ours: dict, theirs: dict) -> dict:
     placed_o = set()
     for ti, t in enumerate(T):
         bi = tb.get(ti)
+        if bi is None and ti in both_added:
+            oi = both_added[ti]
+            cell = copy.deepcopy(O[oi])
+            cell["metadata"] = _merge_dicts({}, O[oi].get("metadata"), t.get("metadata"))
+            result.append((cell, ("o", oi)))
+            continue
         if bi is None:
             result.append((copy.deepcopy(t), ("t", ti)))
             continue
@@ -422,7 +434,7 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
         oi = bo.get(bi) if bi is not None else None
         edited = oi is not None and content_key(O[oi]) != content_key(B[bi])
         if bi is None:
-            item("not-added", ti)
+            item("not-added" if mi is None else "kept-yours", ti)
         elif oi is None:
             item("you-deleted", ti)
         elif mi is not None and edited:
