@@ -18,7 +18,9 @@ where the result must be written) and theirs (the course's), and the path.
 - ``course``: the course's bytes win (a data file whose checksum sidecar the course changed
   with it); the student's version is kept as a copy by the puller's record step.
 
-``python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]``
+``python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]``;
+``python -m genviz_updates.driver install --system`` writes the same definitions into git's
+system configuration (TLJH's setup.sh, for every git on the machine, even one older than 2.31).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ import sys
 from genviz_updates.notebooks import (dumps_notebook, merge_notebooks, read_notebook,
                                       structure_problems)
 
-__all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file"]
+__all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file", "install"]
 
 #: driver name -> (description, mode)
 DRIVERS = {
@@ -104,10 +106,22 @@ def merge_file(mode: str, base_path: str, ours_path: str, theirs_path: str) -> s
     return "merged"
 
 
+def install(scope: str = "--system") -> None:
+    """``git config SCOPE`` for each driver entry (TLJH's setup.sh: ``--system``)."""
+    import subprocess
+
+    for key, value in git_config():
+        subprocess.run(["git", "config", scope, key, value], check=True)
+
+
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["install"] and len(args) <= 2:
+        install(*args[1:])
+        return 0
     if len(args) not in (4, 5) or args[0] not in ("notebook", "course"):
-        print("usage: python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]",
+        print("usage: python -m genviz_updates.driver notebook|course BASE OURS THEIRS [PATH]\n"
+              "       python -m genviz_updates.driver install [--system|--global]",
               file=sys.stderr)
         return 2
     try:
