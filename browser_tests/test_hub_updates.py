@@ -48,7 +48,12 @@ def setup(artifacts):
     bare = tmp / "course" / "genviz"           # nbgitpuller names the clone after the repository
     work = tmp / "instructor"
     git(tmp, "init", "--bare", str(bare))
-    git(tmp, "clone", "--depth", "1", f"file://{ROOT}", str(work))
+    git(tmp, "init", str(work))  # the course: this repository's committed files
+    archive = subprocess.run(["git", "archive", "HEAD"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(work)], input=archive, check=True)
+    git(work, "add", "-A")
+    git(work, "commit", "-qm", "the course")
     git(work, "push", str(bare), "HEAD:refs/heads/main")
     url = f"file://{bare}"
     from genviz_updates.driver import git_config_env

@@ -571,3 +571,17 @@ def test_the_course_repository_names_the_drivers():
     assert "*.ipynb merge=genviz-notebook" in text and "genviz/data/** merge=genviz-course" in text
     from genviz_updates.puller import ATTRIBUTES
     assert all(line in text for line in ATTRIBUTES.splitlines())
+
+
+def test_the_drivers_can_be_written_into_gits_config(tmp_path, monkeypatch):
+    """TLJH's setup.sh: ``python -m genviz_updates.driver install --system`` (here --global
+    into a scratch home, which is where git looks for --global)."""
+    from genviz_updates.driver import main
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "0")
+    assert main(["install", "--global"]) == 0
+    out = subprocess.run(["git", "config", "--global", "--get", "merge.genviz-notebook.driver"],
+                         capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "-m genviz_updates.driver notebook %O %A %B %P" in out
+    assert "genviz_updates.driver notebook" in (tmp_path / ".gitconfig").read_text()
