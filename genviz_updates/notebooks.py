@@ -451,7 +451,8 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
             item("kept-deleted" if edited else "not-deleted", cell=M[mi], index=mi + 1)
     # moves: cells the course moved that are not in the course's order in merged
     course_moved = _moved(bt, len(T))
-    pairs = sorted((mi, ti) for ti, mi in tm.items())
+    student_placed = {bt[bi] for bi in _moved(bo, len(O)) - course_moved if bi in bt}
+    pairs = sorted((mi, ti) for ti, mi in tm.items() if ti not in student_placed)
     seq = [ti for _, ti in pairs]
     keep = _in_place(seq)
     out_of_order = {seq[p] for p in range(len(seq)) if p not in keep}
