@@ -324,11 +324,26 @@ def notice_for(state: dict | None, rel: str, *, open_before_merge=False) -> str:
         parts.append(f"({older} earlier course change{'s' if older > 1 else ''} you have not "
                      f"taken: python -m genviz_updates status {rel})")
     if open_before_merge and entry.get("delivered") and any(entry["delivered"].values()):
-        parts.append("This notebook changed on disk when you clicked the course link. To see "
+        parts.append("Course update: this notebook changed on disk when you clicked the course link. To see "
                      "the update: File > Reload Notebook from Disk (save first; your saved work "
                      "is in the reloaded notebook). If JupyterLab asks \"File Changed\", "
                      "Overwrite keeps both your work and the update on this hub; then reload.")
-    return "\n\n".join(parts)
+    return "\n\n".join(_fill(p) for p in parts)
+
+
+def _fill(text: str, width: int = 88) -> str:
+    """Prose lines wrapped at ``width`` (a notebook's output wraps long lines mid-word); the
+    course's cell sources (indented lines) are left as they are."""
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("    ") or len(line) <= width:
+            out.append(line)
+        else:
+            indent = "  " if line.startswith("- ") else ""
+            out.append(textwrap.fill(line, width, subsequent_indent=indent))
+    return "\n".join(out)
 
 
 _FILE_WORDS = {
@@ -348,9 +363,9 @@ def repo_notice(state: dict | None, *, library_loaded=False) -> str:
         return ""
     lines = [_FILE_WORDS[f["kind"]].format(**{"copy": "", "why": "", "what": "", **f})
              for f in state.get("files", []) if f.get("kind") in _FILE_WORDS]
-    out = ("Course update, files:\n" + "\n".join(f"- {x}" for x in lines)) if lines else ""
+    out = _fill("Course update, files:\n" + "\n".join(f"- {x}" for x in lines)) if lines else ""
     if library_loaded and state.get("library_changed"):
-        out += ("\n\n" if out else "") + (
+        out += ("\n\n" if out else "") + _fill(
             "Course update: the course updated genviz, the library this notebook uses, after "
             "this kernel loaded it. Restart the kernel (Kernel > Restart Kernel) and run the "
             "notebook again to use the new version.")
