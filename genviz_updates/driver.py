@@ -29,6 +29,7 @@ import os
 import shlex
 import shutil
 import sys
+from pathlib import Path
 
 from genviz_updates.notebooks import (dumps_notebook, merge_notebooks, read_notebook,
                                       structure_problems)
@@ -46,6 +47,10 @@ DRIVERS = {
 def git_config(python: str | None = None) -> list[tuple[str, str]]:
     """The git configuration entries that define the drivers, run by ``python``."""
     python = shlex.quote(python or sys.executable)
+    # the package's own directory first on the path: a stale editable install (one made
+    # before genviz_updates existed) cannot then hide it from the driver
+    home = shlex.quote(str(Path(__file__).resolve().parent.parent))
+    python = f"PYTHONPATH={home}${{PYTHONPATH:+:$PYTHONPATH}} {python}"
     out = []
     for name, (description, mode) in DRIVERS.items():
         out.append((f"merge.{name}.name", description))

@@ -332,6 +332,13 @@ def merge_notebooks(base: dict, ours: dict, theirs: dict) -> dict:
     out["nbformat"] = 4
     out["nbformat_minor"] = max(ours.get("nbformat_minor", 4), theirs.get("nbformat_minor", 4),
                                 5 if with_ids else 0)
+    out["cells"] = _with_ids(result, with_ids, t_ids, o_ids, ob, bt)
+    return out
+
+
+def _with_ids(result, with_ids, t_ids, o_ids, ob, bt) -> list:
+    """The result's cells with unique ids (the course's id first, then the student's, else a
+    new one), or none at all when neither side has ids; each cell with its type's fields."""
     cells, used = [], set()
     for k, (cell, tag) in enumerate(result):
         if with_ids:
@@ -350,8 +357,7 @@ def merge_notebooks(base: dict, ours: dict, theirs: dict) -> dict:
             cell.pop("id", None)
         _clean(cell)
         cells.append(cell)
-    out["cells"] = cells
-    return out
+    return cells
 
 
 def _fresh_id(cell, k, used) -> str:

@@ -179,7 +179,21 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
                 continue
             if _conflicts(b_raw, o_raw, t_raw):
                 files.append({"kind": "kept-lines", "path": new})
-    # data files the course-wins driver replaced: keep the student's bytes as a copy
+    files += _kept_data(repo, changes, course_wins, base, before, after, day)
+    _delivered(repo, notebooks, renamed, before, after)
+    previous = read_state(gitdir)
+    _carry(repo, previous, notebooks, renamed, theirs, after)
+    state = {"version": 1, "merge": after, "before": before, "theirs": theirs,
+             "time": time.time(), "notebooks": notebooks, "files": files, "renamed": renamed,
+             "library_changed": any(new.startswith(LIBRARY) or old.startswith(LIBRARY)
+                                    for _, old, new in changes)}
+    _write(gitdir, state)
+    return state
+
+
+def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
+    """Copies of the student's versions of the data files the course-wins driver replaced."""
+    files = []
     for status, old, new in changes:
         if status == "D" or new not in course_wins:
             continue
@@ -192,7 +206,11 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
             files.append({"kind": "kept-copy", "path": new,
                           "copy": copy.relative_to(repo).as_posix(),
                           "why": "the course updated this data file and you had changed it"})
-    # what the merge changed in each notebook (for the pre-save safety net)
+    return files
+
+
+def _delivered(repo, notebooks, renamed, before, after):
+    """What the merge changed in each notebook (for the pre-save safety net)."""
     for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
         if not path.endswith(".ipynb"):
             continue
@@ -202,14 +220,6 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
             entry = notebooks.setdefault(path, {})
             entry["delivered"] = delivered_changes(None, O, M)
             entry["ours_blob"] = _out(repo, "rev-parse", f"{before}:{src}")
-    previous = read_state(gitdir)
-    _carry(repo, previous, notebooks, renamed, theirs, after)
-    state = {"version": 1, "merge": after, "before": before, "theirs": theirs,
-             "time": time.time(), "notebooks": notebooks, "files": files, "renamed": renamed,
-             "library_changed": any(new.startswith(LIBRARY) or old.startswith(LIBRARY)
-                                    for _, old, new in changes)}
-    _write(gitdir, state)
-    return state
 
 
 def _yours(cell):
