@@ -51,6 +51,9 @@ __all__ = ["read_notebook", "dumps_notebook", "merge_notebooks", "missed_changes
 #: how similar two cells must be (difflib ratio) to be taken for one edited cell when ids
 #: cannot be used
 SIMILAR = 0.5
+#: how far ahead a cell looks for its edited version inside a replaced run (bounds the work
+#: on a notebook whose every cell changed to O(n) comparisons)
+WINDOW = 25
 
 
 # --- reading and writing ------------------------------------------------------------------------
@@ -165,7 +168,7 @@ def _align(a_cells, b_cells, a_idx, b_idx) -> dict:
         elif tag == "replace":
             j = j1
             for i in range(i1, i2):
-                for jj in range(j, j2):
+                for jj in range(j, min(j2, j + WINDOW)):
                     ca, cb = a_cells[a_idx[i]], b_cells[b_idx[jj]]
                     same_size = (i2 - i1) == (j2 - j1) and jj - j1 == i - i1
                     ratio = difflib.SequenceMatcher(None, source(ca), source(cb)).ratio()

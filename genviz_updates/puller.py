@@ -33,7 +33,7 @@ from pathlib import Path
 
 from nbgitpuller.pull import GitPuller, execute_cmd
 
-from genviz_updates.notices import git, kept_name, record_update
+from genviz_updates.notices import _course_changes, git, kept_name, record_update
 
 __all__ = ["SafePuller", "ATTRIBUTES"]
 
@@ -136,11 +136,8 @@ class SafePuller(GitPuller):
         deleted = self._lines("ls-files", "--deleted", "-z")
         course = set(self._lines("ls-tree", "-r", "-z", "--name-only", self.upstream))
         base = self._git("merge-base", "HEAD", self.upstream).stdout.strip()
-        renames = {}
-        for line in self._lines("diff", "--name-status", "-M", base or "HEAD", self.upstream):
-            fields = line.split("\t")
-            if fields[0].startswith("R") and len(fields) == 3:
-                renames[fields[1]] = fields[2]
+        renames = {old: new for s, old, new in _course_changes(self.repo_dir, base or "HEAD",
+                                                                self.upstream) if s == "R"}
         for filename in deleted:
             if filename in course:
                 # nbgitpuller's own behaviour: a deleted file comes back as the course's version

@@ -592,3 +592,37 @@ def test_the_drivers_can_be_written_into_gits_config(tmp_path, monkeypatch):
                          capture_output=True, text=True, cwd=tmp_path).stdout
     assert "-m genviz_updates.driver notebook %O %A %B %P" in out
     assert "genviz_updates.driver notebook" in (tmp_path / ".gitconfig").read_text()
+
+
+def test_paths_with_spaces_and_accents(course, tmp_path):
+    """git quotes such paths unless asked not to (-z): every step must still find them."""
+    url, work = course
+    odd = "notebooks/Lektion 1 – Übung.ipynb"
+    git(work, "mv", NB, odd)
+    publish(work, url, "odd name")
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / odd, 2, B_EDIT)
+    pull(url, b)
+    (b / odd).unlink()  # deleted by the student, then renamed and fixed by the course
+    git(work, "mv", odd, "notebooks/Lektion 2 – Übung.ipynb")
+    nbformat.write(lesson(FIX_X, EXERCISE_FIX), work / "notebooks/Lektion 2 – Übung.ipynb")
+    publish(work, url, "rename again")
+    assert "restored for the merge" in pull(url, b)
+    assert sources(b / "notebooks/Lektion 2 – Übung.ipynb")[1] == FIX_X
+
+
+def test_tiny_and_empty_notebooks_merge(tmp_path):
+    empty = nbformat.v4.new_notebook()
+    one = lesson()
+    one.cells = one.cells[:1]
+    for name, nb in (("base", empty), ("ours", empty), ("theirs", one)):
+        nbformat.write(nb, tmp_path / name)
+    assert merge_file("notebook", *(str(tmp_path / n) for n in ("base", "ours", "theirs"))) \
+        == "merged"
+    assert cells(tmp_path / "ours") == [("cell-0", "markdown", "# A lesson")]
+    (tmp_path / "base").write_text("")  # git's empty base when both sides added the file
+    nbformat.write(empty, tmp_path / "ours")
+    assert merge_file("notebook", *(str(tmp_path / n) for n in ("base", "ours", "theirs"))) \
+        == "merged"
+    valid(tmp_path / "ours")
