@@ -138,7 +138,7 @@ def test_an_update_reaches_a_student_with_the_notebook_open(setup, browser):
         assert "".join(cells["course-update-33"]["source"]) == INSERTED
         assert "".join(cells[fixed_id]["source"]).endswith(FIX)
         assert ran - {fixed_id} <= {cid for cid, c in cells.items() if c.get("outputs")}
-        second.wait_for_selector(SHOWN, timeout=120_000)
+        second.wait_for_selector(SHOWN, timeout=120_000).scroll_into_view_if_needed()
         second.screenshot(path=str(ARTIFACTS / "hub_update_second_tab.png"))
         second.close()
 
@@ -165,7 +165,7 @@ def test_an_update_reaches_a_student_with_the_notebook_open(setup, browser):
             page.click(".jp-Dialog button:has-text('Reload')", timeout=5_000)
         except Exception:  # noqa: BLE001 (no confirmation asked)
             pass
-        page.wait_for_selector(SHOWN, timeout=60_000)
+        page.wait_for_selector(SHOWN, timeout=60_000).scroll_into_view_if_needed()
         page.screenshot(path=str(ARTIFACTS / "hub_update_reloaded.png"))
         assert not record["page_errors"], record["page_errors"]
     finally:
