@@ -26,15 +26,16 @@ system configuration (TLJH's setup.sh, for every git on the machine, even one ol
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import sys
 from pathlib import Path
 
-from genviz_updates.notebooks import (dumps_notebook, merge_notebooks, read_notebook,
-                                      structure_problems)
+from genviz_updates.notebooks import dumps_notebook, merge_notebooks, read_notebook
 
-__all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file", "install"]
+__all__ = ["DRIVERS", "git_config", "git_config_env", "merge_file", "install",
+           "structure_problems"]
 
 #: driver name -> (description, mode)
 DRIVERS = {
@@ -77,6 +78,45 @@ def git_config_env(environ: dict, python: str | None = None) -> dict:
         n += 1
     env["GIT_CONFIG_COUNT"] = str(n)
     return env
+
+
+_KEYS = {"code": {"id", "cell_type", "metadata", "source", "outputs", "execution_count"},
+         "markdown": {"id", "cell_type", "metadata", "source", "attachments"},
+         "raw": {"id", "cell_type", "metadata", "source", "attachments"}}
+_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
+
+
+def structure_problems(nb: dict) -> list[str]:
+    """What in ``nb`` breaks the nbformat 4 schema in ways a merge could (cell fields per
+    type, ids present, well-formed and unique from 4.5 on, sources, outputs); [] if none.
+    (nbformat's own validator takes over a second to import where jsonschema loads its
+    format checkers; a merge driver runs once per notebook.)"""
+    problems = []
+    with_ids = nb.get("nbformat") == 4 and nb.get("nbformat_minor", 0) >= 5
+    ids = []
+    for k, cell in enumerate(nb.get("cells", [])):
+        kind = cell.get("cell_type")
+        if kind not in _KEYS:
+            problems.append(f"cell {k}: cell_type {kind!r}")
+            continue
+        extra = set(cell) - _KEYS[kind]
+        if extra:
+            problems.append(f"cell {k}: {sorted(extra)} not allowed in a {kind} cell")
+        if with_ids != ("id" in cell) or (with_ids and not _ID.match(str(cell.get("id")))):
+            problems.append(f"cell {k}: id {cell.get('id')!r}")
+        ids.append(cell.get("id"))
+        src = cell.get("source")
+        if not (isinstance(src, str) or (isinstance(src, list)
+                                         and all(isinstance(x, str) for x in src))):
+            problems.append(f"cell {k}: source")
+        if not isinstance(cell.get("metadata"), dict):
+            problems.append(f"cell {k}: metadata")
+        if kind == "code" and not (isinstance(cell.get("outputs"), list) and all(
+                isinstance(o, dict) and "output_type" in o for o in cell["outputs"])):
+            problems.append(f"cell {k}: outputs")
+    if with_ids and len(ids) != len(set(ids)):
+        problems.append("duplicate cell ids")
+    return problems
 
 
 def merge_file(mode: str, base_path: str, ours_path: str, theirs_path: str) -> str:

@@ -43,10 +43,9 @@ import copy
 import difflib
 import hashlib
 import json
-import re
 
 __all__ = ["read_notebook", "dumps_notebook", "merge_notebooks", "missed_changes",
-           "delivered_changes", "source", "content_key", "structure_problems"]
+           "delivered_changes", "source", "content_key"]
 
 #: how similar two cells must be (difflib ratio) to be taken for one edited cell when ids
 #: cannot be used
@@ -87,45 +86,6 @@ def content_key(cell: dict) -> tuple:
     att = cell.get("attachments")
     return (cell.get("cell_type"), source(cell),
             json.dumps(att, sort_keys=True) if att else "")
-
-
-_KEYS = {"code": {"id", "cell_type", "metadata", "source", "outputs", "execution_count"},
-         "markdown": {"id", "cell_type", "metadata", "source", "attachments"},
-         "raw": {"id", "cell_type", "metadata", "source", "attachments"}}
-_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
-
-
-def structure_problems(nb: dict) -> list[str]:
-    """What in ``nb`` breaks the nbformat 4 schema in ways a merge could (cell fields per
-    type, ids present, well-formed and unique from 4.5 on, sources, outputs); [] if none.
-    (nbformat's own validator takes over a second to import where jsonschema loads its
-    format checkers; a merge driver runs once per notebook.)"""
-    problems = []
-    with_ids = nb.get("nbformat") == 4 and nb.get("nbformat_minor", 0) >= 5
-    ids = []
-    for k, cell in enumerate(nb.get("cells", [])):
-        kind = cell.get("cell_type")
-        if kind not in _KEYS:
-            problems.append(f"cell {k}: cell_type {kind!r}")
-            continue
-        extra = set(cell) - _KEYS[kind]
-        if extra:
-            problems.append(f"cell {k}: {sorted(extra)} not allowed in a {kind} cell")
-        if with_ids != ("id" in cell) or (with_ids and not _ID.match(str(cell.get("id")))):
-            problems.append(f"cell {k}: id {cell.get('id')!r}")
-        ids.append(cell.get("id"))
-        src = cell.get("source")
-        if not (isinstance(src, str) or (isinstance(src, list)
-                                         and all(isinstance(x, str) for x in src))):
-            problems.append(f"cell {k}: source")
-        if not isinstance(cell.get("metadata"), dict):
-            problems.append(f"cell {k}: metadata")
-        if kind == "code" and not (isinstance(cell.get("outputs"), list) and all(
-                isinstance(o, dict) and "output_type" in o for o in cell["outputs"])):
-            problems.append(f"cell {k}: outputs")
-    if with_ids and len(ids) != len(set(ids)):
-        problems.append("duplicate cell ids")
-    return problems
 
 
 # --- matching cells -------------------------------------------------------------------------------

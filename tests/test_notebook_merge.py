@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import genviz_updates.notebooks as nbm
-from genviz_updates.notebooks import (content_key, merge_notebooks, missed_changes,
-                                      read_notebook, structure_problems)
+from genviz_updates.driver import structure_problems
+from genviz_updates.notebooks import content_key, merge_notebooks, missed_changes, read_notebook
 
 
 def cell(cid, kind="code", src=None, outputs=None):
