@@ -119,7 +119,10 @@ def test_an_update_reaches_a_student_with_the_notebook_open(setup, browser):
         _login(page, hub, "ada")
         page.wait_for_url("**/user/ada/lab/**", timeout=300_000)
         lab = f"{hub.base}/user/ada/lab/tree/genviz/{REL}"
-        _run_all(page, lab + "?reset")
+        try:
+            _run_all(page, lab + "?reset")
+        except AssertionError:  # under heavy load Run All once stopped part-way: once more
+            _run_all(page, lab + "?reset")
         state = _wait_for_figures(page, NOTEBOOK, timeout_s=120)
         assert state and state[0] > 0
         page.keyboard.press("Control+s")
