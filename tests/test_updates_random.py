@@ -252,6 +252,7 @@ def test_randomized_updates_deliver_or_name_every_course_change(tmp_path, kernel
     assert not failures, failures[:5]
 
 
+@pytest.mark.filterwarnings("ignore::nbformat.warnings.DuplicateCellId")  # what it plants
 def test_plain_nbgitpuller_fails_the_same_oracle(tmp_path, kernel, monkeypatch):
     """The planted violation: without the drivers (nbgitpuller's text merge with -Xours) the
     oracle finds lost course changes, false states or broken notebooks."""
