@@ -5,8 +5,9 @@ JUPYTER_CONFIG_PATH and JUPYTER_PATH, as the trial hub, TLJH and Z2JH give them)
 kernels at the same moment. With the default TCP transport 1 of 10 died in the issue's trial
 (``ZMQError: Address already in use``: the port race); over IPC in a short runtime directory
 every kernel must start and run code, and a killed kernel must restart and run code again.
-A notebook session's kernel prints the course-update notice (genviz.course_updates, loaded by
-deploy/singleuser's kernel spec) under the first cell run, once.
+A notebook session's kernel started before the student clicks the course link (the server's
+own /git-pull endpoint, with genviz_updates' puller and merge driver) prints what the update did
+not deliver under the next cell, once (genviz_updates.kernel, loaded by deploy/singleuser).
 The server is given a runtime directory too long for a unix socket path, as a home under
 build/hub/home is, so the test also checks the config's short-directory rescue.
 """
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -118,9 +120,9 @@ def server():
         shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-def _conflicted_notebook(root: Path) -> Path:
-    """A student's nbgitpuller copy where the instructor's fix of a line the student edited was
-    dropped by the merge (tests/test_deploy_updates.py builds the same story in detail)."""
+def _course(root: Path) -> tuple[str, Path]:
+    """A course repository (bare, as on GitHub) and the instructor's copy; the same lesson as
+    tests/test_deploy_updates.py, which builds the stories in detail."""
     import test_deploy_updates as upd
 
     bare, work = root / "course.git", root / "instructor"
@@ -128,15 +130,21 @@ def _conflicted_notebook(root: Path) -> Path:
     upd.git(root, "init", str(work))
     (work / "notebooks").mkdir()
     upd.nbformat.write(upd.lesson(), work / upd.NB)
-    upd.git(work, "add", ".")
-    upd.git(work, "commit", "-m", "lesson")
-    upd.git(work, "push", str(bare), "HEAD:main")
-    student = root / "bob" / "genviz"
-    upd.pull(f"file://{bare}", student)
-    upd.edit_cell(student / upd.NB, 2, upd.B_EDIT)
-    upd.publish_fix(work, f"file://{bare}")
-    upd.pull(f"file://{bare}", student)
-    return student / upd.NB
+    (work / ".gitattributes").write_text((ROOT / ".gitattributes").read_text())
+    (work / "genviz").mkdir()  # the course's library (a stand-in), which kernels import
+    (work / "genviz" / "__init__.py").write_text("__version__ = 'from the clone'\n")
+    upd.publish(work, f"file://{bare}", "lesson")
+    return f"file://{bare}", work
+
+
+def _click(base, url, target):
+    """What a student's nbgitpuller link does: the server's /git-pull/api event stream."""
+    query = urllib.parse.urlencode({"repo": url, "branch": "main", "targetpath": target})
+    body = urllib.request.urlopen(urllib.request.Request(
+        f"{base}/git-pull/api?{query}", headers={"Authorization": f"token {TOKEN}"}),
+        timeout=180).read().decode()
+    assert '"phase": "finished"' in body, body
+    return body
 
 
 def test_ten_simultaneous_kernels_start_over_ipc_the_notice_shows_a_killed_one_restarts(server):
@@ -149,7 +157,7 @@ def test_ten_simultaneous_kernels_start_over_ipc_the_notice_shows_a_killed_one_r
     for f in files:
         info = json.loads(f.read_text())
         assert info["transport"] == "ipc" and len(f"{info['ip']}-{info['shell_port']}") <= 107
-    code = "import os, sys; print(os.getpid(), 'genviz.course_updates' in sys.modules)"
+    code = "import os, sys; print(os.getpid(), 'genviz_updates.kernel' in sys.modules)"
     with concurrent.futures.ThreadPoolExecutor(N_KERNELS) as pool:
         outs = list(pool.map(lambda f: _execute(f, code), files))
     pids = [int(o.split()[0]) for o in outs]
@@ -157,16 +165,31 @@ def test_ten_simultaneous_kernels_start_over_ipc_the_notice_shows_a_killed_one_r
     assert all(o.split()[1] == "True" for o in outs)  # the course-update notice is loaded
     assert "Address already in use" not in log.read_text()
 
-    # the kernel of a notebook session prints the course-update notice under its first cell
-    notebook = _conflicted_notebook(root)
+    # a student's kernel, started before they click the course link again, prints what the
+    # update did not deliver under the next cell (the server's nbgitpuller runs SafePuller and
+    # the merge driver: genviz_updates.server, loaded through deploy/singleuser)
+    import test_deploy_updates as upd
+
+    url, work = _course(root)
+    _click(base, url, "bob/genviz")
+    notebook = root / "bob" / "genviz" / upd.NB
+    upd.edit_cell(notebook, 2, upd.B_EDIT)
     session = _api(base, "/api/sessions", "POST", {
         "path": str(notebook.relative_to(root)), "name": notebook.name, "type": "notebook",
         "kernel": {"name": "python3"}})
-    first = _execute(runtime / f"kernel-{session['kernel']['id']}.json", "print('cell 1 ran')")
-    assert first.startswith("Course update: the course has a newer version of 1 cell")
-    assert first.rstrip().endswith("cell 1 ran")
-    second = _execute(runtime / f"kernel-{session['kernel']['id']}.json", "print('cell 2 ran')")
-    assert second.strip() == "cell 2 ran"  # once only
+    kernel_file = runtime / f"kernel-{session['kernel']['id']}.json"
+    assert _execute(kernel_file, "print('cell 1 ran')").strip() == "cell 1 ran"
+    upd.publish_fix(work, url)
+    assert "genviz: 1 thing to tell you" in _click(base, url, "bob/genviz")
+    assert upd.sources(notebook)[1] == upd.FIX_X and upd.sources(notebook)[2] == upd.B_EDIT
+    second = _execute(kernel_file, "print('cell 2 ran')")
+    assert second.startswith("Course update: 1 course change to this notebook did not reach")
+    assert upd.EXERCISE_FIX.strip() in second
+    assert "Reload Notebook from Disk" in " ".join(second.split())
+    assert second.rstrip().endswith("cell 2 ran")
+    third = _execute(kernel_file, "import genviz; print(genviz.__version__, genviz.__file__)")
+    # once only; and the kernel's genviz is the one the student's clone carries
+    assert third.strip() == f"from the clone {notebook.parents[1] / 'genviz' / '__init__.py'}"
     _api(base, f"/api/sessions/{session['id']}", "DELETE")
 
     # a killed kernel: the server restarts it on the same sockets, and it runs code again

@@ -1,15 +1,18 @@
-"""Course updates through nbgitpuller never lose a student's work or an instructor's fix.
+"""Course updates through nbgitpuller deliver every fix and lose no student's work (issue #33).
 
-A local bare repository stands for the course's GitHub repository; nbgitpuller's own
-``GitPuller`` (what a student's link click runs) clones and updates each student's copy.
-Student A only ran the notebook; student B edited the exercise line that the instructor then
-fixed. A receives the fix; B keeps the edit *and* ``genviz.course_updates`` reports the newer
-cell (nbgitpuller alone drops the fix silently: checked below, so the notice is needed).
+A local bare repository stands for the course's GitHub repository; each student's copy is
+cloned and updated by ``genviz_updates.puller.SafePuller`` -- nbgitpuller's own ``GitPuller``
+flow (fetch, commit the student's changes, ``git merge -Xours``) with the repairs of
+genviz_updates -- with the merge drivers defined in the environment as the hub's server
+extension defines them. The scenarios are the issue's: what a course team publishes mid-term
+and what students do meanwhile. The randomized version is tests/test_updates_random.py.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,12 +20,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from genviz.course_updates import (CellUpdate, _main as main, load_ipython_extension, newer_cells,
-                                   update_notice)
+pytest.importorskip("nbgitpuller")
 
-nbgitpuller = pytest.importorskip("nbgitpuller")
-from nbgitpuller import GitPuller  # noqa: E402
+from genviz_updates import notices  # noqa: E402
+from genviz_updates.__main__ import main as cli  # noqa: E402
+from genviz_updates.driver import git_config, git_config_env, merge_file  # noqa: E402
+from genviz_updates.kernel import CloneFinder, clone_of, load_ipython_extension  # noqa: E402
+from genviz_updates.notices import Watcher, read_state  # noqa: E402
+from genviz_updates.puller import SafePuller  # noqa: E402
+from genviz_updates.server import pre_save_hook, stale_model  # noqa: E402
 
+ROOT = Path(__file__).resolve().parent.parent
 NB = "notebooks/lesson.ipynb"
 FIX_X = "x = 2  # fixed: the notes use 2\n"
 EXERCISE = "answer = None  # compute x + 1\n"
@@ -36,20 +44,30 @@ def git(cwd, *args):
                           capture_output=True, text=True).stdout
 
 
-def lesson(x_src="x = 1\n", exercise=EXERCISE):
+def lesson(x_src="x = 1\n", exercise=EXERCISE, extra=()):
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell("# A lesson"),
-                nbformat.v4.new_code_cell(x_src), nbformat.v4.new_code_cell(exercise)]
+                nbformat.v4.new_code_cell(x_src), nbformat.v4.new_code_cell(exercise),
+                nbformat.v4.new_code_cell("print(x)"), nbformat.v4.new_markdown_cell("The end.")]
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i}"
+    for pos, cell in extra:
+        nb.cells.insert(pos, cell)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     return nb
 
 
+@pytest.fixture(autouse=True)
+def drivers(monkeypatch):
+    """The drivers as the hub's server extension defines them (GIT_CONFIG_* in the env)."""
+    for key, value in git_config_env(os.environ).items():
+        monkeypatch.setenv(key, value)
+
+
 def pull(url, target):
-    for _ in GitPuller(url, str(target), branch="main", depth=1).pull():
-        pass
+    """One click on the course link: SafePuller, i.e. nbgitpuller's flow; returns its output."""
+    return "".join(SafePuller(url, str(target), branch="main", depth=1).pull())
 
 
 def run_and_save(path):
@@ -68,119 +86,385 @@ def edit_cell(path, index, source):
     nbformat.write(nb, path)
 
 
+def cells(path):
+    return [(c.get("id"), c.cell_type, c.source) for c in nbformat.read(path, as_version=4).cells]
+
+
 def sources(path):
     return [c.source for c in nbformat.read(path, as_version=4).cells]
 
 
+def valid(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    ids = [c.get("id") for c in nb.cells]
+    assert len(ids) == len(set(ids)), ids
+    return nb
+
+
+def flat(text):
+    """A notice with its line wrapping undone."""
+    return " ".join(text.split())
+
+
+def items(student, rel=NB):
+    state = read_state(student / ".git") or {}
+    return state.get("notebooks", {}).get(rel, {}).get("items", [])
+
+
+def publish(work, url, message="update"):
+    git(work, "add", "-A")
+    git(work, "commit", "-m", message)
+    git(work, "push", url, "HEAD:main")
+
+
 @pytest.fixture()
 def course(tmp_path):
-    """(bare repository URL, the instructor's working copy)."""
+    """(bare repository URL, the instructor's working copy), with the course's .gitattributes."""
     bare, work = tmp_path / "course.git", tmp_path / "instructor"
     git(tmp_path, "init", "--bare", str(bare))
     git(tmp_path, "init", str(work))
     (work / "notebooks").mkdir()
     nbformat.write(lesson(), work / NB)
-    git(work, "add", ".")
-    git(work, "commit", "-m", "lesson 1")
-    git(work, "push", str(bare), "HEAD:main")
+    (work / ".gitattributes").write_text((ROOT / ".gitattributes").read_text())
+    publish(work, f"file://{bare}", "lesson 1")
     return f"file://{bare}", work
 
 
-def publish_fix(work, bare_url):
+def publish_fix(work, url):
     nbformat.write(lesson(FIX_X, EXERCISE_FIX), work / NB)
-    git(work, "commit", "-am", "fix lesson 1")
-    git(work, "push", bare_url, "HEAD:main")
+    publish(work, url, "fix lesson 1")
 
 
-def test_run_only_student_gets_the_fix_and_editing_student_keeps_edit_and_is_told(course, tmp_path):
+def test_the_drivers_are_defined_for_git_by_the_environment(tmp_path):
+    env = git_config_env({"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.x",
+                          "GIT_CONFIG_VALUE_0": "y"}, python="/opt/py")
+    assert env["GIT_CONFIG_KEY_0"] == "core.x" and env["GIT_CONFIG_COUNT"] == str(1 + 4)
+    assert git_config_env(env, python="/opt/py") == env  # idempotent
+    out = subprocess.run(["git", "config", "--get", "merge.genviz-notebook.driver"],
+                         env=env, capture_output=True, text=True, cwd=tmp_path).stdout
+    assert f"PYTHONPATH={ROOT}" in out
+    assert "/opt/py -m genviz_updates.driver notebook %O %A %B %P || true" in out
+    assert "/opt/py -m genviz_updates.driver course" in dict(git_config("/opt/py"))[
+        "merge.genviz-course.driver"]
+
+
+def test_run_only_student_gets_every_kind_of_course_change_and_no_notice(course, tmp_path):
+    """The issue's first finding: inserts next to run cells, deletes, moves, a code cell
+    replaced by markdown -- all lost or mangled by -Xours text merges -- all arrive."""
     url, work = course
-    a, b = tmp_path / "alice" / "genviz", tmp_path / "bob" / "genviz"
+    a = tmp_path / "ada" / "genviz"
     pull(url, a)
-    pull(url, b)
     run_and_save(a / NB)
-    run_and_save(b / NB)
-    edit_cell(b / NB, 2, B_EDIT)
-    assert newer_cells(a / NB) == [] and newer_cells(b / NB) == []  # nothing new yet
+    nb = lesson(FIX_X)
+    inserted = nbformat.v4.new_code_cell("y = x * 10  # new")
+    inserted.id = "new-1"
+    nb.cells.insert(2, inserted)                       # an insert next to a cell the student ran
+    del nb.cells[4]                                    # delete "print(x)"
+    nb.cells.insert(0, nb.cells.pop(-1))               # move "The end." to the top
+    code = nb.cells[3]
+    nb.cells[3] = nbformat.v4.new_markdown_cell("Now explained in words.")  # code -> markdown
+    nb.cells[3].id = code.id
+    nbformat.write(nb, work / NB)
+    publish(work, url)
+    pull(url, a)
+    merged = valid(a / NB)
+    assert cells(a / NB) == cells(work / NB)           # exactly the course's cells
+    assert merged.cells[2].outputs == []               # the fixed cell: the course's (no output)
+    assert items(a) == [] and notices.notice_for(read_state(a / ".git"), NB) == ""
 
+
+def test_student_who_edited_the_fixed_cell_keeps_it_and_is_told_with_the_course_version(course, tmp_path):
+    url, work = course
+    a, b = tmp_path / "ada" / "genviz", tmp_path / "ben" / "genviz"
+    for s in (a, b):
+        pull(url, s)
+        run_and_save(s / NB)
+    edit_cell(b / NB, 2, B_EDIT)
     publish_fix(work, url)
     pull(url, a)
     pull(url, b)
-
-    # A only ran the notebook: every instructor change arrived, outputs kept
-    assert sources(a / NB) == sources(work / NB)
-    assert nbformat.read(a / NB, as_version=4).cells[1].outputs  # A's outputs survive
-    assert newer_cells(a / NB) == []
-    # B: the fix to a line B did not touch arrived; B's edit of the exercise line is kept ...
-    assert sources(b / NB)[1] == FIX_X
-    assert sources(b / NB)[2] == B_EDIT
-    # ... and the instructor's fix to that same line did not (nbgitpuller's -Xours), silently:
-    assert EXERCISE_FIX not in (b / NB).read_text()
-    # which genviz reports
-    assert newer_cells(b / NB) == [CellUpdate(2, "cell-2", B_EDIT, EXERCISE_FIX)]
-    notice = update_notice(newer_cells(b / NB))
-    assert "cell 3" in notice and "Your version is kept" in notice and EXERCISE_FIX.strip() in notice
-
-    # A later pull that does not touch the notebook keeps the notice ...
-    (work / "README.md").write_text("news\n")
-    git(work, "add", "README.md")
-    git(work, "commit", "-m", "news")
-    git(work, "push", url, "HEAD:main")
-    pull(url, b)
-    assert [u.index for u in newer_cells(b / NB)] == [2]
-    # ... until the student takes the course's cell; editing it afterwards is not nagged
-    edit_cell(b / NB, 2, EXERCISE_FIX)
-    assert newer_cells(b / NB) == []
-    pull(url, b)
-    edit_cell(b / NB, 2, "answer = 3  # second try\n")
-    assert newer_cells(b / NB) == []
+    assert sources(a / NB) == sources(work / NB) and items(a) == []
+    assert nbformat.read(a / NB, as_version=4).cells[3].outputs  # a's run of an unchanged cell
+    assert sources(b / NB)[1] == FIX_X and sources(b / NB)[2] == B_EDIT  # fix in, edit kept
+    (item,) = items(b)
+    assert (item["kind"], item["id"], item["index"], item["course"]) == (
+        "kept-yours", "cell-2", 3, EXERCISE_FIX)
+    raw = notices.notice_for(read_state(b / ".git"), NB)
+    text = flat(raw)
+    assert "cell 3" in text and "your version is kept" in text and EXERCISE_FIX.strip() in raw
+    assert cli(["status", str(b / NB)]) == 1 and cli(["status", str(a / NB)]) == 0
 
 
-def test_renaming_and_clicking_again_gives_the_whole_new_notebook(course, tmp_path):
-    """The notice's remedy: nbgitpuller restores a missing course file from the course."""
+def test_an_edit_on_another_line_of_the_fixed_cell_is_reported_truthfully(course, tmp_path):
+    """A cell is the unit: the student's cell is kept whole and the notice says so (the old
+    line merge delivered the fix and *said* it had not)."""
     url, work = course
-    b = tmp_path / "bob" / "genviz"
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / NB, 1, "x = 1\nprint('my line')\n")
+    nbformat.write(lesson("x = 2\n"), work / NB)
+    publish(work, url)
+    pull(url, b)
+    assert sources(b / NB)[1] == "x = 1\nprint('my line')\n"
+    assert [(i["kind"], i["course"]) for i in items(b)] == [("kept-yours", "x = 2\n")]
+
+
+def test_course_changes_the_student_did_not_get_are_all_named_and_nothing_else(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    nb = nbformat.read(b / NB, as_version=4)
+    nb.cells[2].source = B_EDIT            # edits the exercise the course will fix
+    nb.cells[3].source = "print(x, 'mine')"  # edits the cell the course will delete
+    del nb.cells[1]                         # deletes the cell the course will fix
+    nbformat.write(nb, b / NB)
+    course_nb = lesson(FIX_X, EXERCISE_FIX)
+    del course_nb.cells[3]
+    nbformat.write(course_nb, work / NB)
+    publish(work, url)
+    pull(url, b)
+    valid(b / NB)
+    got = {(i["kind"], i["id"]) for i in items(b)}
+    assert got == {("kept-yours", "cell-2"), ("you-deleted", "cell-1"), ("kept-deleted", "cell-3")}
+    raw = notices.notice_for(read_state(b / ".git"), NB)
+    assert FIX_X.strip() in raw and EXERCISE_FIX.strip() in raw and "removed this cell" in flat(raw)
+
+
+def test_once_per_merge_and_a_student_who_took_the_fix_is_not_nagged(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
     pull(url, b)
     edit_cell(b / NB, 2, B_EDIT)
     publish_fix(work, url)
     pull(url, b)
-    (b / NB).rename(b / "notebooks" / "lesson-mine.ipynb")
+    first, second = Watcher(b / NB, started=0), Watcher(b / NB, started=0)
+    assert "did not reach your copy" in first.check()
+    assert first.check() == "" and second.check() == ""  # told once, whichever kernel
+    # a later update of something else: the kept cell is carried, listed as earlier
+    (work / "README.md").write_text("news\n")
+    publish(work, url)
     pull(url, b)
-    assert sources(b / NB) == sources(work / NB)
-    assert sources(b / "notebooks" / "lesson-mine.ipynb")[2] == B_EDIT
+    assert [i["id"] for i in items(b)] == ["cell-2"]
+    assert "earlier course change" in flat(Watcher(b / NB, started=0).check())
+    # the student copies the fix and edits it further: nothing more is said
+    edit_cell(b / NB, 2, EXERCISE_FIX.replace("None", "3"))
+    (work / "README.md").write_text("more news\n")
+    publish(work, url)
+    pull(url, b)
+    assert items(b) == []
 
 
-def test_repository_without_nbgitpuller_merges_reports_nothing(course, tmp_path):
+def test_course_renames_a_notebook_the_student_edited(course, tmp_path):
     url, work = course
-    nb = work / NB
-    edit_cell(nb, 2, B_EDIT)
-    assert newer_cells(nb) == []
-    outside = tmp_path / "loose.ipynb"
-    nbformat.write(lesson(), outside)
-    assert newer_cells(outside) == []  # not in a git repository at all
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    run_and_save(b / NB)
+    edit_cell(b / NB, 3, "print(x, 'mine')")
+    git(work, "mv", NB, "notebooks/01_lesson.ipynb")
+    nbformat.write(lesson(FIX_X), work / "notebooks/01_lesson.ipynb")
+    publish(work, url, "rename")
+    pull(url, b)
+    new = b / "notebooks/01_lesson.ipynb"
+    assert not (b / NB).exists() and sources(new)[1] == FIX_X and sources(new)[3] == "print(x, 'mine')"
+    assert items(b, "notebooks/01_lesson.ipynb") == []  # no cell reported: the rename is followed
+    text = flat(notices.notice_for(read_state(b / ".git"), NB))  # a tab still open on the old name
+    assert "renamed this notebook to notebooks/01_lesson.ipynb" in text
 
 
-def test_notebook_without_cell_ids_matches_by_position(course, tmp_path):
+def test_course_rename_after_a_student_rename_does_not_wedge(course, tmp_path):
     url, work = course
-    for path in [work / NB]:
-        data = json.loads(path.read_text())
-        for cell in data["cells"]:
-            cell.pop("id")
-        data["nbformat_minor"] = 4
-        path.write_text(json.dumps(data, indent=1))
-    git(work, "commit", "-am", "no ids")
-    git(work, "push", url, "HEAD:main")
-    b = tmp_path / "bob" / "genviz"
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / NB, 2, B_EDIT)
+    (b / NB).rename(b / "notebooks" / "mine.ipynb")           # the student's rename
+    git(work, "mv", NB, "notebooks/01_lesson.ipynb")           # then the course's
+    publish(work, url, "rename")
+    for _ in range(2):  # and every later click works too
+        pull(url, b)
+    assert sources(b / "notebooks/01_lesson.ipynb") == sources(work / "notebooks/01_lesson.ipynb")
+    assert sources(b / "notebooks/mine.ipynb")[2] == B_EDIT
+    assert git(b, "status", "--porcelain", "--untracked-files=no") == ""
+
+
+def test_student_deleted_a_notebook_the_course_renames_and_edits(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / NB, 2, B_EDIT)
+    pull(url, b)  # the edit is committed by nbgitpuller
+    (b / NB).unlink()
+    git(work, "mv", NB, "notebooks/01_lesson.ipynb")
+    nbformat.write(lesson(FIX_X), work / "notebooks/01_lesson.ipynb")
+    publish(work, url, "rename + fix")
+    out = pull(url, b)
+    assert "restored for the merge" in out
+    assert sources(b / "notebooks/01_lesson.ipynb") == sources(work / "notebooks/01_lesson.ipynb")
+    state = read_state(b / ".git")
+    assert any(f["kind"] == "note" and "renamed it to notebooks/01_lesson.ipynb" in f["what"]
+               for f in state["files"])
+
+
+def test_a_student_file_where_the_course_adds_a_folder_is_kept_aside(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    (b / "notebooks" / "data").write_text("my notes\n")        # a file ...
+    (work / "notebooks" / "data").mkdir()
+    (work / "notebooks" / "data" / "table.csv").write_text("a,b\n1,2\n")  # ... course's folder
+    (b / "extras").mkdir()
+    (b / "extras" / "x.txt").write_text("mine")                 # a folder ...
+    (work / "extras").write_text("course file\n")               # ... course's file
+    publish(work, url, "data folder")
+    pull(url, b)
+    assert (b / "notebooks/data/table.csv").read_text() == "a,b\n1,2\n"
+    assert (b / "extras").read_text() == "course file\n"
+    kept = {f["path"]: f["copy"] for f in read_state(b / ".git")["files"] if f["kind"] == "kept-copy"}
+    assert (b / kept["notebooks/data"]).read_text() == "my notes\n"
+    assert (b / kept["extras"] / "x.txt").read_text() == "mine"
+    assert ".student-" in kept["extras"]
+    assert "your version is kept as" in flat(notices.repo_notice(read_state(b / ".git")))
+
+
+def test_a_data_file_changed_on_both_sides_takes_the_course_bytes_and_keeps_a_copy(course, tmp_path):
+    url, work = course
+    data = work / "genviz" / "data"
+    data.mkdir(parents=True)
+    (data / "t.csv.gz").write_bytes(gzip.compress(b"a\n1\n", mtime=0))
+    (data / "t.csv.gz.json").write_text('{"sha256": "one"}\n')
+    publish(work, url, "data")
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    (b / "genviz/data/t.csv.gz").write_bytes(gzip.compress(b"a\n9\n", mtime=0))  # student's
+    (data / "t.csv.gz").write_bytes(gzip.compress(b"a\n2\n", mtime=0))           # course's
+    (data / "t.csv.gz.json").write_text('{"sha256": "two"}\n')
+    publish(work, url, "data fix")
+    pull(url, b)
+    assert (b / "genviz/data/t.csv.gz").read_bytes() == (data / "t.csv.gz").read_bytes()
+    assert (b / "genviz/data/t.csv.gz.json").read_text() == '{"sha256": "two"}\n'
+    (kept,) = [f for f in read_state(b / ".git")["files"] if f["kind"] == "kept-copy"]
+    assert gzip.decompress((b / kept["copy"]).read_bytes()) == b"a\n9\n"
+    assert kept["copy"].startswith("genviz/data/t.student-") and read_state(b / ".git")["library_changed"]
+
+
+def test_a_notebook_without_cell_ids_merges_by_content(course, tmp_path):
+    """The course's notebook is nbformat 4.4 (no ids); JupyterLab gave the student's copy new
+    random ids when it saved it (4.5). Cells are matched by content."""
+    url, work = course
+    path = work / NB
+    data = json.loads(path.read_text())
+    for cell in data["cells"]:
+        cell.pop("id")
+    data["nbformat_minor"] = 4
+    path.write_text(json.dumps(data, indent=1))
+    publish(work, url, "4.4")
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    nb = nbformat.read(b / NB, as_version=4)  # upgraded to 4.5 with random ids, as Lab does
+    for k, cell in enumerate(nb.cells):
+        cell["id"] = f"random-{k}"
+        if cell.cell_type == "code":
+            cell["outputs"] = [nbformat.v4.new_output("stream", name="stdout", text="ran\n")]
+    nb.nbformat_minor = 5
+    nb.cells[2].source = B_EDIT
+    nbformat.write(nb, b / NB)
+    data["cells"][1]["source"] = FIX_X
+    data["cells"][2]["source"] = EXERCISE_FIX
+    data["cells"].insert(3, {"cell_type": "markdown", "metadata": {}, "source": "Inserted."})
+    path.write_text(json.dumps(data, indent=1))
+    publish(work, url, "fix, 4.4")
+    pull(url, b)
+    merged = valid(b / NB)
+    assert [c.source for c in merged.cells] == ["# A lesson", FIX_X, B_EDIT, "Inserted.",
+                                                "print(x)", "The end."]
+    assert merged.cells[4].outputs  # matched by content: the student's run kept
+    assert [(i["kind"], i["index"]) for i in items(b)] == [("kept-yours", 3)]
+
+
+def test_duplicate_ids_left_by_an_old_text_merge_are_made_unique(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
     pull(url, b)
     data = json.loads((b / NB).read_text())
-    data["cells"][2]["source"] = B_EDIT
+    data["cells"].append(dict(data["cells"][3]))  # the same id twice
     (b / NB).write_text(json.dumps(data, indent=1))
-    data = json.loads((work / NB).read_text())
-    data["cells"][2]["source"] = EXERCISE_FIX
-    (work / NB).write_text(json.dumps(data, indent=1))
-    git(work, "commit", "-am", "fix")
-    git(work, "push", url, "HEAD:main")
+    publish_fix(work, url)
     pull(url, b)
-    assert newer_cells(b / NB) == [CellUpdate(2, None, B_EDIT, EXERCISE_FIX)]
+    merged = valid(b / NB)
+    assert [c.source for c in merged.cells].count("print(x)") == 2 and items(b) == []
+
+
+def test_a_failing_driver_keeps_the_students_notebook_valid_and_the_notice_names_every_change(
+        course, tmp_path, monkeypatch):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    run_and_save(b / NB)
+    mine = (b / NB).read_text()
+    fail = f"{sys.executable} -c 'raise SystemExit(3)' %O %A %B || true"  # as a crash would
+    n = int(os.environ["GIT_CONFIG_COUNT"])
+    key = next(i for i in range(n) if os.environ[f"GIT_CONFIG_KEY_{i}"] == "merge.genviz-notebook.driver")
+    monkeypatch.setenv(f"GIT_CONFIG_VALUE_{key}", fail)
+    nb = lesson(FIX_X, extra=[(2, nbformat.v4.new_markdown_cell("Inserted."))])
+    nb.cells[2].id = "new"
+    nbformat.write(nb, work / NB)
+    publish(work, url)
+    pull(url, b)
+    assert (b / NB).read_text() == mine and valid(b / NB)
+    assert {(i["kind"], i["id"]) for i in items(b)} == {("not-changed", "cell-1"), ("not-added", "new")}
+
+
+def test_the_driver_keeps_the_students_version_on_any_failure(tmp_path):
+    base, ours, theirs = (tmp_path / n for n in ("base", "ours", "theirs"))
+    nbformat.write(lesson(), base)
+    nbformat.write(lesson(exercise=B_EDIT), ours)
+    theirs.write_text("{ not json")
+    assert merge_file("notebook", str(base), str(ours), str(theirs)) == "ours"
+    assert nbformat.read(ours, as_version=4).cells[2].source == B_EDIT
+    ours.write_text("garbage")  # the student's file is no notebook: the course's is taken
+    nbformat.write(lesson(FIX_X), theirs)
+    assert merge_file("notebook", str(base), str(ours), str(theirs)) == "theirs"
+    valid(ours)
+    with pytest.raises(ValueError, match="mode must be"):
+        merge_file("text", str(base), str(ours), str(theirs))
+    from genviz_updates.driver import main
+    assert main(["nope"]) == 2 and main(["notebook", "/missing", str(ours), "/missing"]) == 0
+
+
+def test_a_stale_merge_left_behind_does_not_block_later_pulls(course, tmp_path):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    (b / ".git" / "MERGE_HEAD").write_text(git(b, "rev-parse", "HEAD"))
+    publish_fix(work, url)
+    pull(url, b)
+    assert sources(b / NB)[1] == FIX_X
+
+
+def test_a_merge_that_fails_anyway_is_rescued_with_copies(course, tmp_path, monkeypatch):
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / NB, 2, B_EDIT)
+    publish_fix(work, url)
+
+    def broken(self):
+        raise subprocess.CalledProcessError(1, ["git", "merge"])
+        yield  # pragma: no cover
+
+    monkeypatch.setattr("nbgitpuller.pull.GitPuller.merge", broken)
+    out = pull(url, b)
+    assert "keeping your versions as copies" in out
+    assert sources(b / NB) == sources(work / NB)
+    (kept,) = [f for f in read_state(b / ".git")["files"] if f["kind"] == "kept-copy"]
+    assert sources(b / kept["copy"])[2] == B_EDIT
+    monkeypatch.undo()
+    for key, value in git_config_env(os.environ).items():
+        monkeypatch.setenv(key, value)
+    (work / "README.md").write_text("news\n")
+    publish(work, url)
+    pull(url, b)  # the next click merges normally
+    assert (b / "README.md").read_text() == "news\n"
 
 
 class FakeEvents:
@@ -191,69 +475,154 @@ class FakeEvents:
         assert event == "pre_run_cell"
         self.callbacks.append(fn)
 
-    def unregister(self, event, fn):
-        self.callbacks.remove(fn)
-
     def trigger(self):
         for fn in list(self.callbacks):
             fn(None)
 
 
-def test_ipython_extension_prints_the_notice_once_under_the_first_cell(course, tmp_path,
-                                                                        monkeypatch, capsys):
+def test_a_kernel_started_before_the_click_tells_at_its_next_cell(course, tmp_path, monkeypatch,
+                                                                  capsys):
     url, work = course
-    b = tmp_path / "bob" / "genviz"
+    b = tmp_path / "ben" / "genviz"
     pull(url, b)
     edit_cell(b / NB, 2, B_EDIT)
-    publish_fix(work, url)
-    pull(url, b)
     monkeypatch.setenv("JPY_SESSION_NAME", str(b / NB))
     shell = type("Shell", (), {"events": FakeEvents()})()
-    load_ipython_extension(shell)
-    shell.events.trigger()
-    assert "newer version of 1 cell" in capsys.readouterr().out
-    shell.events.trigger()  # the second cell: nothing more
-    assert capsys.readouterr().out == "" and shell.events.callbacks == []
-    # a session that is not a notebook file (a console) never fails
-    monkeypatch.setenv("JPY_SESSION_NAME", "console-1")
-    load_ipython_extension(shell)
+    load_ipython_extension(shell)  # the kernel is running ...
     shell.events.trigger()
     assert capsys.readouterr().out == ""
-
-
-def test_command_line(course, tmp_path, capsys):
-    url, work = course
-    b = tmp_path / "bob" / "genviz"
-    pull(url, b)
-    assert main([str(b / NB)]) == 0
-    edit_cell(b / NB, 2, B_EDIT)
     publish_fix(work, url)
-    pull(url, b)
-    assert main([str(b / NB)]) == 1 and "cell 3" in capsys.readouterr().out
-    assert main([]) == 2 and main([str(tmp_path / "none.ipynb")]) == 2
+    pull(url, b)                   # ... when the student clicks
+    shell.events.trigger()         # the next cell
+    out = flat(capsys.readouterr().out)
+    assert "did not reach your copy" in out and "Reload Notebook from Disk" in out
+    shell.events.trigger()
+    assert capsys.readouterr().out == ""  # once
+    monkeypatch.setenv("JPY_SESSION_NAME", "console-1")  # not a notebook: never fails
+    load_ipython_extension(shell)
+    shell.events.trigger()
 
 
-@pytest.mark.parametrize("bad, error, match", [
-    (3, TypeError, "notebook"),
-    (None, TypeError, "notebook"),
-    ("notes.txt", ValueError, "notebook must be a .ipynb"),
-    ("missing.ipynb", ValueError, "does not exist"),
-])
-def test_newer_cells_bad_input(bad, error, match, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "notes.txt").write_text("x")
-    with pytest.raises(error, match=match):
-        newer_cells(bad)
-
-
-@pytest.mark.parametrize("bad", [None, "cells", [1], [CellUpdate(0, None, "a", "b"), "x"]])
-def test_update_notice_bad_input(bad):
-    with pytest.raises(TypeError, match="updates"):
-        update_notice(bad)
-
-
-def test_model_layer_module_imports_no_ipython():
-    code = "import sys, genviz.course_updates; print('IPython' in sys.modules)"
+def test_kernels_import_the_genviz_of_the_students_clone(tmp_path):
+    clone = tmp_path / "genviz"
+    (clone / ".git").mkdir(parents=True)
+    (clone / "genviz").mkdir()
+    (clone / "genviz" / "__init__.py").write_text("WHERE = 'clone'\n")
+    (clone / "notebooks").mkdir()
+    nb = clone / "notebooks" / "a.ipynb"
+    nbformat.write(lesson(), nb)
+    assert clone_of(nb) == clone and clone_of(tmp_path / "x.ipynb") is None
+    code = (f"import sys; from genviz_updates.kernel import CloneFinder; "
+            f"sys.meta_path.insert(0, CloneFinder({str(clone)!r})); import genviz; "
+            f"print(genviz.WHERE, genviz.__file__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         cwd=Path(__file__).resolve().parent.parent, check=True).stdout
-    assert out.strip() == "False"
+                         cwd=tmp_path, check=True).stdout
+    assert out.startswith("clone " + str(clone / "genviz"))
+    assert CloneFinder(clone).find_spec("numpy") is None
+
+
+def test_a_library_update_tells_a_running_kernel_to_restart(course, tmp_path):
+    url, work = course
+    (work / "genviz").mkdir()
+    (work / "genviz" / "__init__.py").write_text("VERSION = 1\n")
+    publish(work, url)
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    watcher = Watcher(b / NB, started=0)
+    (work / "genviz" / "__init__.py").write_text("VERSION = 2\n")
+    publish(work, url)
+    pull(url, b)
+    assert "Restart the kernel" in flat(watcher.check(library_loaded=True))
+    assert "Restart" not in Watcher(b / NB).check(library_loaded=True)  # a kernel started after
+
+
+def test_a_save_from_a_tab_opened_before_the_merge_keeps_the_update(course, tmp_path):
+    """JupyterLab's "File Changed" > Overwrite (or an autosave) from a tab that still shows
+    the notebook as it was: the pre-save hook merges instead of reverting the update."""
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    run_and_save(b / NB)
+    tab = json.loads((b / NB).read_text())  # what the open tab holds
+    nb = lesson(FIX_X, extra=[(2, nbformat.v4.new_markdown_cell("Inserted."))])
+    nb.cells[2].id = "new"
+    nbformat.write(nb, work / NB)
+    publish(work, url)
+    pull(url, b)
+    tab["cells"][2]["source"] = B_EDIT  # typed in the old tab after the click
+    model = {"type": "notebook", "content": tab}
+    manager = type("CM", (), {"_get_os_path": lambda self, p: str(b / p),
+                              "log": type("L", (), {"info": lambda *a: None})()})()
+    pre_save_hook(model, NB, manager)
+    got = [(c.get("id"), "".join(c["source"])) for c in model["content"]["cells"]]
+    assert ("new", "Inserted.") in got and ("cell-1", FIX_X) in got and ("cell-2", B_EDIT) in got
+    # a save from a tab that has the update is left alone
+    fresh = json.loads((b / NB).read_text())
+    assert not stale_model(fresh["cells"], read_state(b / ".git")["notebooks"][NB]["delivered"])
+    model = {"type": "notebook", "content": fresh}
+    pre_save_hook(model, NB, manager)
+    assert model["content"] is fresh
+
+
+def test_command_line_bad_input(tmp_path, capsys):
+    assert cli([]) == 2 and cli(["status", str(tmp_path / "none.ipynb")]) == 2
+    (tmp_path / "a.txt").write_text("x")
+    assert cli(["status", str(tmp_path / "a.txt")]) == 2
+    assert "notebook must be" in capsys.readouterr().err
+    nbformat.write(lesson(), tmp_path / "loose.ipynb")  # outside any repository
+    assert cli(["status", str(tmp_path / "loose.ipynb")]) == 0
+
+
+def test_the_course_repository_names_the_drivers():
+    text = (ROOT / ".gitattributes").read_text()
+    assert "*.ipynb merge=genviz-notebook" in text and "genviz/data/** merge=genviz-course" in text
+    from genviz_updates.puller import ATTRIBUTES
+    assert all(line in text for line in ATTRIBUTES.splitlines())
+
+
+def test_the_drivers_can_be_written_into_gits_config(tmp_path, monkeypatch):
+    """TLJH's setup.sh: ``python -m genviz_updates.driver install --system`` (here --global
+    into a scratch home, which is where git looks for --global)."""
+    from genviz_updates.driver import main
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("GIT_CONFIG_COUNT", "0")
+    assert main(["install", "--global"]) == 0
+    out = subprocess.run(["git", "config", "--global", "--get", "merge.genviz-notebook.driver"],
+                         capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "-m genviz_updates.driver notebook %O %A %B %P" in out
+    assert "genviz_updates.driver notebook" in (tmp_path / ".gitconfig").read_text()
+
+
+def test_paths_with_spaces_and_accents(course, tmp_path):
+    """git quotes such paths unless asked not to (-z): every step must still find them."""
+    url, work = course
+    odd = "notebooks/Lektion 1 – Übung.ipynb"
+    git(work, "mv", NB, odd)
+    publish(work, url, "odd name")
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    edit_cell(b / odd, 2, B_EDIT)
+    pull(url, b)
+    (b / odd).unlink()  # deleted by the student, then renamed and fixed by the course
+    git(work, "mv", odd, "notebooks/Lektion 2 – Übung.ipynb")
+    nbformat.write(lesson(FIX_X, EXERCISE_FIX), work / "notebooks/Lektion 2 – Übung.ipynb")
+    publish(work, url, "rename again")
+    assert "restored for the merge" in pull(url, b)
+    assert sources(b / "notebooks/Lektion 2 – Übung.ipynb")[1] == FIX_X
+
+
+def test_tiny_and_empty_notebooks_merge(tmp_path):
+    empty = nbformat.v4.new_notebook()
+    one = lesson()
+    one.cells = one.cells[:1]
+    for name, nb in (("base", empty), ("ours", empty), ("theirs", one)):
+        nbformat.write(nb, tmp_path / name)
+    assert merge_file("notebook", *(str(tmp_path / n) for n in ("base", "ours", "theirs"))) \
+        == "merged"
+    assert cells(tmp_path / "ours") == [("cell-0", "markdown", "# A lesson")]
+    (tmp_path / "base").write_text("")  # git's empty base when both sides added the file
+    nbformat.write(empty, tmp_path / "ours")
+    assert merge_file("notebook", *(str(tmp_path / n) for n in ("base", "ours", "theirs"))) \
+        == "merged"
+    valid(tmp_path / "ours")

@@ -9,7 +9,8 @@
 #  1. checks the repository out at /opt/genviz (the single-user settings are read from there);
 #  2. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
-#     the genviz-a11y extension, the websocket settings, into the environment's prefix);
+#     the genviz-a11y extension, the websocket settings, into the environment's prefix), and
+#     defines the course-update merge drivers in git's system config (genviz_updates.driver);
 #  3. applies deploy/tljh/config.yaml with tljh-config, and copies the hub snippet
 #     deploy/tljh/jupyterhub_config.d/genviz.py (timeouts, server limit, the single-user
 #     settings), then reloads the hub.
@@ -32,6 +33,9 @@ chmod -R a+rX "$GENVIZ_REPO"
 
 PATH="$USER_ENV/bin:$PATH" python -m pip install --quiet -e "$GENVIZ_REPO[lab]"
 (cd "$GENVIZ_REPO" && PATH="$USER_ENV/bin:$PATH" bash postBuild)
+# Course updates: the notebook merge driver for every git on the machine (the single-user
+# server's genviz_updates extension defines it too, in its environment, for git >= 2.31)
+"$USER_ENV/bin/python" -m genviz_updates.driver install --system
 
 tljh-config set user_environment.default_app jupyterlab
 tljh-config set limits.memory 1G

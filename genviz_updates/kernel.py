@@ -1,0 +1,73 @@
+"""The kernel's side of course updates: an IPython extension (``--ext genviz_updates.kernel``).
+
+On a hub every kernel loads it (deploy/singleuser's kernel spec). It
+
+1. makes ``import genviz`` load the genviz of the student's clone of the course, when the
+   notebook is in one (``<clone>/genviz/__init__.py``), so a library or data fix the course
+   publishes arrives with the same click as the notebooks (and a kernel started before it is
+   told to restart); elsewhere the installed genviz is used;
+2. registers a ``pre_run_cell`` hook that prints, under the cell being run, what the latest
+   course update did not deliver to this notebook (``genviz_updates.notices.Watcher``): at the
+   first cell after a click, even when the kernel was already running; once per merge.
+
+Any failure is silent: a notice must never break a student's cell. This module never imports
+IPython (it only uses the shell it is given).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["load_ipython_extension", "CloneFinder", "clone_of"]
+
+
+def clone_of(notebook) -> Path | None:
+    """The top of the course clone holding ``notebook`` if it carries genviz, else None."""
+    from genviz_updates.notices import find_repo
+
+    found = find_repo(notebook) if notebook else None
+    if found and (found[0] / "genviz" / "__init__.py").is_file():
+        return found[0]
+    return None
+
+
+class CloneFinder:
+    """A meta path finder for the top-level ``genviz`` package only, from ``top``."""
+
+    def __init__(self, top):
+        self.top = str(top)
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "genviz":
+            return None
+        return importlib.machinery.PathFinder.find_spec(name, [self.top])
+
+
+def load_ipython_extension(ipython) -> None:
+    """Install the clone's genviz (if any) and the notice hook on ``ipython``'s events."""
+    started = time.time()
+    try:
+        from genviz_updates.notices import Watcher
+
+        session = os.environ.get("JPY_SESSION_NAME", "")
+        notebook = session if session.endswith(".ipynb") and Path(session).is_file() else None
+        top = clone_of(notebook)
+        if top is not None and "genviz" not in sys.modules:
+            sys.meta_path.insert(0, CloneFinder(top))
+        watcher = Watcher(notebook, started=started)
+    except Exception:  # noqa: BLE001
+        return
+
+    def notify(*_):
+        try:
+            text = watcher.check(library_loaded="genviz" in sys.modules)
+            if text:
+                print(text + "\n", flush=True)
+        except Exception:  # noqa: BLE001 (never break the student's cell)
+            pass
+
+    ipython.events.register("pre_run_cell", notify)

@@ -1,0 +1,440 @@
+"""What a course update did not deliver, recorded once per merge, and the notice a student sees.
+
+After each pull that changed the student's copy (a merge or a fast-forward),
+:func:`record_update` compares, file by file, the course's new version with what the student
+now has, and writes one small JSON file, ``.git/genviz-updates.json`` in the student's
+clone. It names every course change that did not arrive (per notebook and cell, data and
+other files, kept copies of the student's versions), the notebooks the merge changed (and
+how, for the pre-save safety net), the course's renames, and whether the library under
+``genviz/`` changed. Items a student has still not taken are carried into the next record.
+
+A kernel reads only that file (:class:`Watcher`, one ``os.stat`` per cell while nothing
+changed), so the check costs the same after 30 merges as after one; a student is told once
+per merge per notebook (a marker file created with ``O_EXCL``, so two kernels never both
+tell).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from genviz_updates.notebooks import (content_key, delivered_changes, missed_changes,
+                                      read_notebook, source)
+
+__all__ = ["STATE", "TOLD", "git", "find_repo", "kept_name", "record_update", "read_state",
+           "notice_for", "repo_notice", "Watcher"]
+
+STATE = "genviz-updates.json"
+TOLD = "genviz-updates-told"
+LIBRARY = "genviz/"
+
+
+def git(repo, *args, text=True, check=False, input=None):
+    """Run git in ``repo``; the CompletedProcess (stdout/stderr captured)."""
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=text,
+                          check=check, input=input, env=dict(os.environ, LANG="C"),
+                          timeout=120)
+
+
+def _out(repo, *args):
+    r = git(repo, *args)
+    return r.stdout.strip() if r.returncode == 0 else ""
+
+
+def _blob(repo, rev, path, binary=False):
+    r = git(repo, "cat-file", "-p", f"{rev}:{path}", text=not binary)
+    return r.stdout if r.returncode == 0 else None
+
+
+def find_repo(path) -> tuple[Path, Path] | None:
+    """(work tree top, git dir) of the repository holding ``path``, by walking up (no git
+    process); None outside a repository."""
+    p = Path(path).resolve()
+    for d in [p, *p.parents] if p.is_dir() else list(p.parents):
+        g = d / ".git"
+        if g.is_dir():
+            return d, g
+    return None
+
+
+def kept_name(path: Path, day: str | None = None) -> Path:
+    """``NAME.student-YYYYMMDD.EXT`` beside ``path`` (``-2``, ``-3``... if taken)."""
+    day = day or time.strftime("%Y%m%d")
+    name = path.name
+    dot = name.find(".", 1)
+    stem, ext = (name, "") if dot < 0 else (name[:dot], name[dot:])
+    k = 1
+    while True:
+        cand = path.with_name(f"{stem}.student-{day}{'' if k == 1 else f'-{k}'}{ext}")
+        if not os.path.lexists(cand):
+            return cand
+        k += 1
+
+
+def _is_binary(data) -> bool:
+    return data is not None and b"\0" in data[:8000]
+
+
+def _nb(text):
+    try:
+        return read_notebook(text) if text is not None else None
+    except ValueError:
+        return None
+
+
+def _course_changes(repo, base, theirs):
+    """[(status, old path, new path)] from base to theirs, renames followed."""
+    out = _out(repo, "diff", "--name-status", "-M", "-z", base, theirs)
+    fields = out.split("\0") if out else []
+    changes, i = [], 0
+    while i < len(fields):
+        status = fields[i]
+        if not status:
+            i += 1
+            continue
+        if status[0] in "RC":
+            changes.append((status[0], fields[i + 1], fields[i + 2]))
+            i += 3
+        else:
+            changes.append((status[0], fields[i + 1], fields[i + 1]))
+            i += 2
+    return changes
+
+
+def _conflicts(base, ours, theirs) -> bool:
+    """Whether a three-way text merge of the three versions has conflicts (git merge-file)."""
+    import tempfile
+
+    if ours is None or theirs is None:
+        return ours != theirs
+    with tempfile.TemporaryDirectory() as d:
+        names = []
+        for name, data in (("ours", ours), ("base", base or b""), ("theirs", theirs)):
+            Path(d, name).write_bytes(data)
+            names.append(str(Path(d, name)))
+        r = subprocess.run(["git", "merge-file", "-p", *names], capture_output=True)
+    return r.returncode != 0
+
+
+def _attr_course(repo, paths):
+    """The paths whose merge attribute is the course-wins driver."""
+    if not paths:
+        return set()
+    r = git(repo, "check-attr", "-z", "--stdin", "merge", input="\0".join(paths) + "\0")
+    f = r.stdout.split("\0") if r.returncode == 0 else []
+    return {f[i] for i in range(0, len(f) - 2, 3) if f[i + 2] == "genviz-course"}
+
+
+def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict | None:
+    """Write the record of the update from ``before`` (the student's commit before the merge)
+    to HEAD, whose course side is ``theirs``; returns it (None if nothing changed).
+
+    ``kept``: [{path, copy, why}] copies of the student's versions the puller made before the
+    merge; ``notes``: [{path, what}] other things to tell (a deleted notebook the course
+    renamed).
+    """
+    repo = Path(repo)
+    after = _out(repo, "rev-parse", "HEAD")
+    theirs = _out(repo, "rev-parse", theirs) or theirs
+    if not after or (after == before and not kept):
+        return None
+    gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
+    base = _out(repo, "merge-base", before, theirs) or before
+    changes = _course_changes(repo, base, theirs)
+    renamed = {old: new for s, old, new in changes if s == "R" and old != new}
+    day = time.strftime("%Y%m%d")
+    notebooks, files = {}, [dict(k, kind="kept-copy") for k in kept]
+    files += [dict(n, kind="note") for n in notes]
+    course_wins = _attr_course(repo, [new for s, _, new in changes if s != "D"])
+    for status, old, new in changes:
+        if status == "D":
+            if _blob(repo, after, old, binary=True) is not None:
+                files.append({"kind": "course-removed", "path": old})
+            continue
+        t_raw, m_raw = _blob(repo, theirs, new, True), _blob(repo, after, new, True)
+        if t_raw == m_raw:
+            continue
+        if new.endswith(".ipynb"):
+            B, O = _nb(_blob(repo, base, old)), _nb(_blob(repo, before, old))
+            T, M = _nb(t_raw), _nb(m_raw)
+            if T is None:
+                continue
+            if M is None:
+                files.append({"kind": "not-updated", "path": new})
+                continue
+            items = missed_changes(B, O or {"cells": []}, T, M)
+            mine = {c.get("id"): _yours(c) for c in M["cells"]}
+            if items:
+                notebooks.setdefault(new, {})["items"] = [
+                    dict(i, merge=after, yours=mine.get(i["id"])) for i in items]
+        else:
+            b_raw, o_raw = _blob(repo, base, old, True), _blob(repo, before, old, True)
+            if new in course_wins or _is_binary(t_raw) or _is_binary(m_raw):
+                if m_raw == o_raw and o_raw != b_raw:
+                    files.append({"kind": "not-updated", "path": new})
+                continue
+            if _conflicts(b_raw, o_raw, t_raw):
+                files.append({"kind": "kept-lines", "path": new})
+    files += _kept_data(repo, changes, course_wins, base, before, after, day)
+    _delivered(repo, notebooks, renamed, before, after)
+    previous = read_state(gitdir)
+    _carry(repo, previous, notebooks, renamed, theirs, after)
+    state = {"version": 1, "merge": after, "before": before, "theirs": theirs,
+             "time": time.time(), "notebooks": notebooks, "files": files, "renamed": renamed,
+             "library_changed": any(new.startswith(LIBRARY) or old.startswith(LIBRARY)
+                                    for _, old, new in changes)}
+    _write(gitdir, state)
+    return state
+
+
+def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
+    """Copies of the student's versions of the data files the course-wins driver replaced."""
+    files = []
+    for status, old, new in changes:
+        if status == "D" or new not in course_wins:
+            continue
+        b_raw, o_raw = _blob(repo, base, old, True), _blob(repo, before, old, True)
+        m_raw = _blob(repo, after, new, True)
+        if o_raw is not None and o_raw not in (b_raw, m_raw):
+            copy = kept_name(repo / new, day)
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_bytes(o_raw)
+            files.append({"kind": "kept-copy", "path": new,
+                          "copy": copy.relative_to(repo).as_posix(),
+                          "why": "the course updated this data file and you had changed it"})
+    return files
+
+
+def _delivered(repo, notebooks, renamed, before, after):
+    """What the merge changed in each notebook (for the pre-save safety net)."""
+    for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
+        if not path.endswith(".ipynb"):
+            continue
+        src = next((old for old, new in renamed.items() if new == path), path)
+        O, M = _nb(_blob(repo, before, src)), _nb(_blob(repo, after, path))
+        if O is not None and M is not None:
+            entry = notebooks.setdefault(path, {})
+            entry["delivered"] = delivered_changes(None, O, M)
+            entry["ours_blob"] = _out(repo, "rev-parse", f"{before}:{src}")
+
+
+def _yours(cell):
+    import hashlib
+
+    return hashlib.sha1(repr(content_key(cell)).encode()).hexdigest()[:16]
+
+
+def _carry(repo, previous, notebooks, renamed, theirs, after):
+    """Items of the previous record the student has still not taken, into ``notebooks``: the
+    student's cell is as it was when they were told (one they edited since, e.g. by copying
+    the course's version and changing it, is theirs) and the course's still differs."""
+    for path, entry in (previous or {}).get("notebooks", {}).items():
+        path = renamed.get(path, path)
+        old_items = [i for i in entry.get("items", []) if i.get("id")]
+        if not old_items:
+            continue
+        T, M = _nb(_blob(repo, theirs, path)), _nb(_blob(repo, after, path))
+        if T is None or M is None:
+            continue
+        t = {c.get("id"): c for c in T["cells"]}
+        m = {c.get("id"): c for c in M["cells"]}
+        have = {i.get("id") for i in notebooks.get(path, {}).get("items", [])}
+        for item in old_items:
+            cid = item["id"]
+            if cid in have:
+                continue
+            if item.get("yours") != (_yours(m[cid]) if cid in m else None):
+                continue  # the student changed the cell since (or deleted it)
+            if item["kind"] in ("kept-deleted", "not-deleted"):
+                still = cid not in t and cid in m
+            else:
+                still = cid in t and (cid not in m or content_key(m[cid]) != content_key(t[cid]))
+                if still:
+                    item = dict(item, course=source(t[cid]), cell_type=t[cid].get("cell_type"))
+            if still:
+                if cid in m:
+                    item = dict(item, index=[c.get("id") for c in M["cells"]].index(cid) + 1)
+                notebooks.setdefault(path, {}).setdefault("items", []).append(item)
+
+
+def _write(gitdir: Path, state: dict):
+    tmp = gitdir / (STATE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1))
+    told = gitdir / TOLD
+    if told.is_dir():
+        for f in told.iterdir():
+            try:
+                f.unlink()
+            except OSError:
+                pass
+    os.replace(tmp, gitdir / STATE)
+
+
+def read_state(gitdir) -> dict | None:
+    try:
+        return json.loads((Path(gitdir) / STATE).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+# --- words --------------------------------------------------------------------------------------
+
+_CELL_REMEDY = {
+    "kept-yours": "you edited this cell and the course changed it too: your version is kept. "
+                  "The course's version is below; copy what you need into your cell.",
+    "you-deleted": "you had deleted this cell and the course changed it. The course's version "
+                   "is below; paste it into a new cell if you want it back.",
+    "kept-deleted": "the course removed this cell; you had edited it, so it is kept. Delete it "
+                    "when you no longer need it.",
+    "not-deleted": "the course removed this cell, but it is still in your notebook. Delete it.",
+    "not-added": "the course added this cell, and it is not in your notebook. It is below: "
+                 "paste it into a new cell here.",
+    "not-changed": "the course changed this cell, and your notebook does not have the change. "
+                   "The course's version is below.",
+    "not-moved": "the course moved this cell here; in your notebook it is elsewhere.",
+}
+
+
+def _cell_line(item) -> str:
+    kind = item["kind"]
+    where = (f"cell {item['index']}" if kind not in ("not-added", "you-deleted")
+             else f"after cell {item['index']}" if item["index"] else "at the top")
+    label = f'{item.get("cell_type") or "cell"} "{item["first_line"]}"' if item["first_line"] \
+        else item.get("cell_type") or "cell"
+    lines = [f"- {where} ({label}): {_CELL_REMEDY.get(kind, '')}"]
+    if item.get("course"):
+        lines += ["    " + line for line in item["course"].rstrip("\n").splitlines()] or ["    "]
+    return "\n".join(lines)
+
+
+def notice_for(state: dict | None, rel: str, *, open_before_merge=False) -> str:
+    """The notice for notebook ``rel`` (path in the repository) after the merge of ``state``:
+    course changes that did not arrive (new ones in full, earlier ones as a count), a rename,
+    and -- if the notebook was open while the merge changed it -- what to do in JupyterLab."""
+    if not state:
+        return ""
+    parts = []
+    new_name = state.get("renamed", {}).get(rel)
+    if new_name:
+        parts.append(f"Course update: the course renamed this notebook to {new_name}. Your "
+                     f"work is there. Close this tab without saving and open {new_name}.")
+    entry = state.get("notebooks", {}).get(rel, {})
+    items = entry.get("items", [])
+    fresh = [i for i in items if i.get("merge") == state.get("merge")]
+    older = len(items) - len(fresh)
+    if fresh:
+        n = len(fresh)
+        parts.append(f"Course update: {n} course change{'s' if n > 1 else ''} to this notebook "
+                     f"did not reach your copy:\n" + "\n".join(_cell_line(i) for i in fresh))
+    if older:
+        parts.append(f"({older} earlier course change{'s' if older > 1 else ''} you have not "
+                     f"taken: python -m genviz_updates status {rel})")
+    if open_before_merge and entry.get("delivered") and any(entry["delivered"].values()):
+        parts.append("Course update: this notebook changed on disk when you clicked the course link. To see "
+                     "the update: File > Reload Notebook from Disk (save first; your saved work "
+                     "is in the reloaded notebook). If JupyterLab asks \"File Changed\", "
+                     "Overwrite keeps both your work and the update on this hub; then reload.")
+    return "\n\n".join(_fill(p) for p in parts)
+
+
+def _fill(text: str, width: int = 88) -> str:
+    """Prose lines wrapped at ``width`` (a notebook's output wraps long lines mid-word); the
+    course's cell sources (indented lines) are left as they are."""
+    import textwrap
+
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("    ") or len(line) <= width:
+            out.append(line)
+        else:
+            indent = "  " if line.startswith("- ") else ""
+            out.append(textwrap.fill(line, width, subsequent_indent=indent))
+    return "\n".join(out)
+
+
+_FILE_WORDS = {
+    "kept-copy": "{path}: your version is kept as {copy} ({why}).",
+    "course-removed": "{path}: the course removed this file; your edited copy is kept.",
+    "not-updated": "{path}: the course updated this file but your copy was kept; to get the "
+                   "course's version, rename yours and click the course link again.",
+    "kept-lines": "{path}: you and the course changed the same lines; your lines are kept. To "
+                  "get the course's version, rename yours and click the course link again.",
+    "note": "{path}: {what}",
+}
+
+
+def repo_notice(state: dict | None, *, library_loaded=False) -> str:
+    """What the update did to files other than notebooks, and whether to restart the kernel."""
+    if not state:
+        return ""
+    lines = [_FILE_WORDS[f["kind"]].format(**{"copy": "", "why": "", "what": "", **f})
+             for f in state.get("files", []) if f.get("kind") in _FILE_WORDS]
+    out = _fill("Course update, files:\n" + "\n".join(f"- {x}" for x in lines)) if lines else ""
+    if library_loaded and state.get("library_changed"):
+        out += ("\n\n" if out else "") + _fill(
+            "Course update: the course updated genviz, the library this notebook uses, after "
+            "this kernel loaded it. Restart the kernel (Kernel > Restart Kernel) and run the "
+            "notebook again to use the new version.")
+    return out
+
+
+# --- the kernel's side ----------------------------------------------------------------------------
+
+class Watcher:
+    """Watches the record of one notebook's repository; :meth:`check` returns the notice to
+    print (once per merge), or ''. One ``os.stat`` per call while the record is unchanged."""
+
+    def __init__(self, notebook, started: float | None = None):
+        self.started = time.time() if started is None else started
+        found = find_repo(notebook) if notebook else None
+        self.repo, self.gitdir = found if found else (None, None)
+        self.rel = (Path(notebook).resolve().relative_to(self.repo).as_posix()
+                    if found else None)
+        self.stamp = None
+        self.seen = None
+
+    def check(self, library_loaded=False) -> str:
+        if self.gitdir is None:
+            return ""
+        try:
+            st = os.stat(self.gitdir / STATE)
+        except OSError:
+            return ""
+        stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
+        if stamp == self.stamp:
+            return ""
+        self.stamp = stamp
+        state = read_state(self.gitdir)
+        if not state or state.get("merge") == self.seen:
+            return ""
+        self.seen = state.get("merge")
+        open_before = self.started < state.get("time", 0)
+        parts = []
+        text = notice_for(state, self.rel, open_before_merge=open_before)
+        if text and self._first(state, self.rel):
+            parts.append(text)
+        files = repo_notice(state)
+        if files and self._first(state, "/repo"):
+            parts.append(files)
+        if library_loaded and open_before and state.get("library_changed"):
+            parts.append(repo_notice({"library_changed": True}, library_loaded=True))
+        return "\n\n".join(parts)
+
+    def _first(self, state, key) -> bool:
+        """True for the first kernel to tell ``key`` about this merge."""
+        import hashlib
+
+        told = self.gitdir / TOLD
+        try:
+            told.mkdir(exist_ok=True)
+            name = f"{state['merge'][:12]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
+            os.close(os.open(told / name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            return True
+        except FileExistsError:
+            return False
+        except OSError:
+            return True

@@ -1,0 +1,215 @@
+"""The cell-by-cell notebook merge (genviz_updates.notebooks), without git.
+
+Oracles: the rules written down (a side that changed nothing gives the other side's notebook;
+what only one side did arrives), nbformat's validator for every result, and
+``missed_changes`` against an independent account of what each side did (hypothesis
+generates the two sides' edits, inserts, deletes, moves and type changes).
+"""
+
+from __future__ import annotations
+
+import copy
+import doctest
+import json
+
+import nbformat
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import genviz_updates.notebooks as nbm
+from genviz_updates.driver import structure_problems
+from genviz_updates.notebooks import content_key, merge_notebooks, missed_changes, read_notebook
+
+
+def cell(cid, kind="code", src=None, outputs=None):
+    c = {"id": cid, "cell_type": kind, "metadata": {}, "source": src or f"{cid} = 1"}
+    if kind == "code":
+        c["outputs"], c["execution_count"] = outputs or [], None
+    return c
+
+
+def nb(*cells, minor=5):
+    return {"nbformat": 4, "nbformat_minor": minor, "metadata": {}, "cells": list(cells)}
+
+
+def view(n):
+    return [(c.get("id"), c["cell_type"], nbm.source(c)) for c in n["cells"]]
+
+
+def test_doctests():
+    assert doctest.testmod(nbm).failed == 0
+
+
+def test_a_side_that_changed_nothing_gives_the_other_sides_notebook():
+    base = nb(cell("a"), cell("b"), cell("c", "markdown", "text"))
+    theirs = nb(cell("n", "markdown", "new"), cell("a", src="a = 2"), cell("c", "markdown", "text"))
+    ran = copy.deepcopy(base)
+    ran["cells"][0]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "1\n"}]
+    merged = merge_notebooks(base, ran, theirs)
+    assert view(merged) == view(theirs)
+    assert merge_notebooks(base, ran, base)["cells"] == ran["cells"]
+    assert view(merge_notebooks(base, theirs, theirs)) == view(theirs)
+
+
+def test_a_cell_both_changed_keeps_the_students_text_and_is_named():
+    base = nb(cell("a"), cell("b"))
+    ours = nb(cell("a", src="a = 'mine'"), cell("b"))
+    theirs = nb(cell("a", src="a = 'course'"), cell("b", src="b = 2"))
+    merged = merge_notebooks(base, ours, theirs)
+    assert view(merged) == [("a", "code", "a = 'mine'"), ("b", "code", "b = 2")]
+    (item,) = missed_changes(base, ours, theirs, merged)
+    assert (item["kind"], item["id"], item["index"], item["course"]) == ("kept-yours", "a", 1,
+                                                                        "a = 'course'")
+
+
+def test_student_cells_stay_after_the_cell_they_followed_and_moves_are_kept():
+    base = nb(cell("a"), cell("b"), cell("c"), cell("d"))
+    ours = nb(cell("a"), cell("s1", src="mine"), cell("c"), cell("b"), cell("d"))  # s1 added, b moved
+    theirs = nb(cell("a"), cell("n"), cell("b"), cell("c"), cell("d", "markdown", "words"))
+    merged = merge_notebooks(base, ours, theirs)
+    order = [c["id"] for c in merged["cells"]]
+    # a swap of b and c reads as "c moved up" or "b moved down"; either way the student's
+    # order of the two stays, s1 follows a, and the course's new cell n comes before b
+    assert order in (["a", "s1", "n", "c", "b", "d"], ["a", "s1", "c", "n", "b", "d"]), order
+    assert merged["cells"][-1]["cell_type"] == "markdown" and "outputs" not in merged["cells"][-1]
+    assert missed_changes(base, ours, theirs, merged) == []
+
+
+def test_a_course_move_wins_over_the_old_order():
+    base = nb(cell("a"), cell("b"), cell("c"))
+    theirs = nb(cell("c"), cell("a"), cell("b"))
+    ours = nb(cell("a", src="a = 9"), cell("b"), cell("c"))
+    merged = merge_notebooks(base, ours, theirs)
+    assert [c["id"] for c in merged["cells"]] == ["c", "a", "b"]
+    assert [i["kind"] for i in missed_changes(base, ours, theirs, ours)] == ["not-moved"]
+
+
+def test_without_ids_cells_are_matched_by_content():
+    def no_ids(*cells):
+        out = nb(*cells, minor=4)
+        for c in out["cells"]:
+            c.pop("id")
+        return out
+    base = no_ids(cell("a"), cell("b"), cell("c"))
+    theirs = no_ids(cell("a", src="a = 'fixed'"), cell("b"), cell("x", "markdown", "new"), cell("c"))
+    ours = nb(cell("r1"), cell("r2", src="b = 1"), cell("r3", src="c = 1"))  # Lab's random ids
+    ours["cells"][0]["source"] = "a = 1"
+    ours["cells"][2]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "c\n"}]
+    merged = merge_notebooks(base, ours, theirs)
+    assert [nbm.source(c) for c in merged["cells"]] == ["a = 'fixed'", "b = 1", "new", "c = 1"]
+    assert merged["cells"][3]["outputs"] and structure_problems(merged) == []
+    assert len({c["id"] for c in merged["cells"]}) == 4
+    both_old = merge_notebooks(base, copy.deepcopy(base), theirs)
+    assert "id" not in both_old["cells"][0] and both_old["nbformat_minor"] == 4
+
+
+def test_duplicate_ids_keep_the_id_on_one_cell():
+    base = nb(cell("a"), cell("b"))
+    ours = nb(cell("a"), cell("b"), cell("b"))
+    merged = merge_notebooks(base, ours, nb(cell("a", src="a = 2"), cell("b")))
+    ids = [c["id"] for c in merged["cells"]]
+    assert len(ids) == 3 == len(set(ids)) and ids[:2] == ["a", "b"]
+
+
+def test_notebook_metadata_merges_key_by_key():
+    base, ours, theirs = nb(cell("a")), nb(cell("a")), nb(cell("a"))
+    base["metadata"] = {"kernelspec": {"name": "python3"}, "title": "old"}
+    ours["metadata"] = {"kernelspec": {"name": "python3"}, "title": "old", "language_info": {"x": 1}}
+    theirs["metadata"] = {"kernelspec": {"name": "python3"}, "title": "new"}
+    assert merge_notebooks(base, ours, theirs)["metadata"] == {
+        "kernelspec": {"name": "python3"}, "title": "new", "language_info": {"x": 1}}
+
+
+@pytest.mark.parametrize("plant, problem", [
+    (lambda n: n["cells"][1].update(outputs=[]), "not allowed in a markdown"),
+    (lambda n: n["cells"][0].update(id=n["cells"][1]["id"]), "duplicate"),
+    (lambda n: n["cells"][0].pop("id"), "id"),
+    (lambda n: n["cells"][0].update(id="bad id!"), "id"),
+    (lambda n: n["cells"][0].update(source=3), "source"),
+    (lambda n: n["cells"][0].update(outputs=[{"text": "x"}]), "outputs"),
+    (lambda n: n["cells"][0].update(cell_type="heading"), "cell_type"),
+])
+def test_structure_problems_find_what_nbformat_refuses(plant, problem):
+    n = nb(cell("a"), cell("b", "markdown", "t"))
+    assert structure_problems(n) == []
+    nbformat.validate(nbformat.from_dict(copy.deepcopy(n)))
+    plant(n)
+    assert any(problem in p for p in structure_problems(n))
+    with pytest.raises(Exception):
+        nbformat.validate(nbformat.from_dict(n), strip_invalid_metadata=False)
+        ids = [c.get("id") for c in n["cells"]]
+        assert len(ids) == len(set(ids))  # nbformat repairs duplicates with a warning
+
+
+@pytest.mark.parametrize("text, match", [
+    ("{ nope", "Expecting"), ("[]", "nbformat 4"), ('{"nbformat": 3, "cells": []}', "nbformat 4"),
+    ('{"nbformat": 4, "cells": [{"cell_type": "heading"}]}', "code, markdown or raw"),
+])
+def test_read_notebook_refuses_what_is_not_a_v4_notebook(text, match):
+    with pytest.raises(ValueError, match=match):
+        read_notebook(text)
+
+
+# --- properties ---------------------------------------------------------------------------------
+
+ops = st.lists(st.tuples(st.sampled_from(["edit", "insert", "delete", "move", "type", "run"]),
+                         st.integers(0, 50), st.integers(0, 50)), max_size=5)
+
+
+def apply(base, actions, who):
+    out = copy.deepcopy(base)
+    cells = out["cells"]
+    for k, (op, i, j) in enumerate(actions):
+        if op == "insert":
+            cells.insert(i % (len(cells) + 1), cell(f"{who}{k}", src=f"{who} {k}"))
+        elif not cells:
+            continue
+        elif op == "edit":
+            cells[i % len(cells)]["source"] += f"  # {who} {k}"
+        elif op == "delete":
+            del cells[i % len(cells)]
+        elif op == "move":
+            c = cells.pop(i % len(cells))
+            cells.insert(j % (len(cells) + 1), c)
+        elif op == "type":
+            c = cells[i % len(cells)]
+            kind = "markdown" if c["cell_type"] == "code" else "code"
+            cells[i % len(cells)] = cell(c["id"], kind, f"{who} type {k}")
+        elif op == "run":
+            for c in cells:
+                if c["cell_type"] == "code":
+                    c["outputs"] = [{"output_type": "stream", "name": "stdout", "text": who}]
+                    c["execution_count"] = 1
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(0, 6), ours_ops=ops, theirs_ops=ops)
+def test_merge_keeps_student_edits_and_delivers_or_names_every_course_change(n, ours_ops, theirs_ops):
+    base = nb(*[cell(f"b{k}", "code" if k % 3 else "markdown", f"base {k}") for k in range(n)])
+    ours, theirs = apply(base, ours_ops, "s"), apply(base, theirs_ops, "c")
+    merged = merge_notebooks(base, ours, theirs)
+    assert structure_problems(merged) == []
+    nbformat.validate(nbformat.from_dict(copy.deepcopy(merged)))
+    b, o, t, m = ({c["id"]: c for c in x["cells"]} for x in (base, ours, theirs, merged))
+    items = missed_changes(base, ours, theirs, merged)
+    named = {i["id"] for i in items}
+    edited = {i for i in b.keys() & o.keys() if content_key(b[i]) != content_key(o[i])}
+    for i in edited | (o.keys() - b.keys()):
+        assert content_key(m[i]) == content_key(o[i])          # no student edit lost
+    assert not (b.keys() - o.keys()) & m.keys()                # student deletions stand
+    changed = {i for i in b.keys() & t.keys() if content_key(b[i]) != content_key(t[i])}
+    for i in changed | (t.keys() - b.keys()):
+        assert (i in m and content_key(m[i]) == content_key(t[i])) or i in named
+    for i in b.keys() - t.keys():
+        assert i not in m or i in named
+    for item in items:                                         # and nothing else is named
+        assert item["kind"] in ("kept-yours", "you-deleted", "kept-deleted"), item
+        if item["kind"] == "kept-yours":
+            assert item["id"] in edited & changed
+        elif item["kind"] == "you-deleted":
+            assert item["id"] in changed and item["id"] not in o
+        else:
+            assert item["id"] in edited and item["id"] not in t
+    assert json.loads(nbm.dumps_notebook(merged)) == merged
