@@ -94,7 +94,7 @@ def test_predict_threshold_direction_counted_by_hand(data, multi):
     p = sx.predict_threshold_direction(multi, data["X_test"], data["y_test"])
     assert p.kind == "prediction" and p.check("Precision rises, recall falls.").correct
     assert not p.check("Precision falls, recall rises.").correct
-    assert p.observation._answer == pytest.approx(pr[1][0])  # the precision at log10 c = 10
+    assert p.observation._answer == pytest.approx(pr[1][1])  # the recall at log10 c = 10
 
 
 def test_predict_added_word_by_the_linear_form(data, multi):

@@ -233,15 +233,20 @@ _TEX_LETTERS = {"alpha": "α", "beta": "β", "theta": "θ", "phi": "φ", "varphi
                 "infty": "∞", "times": "×", "approx": "≈", "neq": "≠", "ne": "≠"}
 
 
+#: subscript digits read as digits (μ₀ -> μ0, as $\\mu_0$ reads)
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
 def claim_text(text: str) -> str:
     r"""Text as a claim is matched against: lower case, one space between words, markdown
-    emphasis and code marks, ``$`` and braces dropped, LaTeX letters read as letters
-    (``\rho`` -> ρ) and other commands as their names.
+    emphasis and code marks, ``$``, ``_`` and braces dropped, LaTeX letters read as letters
+    (``\rho`` -> ρ) and other commands as their names, subscript digits as digits.
 
     >>> claim_text("a *compressed* Gaussian is $\\rho > 0$, `code`")
     'a compressed gaussian is ρ > 0 , code'
     """
-    out = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX_LETTERS.get(m.group(1), m.group(1)), text)
+    out = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX_LETTERS.get(m.group(1), m.group(1)),
+                 text.translate(_SUBSCRIPTS))
     out = re.sub(r"[*_`$]|\\[,;:! ]|[{}]", " ", out).replace("\\", " ")
     return " ".join(out.lower().split())
 

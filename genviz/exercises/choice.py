@@ -342,9 +342,9 @@ class Prediction(Choice):
         if observation is not None and not isinstance(observation, Observation):
             raise TypeError(f"observation must be a genviz.exercises.Observation or None, got "
                             f"{type(observation).__name__}")
+        self.observation = observation
         super().__init__(prompt, options, answer, explanation=explanation, reasons=reasons,
                          hint=hint, kind=kind, id=id, claims=claims)
-        self.observation = observation
 
     def _verdict(self, i: int) -> Feedback:
         reason = self.reasons[i]

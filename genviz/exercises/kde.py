@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
@@ -25,20 +27,25 @@ def kde_by_hand(data, x0, h, kernel="box") -> Exercise:
         hint="Count (or weigh) the points x_i with (x0 - x_i)/h inside the kernel's support, then "
              "divide by n h. The slides' box kernel is 1 on [-1/2, 1/2).",
         solution=(rf"$\hat f(x_0) = \dfrac{{1}}{{nh}} \sum_{{i=1}}^n K\!\left(\dfrac{{x_0 - x_i}}"
-                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$)."),
+                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$): "
+                  rf"f̂({x0:g}) = {value:.4g}."),
+        claims=[rf"f̂ ?\({re.escape(f'{x0:g}')}\) ?= ?{re.escape(f'{value:.4g}')}\b"],
     )
 
 
 def histogram_height(data, width, origin, x0) -> Exercise:
     """The histogram density at ``x0``: count in x0's bin / (n * width)."""
+    height = float(histogram_pdf([x0], data, width, origin)[0])
     return Exercise(
         f"For bins of width {width} starting at {origin}, what is the histogram density at "
         f"x = {x0}?",
-        float(histogram_pdf([x0], data, width, origin)[0]),
+        height,
         hint="Find the bin [origin + k w, origin + (k+1) w) that holds x, count the data in it, "
              "divide by n w (so the bars' area is 1).",
         solution=(r"The bin of $x$ is $k = \lfloor (x - \text{origin})/w \rfloor$; the density is "
-                  r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1."),
+                  r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1: "
+                  rf"the height at x = {x0:g} is {height:.4g}."),
+        claims=[rf"height at x = {re.escape(f'{x0:g}')} is {re.escape(f'{height:.4g}')}\b"],
     )
 
 
@@ -108,12 +115,13 @@ def predict_bin_origin(data, width, shift) -> Prediction:
                      "regroups the points: a cluster that sat in one bin is split between two, "
                      "or two halves of neighbouring bins are joined, so the counts and the bar "
                      "heights change. Two histograms of the same data with the same width can "
-                     "tell different stories: the origin is a choice the data do not make for "
-                     "you."),
+                     "tell different stories: the bin origin changes what the histogram shows, "
+                     "a choice the data do not make for you."),
         reasons={0: "The data and the width are the same, but the edges are not.",
                  1: "The edges move, but the points do not move with them."},
-        claims=[r"(same data|same width)[^.]{0,60}different stor",
-                r"moving (every|the) edges? regroups"],
+        claims=[r"(same data|same width|same points)[^.]{0,60}different stor",
+                r"moving (every|the) edges? regroups",
+                r"origin[^.]{0,40}change\w* what (it|the histogram) shows"],
         observation=Observation(
             f"Set the origin to {shift:g} (bin width {width:g}). How tall is the tallest bar "
             f"now (the readout's 'tallest bar')?",
@@ -164,7 +172,8 @@ def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
         reasons={0: "The height of each bump is 1/(nh): it grows as h shrinks.",
                  2: "Narrower and taller: width times height stays the same.",
                  3: "With h -> 0 the estimate sees only the sample, not where it came from."},
-        claims=[r"narrower and taller[^.]{0,80}(spikes|area)", r"each bump[^.]{0,40}area 1/n"],
+        claims=[r"narrower and taller[^.]{0,80}(spikes|area)",
+                r"(h ?→ ?0|h shrinks|shrink h|small(er)? (h|bandwidth))[^.]{0,60}spike"],
         observation=Observation(
             f"Set h to its smallest value, {h_observe:g}. What is the area under the estimate "
             f"now (the readout's '∫ f̂ over the window')?",

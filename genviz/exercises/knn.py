@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
@@ -33,6 +35,7 @@ def majority_vote(X, y, query, k) -> Exercise:
                   f"{', '.join(f'${v:.3f}$' for v in dist[0])}; their labels are "
                   f"{', '.join(str(v) for v in np.asarray(y)[ind[0]])}, and the majority is "
                   f"**{label}**."),
+        claims=[rf"the majority is {re.escape(str(label).lower())}\b"],
     )
 
 
@@ -82,6 +85,7 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
         solution=(rf"${n_queries} \times {n_train} \times {n_features}$ multiply-adds against "
                   rf"${n_queries} \times {n_train} \times {d}$: the factor is "
                   rf"${n_features}/{d} = {ratio:g}$."),
+        claims=[rf"factor is {n_features}/{d} = {ratio:g}\b"],
     )
 
 
@@ -112,15 +116,18 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
         [f"k = {k_small}: it follows the data most closely.",
          f"k = {k_large}: the vote outnumbers the flipped labels.", "About the same."], answer,
         id="09-noise-and-k",
-        explanation=(f"With k = {k_small} every flipped point owns a small island of the wrong "
+        explanation=(f"With k = {k_small} a single neighbour decides, so the estimate is as noisy "
+                     f"as the labels: every flipped point owns a small island of the wrong "
                      f"class, and every test point near it is misclassified. With k = {k_large} a "
                      "flipped point is one vote among many: the majority of its neighbours still "
-                     "carries the right label, so the islands vanish and the accuracy comes back "
-                     "(the notes' reason for pooling neighbours)."),
+                     "carries the right label, so the islands vanish and the accuracy comes back. "
+                     "A majority vote resists label noise: the notes' reason for pooling "
+                     "neighbours."),
         reasons={0: "Following the data closely also means following its mistakes.",
                  2: "The two differ a lot in how much one wrong label can do."},
-        claims=[r"(one|single) (neighbour|mislabelled)[^.]{0,80}(noisy|fate|wrong)",
-                r"(pool|pooling)[^.]{0,40}neighbours"],
+        claims=[r"single neighbour decides[^.]{0,60}noisy",
+                r"(majority )?vote[^.]{0,30}resists label noise",
+                r"(pool|pooling)[^.]{0,30}neighbours"],
         observation=Observation(
             f"Set noise = {noise:g} and k = {k_large}. How much higher is k-NN's test accuracy "
             f"than 1-NN's (the readout's two test accuracies)?",

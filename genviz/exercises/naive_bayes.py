@@ -83,7 +83,7 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
         solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: "
                   + ", ".join(f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
                   + f"; the larger wins: naive Bayes answers **{decision}**." + why),
-        claims=([r"one zero factor makes the whole product[^.]{0,20}zero"] if zero else
+        claims=([r"one zero factor makes the whole product[^.]{0,60}zero"] if zero else
                 [rf"naive bayes (answers|predicts) {decision.lower()}\b"]),
     )
 
@@ -238,7 +238,7 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
         reasons={1: "Without smoothing, one factor of the product is an exact 0.",
                  2: "Look at which class never had this value.",
                  3: "0/0 needs every class's score to be 0; one class still scores above 0."},
-        claims=[r"one zero factor makes the whole product[^.]{0,20}zero"],
+        claims=[r"one zero factor makes the whole product[^.]{0,60}zero"],
         observation=Observation(
             f"Set the query to {_day(query)} with α = {alpha:g}. What is P({label} | x) in the "
             f"readout's last row?",
@@ -286,8 +286,7 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
                     "1/3 with 6/9 -> 7/12.",
                  2: "Every α > 0 moves small counts more than large ones; 1 is not a "
                     "threshold."},
-        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision\w* (changes|flips)",
-                 r"(smoothing|α)[^.]{0,40}(can )?(change|flip)s? (the|a) decision"]
+        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision\w* (changes|flips)"]
                 if flipped is not None else [r"larger score stays larger"]))
 
 
@@ -357,7 +356,7 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
         reasons={0: "x2 alone says nothing about the class: its mean is the same in both.",
                  2: "Naive Bayes cannot use a correlation it assumes away.",
                  3: "One of the two models can use the correlation."},
-        claims=[r"gda models the correlation", r"naive bayes[^.]{0,40}ignores x ?2"],
+        claims=[r"gda models the correlation"],
         observation=Observation(
             f"Set ρ = {rho_to:g}. How much higher is GDA's test accuracy than naive Bayes' "
             "(the readout's two accuracies)?",

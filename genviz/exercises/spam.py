@@ -138,8 +138,9 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
              "whose true label is 'ham' and whose prediction is 'spam'.",
         solution=(r"Flag an email when $L(x) > c$, i.e. when its log-odds exceed $\log c$; count "
                   r"the test emails that are ham and flagged: "
-                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`."),
-        rtol=0.0, atol=0.5,
+                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`: "
+                  rf"{n} ham emails are flagged at $c = 10^{{{log10_c:g}}}$."),
+        rtol=0.0, atol=0.5, claims=[rf"\b{n} ham emails? (are |is )?flagged"],
     )
 
 
@@ -148,7 +149,7 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
                                 positive="spam") -> Prediction:
     """Before the threshold explorer: which way precision and recall move as c rises
     (computed with :func:`genviz.model_selection.binary_metrics` at both thresholds). The
-    observation: the multinomial model's precision at ``log10_to``."""
+    observation: the multinomial model's recall at ``log10_to``."""
     a, b = (binary_metrics(y_test, model.predict(X_test, threshold=10.0 ** t), positive=positive)
             for t in (log10_from, log10_to))
     up_p, up_r = b["precision"] > a["precision"], b["recall"] > a["recall"]
@@ -168,13 +169,13 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
                  3: "The emails still flagged are the ones with the strongest evidence."},
         claims=[r"(larger|large) c[^.]{0,60}(fewer emails|conservative)"],
         observation=Observation(
-            f"Set log₁₀ c = {log10_to:g} (α = 1). What is the precision of the multinomial "
+            f"Set log₁₀ c = {log10_to:g} (α = 1). What is the recall of the multinomial "
             f"model now?",
-            float(b["precision"]), setting={"log10_c": log10_to, "alpha": 1.0},
+            float(b["recall"]), setting={"log10_c": log10_to, "alpha": 1.0},
             labels={"log10_c": "log₁₀ c", "alpha": "α"},
-            read=lambda state: state["points"]["multinomial"]["precision"],
-            what="the multinomial model's precision",
-            hint="read the row 'precision' of the readout, multinomial column (3 decimals).",
+            read=lambda state: state["points"]["multinomial"]["recall"],
+            what="the multinomial model's recall",
+            hint="read the row 'recall' of the readout, multinomial column (3 decimals).",
             atol=6e-4))
 
 
@@ -253,4 +254,4 @@ def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
         "How many test ham emails does the filter flag as spam?",
         ex._answer, hint=("Move the log10 c slider and read the row \"ham flagged\" of the "
                           "readout, in the multinomial column."),
-        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer")
+        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer", claims=ex.claims)
