@@ -236,7 +236,7 @@ def test_the_review_lists_what_the_learner_did(fresh_records):
     p, q = _pred(), _pred("99-second", hint="h")
     prediction_box(p, lecture=False)
     box_q = prediction_box(q, lecture=False)
-    assert "0 of 2" in review.body.value and "not finished" in review.body.value
+    assert "0 of 2" in review.body.value and "Not finished yet." in review.body.value
     box_q.select("it gets lower")
     box_q.commit()
     obs_box = observation_box(q, FakeExplorer({"rho": 0.9}, {"peak": 0.36518}))
@@ -244,7 +244,7 @@ def test_the_review_lists_what_the_learner_did(fresh_records):
     rows = review.rows()
     assert [r["id"] for r in rows] == ["99-test-peak", "99-second"]
     assert rows[1]["held"] is False and rows[1]["saw"] == "the peak p(μ) = 0.3652"
-    assert "1 did not hold" in review.body.value and "<b>failed</b>" in review.body.value
+    assert "1 did not hold" in review.body.value and "<b>It failed.</b>" in review.body.value
     assert "write one line in the box under its explorer" in review.body.value
     obs_box.keep_why("compressed means taller")
     assert "compressed means taller" in review.body.value

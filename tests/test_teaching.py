@@ -704,6 +704,39 @@ def test_every_prediction_reads_its_explorer_and_goes_through_the_cycle(path):
     assert {c["id"]: c["problems"] for c in cycles if c["problems"]} == {}
 
 
+def test_the_kernel_cycle_check_finds_a_wrong_reference_and_a_missing_control():
+    """The function the recording hook runs in the kernel (``_gv_cycle``), on planted boxes: an
+    observation whose builder value is not what its explorer shows, one naming a control the
+    explorer does not have, one without an explorer; and a sound one."""
+    import genviz.exercises._core as core
+    from genviz.exercises import Observation, Prediction
+    from genviz.widgets import gaussian_explorer
+    from genviz.widgets.exercises import observation_box, prediction_box
+
+    namespace = {"_gv_core": core, "_gv_boxes": {"prediction": {}, "observation": []}}
+    exec(HOOK[HOOK.index("def _gv_cycle"):], namespace)
+    cycle = namespace["_gv_cycle"]
+    explorer = gaussian_explorer(rho=0.5)
+
+    def planted(item_id, expected, setting, with_explorer=True):
+        obs = Observation("Set rho = 0.9. Peak?", expected, setting=setting, read="peak",
+                          what="the peak", atol=6e-4)
+        p = Prediction("q", ["taller", "lower", "same"], 0, id=item_id, explanation="e",
+                       observation=obs)
+        namespace["_gv_boxes"]["prediction"][item_id] = prediction_box(p, lecture=False)
+        return observation_box(p, explorer if with_explorer else None, lecture=False)
+
+    sound = cycle(planted("99-sound", 0.36515, {"rho": 0.9}))
+    assert sound["problems"] == [] and abs(sound["live"] - 0.36515) < 1e-4
+    wrong = cycle(planted("99-wrong", 0.5, {"rho": 0.9}))
+    assert "the builder computed 0.5" in wrong["problems"][0]
+    missing = cycle(planted("99-missing", 0.36515, {"rho": 0.9, "tilt": 1.0}))
+    assert "does not have: ['tilt']" in missing["problems"][0]
+    alone = cycle(planted("99-alone", 0.36515, {"rho": 0.9}, with_explorer=False))
+    assert alone["problems"] == ["the observation box has no explorer"]
+    explorer.close()
+
+
 def course_records() -> list[dict]:
     return [dict(r, notebook=_id(p)) for p in TOPICS for r in exercise_records(p)]
 

@@ -258,11 +258,21 @@ def matching_claims(claims, text: str) -> list[str]:
 
 
 def _markdown_to_html(text: str) -> str:
-    """The little Markdown the solutions use: `code`, **bold**, paragraphs; maths untouched."""
-    out = html.escape(text, quote=False)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
-    return out.replace("\n\n", "<br><br>").replace("\n", " ")
+    """The little Markdown the solutions use: `code`, **bold**, *italic*, paragraphs; maths
+    (``$...$``) untouched.
+
+    >>> _markdown_to_html("an *average* of **every** `x`, $a * b * c$")
+    'an <i>average</i> of <b>every</b> <code>x</code>, $a * b * c$'
+    """
+    parts = re.split(r"(\$\$.*?\$\$|\$[^$]*\$)", html.escape(text, quote=False), flags=re.S)
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2 == 0:  # outside maths
+            part = re.sub(r"`([^`]+)`", r"<code>\1</code>", part)
+            part = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", part)
+            part = re.sub(r"(?<![*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])", r"<i>\1</i>", part)
+        out.append(part)
+    return "".join(out).replace("\n\n", "<br><br>").replace("\n", " ")
 
 
 def _norm(s: str) -> str:

@@ -194,7 +194,7 @@ def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -
         observation=Observation(
             f"Set φ = {phi_to} (the other sliders at their start). What is the true θ₀ in the "
             f"readout (its line 'true θ')?",
-            float(theta0), setting=setting, labels=labels, read="theta0_true",
+            float(theta0), setting=setting, labels=labels, read="theta0_true", mention=["phi"],
             what="the true θ₀", hint="read θ₀ in the readout's line 'true θ' (3 decimals), not "
                                      "the fitted θ₀ above it.", atol=6e-4))
 
@@ -275,8 +275,9 @@ def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
               "sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ", "phi": "φ", "family": "data",
               "gda_cov": "GDA"}
     return Prediction(
-        "In the explorer below, switch the data from 'Gaussian, shared Σ' to 'outliers' (10 % "
-        "of class 1 moved to a far cluster). Whose test error grows more?",
+        "In the explorer below, switch the data from 'Gaussian, shared Σ' to 'Gaussian + 10% "
+        "outliers in class 1' (a tenth of class 1 moved to a far cluster). Whose test error "
+        "grows more?",
         ["GDA's", "logistic regression's",
          "about the same: both learners see the same outliers"], right, id="04-outliers",
         explanation=("GDA's μ₁ and Σ are averages over *every* point: the far cluster drags μ₁ "
@@ -294,10 +295,10 @@ def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
         claims=[r"logistic regression[^.]{0,60}more robust",
                 r"far cluster drags μ ?1"],
         observation=Observation(
-            "Switch the data to 'outliers' (the other controls at their start). How much higher "
-            "is GDA's test error than logistic regression's (the readout's 'test error GDA' "
-            "minus 'test error logistic')?",
-            dirty["gda"] - dirty["lr"], setting=setting, labels=labels,
+            "Switch the data to 'Gaussian + 10% outliers in class 1' (the other controls at "
+            "their start). How much higher is GDA's test error than logistic regression's (the "
+            "readout's 'test error GDA' minus 'test error logistic')?",
+            dirty["gda"] - dirty["lr"], setting=setting, labels=labels, mention=["family"],
             read=lambda state: state["errors"]["gda"] - state["errors"]["lr"],
             what="GDA's test error minus logistic regression's",
             hint="subtract the readout's 'test error logistic' from its 'test error GDA' "

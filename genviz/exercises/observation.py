@@ -92,6 +92,9 @@ class Observation(Exercise):
     unit : str, optional
         ``"%"``: the reading is a percentage as the readout prints it, and a typed ``%`` is
         accepted.
+    mention : sequence of str, optional
+        The controls of ``setting`` named where the setting is written out (the reading shown
+        with the explanation, the hint): the ones the prompt asks to move. Default: all.
     rtol, atol : float
         How far a reading may be from the explorer's value: the readout's rounding.
 
@@ -109,7 +112,7 @@ class Observation(Exercise):
 
     def __init__(self, prompt: str, expected, *, setting, read=None, what: str,
                  labels=None, hint: str | None = None, unit: str = "", rtol: float = 0.0,
-                 atol: float = 0.0):
+                 atol: float = 0.0, mention=None):
         if not isinstance(setting, Mapping):
             raise TypeError(f"setting must be a mapping of control name -> value, got "
                             f"{type(setting).__name__}")
@@ -126,6 +129,12 @@ class Observation(Exercise):
         if unit not in ("", "%"):
             raise ValueError(f"unit must be '' or '%', got {unit!r}")
         self.setting = dict(setting)
+        mention = list(self.setting) if mention is None else list(mention)
+        unknown = [k for k in mention if k not in self.setting]
+        if isinstance(mention, str) or unknown or not mention:
+            raise ValueError(f"mention must name controls of setting {list(self.setting)}, got "
+                             f"{mention!r}")
+        self.mention = tuple(mention)
         self.labels = {k: str(v) for k, v in (labels or {}).items()}
         self.read = read
         self.what = what
@@ -143,8 +152,9 @@ class Observation(Exercise):
         return self.labels.get(name, name)
 
     def setting_text(self) -> str:
-        """The setting as the page writes it: ``"ρ = 0.9"``, ``"d = 3, n = 50"``."""
-        return ", ".join(f"{self.label(k)} = {_show(v)}" for k, v in self.setting.items())
+        """The setting as the page writes it (the controls of ``mention``): ``"ρ = 0.9"``,
+        ``"d = 3, n = 50"``."""
+        return ", ".join(f"{self.label(k)} = {_show(self.setting[k])}" for k in self.mention)
 
     def off_setting(self, values: Mapping) -> list[tuple[str, object, object]]:
         """The controls of ``setting`` whose value in ``values`` differs: (name, wanted, now).

@@ -203,7 +203,7 @@ class ObservationBox(widgets.VBox):
         right = " or ".join(_md(_option(p, i)) for i in p.correct)
         self.explanation.value = (
             f"<table class='genviz-saw'>{table}</table>"
-            f"<p><b>{who} {verdict}.</b> What happens: {right}. "
+            f"<p><b>{who} {verdict}.</b> The answer: {right}. "
             f"{_md(reason) if reason and not held else ''}</p>"
             f"<div>{_md(p.explanation)}</div>")
         if not self.lecture:

@@ -222,8 +222,13 @@ class PredictionBox(widgets.VBox):
 
     def _now_try(self) -> str:
         obs = self.prediction.observation
-        todo = (f" {_md(obs.prompt)}" if obs is not None else "")
-        return f"Now try it in the explorer below.{todo} Record what you see under it."
+        if obs is None:
+            return "Now try it in the explorer below."
+        if self.lecture:
+            return (f"Now watch the explorer below: {_md(obs.prompt)} Then reveal what happens, "
+                    f"and why, under it.")
+        return (f"Now try it in the explorer below: {_md(obs.prompt)} Record what you see in the "
+                f"box under the explorer.")
 
     def commit(self):
         """Lock the selected option; say only "now try it". Returns the option's index."""
@@ -348,14 +353,16 @@ class PredictionReview(widgets.VBox):
                 f"{len(failed)} did not hold.</p>")
         items = []
         for r in rows:
-            mark = {True: "held", False: "<b>failed</b>", None: "not finished"}[r["held"]]
+            mark = {True: "It held.", False: "<b>It failed.</b>", None: "Not finished yet."}[
+                r["held"]]
             why = (html.escape(r["why"]) if r["why"] else
                    "<i>write one line in the box under its explorer</i>"
                    if r["held"] is False else "")
-            items.append(f"<li><b>{_md(r['question'])}</b><br>"
-                         f"you predicted: {_md(r['predicted']) if r['predicted'] else '—'}; "
-                         f"you saw: {html.escape(r['saw']) if r['saw'] else '—'}: {mark}"
-                         + (f"<br>why: {why}" if why else "") + "</li>")
+            predicted = (f"You predicted {_md(r['predicted'])}." if r["predicted"] else
+                         "No prediction committed.")
+            saw = f" The explorer showed {html.escape(r['saw'])}." if r["saw"] else ""
+            items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{saw} {mark}"
+                         + (f"<br>Why: {why}" if why else "") + "</li>")
         self.body.value = head + "<ol>" + "".join(items) + "</ol>"
 
     def close(self) -> None:
