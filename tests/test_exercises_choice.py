@@ -1,7 +1,7 @@
-"""Multiple-choice items and predictions (genviz.exercises.Choice/Prediction) and their boxes
-(genviz.widgets.exercises.choice_box/prediction_box): checking, reading what was selected or
-typed, bad input, the explanation absent from the widget's state until the learner commits,
-lecture mode's Reveal toggle, and the static rendering (question, options, answer folded)."""
+"""Multiple-choice items and predictions (genviz.exercises.Choice/Prediction): checking, reading
+what was selected or typed, ids and the options' shuffled order, claims, bad input; the choice
+box (genviz.widgets.exercises.choice_box) and its static rendering. The prediction's own boxes
+(predict, observe, explain) are tested in tests/test_predict_observe_explain.py."""
 
 import string
 
@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 
 import genviz.exercises.choice as choice_module
 from genviz.exercises import KINDS, Choice, Exercise, Prediction
-from genviz.plots.style import lecture_mode
-from genviz.widgets.exercises import ChoiceBox, choice_box, prediction_box
+from genviz.exercises.choice import ID_PATTERN, shuffled_order
+from genviz.widgets.exercises import ChoiceBox, PredictionBox, choice_box
 
 EXPLAIN = "Because the determinant shrinks, EXPLANATION-MARK."
 
 
 def _pred(**kw):
     return Prediction("Which way does the peak move?", ["up", "down", "it stays"], "up",
-                      explanation=EXPLAIN, **kw)
+                      explanation=EXPLAIN, id="99-test-peak", **kw)
 
 
 def _choice(**kw):
@@ -34,7 +34,7 @@ def test_choice_is_an_exercise_with_a_kind():
     assert isinstance(q, Exercise) and q.kind == "concept" and _pred().kind == "prediction"
     assert Exercise("q", 1.0, hint="h", solution="s").kind == "compute"
     assert Exercise("q", 1.0, hint="h", solution="s", kind="explorer").kind == "explorer"
-    assert set(KINDS) == {"compute", "explorer", "concept", "prediction"}
+    assert set(KINDS) == {"compute", "explorer", "concept", "prediction", "observation"}
     assert q.correct == (0,) and q.options == ("yes", "no")
 
 
@@ -75,7 +75,7 @@ def test_index_raises_naming_the_argument():
 
 def test_prediction_reveals_the_explanation_only_in_the_verdict():
     p = _pred(reasons=["UP-REASON", "DOWN-REASON", None])
-    right, wrong = p.check("up"), p.check("b")
+    right, wrong = p.check("up"), p.check("down")
     assert right.correct and str(right).startswith("Your prediction was right.")
     assert EXPLAIN in str(right) and "UP-REASON" in str(right)
     assert not wrong.correct and str(wrong).startswith("Not what happens.")
@@ -138,6 +138,83 @@ def test_property_exactly_the_right_option_is_accepted_by_index_letter_and_text(
             assert q.check_text(f"({letter})").correct is want
 
 
+# --- ids, shuffled options, claims ---------------------------------------------------------------
+
+def test_an_id_shuffles_the_options_and_keeps_the_right_one_and_its_reasons():
+    plain = Choice("q", ["a1", "b2", "c3", "d4"], "c3", explanation="e",
+                   reasons={"a1": "RA", "d4": "RD"})
+    shuffled = Choice("q", ["a1", "b2", "c3", "d4"], "c3", explanation="e",
+                      reasons={"a1": "RA", "d4": "RD"}, id="05-some-item")
+    order = shuffled_order("05-some-item", 4)
+    assert plain.options == ("a1", "b2", "c3", "d4") and plain.id is None
+    assert shuffled.options == tuple(plain.options[i] for i in order) != plain.options
+    assert shuffled.options[shuffled.correct[0]] == "c3"
+    assert dict(zip(shuffled.options, shuffled.reasons)) == dict(zip(plain.options, plain.reasons))
+    assert shuffled.check("c3").correct and not shuffled.check("a1").correct
+    assert "RA" in str(shuffled.check("a1"))
+    # the same on every call (a fresh hash, no global random state)
+    again = Choice("q", ["a1", "b2", "c3", "d4"], 2, explanation="e", id="05-some-item")
+    assert again.options == shuffled.options and again.correct == shuffled.correct
+
+
+@settings(max_examples=60, deadline=None)
+@given(item_id=st.from_regex(ID_PATTERN, fullmatch=True), n=st.integers(2, 8),
+       data=st.data())
+def test_property_shuffling_is_a_permutation_that_tracks_every_right_option(item_id, n, data):
+    order = shuffled_order(item_id, n)
+    assert sorted(order) == list(range(n)) and order == shuffled_order(item_id, n)
+    options = [f"option {k}" for k in range(n)]
+    right = data.draw(st.lists(st.integers(0, n - 1), min_size=1, unique=True))
+    q = Choice("q", options, right, explanation="e", id=item_id)
+    assert sorted(q.options) == sorted(options)
+    assert {q.options[i] for i in q.correct} == {options[i] for i in right}
+
+
+def test_ids_spread_the_right_option_over_the_positions():
+    """Over many ids the right option (written first) lands on every position about equally:
+    the order carries no signal. (The course's own items are checked in test_teaching.py.)"""
+    n, ids = 4, [f"99-item-{k}" for k in range(400)]
+    counts = [0] * n
+    for item_id in ids:
+        counts[shuffled_order(item_id, n).index(0)] += 1
+    assert all(70 <= c <= 130 for c in counts), counts
+
+
+def test_a_prediction_needs_an_id_and_checks_its_observation():
+    with pytest.raises(TypeError, match="id"):
+        Prediction("q", ["a", "b", "c"], 0, explanation="e")
+    with pytest.raises(TypeError, match="observation must be"):
+        Prediction("q", ["a", "b", "c"], 0, explanation="e", id="02-x", observation="0.5")
+    assert _pred().id == "99-test-peak" and _pred().observation is None
+
+
+@pytest.mark.parametrize("bad, error, match", [
+    (3, TypeError, "id must be a string"), ("peak", ValueError, "two digits"),
+    ("2-peak", ValueError, "two digits"), ("02-Peak", ValueError, "lower-case"),
+    ("02-peak rho", ValueError, "hyphens"), ("02-", ValueError, "two digits")])
+def test_bad_ids_are_refused_naming_the_argument(bad, error, match):
+    with pytest.raises(error, match=match):
+        Choice("q", ["a", "b", "c"], 0, explanation="e", id=bad)
+
+
+@pytest.mark.parametrize("claims, error, match", [
+    ("taller", TypeError, "claims must be a list"), ([""], ValueError, r"claims\[0\]"),
+    (["ok", 3], ValueError, r"claims\[1\]"), (["(unclosed"], ValueError, "not a regular")])
+def test_bad_claims_are_refused(claims, error, match):
+    with pytest.raises(error, match=match):
+        Exercise("q", 1.0, hint="h", solution="s", claims=claims)
+
+
+def test_claims_read_markdown_and_latex_as_words():
+    from genviz.exercises import claim_text, matching_claims
+    text = r"A **compressed** Gaussian is *taller*: $\rho \to 1$ makes $|\Sigma|$ small."
+    assert claim_text(text) == "a compressed gaussian is taller : ρ → 1 makes |σ| small."
+    assert matching_claims([r"compressed gaussian is taller", r"wider"], text) == \
+        [r"compressed gaussian is taller"]
+    q = Choice("q", ["a", "b", "c"], 0, explanation="e", claims=[r"a\b"])
+    assert q.claims == (r"a\b",) and Exercise("q", 1.0, hint="h", solution="s").claims == ()
+
+
 # --- the widgets ----------------------------------------------------------------------------------
 
 def _state_text(box):
@@ -151,23 +228,6 @@ def _state_text(box):
                 out.append(str(v))
         todo.extend(getattr(w, "children", ()))
     return " ".join(out)
-
-
-def test_prediction_box_hides_the_explanation_until_commit_and_locks_the_choice():
-    box = prediction_box(_pred(), lecture=False)
-    assert box.mode == "commit" and box.button.description == "Commit"
-    assert EXPLAIN not in _state_text(box)
-    box.commit()  # nothing selected: asks for a choice, reveals nothing
-    assert box.committed is None and "choose an option" in box.feedback.value
-    assert EXPLAIN not in _state_text(box) and not box.radio.disabled
-    box.select(1)
-    assert EXPLAIN not in _state_text(box)  # selecting is not committing
-    box.button.click()
-    assert box.committed == 1 and box.radio.disabled and box.button.disabled
-    assert EXPLAIN in box.feedback.value and "Not what happens" in box.feedback.value
-    box.radio.value = 0  # a locked box ignores a later commit
-    box.commit()
-    assert box.committed == 1 and "Not what happens" in box.feedback.value
 
 
 def test_choice_box_checks_again_and_folds_the_solution():
@@ -185,25 +245,15 @@ def test_choice_box_checks_again_and_folds_the_solution():
     assert EXPLAIN in _state_text(box)
 
 
-def test_lecture_mode_is_a_question_to_the_room_with_a_reveal_toggle():
-    with lecture_mode():
-        box = prediction_box(_pred())
-    assert box.mode == "reveal" and box.button.description == "Reveal answer"
-    assert EXPLAIN not in _state_text(box)
-    box.select(2)  # marking the room's vote reveals nothing
-    assert EXPLAIN not in _state_text(box)
-    box.button.value = True
-    assert EXPLAIN in box.feedback.value and "(a) up" in box.feedback.value
-    box.button.value = False
-    assert box.feedback.value == "" and box.button.description == "Reveal answer"
-    assert prediction_box(_pred()).mode == "commit"  # outside lecture mode
+def test_choice_box_gives_a_prediction_its_own_box():
+    assert isinstance(choice_box(_pred(), lecture=False), PredictionBox)
 
 
-def test_static_rendering_shows_the_question_and_folds_the_answer():
-    box = prediction_box(_pred(), lecture=False)
+def test_static_rendering_of_a_choice_folds_the_answer():
+    box = choice_box(_choice())
     bundle = box._repr_mimebundle_()
     page = bundle["text/html"]
-    assert "Which way does the peak move?" in page and "(c) it stays" in page
+    assert "Can smoothing flip a decision?" in page and "(b) no" in page
     before, _, folded = page.partition("<details>")
     assert EXPLAIN not in before and EXPLAIN in folded and "genviz-exercise" in page
     assert "<details open" not in page
@@ -215,7 +265,7 @@ def test_box_bad_input():
     with pytest.raises(TypeError, match="choice must be a genviz.exercises.Choice"):
         ChoiceBox(Exercise("q", 1.0, hint="h", solution="s"))
     with pytest.raises(ValueError, match="mode must be one of"):
-        ChoiceBox(_pred(), mode="vote")
+        ChoiceBox(_choice(), mode="commit")
 
 
 def test_the_package_re_exports_the_choice_module_s_classes():

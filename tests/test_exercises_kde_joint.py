@@ -55,10 +55,15 @@ def test_predict_bin_origin_against_numpys_histogram():
                                               x.max() + 0.3, 0.3))
     assert sorted(before[before > 0]) != sorted(after[after > 0])  # the heights change
     p = kx.predict_bin_origin(x, 0.3, 0.15)
-    assert p.kind == "prediction" and p.check(2).correct and not p.check(1).correct
+    heights = "The bar heights change: peaks can appear or vanish."
+    slide = "The bars only slide sideways; their heights stay the same."
+    assert p.kind == "prediction" and p.check(heights).correct and not p.check(slide).correct
+    # the observation: the tallest bar at the new origin, as numpy counts it
+    assert p.observation._answer == pytest.approx(after.max() / (200 * 0.3))
+    assert p.observation.setting == {"width": 0.3, "origin": 0.15}
     # one point per bin, wherever the bins start: the bars only slide
     p = kx.predict_bin_origin([0.1, 1.1, 2.1], 1.0, 0.5)
-    assert p.check(1).correct
+    assert p.check(slide).correct
     assert "the same" not in p.prompt.lower()  # the question does not state the outcome
     with pytest.raises(ValueError, match="width"):
         kx.predict_bin_origin(x, 0.0, 0.1)
@@ -74,8 +79,15 @@ def test_predict_tiny_bandwidth_spikes_of_area_one():
     assert oracle.integrate_box_1d(-10, 10) == pytest.approx(1.0)
     assert oracle(data).min() > 90  # a spike at every point: 1 / (4 * 0.001 * sqrt(2 pi)) ~ 100
     p = kx.predict_tiny_bandwidth(data)
-    assert p.check(1).correct and all(not p.check(i).correct for i in (0, 2, 3))
+    spikes = "A spike at every data point, each of area 1/n: the total area stays 1."
+    assert p.check(spikes).correct
+    assert all(not p.check(o).correct for o in p.options if o != spikes)
     assert "1/n" in p.explanation
+    # the observation: the area the explorer's readout integrates at h = 0.05 (scipy's quad)
+    from scipy.integrate import quad
+    area = quad(lambda t: gaussian_kde(data, bw_method=0.05 / data.std(ddof=1))(t)[0], -3, 3,
+                points=list(data), limit=200)[0]
+    assert p.observation._answer == pytest.approx(area, abs=2e-3)
     with pytest.raises(ValueError, match="h_small"):
         kx.predict_tiny_bandwidth(data, h_small=0.0)
     with pytest.raises(ValueError, match="data"):
@@ -89,45 +101,58 @@ def test_predict_cv_with_fewer_points_against_the_bruteforce_sweep():
     best = {n: hs[np.argmin(cv_curve_bruteforce(sample_claw(n, 0), hs, "lscv"))] for n in (200, 1000)}
     assert best[200] > best[1000]
     p = kx.predict_cv_with_fewer_points(1000, 200)
-    assert p.check("It moves to a larger h.").correct and not p.check(1).correct
+    assert p.check("It moves to a larger h.").correct
+    assert not p.check("It moves to a smaller h.").correct
+    assert p.observation._answer == pytest.approx(best[200])  # what the explorer marks
     with pytest.raises(ValueError, match="n_to"):
         kx.predict_cv_with_fewer_points(1000, 1)
     with pytest.raises(ValueError, match="method"):
         kx.predict_cv_with_fewer_points(1000, 200, method="aic")
 
 
-def test_predict_2d_bandwidth_counts_hills_like_scipy_ndimage():
-    from scipy.ndimage import maximum_filter
+def test_predict_2d_peak_against_a_direct_sum_of_scipy_normals():
+    from scipy.stats import norm
 
     from genviz.datasets import auto_mpg
-    from genviz.kde import kde2d_grid, rule_of_thumb
+    from genviz.kde import rule_of_thumb
 
     X = auto_mpg().X[:, [4, 0]]
     h0 = np.array([rule_of_thumb(X[:, k], "scott") for k in range(2)])
     lo, hi = X.min(axis=0) - 0.1 * np.ptp(X, axis=0), X.max(axis=0) + 0.1 * np.ptp(X, axis=0)
     xs, ys = np.linspace(lo[0], hi[0], 100), np.linspace(lo[1], hi[1], 100)
 
-    def hills(scale):
-        Z = kde2d_grid(xs, ys, X, scale * h0)
-        peaks = (Z == maximum_filter(Z, size=3, mode="constant")) & (Z > 0.05 * Z.max())
-        return int(peaks[1:-1, 1:-1].sum())
+    def peak(scale):  # the product-kernel KDE on the explorer's grid, one scipy pdf per axis
+        h = scale * h0
+        kx_ = norm.pdf(xs[None, :], X[:, 0][:, None], h[0])  # (n, 100)
+        ky_ = norm.pdf(ys[None, :], X[:, 1][:, None], h[1])
+        return float((ky_.T @ kx_).max() / len(X))
 
-    assert hills(3.0) < hills(1.0)
-    p = kx.predict_2d_bandwidth(X, 1.0, 3.0)
-    assert p.check(2).correct and not p.check(0).correct
+    ratio = peak(3.0) / peak(1.0)
+    assert 1 / 3 * 1.2 < ratio < 1  # far less than the 9-fold fall of one bump
+    p = kx.predict_2d_peak(X, 1.0, 3.0)
+    assert p.options[p.correct[0]].startswith("It falls, but keeps clearly more than 1/3")
+    assert p.observation._answer == pytest.approx(peak(3.0), rel=1e-9)
+    assert not p.check(next(o for o in p.options if "1/9" in o)).correct
+    # one tight cluster (narrower than any bandwidth) and a far point: the bumps at the peak
+    # overlap at both scales, so the peak falls by the full factor 9
+    tight = np.random.default_rng(0).normal(0, 1e-3, (50, 2)) + [5.0, 5.0]
+    tight[0] = [0.0, 0.0]
+    q = kx.predict_2d_peak(tight, 1.0, 3.0)
+    assert q.options[q.correct[0]].startswith("It falls to about 1/9")
     with pytest.raises(ValueError, match="X"):
-        kx.predict_2d_bandwidth(X[:, 0])
+        kx.predict_2d_peak(X[:, 0])
     with pytest.raises(ValueError, match="scale_to"):
-        kx.predict_2d_bandwidth(X, 1.0, -1.0)
+        kx.predict_2d_peak(X, 1.0, -1.0)
 
 
 def test_more_smoothing_with_fewer_points_is_a_concept_with_reasons():
     c = kx.more_smoothing_with_fewer_points()
-    assert c.kind == "concept" and c.check("b").correct
-    for wrong in ("a", "c"):
+    right = c.options[c.correct[0]]
+    assert c.kind == "concept" and right.startswith("With fewer points")
+    for wrong in (o for o in c.options if o != right):
         fb = c.check(wrong)
         assert not fb.correct and len(str(fb)) > 40  # a reason, not only "wrong"
-        assert c.options[1] not in str(fb)  # the reason does not name the right option
+        assert right not in str(fb)  # the reason does not name the right option
 
 
 def test_cv_bandwidth_in_explorer_is_what_the_explorer_shows():

@@ -83,7 +83,10 @@ def _sk_accuracy(X, y, Xt, yt, k, noise):
 def test_predict_noise_and_k_against_scikit_learn(blobs):
     assert _sk_accuracy(*blobs, 15, 0.2) > _sk_accuracy(*blobs, 1, 0.2) + 0.05
     p = kx.predict_noise_and_k(*blobs, noise=0.2)
-    assert p.kind == "prediction" and p.check("b").correct and not p.check("a").correct
+    assert p.kind == "prediction" and p.options[p.correct[0]].startswith("k = 15")
+    assert not p.check("k = 1: it follows the data most closely.").correct
+    assert p.observation._answer == pytest.approx(_sk_accuracy(*blobs, 15, 0.2)
+                                                  - _sk_accuracy(*blobs, 1, 0.2))
     X, y, Xt, yt = blobs
     with pytest.raises(ValueError, match="noise"):
         kx.predict_noise_and_k(X, y, Xt, yt, noise=1.5)
@@ -98,7 +101,14 @@ def test_predict_regression_k_against_scikit_learn():
                     - regression_truth(grid[:, 0])) ** 2) for k in (1, 7, 40)]
     assert mse[1] < mse[0] and mse[1] < mse[2]
     p = kx.predict_regression_k(x, y)
-    assert p.check("b").correct and not p.check("a").correct
+    assert p.check("It falls, then rises again.").correct
+    assert not p.check("It keeps falling: more neighbours, less noise.").correct
+    # the observation: the explorer's MSE at k = 40, on its own 600-point grid
+    pad = 0.02 * (x.max() - x.min())
+    g = np.linspace(x.min() - pad, x.max() + pad, 600)[:, None]
+    mse40 = np.mean((KNeighborsRegressor(40).fit(x[:, None], y).predict(g)
+                     - regression_truth(g[:, 0])) ** 2)
+    assert p.observation._answer == pytest.approx(mse40, rel=1e-6)
     with pytest.raises(ValueError, match="ks"):
         kx.predict_regression_k(x, y, ks=(1, 7, 1000))
 
@@ -120,7 +130,9 @@ def test_k_equals_m_against_scikit_learn(blobs):
     sk = KNeighborsClassifier(len(X)).fit(X, y).predict(Xt[:50])
     assert len(set(sk)) == 1
     c = kx.k_equals_m(X, y)
-    assert c.kind == "concept" and c.check("b").correct and not c.check("a").correct
+    assert c.kind == "concept"
+    assert c.check("The majority class of the whole training set, for every query.").correct
+    assert not c.check("The label of the nearest training point.").correct
     with pytest.raises(ValueError, match="X"):
         kx.k_equals_m(X[:, 0], y)
 

@@ -50,7 +50,15 @@ def test_predict_smallest_alpha():
     assert not any(r["Sky"] == "sunny" for r, y in zip(rows, t.y) if y == "no")
     assert not any(r["Temp"] == "cold" for r, y in zip(rows, t.y) if y == "yes")
     p = nx.predict_smallest_alpha(t.X, t.y, t.feature_names, ODD_DAY)
-    assert p.kind == "prediction" and p.check("a").correct and not p.check("b").correct
+    assert p.kind == "prediction" and p.check("Any α > 0, however small.").correct
+    assert not p.check("α = 1 (Laplace's add-one) or more.").correct
+    # the observation: P(yes | x) one slider step up, by scikit-learn's CategoricalNB
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+    from sklearn.preprocessing import OrdinalEncoder
+    enc = OrdinalEncoder().fit(t.X)
+    sm = SkCategoricalNB(alpha=0.05, force_alpha=True).fit(enc.transform(t.X), t.y)
+    assert p.observation._answer == pytest.approx(
+        sm.predict_proba(enc.transform(np.array([ODD_DAY])))[0, list(sm.classes_).index("yes")])
     with pytest.raises(ValueError, match="alpha_step"):
         nx.predict_smallest_alpha(t.X, t.y, t.feature_names, ODD_DAY, alpha_step=0.0)
 
@@ -77,13 +85,15 @@ def test_smoothing_can_flip_against_scikit_learn():
                  .predict(enc.transform(query))[0] for a in (1e-10, 2.0)]
     assert decisions == ["No", "Yes"]  # smoothing flips this day
     c = nx.smoothing_can_flip(t.X, t.y, t.feature_names)
-    assert c.kind == "concept" and c.check("Yes").correct and not c.check("b").correct
+    no = next(o for o in c.options if o.startswith("No"))
+    assert c.kind == "concept" and c.check("Yes").correct and not c.check(no).correct
+    assert len(c.options) >= 3
     assert "⟨Sunny, Cool, High, Weak⟩" in c.explanation and r"\alpha = 2$" in c.explanation
-    assert "Yes" not in (c.reasons[1] or "")
+    assert all("Yes" not in (r or "") for i, r in enumerate(c.reasons) if i not in c.correct)
     # with one value per feature nothing can flip: the answer is computed, not fixed
     same = np.array([["a", "x"], ["a", "x"], ["a", "x"]])
     c1 = nx.smoothing_can_flip(same, np.array(["p", "p", "q"]), ["f", "g"])
-    assert c1.check("b").correct
+    assert c1.options[c1.correct[0]].startswith("No")
     with pytest.raises(ValueError, match="alphas"):
         nx.smoothing_can_flip(t.X, t.y, t.feature_names, alphas=(0.0,))
 
@@ -138,7 +148,10 @@ def test_predict_correlation_against_scikit_learn():
                     for m in (SkGaussianNB(), LinearDiscriminantAnalysis())]
     assert acc[0.95][1] - acc[0.0][1] > 0.1 and abs(acc[0.95][0] - acc[0.0][0]) < 0.02
     pr = nx.predict_correlation()
-    assert pr.check("b").correct and not pr.check("a").correct
+    assert pr.check("GDA's rises; naive Bayes' stays about the same.").correct
+    assert not pr.check("Both rise.").correct
+    r = nb_vs_gda(0.95)
+    assert pr.observation._answer == pytest.approx(r.accuracy_gda - r.accuracy_nb)
 
 
 def _two_classes(n, rng):
@@ -162,7 +175,9 @@ def test_predict_wide_kde_against_scikit_learn_kernel_density():
 
     assert acc(3.0) < acc(0.3) - 0.01
     pr = nx.predict_wide_kde(x, y, xt, yt, 0.3, 3.0)
-    assert pr.check("b").correct and not pr.check("a").correct
+    assert pr.check("It falls, to about Gaussian naive Bayes' level or below.").correct
+    assert not pr.check("It rises: smoother densities generalise better.").correct
+    assert pr.observation._answer == pytest.approx(acc(3.0), abs=1e-9)
     with pytest.raises(ValueError, match="x_train"):
         nx.predict_wide_kde(x[:, None], y, xt, yt, 0.3, 3.0)
 
@@ -176,7 +191,10 @@ def test_duplicated_feature_against_scikit_learn():
     twice = SkGaussianNB().fit(np.c_[x, x], p.y).predict_proba(np.c_[x, x]).max(axis=1).mean()
     assert twice > once
     c = nx.duplicated_feature(x, p.y)
-    assert c.kind == "concept" and c.check("b").correct and not c.check("a").correct
+    assert c.kind == "concept"
+    assert c.check("They get more extreme: the same evidence is multiplied in twice.").correct
+    assert not c.check("Nothing: the copy carries no new information and naive Bayes "
+                       "notices.").correct
     with pytest.raises(ValueError, match="x"):
         nx.duplicated_feature(np.c_[x, x], p.y)
 

@@ -92,7 +92,9 @@ def test_predict_threshold_direction_counted_by_hand(data, multi):
         pr.append((np.sum(flagged & spam) / np.sum(flagged), np.sum(flagged & spam) / np.sum(spam)))
     assert pr[1][0] > pr[0][0] and pr[1][1] < pr[0][1]  # precision up, recall down
     p = sx.predict_threshold_direction(multi, data["X_test"], data["y_test"])
-    assert p.kind == "prediction" and p.check("b").correct and not p.check("c").correct
+    assert p.kind == "prediction" and p.check("Precision rises, recall falls.").correct
+    assert not p.check("Precision falls, recall rises.").correct
+    assert p.observation._answer == pytest.approx(pr[1][1])  # the recall at log10 c = 10
 
 
 def test_predict_added_word_by_the_linear_form(data, multi):
@@ -102,10 +104,14 @@ def test_predict_added_word_by_the_linear_form(data, multi):
     after = before + w[data["vocab"].index["razor"]]
     assert after < before and after > 0 and before > 0  # drops, still spam
     p = sx.predict_added_word(multi, data["vocab"], TEXT, "razor")
-    assert p.check("b").correct and not p.check("a").correct
-    assert f"{before:+.2f}" in p.explanation and f"{after:+.2f}" in p.explanation
+    assert p.check("The log-odds drops, but the verdict stays the same.").correct
+    assert not p.check("The log-odds drops and the verdict flips.").correct
+    # the observation is the log-odds after the word; the explanation never states it
+    assert p.observation._answer == pytest.approx(after)
+    assert f"{before:+.2f}" not in p.explanation and f"{after:+.2f}" not in p.explanation
+    assert p.observation.setting == {"text": f"{TEXT} razor", "model": "multinomial"}
     p2 = sx.predict_added_word(multi, data["vocab"], TEXT, "mortgage")
-    assert p2.check("c").correct
+    assert p2.check("The log-odds rises.").correct
     with pytest.raises(ValueError, match="not in the vocabulary"):
         sx.predict_added_word(multi, data["vocab"], TEXT, "neurips")
     with pytest.raises(TypeError, match="text"):
@@ -117,7 +123,8 @@ def test_doubled_email_by_the_linear_form(data, multi):
     x = bag_of_words([TEXT], data["vocab"])
     assert multi.decision_function(2 * x)[0] == pytest.approx(b + 2 * float((x @ w)[0]))
     c = sx.doubled_email(multi, data["vocab"], TEXT)
-    assert c.kind == "concept" and c.check("b").correct and not c.check("c").correct
+    assert c.kind == "concept" and c.check("The word part doubles; b, the prior term, stays.")
+    assert not c.check("The whole log-odds doubles, b included.").correct
     with pytest.raises(TypeError, match="text"):
         sx.doubled_email(multi, data["vocab"], None)
 

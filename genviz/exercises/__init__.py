@@ -34,8 +34,9 @@ Could not read 'a quarter' as a number: type a number such as 1.5e-3, a fraction
 """
 
 from genviz.exercises._core import (KINDS, Exercise, Feedback, Solution, _markdown_to_html,
-                                    format_number, parse_answer)
+                                    claim_text, format_number, matching_claims, parse_answer)
 from genviz.exercises.choice import Choice, Prediction
+from genviz.exercises.observation import Observation
 
 __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
-           "Choice", "Prediction"]
+           "Choice", "Prediction", "Observation", "claim_text", "matching_claims"]

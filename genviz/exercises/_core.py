@@ -14,12 +14,14 @@ import re
 
 import numpy as np
 
-__all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS"]
+__all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
+           "claim_text", "matching_claims"]
 
 #: What kind of item an exercise is: ``"compute"`` (work a number out), ``"explorer"``
-#: (answered by setting an explorer and reading it), ``"concept"`` (a choice with a reason) or
-#: ``"prediction"`` (asked before an explorer shows the answer). Course tests count them.
-KINDS = ("compute", "explorer", "concept", "prediction")
+#: (answered by setting an explorer and reading it), ``"concept"`` (a choice with a reason),
+#: ``"prediction"`` (asked before an explorer shows the answer) or ``"observation"`` (what the
+#: explorer showed, recorded after a prediction). Course tests count them.
+KINDS = ("compute", "explorer", "concept", "prediction", "observation")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -70,18 +72,27 @@ class Exercise:
     rtol, atol : float
         Tolerances for numeric answers (learners round: the defaults accept 3 significant
         digits).
-    kind : {"compute", "explorer", "concept", "prediction"}
+    kind : {"compute", "explorer", "concept", "prediction", "observation"}
         What the learner does to answer it (see :data:`KINDS`); ``"explorer"`` marks a question
         answered by setting the notebook's explorer and reading its readout.
+    claims : sequence of str, optional
+        The answer's **key claim**, as regular expressions (case-insensitive, matched against
+        text with its markdown and LaTeX markup read as words; :func:`claim_text`): what a
+        sentence that gives the answer away says. The course tests check that no text before
+        the item in its notebook matches one (``tests/test_teaching.py``) and that each matches
+        the item's own answer, explanation or solution (so it is the item's claim). Text
+        answers, choices, predictions and one-digit answers need one: a number check cannot
+        find them.
     """
 
     kind = "compute"
 
     def __init__(self, prompt: str, answer, *, hint: str, solution: str, rtol: float = 5e-3,
-                 atol: float = 1e-9, kind: str | None = None):
+                 atol: float = 1e-9, kind: str | None = None, claims=()):
         for name, value in (("prompt", prompt), ("hint", hint), ("solution", solution)):
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+        self.claims = _check_claims(claims)
         if rtol < 0 or atol < 0:
             raise ValueError(f"rtol and atol must be >= 0, got rtol={rtol!r}, atol={atol!r}")
         if kind is not None:
@@ -201,12 +212,67 @@ class Solution:
     _repr_html_ = to_html
 
 
+def _check_claims(claims) -> tuple[str, ...]:
+    if isinstance(claims, str) or not isinstance(claims, (list, tuple)):
+        raise TypeError(f"claims must be a list or tuple of regular expressions, got "
+                        f"{type(claims).__name__}")
+    for i, c in enumerate(claims):
+        if not isinstance(c, str) or not c.strip():
+            raise ValueError(f"claims[{i}] must be a non-empty string, got {c!r}")
+        try:
+            re.compile(c)
+        except re.error as err:
+            raise ValueError(f"claims[{i}] is not a regular expression ({err}): {c!r}") from None
+    return tuple(claims)
+
+
+#: LaTeX commands read as the letters a reader sees (claims are written with the letters)
+_TEX_LETTERS = {"alpha": "α", "beta": "β", "theta": "θ", "phi": "φ", "varphi": "φ", "mu": "μ",
+                "sigma": "σ", "Sigma": "Σ", "rho": "ρ", "lambda": "λ", "pi": "π", "epsilon": "ε",
+                "eps": "ε", "le": "≤", "ge": "≥", "leq": "≤", "geq": "≥", "to": "→",
+                "infty": "∞", "times": "×", "approx": "≈", "neq": "≠", "ne": "≠"}
+
+
+#: subscript digits read as digits (μ₀ -> μ0, as $\\mu_0$ reads)
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def claim_text(text: str) -> str:
+    r"""Text as a claim is matched against: lower case, one space between words, markdown
+    emphasis and code marks, ``$``, ``_`` and braces dropped, LaTeX letters read as letters
+    (``\rho`` -> ρ) and other commands as their names, subscript digits as digits.
+
+    >>> claim_text("a *compressed* Gaussian is $\\rho > 0$, `code`")
+    'a compressed gaussian is ρ > 0 , code'
+    """
+    out = re.sub(r"\\([A-Za-z]+)", lambda m: _TEX_LETTERS.get(m.group(1), m.group(1)),
+                 text.translate(_SUBSCRIPTS))
+    out = re.sub(r"[*_`$]|\\[,;:! ]|[{}]", " ", out).replace("\\", " ")
+    return " ".join(out.lower().split())
+
+
+def matching_claims(claims, text: str) -> list[str]:
+    """The claims (regular expressions) that match ``text`` (read by :func:`claim_text`)."""
+    norm = claim_text(text)
+    return [c for c in claims if re.search(c, norm, flags=re.IGNORECASE)]
+
+
 def _markdown_to_html(text: str) -> str:
-    """The little Markdown the solutions use: `code`, **bold**, paragraphs; maths untouched."""
-    out = html.escape(text, quote=False)
-    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
-    out = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", out)
-    return out.replace("\n\n", "<br><br>").replace("\n", " ")
+    """The little Markdown the solutions use: `code`, **bold**, *italic*, paragraphs; maths
+    (``$...$``) untouched.
+
+    >>> _markdown_to_html("an *average* of **every** `x`, $a * b * c$")
+    'an <i>average</i> of <b>every</b> <code>x</code>, $a * b * c$'
+    """
+    parts = re.split(r"(\$\$.*?\$\$|\$[^$]*\$)", html.escape(text, quote=False), flags=re.S)
+    out = []
+    for k, part in enumerate(parts):
+        if k % 2 == 0:  # outside maths
+            part = re.sub(r"`([^`]+)`", r"<code>\1</code>", part)
+            part = re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", part)
+            part = re.sub(r"(?<![*\w])\*(?=\S)([^*]+?)(?<=\S)\*(?![*\w])", r"<i>\1</i>", part)
+        out.append(part)
+    return "".join(out).replace("\n\n", "<br><br>").replace("\n", " ")
 
 
 def _norm(s: str) -> str:

@@ -7,9 +7,18 @@ explanation is :meth:`Choice.solution`, shown when asked.
 
 A :class:`Prediction` is asked *before* an explorer shows the answer (Crouch et al., Am. J.
 Phys. 72, 2004: learners who predict a demonstration's outcome understand it better than
-learners who only watch it). The learner commits to one option; the feedback then gives the
-explanation, whatever was chosen (the widget, ``genviz.widgets.exercises.prediction_box``,
-locks the choice when it is committed and only then shows the explanation).
+learners who only watch it). It goes through the whole cycle: the learner commits to one
+option (no verdict yet), records what the explorer showed (its
+:class:`~genviz.exercises.observation.Observation`, checked against the explorer), and only
+then reads the verdict and the explanation (the widgets:
+``genviz.widgets.predictions.prediction_box`` and ``observation_box``).
+
+**Ids and shuffled options.** Every prediction has a stable ``id`` unique across the course
+(``"02-peak-with-rho"``: the notebook's number, then words); a conceptual :class:`Choice` may
+have one. An item with an id shows its options in an order drawn from the id (a SHA-256 of it),
+so the right option's position carries no signal and is the same on every run (nbval, the
+site, the graded assignments); the options are written in any order, with the right one(s)
+named by index or text as usual.
 
 Both are :class:`~genviz.exercises.Exercise` objects (``check``, ``check_text``, ``hint``,
 ``solution``, ``answer_format``, ``kind``), so they go wherever an exercise goes. Where the right
@@ -32,6 +41,7 @@ Not answered yet: choose an option and press Check.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import numbers
 import re
@@ -39,10 +49,37 @@ import string
 from collections.abc import Mapping
 
 from genviz.exercises._core import Exercise, Feedback, Solution
+from genviz.exercises.observation import Observation
 
-__all__ = ["Choice", "Prediction"]
+__all__ = ["Choice", "Prediction", "shuffled_order", "ID_PATTERN"]
 
 _LETTERS = string.ascii_lowercase
+
+#: An item id: the notebook's two digits, a hyphen, then lower-case words joined by hyphens.
+ID_PATTERN = re.compile(r"[0-9]{2}-[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def shuffled_order(item_id: str, n: int) -> list[int]:
+    """The order in which an item with this id shows its ``n`` options: ``order[k]`` is the
+    index (as written) of the option shown at position ``k``. Drawn from SHA-256 of the id, so
+    it is the same on every machine and every run.
+
+    >>> shuffled_order("02-peak-with-rho", 4) == shuffled_order("02-peak-with-rho", 4)
+    True
+    >>> sorted(shuffled_order("02-peak-with-rho", 4))
+    [0, 1, 2, 3]
+    """
+    return sorted(range(n), key=lambda i: hashlib.sha256(f"{item_id}#{i}".encode()).hexdigest())
+
+
+def _check_id(item_id) -> str:
+    if not isinstance(item_id, str):
+        raise TypeError(f"id must be a string such as '02-peak-with-rho', got "
+                        f"{type(item_id).__name__}")
+    if not ID_PATTERN.fullmatch(item_id):
+        raise ValueError(f"id must be the notebook's two digits, a hyphen and lower-case words "
+                         f"joined by hyphens (e.g. '02-peak-with-rho'), got {item_id!r}")
+    return item_id
 
 
 def _norm(s: str) -> str:
@@ -71,31 +108,43 @@ class Choice(Exercise):
         Added to the feedback of a wrong choice.
     kind : str, optional
         ``"concept"`` by default (see :data:`genviz.exercises.KINDS`).
+    id : str, optional
+        A stable id unique across the course (``"05-more-smoothing"``); with it the options
+        are shown in the order :func:`shuffled_order` draws from the id. Without it they are
+        shown as written.
+    claims : sequence of str, optional
+        The right answer's key claim as regular expressions (see
+        :class:`~genviz.exercises.Exercise`): what a sentence giving the answer away says.
 
     Attributes
     ----------
     options : tuple of str
+        In the order shown.
     correct : tuple of int
-        Indices of the right options.
+        Indices (in ``options``) of the right options.
     explanation : str
     reasons : tuple of (str or None)
-        One per option.
+        One per option, in the order shown.
+    id : str or None
 
     Raises
     ------
     TypeError
-        ``options`` is not a sequence of strings, or ``answer`` is neither an index nor a text.
+        ``options`` is not a sequence of strings, ``answer`` is neither an index nor a text,
+        or ``id`` is not a string.
     ValueError
         Fewer than two options, an empty or repeated option, an ``answer`` that is not one of
         the options, an empty ``explanation`` or ``hint``, ``reasons`` that do not match the
-        options.
+        options, an ``id`` not of the form ``"05-more-smoothing"``.
     """
 
     kind = "concept"
     _unanswered = "Not answered yet: choose an option and press Check."
 
     def __init__(self, prompt: str, options, answer, *, explanation: str, reasons=None,
-                 hint: str | None = None, kind: str | None = None):
+                 hint: str | None = None, kind: str | None = None, id: str | None = None,
+                 claims=()):
+        self.id = None if id is None else _check_id(id)
         if isinstance(options, (str, bytes)) or not hasattr(options, "__len__"):
             raise TypeError(f"options must be a list of strings, got {type(options).__name__}")
         options = tuple(options)
@@ -123,10 +172,15 @@ class Choice(Exercise):
             raise ValueError(f"hint must be None or a non-empty string, got {hint!r}")
         self.explanation = explanation
         self.reasons = self._read_reasons(reasons)
+        if self.id is not None:
+            order = shuffled_order(self.id, len(options))
+            self.options = options = tuple(options[i] for i in order)
+            self.reasons = tuple(self.reasons[i] for i in order)
+            self.correct = tuple(sorted(order.index(i) for i in self.correct))
         right = [options[i] for i in self.correct]
         super().__init__(prompt, right[0] if len(right) == 1 else right,
                          hint=hint or "Read the reason above, then try another option.",
-                         solution=explanation, kind=kind)
+                         solution=explanation, kind=kind, claims=claims)
         self._has_hint = hint is not None
 
     # -- construction helpers ------------------------------------------------------------------
@@ -254,21 +308,43 @@ class Choice(Exercise):
 
 
 class Prediction(Choice):
-    """A question asked before an explorer shows the answer; committing reveals the explanation.
+    """A question asked before an explorer shows the answer: predict, observe, explain.
 
-    Same parameters as :class:`Choice` (``kind`` is ``"prediction"``). :meth:`check` is the
-    verdict on a committed prediction: right or not, it ends with the explanation, because the
-    learner has committed and the explorer is about to show it anyway.
+    Same parameters as :class:`Choice` (``kind`` is ``"prediction"``), plus:
+
+    id : str
+        Required: a stable id unique across the course (``"02-peak-with-rho"``); the options
+        are shown in the order it draws (:func:`shuffled_order`).
+    observation : Observation, optional
+        What the learner records from the explorer after committing (a value at a stated
+        setting). Every prediction before an explorer has one (the course tests check it).
+
+    :meth:`check` is the verdict on a prediction, given once the learner has recorded the
+    observation: right or not, with the reason for the option picked and the explanation. The
+    explanation never states the observation's value (the learner has just recorded it; on a
+    static page it stays folded under the observation's prompt).
 
     >>> p = Prediction("Which way does the peak move when rho goes from 0.5 to 0.9?",
-    ...                ["up", "down", "it stays"], "up",
+    ...                ["up", "down", "it stays"], "up", id="02-doctest-peak",
     ...                explanation="|Sigma| shrinks, so the peak 1/(2 pi |Sigma|^(1/2)) grows.")
+    >>> p.options[p.correct[0]]
+    'up'
     >>> print(p.check("down"))
     Not what happens. |Sigma| shrinks, so the peak 1/(2 pi |Sigma|^(1/2)) grows.
     """
 
     kind = "prediction"
     _unanswered = "Not committed yet: choose an option and press Commit."
+
+    def __init__(self, prompt: str, options, answer, *, id: str, explanation: str,
+                 observation: Observation | None = None, reasons=None, hint: str | None = None,
+                 kind: str | None = None, claims=()):
+        if observation is not None and not isinstance(observation, Observation):
+            raise TypeError(f"observation must be a genviz.exercises.Observation or None, got "
+                            f"{type(observation).__name__}")
+        self.observation = observation
+        super().__init__(prompt, options, answer, explanation=explanation, reasons=reasons,
+                         hint=hint, kind=kind, id=id, claims=claims)
 
     def _verdict(self, i: int) -> Feedback:
         reason = self.reasons[i]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov
 
 __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
@@ -78,9 +78,10 @@ def mass_inside(k) -> Exercise:
 
 def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> Prediction:
     """Before the explorer: where is the peak, and how high, when rho moves? (The height's
-    direction is computed from the determinant, not written in.)"""
-    det0, peak0 = _peak(sigma1, sigma2, rho_from)
-    det1, peak1 = _peak(sigma1, sigma2, rho_to)
+    direction is computed from the determinant, not written in.) The observation: the peak
+    p(mu) in the explorer's readout at ``rho_to``."""
+    _, peak0 = _peak(sigma1, sigma2, rho_from)
+    _, peak1 = _peak(sigma1, sigma2, rho_to)
     options = ["it slides along the line x₁ = x₂, away from μ",
                "it stays at μ and gets taller",
                "it stays at μ and gets lower",
@@ -89,16 +90,27 @@ def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> P
     return Prediction(
         f"The explorer below starts at σ₁ = {sigma1}, σ₂ = {sigma2}, ρ = {rho_from}. "
         f"When you drag ρ to {rho_to}, what does the peak of the density do?",
-        options, right,
-        explanation=(rf"The peak is always at the mean $\mu$ (the exponent is 0 there and "
-                     rf"negative elsewhere). Its height is $p(\mu) = 1/(2\pi|\Sigma|^{{1/2}})$, "
-                     rf"and $|\Sigma| = \sigma_1^2\sigma_2^2(1-\rho^2)$ goes from {det0:.4g} to "
-                     rf"{det1:.4g}: the density is squeezed towards a line, and because its "
-                     rf"volume stays 1 the peak goes from {peak0:.4f} to {peak1:.4f}. Drag ρ and "
-                     rf"watch the readout's peak p(μ)."),
+        options, right, id="02-peak-with-rho",
+        explanation=(r"The peak is always at the mean $\mu$: the exponent "
+                     r"$-\tfrac12 (x-\mu)^T\Sigma^{-1}(x-\mu)$ is 0 there and negative "
+                     r"elsewhere. Its height is $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$, and "
+                     r"$|\Sigma| = \sigma_1^2\sigma_2^2(1-\rho^2)$ shrinks as $|\rho|$ grows: the "
+                     r"density is compressed towards a line, and because the volume under it "
+                     r"stays 1, a compressed Gaussian is taller."),
         reasons=["Changing ρ changes the shape of the contours, not the mean: look at what "
-                 "μ₁ and μ₂ are set to.", None, None, None],
-    )
+                 "μ₁ and μ₂ are set to.",
+                 None,
+                 "The volume under the density is always 1: what happens to the height when "
+                 "the density is squeezed towards a line?",
+                 "The height depends on |Σ| = σ₁²σ₂²(1 − ρ²), and ρ is in it."],
+        claims=[r"compress\w*[^.]{0,30}(gaussian|density)[^.]{0,30}(taller|higher)"],
+        observation=Observation(
+            f"Set ρ = {rho_to} (σ₁ = {sigma1}, σ₂ = {sigma2}). What is the peak p(μ) in the "
+            f"readout?",
+            peak1, setting={"sigma1": sigma1, "sigma2": sigma2, "rho": rho_to},
+            labels={"sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ"}, read="peak",
+            what="the peak p(μ)", hint="read the readout's line 'peak p(μ)' (4 decimals).",
+            atol=6e-4))
 
 
 def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
@@ -117,7 +129,9 @@ def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
                "no: it is not positive definite (ρ would be outside [-1, 1])"]
     return Choice(
         f"Can Σ = {cov.tolist()} be the covariance matrix of a 2-D Gaussian with a density?",
-        options, 0 if ok else 2,
+        options, 0 if ok else 2, id="02-valid-covariance",
+        claims=([r"symmetric[^.]{0,40}positive"] if ok else
+                [r"not positive definite", r"(eigenvalue|variance)[^.]{0,40}negative"]),
         explanation=(rf"Its eigenvalues are ${lam[0]:.4g}$ and ${lam[1]:.4g}$. A covariance "
                      rf"needs $v^T\Sigma v > 0$ for every $v \ne 0$ (positive definite), i.e. "
                      rf"both eigenvalues positive, which for 2x2 means $|\rho| < 1$ with "

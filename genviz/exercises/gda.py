@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
 from genviz.gda_studies import gda_vs_logistic_trial
@@ -22,12 +22,16 @@ def _fit(X, y):
 
 def phi_by_hand(X, y) -> Exercise:
     """phi, the fraction of training examples with y = 1."""
+    y = np.asarray(y)
+    ones, n = int(np.sum(y == 1)), int(y.size)
     return Exercise(
         "Compute the maximum-likelihood estimate of phi for this training set.",
         _fit(X, y).phi_,
         hint="phi = (1/n) sum_i 1{y(i) = 1}: count the ones and divide by the number of examples.",
         solution=(r"$\phi = \frac1n \sum_{i=1}^n 1\{y^{(i)} = 1\}$: count the examples with "
-                  r"$y = 1$ and divide by $n$."),
+                  rf"$y = 1$ and divide by $n$: {ones} of the {n} examples, "
+                  rf"$\phi = {ones}/{n}$."),
+        claims=[rf"{ones} of the {n} (examples|animals|points)", rf"φ = {ones}/{n}"],
     )
 
 
@@ -128,13 +132,16 @@ def better_learner(curves, n: int) -> Exercise:
     g = curves.gda_errors[:, j].mean()
     lr = curves.lr_errors[:, j].mean()
     answer = "GDA" if g < lr else "logistic regression"
+    other = "logistic regression" if answer == "GDA" else "GDA"
     return Exercise(
         f"Read the learning curves: at n = {n}, which learner has the lower mean test error? "
         f"Answer 'GDA' or 'logistic regression'.",
         answer,
         hint="Compare the two markers at that n (or the arrays lc.gda_errors and lc.lr_errors "
              "averaged over repetitions, axis 0).",
-        solution=f"Mean test errors at $n = {n}$: GDA ${g:.4f}$, logistic regression ${lr:.4f}$.",
+        solution=(f"Mean test errors at $n = {n}$: GDA ${g:.4f}$, logistic regression "
+                  f"${lr:.4f}$: {answer} is ahead of {other}."),
+        claims=[rf"{answer} (is|stays|keeps) (ahead|lower|better)"],
     )
 
 
@@ -147,28 +154,49 @@ def _crossing(phi, mu0, mu1, cov) -> float:
 
 
 def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -> Prediction:
-    """Before the GDA fit explorer: which way does the true boundary move when phi changes?"""
+    """Before the GDA fit explorer: which way does the true boundary move when phi changes?
+    The observation: the true θ₀ in the explorer's readout at ``phi_to``."""
     cov = cov_from_params(sigma1, sigma2, rho)
     t0, t1 = _crossing(phi_from, mu0, mu1, cov), _crossing(phi_to, mu0, mu1, cov)
+    _, theta0 = logistic_params(phi_to, mu0, mu1, cov)
     options = ["towards μ₁, the mean of class y = 1",
                "towards μ₀, the mean of class y = 0",
-               "nowhere: φ changes the estimates, not the boundary"]
+               "nowhere: φ changes the estimates, not the boundary",
+               "it turns about the midpoint of μ₀ and μ₁"]
     right = 0 if t1 > t0 else 1 if t1 < t0 else 2
+    grows = phi_to > 0.5
+    setting = {"phi": phi_to, "mu0x": mu0[0], "mu0y": mu0[1], "mu1x": mu1[0], "mu1y": mu1[1],
+               "sigma1": sigma1, "sigma2": sigma2, "rho": rho}
+    labels = {"phi": "φ", "mu0x": "μ₀ (x₁)", "mu0y": "μ₀ (x₂)", "mu1x": "μ₁ (x₁)",
+              "mu1y": "μ₁ (x₂)", "sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ"}
     return Prediction(
         f"In the explorer below, drag the true φ = p(y = 1) from {phi_from} to {phi_to}, leaving "
         f"the other sliders alone. Which way does the dashed true boundary p(y = 1 | x) = 0.5 "
         f"move?",
-        options, right,
-        explanation=(rf"$\phi$ enters only the intercept, through $\log\frac{{\phi}}{{1-\phi}}$ "
-                     rf"in $\theta_0$; $\theta = \Sigma^{{-1}}(\mu_1 - \mu_0)$ does not change, "
-                     rf"so the line moves parallel to itself. On the segment from $\mu_0$ "
-                     rf"to $\mu_1$ it crosses at {t0:.2f} of the way for $\phi = {phi_from}$ and "
-                     rf"at {t1:.2f} for $\phi = {phi_to}$: "
-                     + ("the rarer class y = 1 gets less room." if t1 > t0 else
-                        "the commoner class y = 1 gets more room.")),
-        reasons=[None, None, "The boundary is where p(y=1|x) = 0.5, and Bayes' rule multiplies "
-                             "by the prior φ: does that product stay the same?"],
-    )
+        options, right, id="03-boundary-with-phi",
+        explanation=(r"$\phi$ enters only the intercept: $\theta_0$ contains "
+                     r"$\log\frac{\phi}{1-\phi}$, "
+                     + (r"positive for $\phi > 1/2$" if grows else r"negative for $\phi < 1/2$")
+                     + r", while $\theta = \Sigma^{-1}(\mu_1 - \mu_0)$, which sets the "
+                     r"direction of the line, does not contain $\phi$. So the line keeps its "
+                     r"direction and moves parallel to itself: "
+                     + ("the commoner class y = 1 gets more room, and the boundary moves "
+                        "towards μ₀." if right == 1 else
+                        "the rarer class y = 1 gets less room, and the boundary moves "
+                        "towards μ₁.")),
+        reasons=[None, None,
+                 "The boundary is where p(y=1|x) = 0.5, and Bayes' rule multiplies by the prior "
+                 "φ: does that product stay the same?",
+                 "The direction of the line is set by θ = Σ⁻¹(μ₁ − μ₀): is φ in it?"],
+        claims=[r"(commoner|more (common|likely)) class[^.]{0,30}more room" if right == 1 else
+                r"(rarer|less (common|likely)) class[^.]{0,30}less room",
+                r"boundary moves towards μ"],
+        observation=Observation(
+            f"Set φ = {phi_to} (the other sliders at their start). What is the true θ₀ in the "
+            f"readout (its line 'true θ')?",
+            float(theta0), setting=setting, labels=labels, read="theta0_true", mention=["phi"],
+            what="the true θ₀", hint="read θ₀ in the readout's line 'true θ' (3 decimals), not "
+                                     "the fitted θ₀ above it.", atol=6e-4))
 
 
 def duplicated_data_concept(X, y) -> Choice:
@@ -183,7 +211,9 @@ def duplicated_data_concept(X, y) -> Choice:
     return Choice(
         "You copy every training example once, so each animal appears twice, and fit GDA "
         "again. Which of the four estimates φ, μ₀, μ₁, Σ change?",
-        options, 0 if same else 3,
+        options, 0 if same else 3, id="03-duplicated-data",
+        claims=([r"doubl\w+[^.]{0,80}nothing changes", r"doubles each sum and its count"] if same else
+                [r"all four"]),
         explanation=(r"Every estimate is an average: $\phi$ of $1\{y^{(i)}=1\}$, $\mu_k$ of "
                      r"the class-$k$ points, $\Sigma$ of the outer products of the residuals. "
                      r"Doubling every point doubles each sum and its count, so nothing changes "
@@ -230,25 +260,49 @@ EXPLORER_START = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigm
 
 def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
     """Before the GDA-vs-logistic explorer: which learner suffers more from outliers? (Both are
-    fitted to the explorer's samples, with and without the far cluster.)"""
+    fitted to the explorer's samples, with and without the far cluster.) The observation: how
+    much higher GDA's test error is than logistic regression's on the outliers."""
     p = {**EXPLORER_START, **params}
     clean = _learners_errors("gaussian", p, n, seed, n_test)
     dirty = _learners_errors("outliers", p, n, seed, n_test)
     hurt = {k: dirty[k] - clean[k] for k in ("gda", "lr")}
-    right = 0 if hurt["gda"] > hurt["lr"] else 1
+    if abs(hurt["gda"] - hurt["lr"]) < 0.01:
+        right = 2
+    else:
+        right = 0 if hurt["gda"] > hurt["lr"] else 1
+    setting = {**p, "n": n, "family": "outliers", "gda_cov": "shared"}
+    labels = {"mu0x": "μ₀ (x₁)", "mu0y": "μ₀ (x₂)", "mu1x": "μ₁ (x₁)", "mu1y": "μ₁ (x₂)",
+              "sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ", "phi": "φ", "family": "data",
+              "gda_cov": "GDA"}
     return Prediction(
-        "In the explorer below, switch the data from 'Gaussian, shared Σ' to 'outliers' (10 % "
-        "of class 1 moved to a far cluster). Whose test error grows more?",
-        ["GDA's", "logistic regression's"], right,
-        explanation=(f"Test errors, Gaussian → outliers: GDA {clean['gda']:.4f} → "
-                     f"{dirty['gda']:.4f}, logistic regression {clean['lr']:.4f} → "
-                     f"{dirty['lr']:.4f}. GDA's μ₁ and Σ are averages over *every* point, so "
-                     f"the far cluster drags μ₁ and inflates Σ and the boundary shifts; "
-                     f"logistic regression fits p(y|x) and hardly notices points it already "
-                     f"classifies correctly."),
-        reasons=[None, "Logistic regression weighs a point by how wrong its current "
-                       "prediction is: are far-away class-1 points predicted wrongly?"],
-    )
+        "In the explorer below, switch the data from 'Gaussian, shared Σ' to 'Gaussian + 10% "
+        "outliers in class 1' (a tenth of class 1 moved to a far cluster). Whose test error "
+        "grows more?",
+        ["GDA's", "logistic regression's",
+         "about the same: both learners see the same outliers"], right, id="04-outliers",
+        explanation=("GDA's μ₁ and Σ are averages over *every* point: the far cluster drags μ₁ "
+                     "towards it and inflates Σ, and the boundary GDA computes from them turns "
+                     "away from where the classes overlap. Logistic regression fits p(y|x) "
+                     "directly: a far point it already classifies correctly has a tiny "
+                     "gradient, so it hardly moves the boundary. The model with the stronger "
+                     "assumptions is the less robust one when they fail: logistic regression, "
+                     "with its weaker assumptions, is the more robust learner."),
+        reasons=[None,
+                 "Logistic regression weighs a point by how wrong its current prediction is: "
+                 "are far-away class-1 points predicted wrongly?",
+                 "They see the same points but use them differently: an average moves with "
+                 "every point; does a fit of p(y|x)?"],
+        claims=[r"logistic regression[^.]{0,60}more robust",
+                r"far cluster drags μ ?1"],
+        observation=Observation(
+            "Switch the data to 'Gaussian + 10% outliers in class 1' (the other controls at "
+            "their start). How much higher is GDA's test error than logistic regression's (the "
+            "readout's 'test error GDA' minus 'test error logistic')?",
+            dirty["gda"] - dirty["lr"], setting=setting, labels=labels, mention=["family"],
+            read=lambda state: state["errors"]["gda"] - state["errors"]["lr"],
+            what="GDA's test error minus logistic regression's",
+            hint="subtract the readout's 'test error logistic' from its 'test error GDA' "
+                 "(4 decimals each).", atol=2e-4))
 
 
 def poisson_bias_concept(curves) -> Choice:
@@ -261,8 +315,9 @@ def poisson_bias_concept(curves) -> Choice:
         f"the Bayes error. With a million training examples, would GDA reach it?",
         ["yes: every estimate converges, so the error does too",
          "no: GDA's model is wrong for counts, and a wrong model's error does not vanish "
-         "with more data"],
-        1 if stuck else 0,
+         "with more data",
+         "yes, but only with a ridge penalty to tame the variance"],
+        1 if stuck else 0, id="04-poisson-bias",
         explanation=(f"GDA converges to the best *Gaussian* fit, whose boundary is not the "
                      f"Bayes boundary of Poisson counts: at n = {curves.sizes[-1]} it is "
                      f"{gap:.4f} above the Bayes error, more than two standard errors, and it has "
@@ -270,7 +325,11 @@ def poisson_bias_concept(curves) -> Choice:
                      f"Logistic regression's model, p(y|x) logistic, is right here, so it "
                      f"keeps improving towards the Bayes error."),
         reasons=["The estimates converge, but to what? Compare the limit of GDA's boundary "
-                 "with the Bayes boundary.", None],
+                 "with the Bayes boundary.", None,
+                 "A penalty trades variance for bias; here the error left is not variance."],
+        claims=([r"(more data|data) (cannot|can not|does not|shrinks only)[^.]{0,40}"
+                 r"(bias|variance)", r"wrong model's error does not vanish"] if stuck else
+                [r"every estimate converges"]),
     )
 
 

@@ -6,11 +6,11 @@ import math
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.joint import JointTable, dimensionality_curve
 
 __all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
-           "dataset_log_likelihood", "predict_empty_cells", "independence_concept",
+           "dataset_log_likelihood", "predict_empty_share", "independence_concept",
            "explorer_empty_fraction"]
 
 
@@ -83,27 +83,50 @@ def dataset_log_likelihood(table, records) -> Exercise:
     )
 
 
-def predict_empty_cells(records, names, d=3, n_to=50, *, seed=0) -> Prediction:
-    """Before the dimensionality explorer: with d variables fixed, what do fewer records do to
-    the share of empty cells? (Computed from the explorer's own subsets.)"""
-    full = _explorer_curve(records, names, len(records), seed)["empty_fraction"][d - 1]
-    few = _explorer_curve(records, names, n_to, seed)["empty_fraction"][d - 1]
-    right = 0 if few > full else 1 if few < full else 2
+def predict_empty_share(records, names, d=4, *, seed=0) -> Prediction:
+    """Before the dimensionality explorer: with all the records and ``d`` variables, what share
+    of the cells is empty? (Computed from the explorer's own table.) The options are bands of
+    the share; the wrong ones are what records spread evenly, or at random, would leave."""
+    n = len(records)
+    curve = _explorer_curve(records, names, n, seed)
+    empty = float(curve["empty_fraction"][d - 1])
+    cells = int(curve["cells"][d - 1])
+    bands = [(0.0, 0.0), (0.0, 0.1), (0.1, 0.4), (0.4, 1.0)]
+    right = next(i for i, (lo, hi) in enumerate(bands)
+                 if (lo < empty <= hi) or (lo == hi == empty))
+    added = names[d - 1]
     return Prediction(
-        f"The explorer below starts with d = {d} variables and all {len(records)} records. "
-        f"Keep d = {d} and drag the records n down to {n_to}. The share of empty cells (cells "
-        f"no record falls in, which the learned table calls impossible)...",
-        ["rises", "falls", "stays the same: the table has as many cells as before"],
-        right,
-        explanation=(f"The table still has the same cells, but fewer records fall in them: "
-                     f"at d = {d} the empty share goes from {100 * full:.1f} % with all "
-                     f"{len(records)} records to {100 * few:.1f} % with {n_to}. A table "
-                     f"learned by counting needs many records per cell; fewer records, or more "
-                     f"cells (raise d), both leave cells empty."),
-        reasons=[None, "Every record fills at most one cell: can removing records fill more "
-                       "cells?", "The number of cells is the same, but is the number of "
-                             "occupied cells?"],
-    )
+        f"The explorer below starts with d = {d - 1} variables. Raise d to {d} (it adds "
+        f"{added}): the table then has {cells} cells for the {n} records, about "
+        f"{n / cells:.1f} records per cell. What share of the cells is empty?",
+        ["none: there are more records than cells",
+         "a few, under 10 %",
+         "between 10 % and 40 %",
+         "more than 40 %"],
+        right, id="01-empty-share",
+        explanation=("Records do not spread evenly over the cells, nor at random: the "
+                     "attributes depend on each other. Most cars with many cylinders are "
+                     "American and bad on mileage, the Asian cars of those years have few "
+                     "cylinders, so the records crowd into the combinations that exist and "
+                     "many combinations get no record at all. A table learned by counting "
+                     "calls every empty cell impossible, and an average of several records per "
+                     "cell says nothing about how many cells stay empty: most cells are empty "
+                     "long before the records per cell run out."),
+        reasons=["More records than cells does not put a record in every cell: they can pile "
+                 "up in a few.",
+                 "That is what records thrown at random would leave; are mileage, maker and "
+                 "cylinders independent?",
+                 "The attributes are strongly dependent: which combinations of cylinders and "
+                 "maker exist at all?",
+                 None],
+        claims=[r"most cells are empty", r"records (crowd|pile)[^.]{0,40}(few|combinations)"],
+        observation=Observation(
+            f"Set d = {d} and keep n = {n}. What share of the cells is empty (the readout's "
+            f"'empty cells', in %)?",
+            100 * empty, setting={"d": d, "n": n}, read=lambda state: 100 * state["empty_at_d"],
+            what="the share of empty cells", unit="%",
+            hint="read the readout's line 'empty cells' (a percentage, 1 decimal).",
+            atol=0.06))
 
 
 def independence_concept(p_high=0.9) -> Choice:
@@ -125,7 +148,8 @@ def independence_concept(p_high=0.9) -> Choice:
         ["yes, always: conditioning can only remove dependence",
          "not necessarily: conditional independence and independence are different properties",
          "only when C has two values"],
-        1,
+        1, id="01-independence-given-c",
+        claims=[r"conditional independence (and|does not imply|is not)[^.]{0,30}independence"],
         explanation=(rf"A counter-example: a fair coin $C$; given $C$, $A$ and $B$ are "
                      rf"independent coins that land 1 with probability {p_high} if $C = 1$ and "
                      rf"{1 - p_high:.1f} if $C = 0$. The gap $\max|P(A,B\mid C) - "

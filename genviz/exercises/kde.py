@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf, rule_of_thumb,
                         sample_claw)
 
 __all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth",
            "predict_bin_origin", "predict_tiny_bandwidth", "predict_cv_with_fewer_points",
-           "predict_2d_bandwidth", "more_smoothing_with_fewer_points",
+           "predict_2d_peak", "more_smoothing_with_fewer_points",
            "cv_bandwidth_in_explorer"]
 
 
@@ -25,20 +27,25 @@ def kde_by_hand(data, x0, h, kernel="box") -> Exercise:
         hint="Count (or weigh) the points x_i with (x0 - x_i)/h inside the kernel's support, then "
              "divide by n h. The slides' box kernel is 1 on [-1/2, 1/2).",
         solution=(rf"$\hat f(x_0) = \dfrac{{1}}{{nh}} \sum_{{i=1}}^n K\!\left(\dfrac{{x_0 - x_i}}"
-                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$)."),
+                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$): "
+                  rf"f̂({x0:g}) = {value:.4g}."),
+        claims=[rf"f̂ ?\({re.escape(f'{x0:g}')}\) ?= ?{re.escape(f'{value:.4g}')}\b"],
     )
 
 
 def histogram_height(data, width, origin, x0) -> Exercise:
     """The histogram density at ``x0``: count in x0's bin / (n * width)."""
+    height = float(histogram_pdf([x0], data, width, origin)[0])
     return Exercise(
         f"For bins of width {width} starting at {origin}, what is the histogram density at "
         f"x = {x0}?",
-        float(histogram_pdf([x0], data, width, origin)[0]),
+        height,
         hint="Find the bin [origin + k w, origin + (k+1) w) that holds x, count the data in it, "
              "divide by n w (so the bars' area is 1).",
         solution=(r"The bin of $x$ is $k = \lfloor (x - \text{origin})/w \rfloor$; the density is "
-                  r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1."),
+                  r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1: "
+                  rf"the height at x = {x0:g} is {height:.4g}."),
+        claims=[rf"height at x = {re.escape(f'{x0:g}')} is {re.escape(f'{height:.4g}')}\b"],
     )
 
 
@@ -85,7 +92,7 @@ def predict_bin_origin(data, width, shift) -> Prediction:
     """Before the histogram explorer: what moving the bins' origin by ``shift`` does.
 
     The right option is computed: the bars' heights (as a sorted list) either change or only
-    move sideways.
+    move sideways. The observation: the tallest bar at the new origin.
 
     Examples
     --------
@@ -103,20 +110,35 @@ def predict_bin_origin(data, width, shift) -> Prediction:
     return Prediction(
         f"Keep the bin width at {width:g} and move the origin from 0 to {shift:g}. What happens "
         "to the histogram?",
-        options, 2 if changes else 1,
-        explanation=("Each point is counted in the bin that holds it; moving every edge "
-                     "regroups the points, so the counts, and the bar heights, change. Two "
-                     "histograms of the same data with the same width can tell different stories: "
-                     "the first of the slides' two issues."),
+        options, 2 if changes else 1, id="05-bin-origin",
+        explanation=("Each point is counted in the bin that holds it. Moving every edge "
+                     "regroups the points: a cluster that sat in one bin is split between two, "
+                     "or two halves of neighbouring bins are joined, so the counts and the bar "
+                     "heights change. Two histograms of the same data with the same width can "
+                     "tell different stories: the bin origin changes what the histogram shows, "
+                     "a choice the data do not make for you."),
         reasons={0: "The data and the width are the same, but the edges are not.",
-                 1: "The edges move, but the points do not move with them."})
+                 1: "The edges move, but the points do not move with them."},
+        claims=[r"(same data|same width|same points)[^.]{0,60}different stor",
+                r"moving (every|the) edges? regroups",
+                r"origin[^.]{0,40}change\w* what (it|the histogram) shows"],
+        observation=Observation(
+            f"Set the origin to {shift:g} (bin width {width:g}). How tall is the tallest bar "
+            f"now (the readout's 'tallest bar')?",
+            float(after.max()), setting={"width": width, "origin": shift},
+            labels={"width": "bin width"}, read=lambda state: float(np.max(state["density"])),
+            what="the tallest bar", hint="read the readout's line 'tallest bar' (3 decimals).",
+            atol=6e-4))
 
 
-def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
+def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
+                           x_range=(-3.0, 3.0)) -> Prediction:
     """Before the KDE explorer: as h -> 0, what the sum of bumps becomes and its area.
 
     The area and the peak at ``h_small`` are computed with :func:`genviz.kde.kde_pdf` (on a grid
-    fine enough to resolve the bumps), so the right option is what the estimator does.
+    fine enough to resolve the bumps), so the right option is what the estimator does. The
+    observation: the peak of the estimate at ``h_observe`` (the explorer's smallest h), on the
+    explorer's window (:class:`genviz.plots.kde.KDEView`: 500 points over ``x_range``).
 
     Examples
     --------
@@ -128,6 +150,7 @@ def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
     if data.size == 0:
         raise ValueError("data is empty; pass at least one observation")
     h_small = check_scalar(h_small, "h_small", low=0.0, low_open=True)
+    h_observe = check_scalar(h_observe, "h_observe", low=0.0, low_open=True)
     grid = np.concatenate([np.linspace(xi - 8 * h_small, xi + 8 * h_small, 401) for xi in data])
     grid = np.unique(grid)
     f = kde_pdf(grid, data, h_small)
@@ -140,20 +163,35 @@ def predict_tiny_bandwidth(data, h_small=1e-3) -> Prediction:
                "The true density the data came from."]
     return Prediction(
         "Shrink $h$ towards 0. What does the sum of the bumps become, and what is its area?",
-        options, 1 if (abs(area - 1) < 0.01 and spikes) else 0,
+        options, 1 if (abs(area - 1) < 0.01 and spikes) else 0, id="05-tiny-bandwidth",
         explanation=(r"Each bump $\frac{1}{nh}K\left(\frac{x - x_i}{h}\right)$ has area $1/n$ "
                      r"whatever $h$ is; as $h \to 0$ it gets narrower and taller, so $\hat f$ "
-                     r"becomes $n$ spikes at the data, still of total area 1: the estimate "
-                     r"memorises the sample (over-fitting), the opposite of the true density."),
+                     r"becomes $n$ spikes at the data and keeps its total area: the estimate "
+                     r"memorises the sample (over-fitting), which is the opposite of the true "
+                     r"density."),
         reasons={0: "The height of each bump is 1/(nh): it grows as h shrinks.",
                  2: "Narrower and taller: width times height stays the same.",
-                 3: "With h -> 0 the estimate sees only the sample, not where it came from."})
+                 3: "With h -> 0 the estimate sees only the sample, not where it came from."},
+        claims=[r"narrower and taller[^.]{0,80}(spikes|area)",
+                r"(h ?→ ?0|h shrinks|shrink h|small(er)? (h|bandwidth))[^.]{0,60}spike"],
+        observation=Observation(
+            f"Set h to its smallest value, {h_observe:g}. What is the area under the estimate "
+            f"now (the readout's '∫ f̂ over the window')?",
+            _window_area(data, h_observe, x_range), setting={"h": h_observe}, read="integral",
+            what="the area ∫ f̂", hint="read the readout's last line (3 decimals).", atol=6e-4))
+
+
+def _window_area(data, h, x_range=(-3.0, 3.0)) -> float:
+    """The area the KDE explorer's readout shows: the trapezoid rule on its 500-point window."""
+    x = np.linspace(x_range[0], x_range[1], 500)
+    return float(np.trapezoid(kde_pdf(x, data, h), x))
 
 
 def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0) -> Prediction:
     """Before the bandwidth explorer: where the cross-validated h goes when n shrinks.
 
-    Computed on the explorer's own samples (``sample_claw(n, seed)``) and bandwidth grid.
+    Computed on the explorer's own samples (``sample_claw(n, seed)``) and bandwidth grid. The
+    observation: the selected h at ``n_to``.
 
     Examples
     --------
@@ -166,42 +204,43 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
     options = ["It moves to a larger h.", "It moves to a smaller h.", "It stays where it is."]
     ratio = small / big
     answer = 2 if abs(np.log(ratio)) < 0.06 else (0 if ratio > 1 else 1)
+    name = "least-squares" if method == "lscv" else "likelihood"
+    key, line = ("h_lscv", "LSCV") if method == "lscv" else ("h_loo", "LOO log-lik.")
     return Prediction(
         f"In the explorer, move $n$ from {n_from} down to {n_to}. Where does the bandwidth that "
-        f"{'least-squares' if method == 'lscv' else 'likelihood'} cross-validation selects go?",
-        options, answer,
+        f"{name} cross-validation selects go?",
+        options, answer, id="05-cv-fewer-points",
         explanation=("With fewer points each bump has to cover more ground, and the estimate at "
                      "a small h is noisier (its variance grows as n shrinks), so the best "
                      "trade-off between noise and blur moves to more smoothing: a larger h. "
                      "With more data, h can shrink and the claws come out."),
         reasons={1: "A smaller h gives a spikier estimate; with fewer points the spikes are "
                     "further apart.",
-                 2: "The best h depends on the sample size, not only on the true density."})
+                 2: "The best h depends on the sample size, not only on the true density."},
+        claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)"],
+        observation=Observation(
+            f"Set n = {n_to}. Which bandwidth does {name} cross-validation select now (the "
+            f"readout's {line} line, best h)?",
+            small, setting={"n": n_to}, read=key, what=f"the best h ({line})",
+            hint=f"release the n slider at {n_to}, then read 'best h' on the {line} line "
+                 f"(4 decimals).", atol=6e-5))
 
 
-def _count_hills(Z) -> int:
-    inner = Z[1:-1, 1:-1]
-    higher = np.ones(inner.shape, dtype=bool)
-    for di in (-1, 0, 1):
-        for dj in (-1, 0, 1):
-            if di or dj:
-                higher &= inner > Z[1 + di:Z.shape[0] - 1 + di, 1 + dj:Z.shape[1] - 1 + dj]
-    return int(np.sum(higher & (inner > 0.05 * Z.max())))
+def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
+    """Before the 2-D KDE explorer: how far the peak falls when both bandwidths grow.
 
-
-def predict_2d_bandwidth(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
-    """Before the 2-D KDE explorer: how many hills when both bandwidths grow.
-
-    The hills (local maxima above 5 % of the peak) are counted on the explorer's grid with
-    :func:`genviz.kde.kde2d_grid` at Scott's bandwidths times each scale.
+    The peaks are computed on the explorer's grid with :func:`genviz.kde.kde2d_grid` at Scott's
+    bandwidths times each scale (:class:`genviz.plots.kde.KDE2DView`'s grid). The naive answer
+    divides one bump's height by the product of the two scale factors; the density is a sum of
+    many bumps, and wider bumps overlap more.
 
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> X = np.r_[rng.normal(0, 1, (100, 2)), rng.normal(6, 1, (100, 2))]
-    >>> p = predict_2d_bandwidth(X, 0.5, 5.0)
-    >>> p.options[p.correct[0]][:5]
-    'Fewer'
+    >>> X = rng.normal(0, 1, (200, 2))
+    >>> p = predict_2d_peak(X, 1.0, 3.0)
+    >>> p.options[p.correct[0]][:10]
+    'It falls, '
     """
     X = check_points(X, "X", d=2)
     scale_from = check_scalar(scale_from, "scale_from", low=0.0, low_open=True)
@@ -209,20 +248,43 @@ def predict_2d_bandwidth(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Predict
     h0 = np.array([rule_of_thumb(X[:, k], "scott") for k in range(2)])
     lo, hi = X.min(axis=0) - 0.1 * np.ptp(X, axis=0), X.max(axis=0) + 0.1 * np.ptp(X, axis=0)
     xs, ys = np.linspace(lo[0], hi[0], n_grid), np.linspace(lo[1], hi[1], n_grid)
-    before, after = (_count_hills(kde2d_grid(xs, ys, X, s * h0)) for s in (scale_from, scale_to))
-    options = ["More hills: each car gets its own.", "The same hills, only lower.",
-               "Fewer hills: neighbouring hills merge."]
-    answer = 0 if after > before else (2 if after < before else 1)
+    before, after = (float(kde2d_grid(xs, ys, X, s * h0).max()) for s in (scale_from, scale_to))
+    k = scale_to / scale_from
+    ratio = after / before
+    options = ["It rises: the hills merge and add up.",
+               f"It falls to about 1/{k ** 2:g} of its height: every bump is {k:g} times wider "
+               f"in both directions.",
+               f"It falls to about 1/{k:g} of its height.",
+               f"It falls, but keeps clearly more than 1/{k:g} of its height."]
+    if ratio > 1:
+        answer = 0
+    elif ratio < 1.5 / k ** 2:
+        answer = 1
+    elif ratio < 1.2 / k:
+        answer = 2
+    else:
+        answer = 3
     return Prediction(
-        f"Raise the bandwidth scale from {scale_from:g} to {scale_to:g} (both bandwidths "
-        "grow). What happens to the hills of the density?",
-        options, answer,
-        explanation=("Wider bumps overlap more, and where two hills are closer than about a "
-                     "bandwidth their sum has one maximum: they merge. A large bandwidth leaves "
-                     "one broad hill (the structure is masked); a small one a hill per cluster "
-                     "of cars, down to a hill per car."),
-        reasons={0: "Hills for single cars come with small bandwidths, not large ones.",
-                 1: "The bumps also get wider, and wide bumps overlap."})
+        f"The explorer starts with both bandwidths at Scott's rule (h / Scott = "
+        f"{scale_from:g}). Raise h / Scott to {scale_to:g}, so both bandwidths grow "
+        f"{k:g} times. What happens to the peak of the density?",
+        options, answer, id="05-2d-peak",
+        explanation=("One bump does get lower by the product of the two factors: its volume "
+                     "stays 1/n while its base grows in both directions. But the density at a "
+                     "point is a sum over every car's bump, and wider bumps reach further: more "
+                     "cars contribute to the height at the peak. Where the cars are spread over "
+                     "a region wider than a bandwidth, the density there hardly depends on the "
+                     "bandwidth; only a hill narrower than the bandwidth is flattened."),
+        reasons={0: "Every bump gets lower; can a sum of lower bumps be higher everywhere?",
+                 1: "That is one bump alone: what do the other cars' bumps add at the peak?",
+                 2: "The peak is a sum of many bumps: what do the other cars' bumps add?"},
+        claims=[r"more (cars|points|records) contribute", r"density at a point is a sum"],
+        observation=Observation(
+            f"Set h / Scott = {scale_to:g}. What is the peak density now (the readout's "
+            f"'peak density')?",
+            after, setting={"scale": scale_to}, labels={"scale": "h / Scott"}, read="peak",
+            what="the peak density", hint="read the readout's line 'peak density' (3 "
+                                          "significant digits, e.g. 2.5e-05).", rtol=5e-3))
 
 
 def more_smoothing_with_fewer_points() -> Choice:
@@ -242,7 +304,9 @@ def more_smoothing_with_fewer_points() -> Choice:
         reasons={0: "The true density is the same claw however many draws we take.",
                  2: "On data from a single narrow spike it would still pick a small h: it "
                     "follows the data, not n alone."},
-        kind="concept")
+        kind="concept", id="05-more-smoothing",
+        claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)",
+                r"noise[^.]{0,60}larger at every h"])
 
 
 def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.knn import KNNClassifier, KNNRegressor
-from genviz.projections import distance_ratios, distortion_stats, jl_min_dim, random_projection
+from genviz.projections import jl_min_dim, projection_ratios
 from genviz.synthetic import flip_labels, regression_truth
 
 __all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations",
@@ -33,6 +35,7 @@ def majority_vote(X, y, query, k) -> Exercise:
                   f"{', '.join(f'${v:.3f}$' for v in dist[0])}; their labels are "
                   f"{', '.join(str(v) for v in np.asarray(y)[ind[0]])}, and the majority is "
                   f"**{label}**."),
+        claims=[rf"the majority is {re.escape(str(label).lower())}\b"],
     )
 
 
@@ -82,6 +85,7 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
         solution=(rf"${n_queries} \times {n_train} \times {n_features}$ multiply-adds against "
                   rf"${n_queries} \times {n_train} \times {d}$: the factor is "
                   rf"${n_features}/{d} = {ratio:g}$."),
+        claims=[rf"factor is {n_features}/{d} = {ratio:g}\b"],
     )
 
 
@@ -101,7 +105,9 @@ def _noisy_accuracy(X, y, X_test, y_test, k, noise, seed=0) -> float:
 
 
 def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) -> Prediction:
-    """Before the classification explorer: with label noise, is 1-NN or 15-NN more accurate?"""
+    """Before the classification explorer: with label noise, is 1-NN or 15-NN more accurate?
+    The observation: how much higher the test accuracy at ``k_large`` is than 1-NN's (both in
+    the explorer's readout)."""
     a, b = (_noisy_accuracy(X, y, X_test, y_test, k, noise) for k in (k_small, k_large))
     answer = 2 if abs(a - b) < 0.01 else (0 if a > b else 1)
     return Prediction(
@@ -109,18 +115,34 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
         f"(clean) test points: $k = {k_small}$ or $k = {k_large}$?",
         [f"k = {k_small}: it follows the data most closely.",
          f"k = {k_large}: the vote outnumbers the flipped labels.", "About the same."], answer,
-        explanation=(f"With k = {k_small} every flipped point owns a small island of the wrong "
+        id="09-noise-and-k",
+        explanation=(f"With k = {k_small} a single neighbour decides, so the estimate is as noisy "
+                     f"as the labels: every flipped point owns a small island of the wrong "
                      f"class, and every test point near it is misclassified. With k = {k_large} a "
                      "flipped point is one vote among many: the majority of its neighbours still "
-                     "carries the right label, so the islands vanish and the accuracy comes back "
-                     "(the notes' reason for pooling neighbours)."),
+                     "carries the right label, so the islands vanish and the accuracy comes back. "
+                     "A majority vote resists label noise: the notes' reason for pooling "
+                     "neighbours."),
         reasons={0: "Following the data closely also means following its mistakes.",
-                 2: "The two differ a lot in how much one wrong label can do."})
+                 2: "The two differ a lot in how much one wrong label can do."},
+        claims=[r"single neighbour decides[^.]{0,60}noisy",
+                r"(majority )?vote[^.]{0,30}resists label noise",
+                r"(pool|pooling)[^.]{0,30}neighbours"],
+        observation=Observation(
+            f"Set noise = {noise:g} and k = {k_large}. How much higher is k-NN's test accuracy "
+            f"than 1-NN's (the readout's two test accuracies)?",
+            b - (a if k_small == 1 else _noisy_accuracy(X, y, X_test, y_test, 1, noise)),
+            setting={"k": k_large, "noise": noise},
+            read=lambda state: state["test_accuracy"] - state["test_accuracy_1nn"],
+            what="k-NN's test accuracy minus 1-NN's",
+            hint="subtract the readout's 'test accuracy, 1-NN' from its 'test accuracy, k-NN' "
+                 "(3 decimals each).", atol=1.2e-3))
 
 
 def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
     """Before the regression explorer: the error against E[y|x] as k grows (computed with
-    :class:`genviz.knn.KNNRegressor` on a fine grid)."""
+    :class:`genviz.knn.KNNRegressor` on a fine grid). The observation: the explorer's error
+    (on its own grid) at the largest k."""
     x = check_vector(x, "x")
     if len(ks) != 3 or not all(isinstance(k, (int, np.integer)) and 1 <= k <= x.size for k in ks):
         raise ValueError(f"ks must be three neighbour counts between 1 and {x.size}, got {ks!r}")
@@ -135,36 +157,65 @@ def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
         f"Move $k$ from {ks[0]} through {ks[1]} to {ks[2]}. How does the error of the estimate "
         "against the true mean $E[y \\mid x]$ behave?",
         ["It keeps falling: more neighbours, less noise.",
-         "It falls, then rises again.", "It keeps rising."], answer,
+         "It falls, then rises again.", "It keeps rising."], answer, id="09-regression-k",
         explanation=("Few neighbours: the estimate follows the noise of single points (high "
                      "variance). Many neighbours: it averages over a wide stretch of $x$ and "
                      "flattens the bumps of the true curve (high bias). The error is smallest in "
                      "between: the same trade-off as the bandwidth of a KDE (notebook 05)."),
         reasons={0: f"With k = {ks[2]} the average reaches over a large part of the data.",
-                 2: "One neighbour copies the noise of a single point."})
+                 2: "One neighbour copies the noise of a single point."},
+        claims=[r"smallest in between", r"many neighbours[^.]{0,60}(bias|flattens)"],
+        observation=Observation(
+            f"Set k = {ks[2]}. What is the error of k-NN against the true mean now (the "
+            f"readout's 'MSE vs true mean, k-NN')?",
+            _explorer_mse(x, y, ks[2]), setting={"k": ks[2]}, read="mse_k",
+            what=f"the MSE of {ks[2]}-NN against the true mean",
+            hint="read the readout's line 'MSE vs true mean, k-NN' (4 decimals).", atol=6e-5))
+
+
+def _explorer_mse(x, y, k, n_grid=600) -> float:
+    """The regression explorer's readout (genviz.plots.knn.KNNRegressionView): the MSE against
+    the true mean on its grid over the data's range padded by 2 % (600 points)."""
+    lo, hi = float(x.min()), float(x.max())
+    pad = 0.02 * (hi - lo) if hi > lo else 1.0
+    grid = np.linspace(lo - pad, hi + pad, n_grid)
+    fit = KNNRegressor(k).fit(x[:, None], y).predict(grid[:, None])
+    return float(np.mean((fit - regression_truth(grid)) ** 2))
 
 
 def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
     """Before the projection explorer: by what factor d must grow to halve the spread of the
-    distance ratios (computed with the explorer's projections)."""
+    distance ratios (computed with the explorer's projections). The observation: the spread at
+    ``d`` divided by the spread at ``d`` times the right factor (both in the readout)."""
     X = check_points(X, "X")
     d = check_int(d, "d", low=1)
-    n = X.shape[1]
-    spread = {}
-    for dd in (d, *[d * f for f in factors]):
-        R = random_projection(dd, n, rng=seed, scaling="jl")
-        spread[dd] = distortion_stats(distance_ratios(X, X @ R.T))["std"]
+    study = projection_ratios(X, d * max(factors), seed)  # the explorer's projections
+    spread = {dd: float(study.stats[dd - 1]["std"]) for dd in (d, *[d * f for f in factors])}
     best = min(factors, key=lambda f: abs(np.log(spread[d] / spread[d * f]) - np.log(2)))
     return Prediction(
         f"At $d = {d}$ the distance ratios have some spread (standard deviation). To halve it, "
         "by what factor must $d$ grow?",
-        [f"{f}" for f in factors], factors.index(best),
+        [f"{f}" for f in factors], factors.index(best), id="09-projection-spread",
         explanation=(r"A projected squared distance is a sum of $d$ independent terms, so its "
                      r"relative spread shrinks like $1/\sqrt{d}$ (the ratio is about "
                      r"$\sqrt{\chi^2_d/d}$, of standard deviation $\approx 1/\sqrt{2d}$). Halving "
-                     r"it takes four times as many dimensions: " + ", ".join(
-                         f"d = {dd}: {spread[dd]:.3f}" for dd in spread) + "."),
-        reasons={0: "The spread falls like one over the square root of d, not like 1/d."})
+                     r"it takes four times as many dimensions."),
+        reasons={0: "The spread falls like one over the square root of d, not like 1/d."},
+        claims=[r"shrinks like 1/ ?(sqrt|√) ?d", r"four times as many dimensions"],
+        observation=Observation(
+            f"Read the ratios' std at d = {d}, then set d = {d * best}: what is the first std "
+            f"divided by the second?",
+            spread[d] / spread[d * best], setting={"d": d * best},
+            read=lambda state: _std_at(state, d) / state["stats"]["std"],
+            what=f"std at d = {d} / std at d = {d * best}",
+            hint="read 'ratio mean ..., std ...' at both values of d (3 decimals each) and "
+                 "divide.", rtol=1e-2))
+
+
+def _std_at(state, d) -> float:
+    """The spread of the distance ratios at ``d`` from the projection explorer's state (its
+    curve of the std for every target dimension)."""
+    return float(np.asarray(state["std"])[list(np.asarray(state["dims"])).index(d)])
 
 
 def k_equals_m(X, y) -> Choice:
@@ -180,6 +231,9 @@ def k_equals_m(X, y) -> Choice:
         ["The label of the nearest training point.",
          "The majority class of the whole training set, for every query.",
          "A smooth boundary that fits the data best."], 1 if constant else 0,
+        id="09-k-equals-m",
+        claims=([r"(most common|majority) (label|class)[^.]{0,40}(wins )?everywhere",
+                 r"k = m is all bias"] if constant else [r"label of the nearest"]),
         explanation=("With $k = m$ every query's neighbourhood is the whole training set, so "
                      "every vote is the same: the most common label wins everywhere. k trades "
                      "variance (small k) for bias (large k); $k = m$ is all bias."),

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import re
 
 import numpy as np
 
 from genviz._validation import check_scalar, check_vector
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
 
@@ -69,28 +70,42 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
     """The predicted label of ``query`` (a string)."""
     nb = _fit(X, y, feature_names, alpha)
     e = nb.explain(query)
+    decision = str(e["decision"])
+    zero = [c for c, j in zip(e["classes"], e["joint"]) if j == 0]
+    why = ("" if not zero else
+           f" A value of the query never occurs with {', '.join(map(str, zero))} in the "
+           f"table: one zero factor makes the whole product zero, whatever the other factors.")
     return Exercise(
         f"With alpha = {alpha:g}, which label does naive Bayes predict for {tuple(query)}?",
-        str(e["decision"]),
+        decision,
         hint="Compare the unnormalised scores P(y) prod_j P(x_j | y); normalising does not "
              "change which one is larger.",
         solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: "
                   + ", ".join(f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
-                  + f"; the larger wins: **{e['decision']}**."),
+                  + f"; the larger wins: naive Bayes answers **{decision}**." + why),
+        claims=([r"one zero factor makes the whole product[^.]{0,60}zero"] if zero else
+                [rf"naive bayes (answers|predicts) {decision.lower()}\b"]),
     )
 
 
 def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
     """Which discrete value the notes' binning gives a living area."""
     b = int(discretize([area], edges)[0])
+    edges = [float(e) for e in edges]
+    lo = f"< {edges[0]:g}" if b == 1 else f"{edges[b - 2]:g}"
+    hi = "" if b > len(edges) else f"{edges[b - 1]:g}"
+    span = lo if b == 1 else (f"{lo}–{hi}" if hi else f"> {lo}")
     return Exercise(
         f"With the notes' bins (< 400, 400-800, 800-1200, 1200-1600, > 1600 square feet -> "
         f"1..5), which value x_j does a house of {area:g} square feet get?",
         b,
         hint="Count how many bin edges are at or below the area, then add 1.",
         solution=(f"{area:g} is at or above {int(np.sum(np.asarray(edges) <= area))} of the "
-                  f"edges {', '.join(f'{e:g}' for e in edges)}, so $x_j = {b}$."),
+                  f"edges {', '.join(f'{e:g}' for e in edges)}: it is in the bin {span}: "
+                  f"{b}, so $x_j = {b}$."),
         atol=0.0, rtol=0.0,
+        claims=[rf"{re.escape(lo)}(\s*[–-]\s*{re.escape(hi)})?\s*:\s*{b}\b" if b > 1 else
+                rf"< ?{edges[0]:g}\s*:\s*1\b"],
     )
 
 
@@ -129,10 +144,27 @@ def parameter_count(n_features, n_classes) -> Exercise:
 
 
 # -- notebook 06: predictions before the explorers, a conceptual item ---------------------------
-def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Prediction:
+def _query_setting(feature_names, query) -> dict:
+    """The query builder's dropdowns (one per attribute, named as the attribute) at ``query``."""
+    return {str(f): str(v) for f, v in zip(feature_names, query)}
+
+
+def _posterior_of(label):
+    """A reader of the query builder's state: P(y = label | x) from its ``explain``."""
+    def read(state):
+        e = state["explain"]
+        if e["posterior"] is None:
+            return float("nan")
+        return float(e["posterior"][list(e["classes"]).index(label)])
+    return read
+
+
+def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
+                           label=None) -> Prediction:
     """Before the EnjoySport explorer: which alpha first makes the 0/0 posterior defined.
 
-    Computed: the posterior at ``alpha = 0`` and at the slider's first step ``alpha_step``.
+    Computed: the posterior at ``alpha = 0`` and at the slider's first step ``alpha_step``. The
+    observation: P(y = ``label`` | x) at ``alpha_step`` (``label``: the last class, by default).
 
     Examples
     --------
@@ -144,15 +176,22 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Predi
     'Any α > 0,'
     """
     alpha_step = check_scalar(alpha_step, "alpha_step", low=0.0, low_open=True)
-    at_zero = _fit(X, y, feature_names, 0.0).explain(query)["posterior"]
-    at_step = _fit(X, y, feature_names, alpha_step).explain(query)["posterior"]
+    at_zero = _fit(X, y, feature_names, 0.0).explain(query)
+    at_step = _fit(X, y, feature_names, alpha_step).explain(query)
+    label = at_step["classes"][-1] if label is None else label
     options = ["Any α > 0, however small.", "α = 1 (Laplace's add-one) or more.",
-               "None: the posterior stays 0/0 because the day was never seen."]
-    answer = 0 if at_zero is None and at_step is not None else (1 if at_zero is None else 2)
+               "None: the posterior stays 0/0 because the day was never seen.",
+               "α ≥ 0.5: half a count is the least that fills an empty cell."]
+    if at_zero["posterior"] is None and at_step["posterior"] is not None:
+        answer = 0
+    else:
+        answer = 1 if at_zero["posterior"] is None else 2
+    p_step = (float("nan") if at_step["posterior"] is None else
+              float(at_step["posterior"][list(at_step["classes"]).index(label)]))
     return Prediction(
         f"At $\\alpha = 0$ the day {_day(query)} scores 0 for both classes, so its posterior is "
         "$0/0$. Which $\\alpha$ makes the posterior defined again?",
-        options, answer,
+        options, answer, id="06-smallest-alpha",
         explanation=(r"With any pseudo-count $\alpha > 0$ every estimate "
                      r"$(c_v + \alpha)/(N_k + \alpha|\text{values}|)$ is positive, so both scores "
                      r"are positive and the posterior is defined. How much it moves depends on "
@@ -160,16 +199,27 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05) -> Predi
         reasons={1: "Laplace's 1 is one choice of pseudo-count; what matters is that no "
                     "estimate is 0.",
                  2: "Naive Bayes never needs the whole day to have been seen, only each value "
-                    "with each class; smoothing gives the unseen pairs a small probability."})
+                    "with each class; smoothing gives the unseen pairs a small probability.",
+                 3: "Is (0 + α)/(N + α|values|) zero for a smaller α?"},
+        claims=[r"any (pseudo-count )?α > 0[^.]{0,80}(positive|defined|never 0)"],
+        observation=Observation(
+            f"Raise α one step, to {alpha_step:g} (the query {_day(query)}). What is "
+            f"P(y = {label} | x) in the readout's last row?",
+            p_step, setting={"alpha": alpha_step, **_query_setting(feature_names, query)},
+            labels={"alpha": "α"}, read=_posterior_of(label), what=f"P({label} | x)",
+            hint=f"read the row P(y | x) of the readout, column y = {label} (3 decimals).",
+            atol=6e-4))
 
 
 def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Prediction:
     """Before the query builder: ``P(y = label | query)`` when a value of the query never
-    occurs with ``label`` in the table (computed with :meth:`CategoricalNB.explain`)."""
+    occurs with ``label`` in the table (computed with :meth:`CategoricalNB.explain`). The
+    observation: that posterior in the query builder."""
     nb = _fit(X, y, feature_names, alpha)
     if label not in nb.classes_.tolist():
         raise ValueError(f"label {label!r} is not a class of y; pick one of {nb.classes_.tolist()}")
     e = nb.explain(query)
+    p = float("nan")
     if e["posterior"] is None:
         answer = 3
     else:
@@ -179,15 +229,23 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
     return Prediction(
         f"With $\\alpha = {alpha:g}$, set the query to {_day(query)}. What is "
         f"$P(\\text{{{label}}} \\mid x)$?",
-        options, answer,
+        options, answer, id="06-unseen-value",
         explanation=("A value that never occurred with a class in the table gets the estimate "
                      "0 for that class, and one zero factor makes the whole product "
                      r"$P(y)\prod_j P(x_j \mid y)$ zero, whatever the other attributes say. "
-                     "The other class still has a positive score, so the posterior is defined: "
-                     "0 for one class, 1 for the other."),
+                     "The other class still has a positive score, so the posterior is defined "
+                     "and all of it goes to the other class."),
         reasons={1: "Without smoothing, one factor of the product is an exact 0.",
                  2: "Look at which class never had this value.",
-                 3: "0/0 needs every class's score to be 0; one class still scores above 0."})
+                 3: "0/0 needs every class's score to be 0; one class still scores above 0."},
+        claims=[r"one zero factor makes the whole product[^.]{0,60}zero"],
+        observation=Observation(
+            f"Set the query to {_day(query)} with α = {alpha:g}. What is P({label} | x) in the "
+            f"readout's last row?",
+            p, setting={"alpha": alpha, **_query_setting(feature_names, query)},
+            labels={"alpha": "α"}, read=_posterior_of(label), what=f"P({label} | x)",
+            hint=f"set every dropdown, then read the row P(y | x), column y = {label}.",
+            atol=6e-4))
 
 
 def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)) -> Choice:
@@ -216,14 +274,20 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
         "Can smoothing (a pseudo-count $\\alpha > 0$) change which class naive Bayes predicts, "
         "not only the probabilities?",
         ["Yes", "No: it changes every estimate by about the same factor, so the larger score "
-                "stays larger"],
-        0 if flipped is not None else 1,
+                "stays larger",
+         "Only from α = 1 on: smaller pseudo-counts only rescale the probabilities"],
+        0 if flipped is not None else 1, id="06-smoothing-can-flip",
         explanation=("Smoothing moves estimates from small counts much more than estimates from "
                      "large ones (0 of 1 becomes 1 of 3, while 50 of 100 stays about a half), "
                      "and it moves them towards uniform. A class whose score rests on a few "
-                     "counts can lose its lead." + example),
+                     "counts can lose its lead: raise α far enough and the decision changes."
+                     + example),
         reasons={1: "The change is not the same factor for every estimate: compare 0/1 -> "
-                    "1/3 with 6/9 -> 7/12."})
+                    "1/3 with 6/9 -> 7/12.",
+                 2: "Every α > 0 moves small counts more than large ones; 1 is not a "
+                    "threshold."},
+        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision\w* (changes|flips)"]
+                if flipped is not None else [r"larger score stays larger"]))
 
 
 def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> Exercise:
@@ -241,7 +305,8 @@ def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> 
 # -- notebook 08: predictions before the explorers, a conceptual item, an explorer item --------
 def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
     """Before the discretisation explorer: training accuracy as the bins narrow (computed with
-    :func:`genviz.experiments.discretization`)."""
+    :func:`genviz.experiments.discretization`). The observation: the training accuracy on the
+    bins at ``narrow``."""
     wide = check_scalar(wide, "wide", low=0.0, low_open=True)
     narrow = check_scalar(narrow, "narrow", low=0.0, low_open=True)
     a_wide = discretization(x, y, width=wide).accuracy_binned
@@ -250,19 +315,28 @@ def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
     return Prediction(
         f"Narrow the bins from {wide:g} to {narrow:g}. What happens to the training accuracy of "
         "naive Bayes on the bin index?",
-        ["It rises.", "It falls.", "It stays about the same."], answer,
+        ["It rises.", "It falls.", "It stays about the same."], answer, id="08-narrow-bins",
         explanation=("Narrow bins let the counted table follow every bump of the training data: "
                      "more of the training points fall in bins where their own species is "
                      "counted most, so the training accuracy rises. That is memorising, not "
                      "learning: with few points per bin the estimates are noisy, and on points "
                      "not used for counting (leave-one-out, below) the gain disappears."),
         reasons={1: "Each narrow bin is scored on the very points it was counted from.",
-                 2: "More bins means more free parameters fitted to the same training points."})
+                 2: "More bins means more free parameters fitted to the same training points."},
+        claims=[r"narrow bins[^.]{0,60}(follow|fit)[^.]{0,60}training"],
+        observation=Observation(
+            f"Set the bin width to {narrow:g} (first edge 0, α = 1). What is the training "
+            f"accuracy on the bins now?",
+            float(a_narrow), setting={"width": narrow, "origin": 0.0, "alpha": 1.0},
+            labels={"width": "bin width", "origin": "first edge", "alpha": "α"},
+            read="accuracy_binned", what="the training accuracy on the bins",
+            hint="read the readout's line 'training accuracy, bins' (3 decimals).", atol=6e-4))
 
 
 def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
     """Before the naive Bayes vs GDA explorer: how both test accuracies move as rho grows
-    (computed with :func:`genviz.experiments.nb_vs_gda`)."""
+    (computed with :func:`genviz.experiments.nb_vs_gda`). The observation: how much higher
+    GDA's test accuracy is than naive Bayes' at ``rho_to``."""
     a, b = nb_vs_gda(rho_from), nb_vs_gda(rho_to)
     gda_up = b.accuracy_gda - a.accuracy_gda > 0.02
     nb_up = b.accuracy_nb - a.accuracy_nb > 0.02
@@ -272,6 +346,7 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
         "happens to the test accuracies?",
         ["Both rise.", "GDA's rises; naive Bayes' stays about the same.",
          "Naive Bayes' rises; GDA's stays about the same.", "Neither changes much."], answer,
+        id="08-correlation",
         explanation=("GDA models the correlation: knowing $x_2$ tells it how much of $x_1$ is "
                      "shared noise, so it can subtract it (explaining away) and its boundary "
                      "tilts. Naive Bayes assumes $x_1$ and $x_2$ independent given the class; "
@@ -280,12 +355,22 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
                      "models agree."),
         reasons={0: "x2 alone says nothing about the class: its mean is the same in both.",
                  2: "Naive Bayes cannot use a correlation it assumes away.",
-                 3: "One of the two models can use the correlation."})
+                 3: "One of the two models can use the correlation."},
+        claims=[r"gda models the correlation"],
+        observation=Observation(
+            f"Set ρ = {rho_to:g}. How much higher is GDA's test accuracy than naive Bayes' "
+            "(the readout's two accuracies)?",
+            float(b.accuracy_gda - b.accuracy_nb), setting={"rho": rho_to},
+            labels={"rho": "ρ"}, read=lambda state: state["accuracy_gda"] - state["accuracy_nb"],
+            what="GDA's accuracy minus naive Bayes'",
+            hint="subtract the readout's naive Bayes accuracy from its GDA accuracy "
+                 "(3 decimals each).", atol=1.2e-3))
 
 
 def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Prediction:
     """Before the KDE naive Bayes explorer: its test accuracy when h grows (computed with
-    :class:`genviz.naive_bayes.KDENB` and :class:`GaussianNB`, as the view does)."""
+    :class:`genviz.naive_bayes.KDENB` and :class:`GaussianNB`, as the view does). The
+    observation: KDE naive Bayes' accuracy at ``h_to``."""
     x_train, x_test = check_vector(x_train, "x_train"), check_vector(x_test, "x_test")
 
     def acc(model):
@@ -293,21 +378,26 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
         return float(np.mean(model.predict(x_test[:, None]) == np.asarray(y_test)))
 
     a_from, a_to = acc(KDENB(bandwidth=h_from)), acc(KDENB(bandwidth=h_to))
-    a_gauss = acc(GaussianNB())
     answer = 2 if abs(a_to - a_from) < 0.01 else (0 if a_to > a_from else 1)
     return Prediction(
         f"Raise the bandwidth $h$ from {h_from:g} to {h_to:g}. What happens to the test accuracy "
         "of KDE naive Bayes?",
         ["It rises: smoother densities generalise better.",
          "It falls, to about Gaussian naive Bayes' level or below.", "It stays about the same."],
-        answer,
+        answer, id="08-wide-kde",
         explanation=("A very wide kernel blurs each class into one broad hump: class \"two\" "
                      "loses its two separate modes and is smeared over the middle, as the single "
                      "Gaussian does. The classes' densities then overlap where they did not, and "
-                     f"the accuracy drops (Gaussian naive Bayes scores {a_gauss:.3f} on these test "
-                     "points)."),
+                     "the accuracy drops to where Gaussian naive Bayes is."),
         reasons={0: "Smoother is better only up to the point where the shape is lost.",
-                 2: "The class densities' shape changes a lot between these bandwidths."})
+                 2: "The class densities' shape changes a lot between these bandwidths."},
+        claims=[r"wide kernel blurs[^.]{0,60}(one broad hump|modes)"],
+        observation=Observation(
+            f"Set h = {h_to:g}. What is the accuracy of KDE naive Bayes now?",
+            a_to, setting={"bandwidth": h_to}, labels={"bandwidth": "h"}, read="accuracy_kde",
+            what="the accuracy of KDE naive Bayes",
+            hint="read the readout's line 'accuracy, KDE naive Bayes' (3 decimals).",
+            atol=6e-4))
 
 
 def duplicated_feature(x, y) -> Choice:
@@ -323,6 +413,9 @@ def duplicated_feature(x, y) -> Choice:
         ["Nothing: the copy carries no new information and naive Bayes notices.",
          "They get more extreme: the same evidence is multiplied in twice.",
          "They get less extreme: the model is less sure with redundant features."], answer,
+        id="08-duplicated-feature",
+        claims=([r"double counted", r"multipl\w* (it |the same evidence )?in twice"]
+                if answer == 1 else [r"copy carries no new information"]),
         explanation=(r"Naive Bayes multiplies one factor per feature, so with a copy it computes "
                      r"$P(y)\,p(x \mid y)^2$: the likelihood ratio is squared and the posterior "
                      r"pushed towards 0 or 1 (and the prior weighs relatively less). Correlated "

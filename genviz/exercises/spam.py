@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Prediction
+from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
@@ -138,8 +138,9 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
              "whose true label is 'ham' and whose prediction is 'spam'.",
         solution=(r"Flag an email when $L(x) > c$, i.e. when its log-odds exceed $\log c$; count "
                   r"the test emails that are ham and flagged: "
-                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`."),
-        rtol=0.0, atol=0.5,
+                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`: "
+                  rf"{n} ham emails are flagged at $c = 10^{{{log10_c:g}}}$."),
+        rtol=0.0, atol=0.5, claims=[rf"\b{n} ham emails? (are |is )?flagged"],
     )
 
 
@@ -147,7 +148,8 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
 def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=10.0,
                                 positive="spam") -> Prediction:
     """Before the threshold explorer: which way precision and recall move as c rises
-    (computed with :func:`genviz.model_selection.binary_metrics` at both thresholds)."""
+    (computed with :func:`genviz.model_selection.binary_metrics` at both thresholds). The
+    observation: the multinomial model's recall at ``log10_to``."""
     a, b = (binary_metrics(y_test, model.predict(X_test, threshold=10.0 ** t), positive=positive)
             for t in (log10_from, log10_to))
     up_p, up_r = b["precision"] > a["precision"], b["recall"] > a["recall"]
@@ -156,7 +158,7 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
         f"Raise $c$ from $10^{{{log10_from:g}}}$ to $10^{{{log10_to:g}}}$. Which way do precision "
         "and recall of the spam filter move?",
         ["Both rise.", "Precision rises, recall falls.", "Precision falls, recall rises.",
-         "Both fall."], answer,
+         "Both fall."], answer, id="07-threshold-direction",
         explanation=("A larger $c$ asks for stronger evidence before flagging an email, so fewer "
                      "emails are flagged. Those still flagged are the clearest spam (precision, "
                      "the share of flagged emails that are spam, rises), but more spam slips "
@@ -164,12 +166,23 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
                      "is large then our algorithm is conservative\"."),
         reasons={0: "Flagging fewer emails cannot catch more of the spam.",
                  2: "A larger c flags fewer emails, not more.",
-                 3: "The emails still flagged are the ones with the strongest evidence."})
+                 3: "The emails still flagged are the ones with the strongest evidence."},
+        claims=[r"(larger|large) c[^.]{0,60}(fewer emails|conservative)"],
+        observation=Observation(
+            f"Set log₁₀ c = {log10_to:g} (α = 1). What is the recall of the multinomial "
+            f"model now?",
+            float(b["recall"]), setting={"log10_c": log10_to, "alpha": 1.0},
+            labels={"log10_c": "log₁₀ c", "alpha": "α"},
+            read=lambda state: state["points"]["multinomial"]["recall"],
+            what="the multinomial model's recall",
+            hint="read the row 'recall' of the readout, multinomial column (3 decimals).",
+            atol=6e-4))
 
 
 def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> Prediction:
     """Before the email explorer: what adding one occurrence of ``word`` does to the verdict
-    (computed with the model's ``decision_function``)."""
+    (computed with the model's ``decision_function``). The observation: the log-odds of the
+    email with the word added at its end."""
     _check_word(word, vocabulary)
     if not isinstance(text, str):
         raise TypeError(f"text must be a string, got {type(text).__name__}")
@@ -177,19 +190,28 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
                      for t in (text, f"{text} {word}"))
     flips = (before > 0) != (after > 0)
     answer = 3 if before == after else (2 if after > before else (0 if flips else 1))
-    w = after - before
     return Prediction(
         f"The email below is classified by its log-odds. Add the word {word!r} once to it. "
         "What happens?",
         ["The log-odds drops and the verdict flips.",
          "The log-odds drops, but the verdict stays the same.",
          "The log-odds rises.", "Nothing: the filter ignores the word."], answer,
-        explanation=(f"One occurrence of a dictionary word adds its weight $w_k$ to the log-odds: "
-                     f"for {word!r} $w_k = {w:+.2f}$. The email's log-odds goes from "
-                     f"{before:+.2f} to {after:+.2f}; the verdict changes only when the sum "
-                     "crosses $\\log c$ (0 at $c = 1$)."),
+        id="07-added-word",
+        explanation=("One occurrence of a dictionary word adds its weight "
+                     r"$w_k = \log(\phi_{k|\text{spam}}/\phi_{k|\text{ham}})$ to the log-odds, "
+                     "negative for a word typical of ham. The verdict changes only when the sum "
+                     "crosses $\\log c$ (0 at $c = 1$): one word against the weight of all the "
+                     "others rarely does it."),
         reasons={3: "The word is in the dictionary, so it has a weight.",
-                 2: "Which class's mailing lists is the word typical of?"})
+                 2: "Which class's mailing lists is the word typical of?"},
+        claims=[r"one (occurrence of a dictionary )?word adds its weight"],
+        observation=Observation(
+            f"Type {word!r} once more at the end of the email in the explorer (multinomial "
+            f"model). What is the log-odds now?",
+            after, setting={"text": f"{text} {word}", "model": "multinomial"},
+            read="log_odds", what="the log-odds",
+            hint="read the readout's line 'log-odds = b + Σ words = ...' (2 decimals), the last "
+                 "number.", atol=6e-3))
 
 
 def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
@@ -212,7 +234,10 @@ def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
         "doubles). What happens to its log-odds $b + \\sum_k n_k w_k$?",
         ["It stays the same: the same words, in the same proportions.",
          "The word part doubles; b, the prior term, stays.",
-         "The whole log-odds doubles, b included."], answer,
+         "The whole log-odds doubles, b included."], answer, id="07-doubled-email",
+        claims=([r"word part doubles", r"(evidence of the words|word evidence) doubles"]
+                if answer == 1 else [r"whole log-odds doubles"] if answer == 2 else
+                [r"same proportions"]),
         explanation=(r"The log-odds is linear in the counts: $b + \sum_k n_k w_k$ becomes "
                      r"$b + \sum_k 2n_k w_k$. The evidence of the words doubles, the prior term "
                      r"$b = \log(m_\text{spam}/m_\text{ham})$ does not: a longer email moves "
@@ -229,4 +254,4 @@ def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
         "How many test ham emails does the filter flag as spam?",
         ex._answer, hint=("Move the log10 c slider and read the row \"ham flagged\" of the "
                           "readout, in the multinomial column."),
-        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer")
+        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer", claims=ex.claims)

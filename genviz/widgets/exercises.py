@@ -1,9 +1,13 @@
 """Answer boxes for exercises: type an answer, press Check, read the feedback; the worked
 solution (typeset maths) stays hidden behind a toggle until asked for. Choice boxes for
-multiple-choice items (:class:`genviz.exercises.Choice`) and predictions made before an explorer
-(:class:`genviz.exercises.Prediction`): pick an option, press Check (or Commit); a prediction's
-explanation exists in the page only after the learner has committed. In lecture mode (Voila,
-``make present``) a prediction is a question to the room: the options, and a Reveal button.
+multiple-choice items (:class:`genviz.exercises.Choice`): pick an option, press Check, read the
+reason for the option picked.
+
+Predictions made before an explorer (:class:`genviz.exercises.Prediction`) go through predict,
+observe, explain: :func:`prediction_box` before the explorer, :func:`observation_box` after it,
+:func:`prediction_review` at the end of the notebook (defined in
+:mod:`genviz.widgets.predictions` and :mod:`genviz.widgets.observations`, re-exported here; the
+one hook for a room's poll is ``genviz.widgets.predictions.report_stage``).
 
 Nothing here computes an answer: :class:`genviz.exercises.Exercise` holds it (computed by genviz
 from the notebook's data) and checks what was typed. The box works wherever widgets run —
@@ -17,10 +21,13 @@ import html
 import ipywidgets as widgets
 
 from genviz.exercises._core import _markdown_to_html
-from genviz.plots.style import is_lecture_mode
+from genviz.widgets.observations import ObservationBox, observation_box
+from genviz.widgets.predictions import (PredictionBox, PredictionReview, prediction_box,
+                                        prediction_review)
 
-__all__ = ["answer_box", "AnswerBox", "solution_toggle", "choice_box", "prediction_box",
-           "ChoiceBox"]
+__all__ = ["answer_box", "AnswerBox", "solution_toggle", "choice_box", "ChoiceBox",
+           "prediction_box", "PredictionBox", "observation_box", "ObservationBox",
+           "prediction_review", "PredictionReview"]
 
 
 def solution_toggle(exercise) -> widgets.VBox:
@@ -110,123 +117,63 @@ def answer_box(exercise, **kwargs) -> AnswerBox:
     return AnswerBox(exercise, **kwargs)
 
 
-def _lecture_mode() -> bool:
-
-    return is_lecture_mode()
-
-
 class ChoiceBox(widgets.VBox):
-    """The question, its options as radio buttons, a button, and the feedback.
+    """The question, its options as radio buttons, Check, the feedback and a solution toggle.
 
-    Three modes:
-
-    ``"check"`` (a :class:`~genviz.exercises.Choice`)
-        Check gives right/wrong with the reason for the option picked; the learner may try
-        again; a *Show solution* toggle reveals the explanation.
-    ``"commit"`` (a :class:`~genviz.exercises.Prediction`)
-        Commit locks the choice and only then shows the verdict and the explanation.
-    ``"reveal"`` (lecture mode)
-        A question to the room: the options stay selectable (to mark the room's vote) and a
-        *Reveal answer* toggle shows the right option and the explanation.
+    Check gives right/wrong with the reason for the option picked; the learner may try again;
+    a *Show solution* toggle reveals the explanation. (A prediction has its own boxes:
+    :func:`prediction_box` and :func:`observation_box`.)
 
     Attributes
     ----------
     choice : Choice
     mode : str
+        ``"check"``.
     question : ipywidgets.HTMLMath
         The prompt (maths typeset).
     radio : ipywidgets.RadioButtons
         Value: the index of the option selected, or None.
-    button : ipywidgets.Button or ipywidgets.ToggleButton
-        Check, Commit or Reveal answer.
+    button : ipywidgets.Button
+        Check.
     feedback : ipywidgets.HTMLMath
         Empty until the button is pressed.
-    committed : int or None
-        The committed option (``"commit"`` mode).
     last : Feedback or None
-        The verdict of the last check or commit.
+        The verdict of the last check.
     """
 
-    _MODES = ("check", "commit", "reveal")
+    _MODES = ("check",)
 
-    def __init__(self, choice, *, mode: str | None = None, width: str = "560px"):
+    def __init__(self, choice, *, mode: str = "check", width: str = "560px"):
         if not hasattr(choice, "options") or not hasattr(choice, "correct"):
             raise TypeError(f"choice must be a genviz.exercises.Choice, got {type(choice).__name__}")
-        if mode is None:
-            mode = "commit" if choice.kind == "prediction" else "check"
         if mode not in self._MODES:
-            raise ValueError(f"mode must be one of {self._MODES}, got {mode!r}")
+            raise ValueError(f"mode must be one of {self._MODES}, got {mode!r} (a prediction "
+                             f"has its own boxes: prediction_box and observation_box)")
         self.choice, self.mode = choice, mode
-        self.committed = None
         self.last = None
-        lead = "Predict" if choice.kind == "prediction" else "Question"
-        self.question = widgets.HTMLMath(f"<b>{lead}.</b> {_md(choice.prompt)}")
+        self.question = widgets.HTMLMath(f"<b>Question.</b> {_md(choice.prompt)}")
         self.radio = widgets.RadioButtons(
             options=[(f"({choice.label(i)}) {o}", i) for i, o in enumerate(choice.options)],
             value=None, layout=widgets.Layout(width=width), style={"description_width": "0px"})
         self.feedback = widgets.HTMLMath("")
-        rest = []
-        if mode == "reveal":
-            self.button = widgets.ToggleButton(value=False, description="Reveal answer",
-                                               icon="eye", tooltip="Show the answer to the room",
-                                               layout=widgets.Layout(width="auto",
-                                                                     min_width="150px"))
-            self.button.observe(lambda change: self.reveal(change["new"]), names="value")
-        else:
-            label = "Commit" if mode == "commit" else "Check"
-            tip = ("Commit to your prediction: then the explanation is shown"
-                   if mode == "commit" else "Check your choice")
-            self.button = widgets.Button(description=label, icon="check", button_style="primary",
-                                         tooltip=tip, layout=widgets.Layout(width="auto",
-                                                                            min_width="110px"))
-            self.button.on_click(lambda _: self.commit() if mode == "commit" else self.check())
-            if mode == "check":
-                rest = [solution_toggle(choice)]
+        self.button = widgets.Button(description="Check", icon="check", button_style="primary",
+                                     tooltip="Check your choice",
+                                     layout=widgets.Layout(width="auto", min_width="110px"))
+        self.button.on_click(lambda _: self.check())
         # in an HBox, so a button sized "auto" fits its label instead of filling the column
         super().__init__([self.question, self.radio, widgets.HBox([self.button]), self.feedback,
-                          *rest])
+                          solution_toggle(choice)])
         self.add_class("genviz-choice")
 
-    def select(self, i: int) -> None:
+    def select(self, i) -> None:
         """Select option ``i`` (what a click on a radio button does)."""
         self.radio.value = self.choice.index(i)
 
-    def _need_selection(self):
-        if self.radio.value is None:
-            self.last = self.choice.check(None)
-            self.feedback.value = self.last.to_html()
-            return True
-        return False
-
     def check(self):
         """Check the selected option; show and return the :class:`Feedback`."""
-        if not self._need_selection():
-            self.last = self.choice.check(self.radio.value)
-            self.feedback.value = self.last.to_html()
-        return self.last
-
-    def commit(self):
-        """Lock the selected prediction and show the verdict with the explanation."""
-        if self.committed is not None or self._need_selection():
-            return self.last
-        self.committed = self.radio.value
-        self.last = self.choice.check(self.committed)
-        self.radio.disabled = True
-        self.button.disabled = True
-        self.button.description = "Committed"
+        self.last = self.choice.check(self.radio.value)
         self.feedback.value = self.last.to_html()
         return self.last
-
-    def reveal(self, show: bool = True) -> None:
-        """Show (or fold again) the right option and the explanation (``"reveal"`` mode)."""
-        if show:
-            self.feedback.value = (f"<div><b>Answer:</b> {_md(self.choice.answer_text())}</div>"
-                                   f"<div>{_md(self.choice.explanation)}</div>")
-        else:
-            self.feedback.value = ""
-        if self.button.value != show:
-            self.button.value = show
-        self.button.description = "Hide answer" if show else "Reveal answer"
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         """The live box where a widget manager runs; elsewhere (the course website, GitHub,
@@ -245,7 +192,7 @@ def _md(text: str) -> str:
 
 def _static_choice_html(choice) -> str:
     """A choice without widgets: the question, the options, then the answer folded."""
-    lead = "Predict" if choice.kind == "prediction" else "Question"
+    lead = "Question"
     items = "".join(f"<li>({choice.label(i)}) {html.escape(o)}</li>"
                     for i, o in enumerate(choice.options))
     reasons = "".join(f"<li>({choice.label(i)}) {_md(r)}</li>"
@@ -266,17 +213,9 @@ def _static_choice_text(choice) -> str:
     return f"{choice.prompt} Options: {opts}. Run this notebook to answer in a box."
 
 
-def choice_box(choice, **kwargs) -> ChoiceBox:
+def choice_box(choice, **kwargs):
     """The widget of a multiple-choice item: ``choice_box(exercises.smoothing_can_flip())``.
-    A :class:`~genviz.exercises.Prediction` gets a Commit button (see :func:`prediction_box`)."""
+    A :class:`~genviz.exercises.Prediction` gets its :func:`prediction_box`."""
+    if getattr(choice, "kind", None) == "prediction":
+        return prediction_box(choice, **kwargs)
     return ChoiceBox(choice, **kwargs)
-
-
-def prediction_box(prediction, *, lecture: bool | None = None, **kwargs) -> ChoiceBox:
-    """The box asking for a prediction before an explorer: radio buttons and Commit; the
-    explanation appears only after the commit. In lecture mode (``lecture=None`` follows
-    :func:`genviz.plots.style.is_lecture_mode`, which ``make present`` turns on) it is a
-    question to the room with a *Reveal answer* toggle instead."""
-    if lecture is None:
-        lecture = _lecture_mode()
-    return ChoiceBox(prediction, mode="reveal" if lecture else "commit", **kwargs)

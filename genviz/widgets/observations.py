@@ -1,0 +1,283 @@
+"""After an explorer: record what it showed, then the verdict, the explanation and a why.
+
+The second half of predict, observe, explain (the first is
+:func:`genviz.widgets.predictions.prediction_box`; the module docstring there describes the
+cycle). :func:`observation_box` takes the prediction asked before the explorer and the explorer
+itself, which it reads only through ``explorer.values()`` and ``explorer.view.state``, when the
+learner records a reading: the reading is checked against the explorer's own state at the
+observation's stated setting (:meth:`genviz.exercises.Observation.check_reading`), never against
+another setting. In lecture mode a *Reveal* toggle shows the room the reading and the
+explanation once the room has voted twice.
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from genviz.exercises._core import parse_answer
+from genviz.plots.style import is_lecture_mode
+from genviz.widgets.predictions import (_RECORDS, PredictionRecord, _changed,
+                                        _check_prediction, _md, _option, _report)
+
+__all__ = ["ObservationBox", "observation_box", "static_observation_html"]
+
+
+class ObservationBox(widgets.VBox):
+    """Record what the explorer showed; then the verdict, the explanation and a one-line why.
+
+    Attributes
+    ----------
+    prediction : Prediction
+    observation : Observation
+        ``prediction.observation``.
+    explorer : Explorer or None
+        Read through ``values()`` and ``view.state`` only, when a reading is recorded.
+    lecture : bool
+    heading : ipywidgets.HTMLMath
+        The observation's prompt.
+    text : ipywidgets.Text
+        What the learner saw (not in lecture mode).
+    button : ipywidgets.Button or ipywidgets.ToggleButton
+        Record; in lecture mode the Reveal toggle.
+    feedback : ipywidgets.HTMLMath
+    show_button : ipywidgets.Button
+        "Show me the reading", offered after two readings that do not match.
+    explanation : ipywidgets.HTMLMath
+        Empty until the reading is recorded (or revealed).
+    why : ipywidgets.Text
+        The learner's one line, kept in the record (shown with the explanation).
+    attempts : int
+        Readings that did not match.
+    """
+
+    def __init__(self, prediction, explorer=None, *, lecture: bool | None = None,
+                 width: str = "420px"):
+        self.prediction = _check_prediction(prediction)
+        self.observation = prediction.observation
+        if self.observation is None:
+            raise ValueError(f"prediction {prediction.id!r} has no observation: give it one "
+                             f"(Prediction(..., observation=Observation(...)))")
+        if explorer is not None and not (callable(getattr(explorer, "values", None))
+                                         and hasattr(getattr(explorer, "view", None), "state")):
+            raise TypeError(f"explorer must be a genviz explorer (with values() and view.state) "
+                            f"or None, got {type(explorer).__name__}")
+        self.explorer = explorer
+        self.lecture = is_lecture_mode() if lecture is None else bool(lecture)
+        self.attempts = 0
+        self.last = None
+        obs = self.observation
+        self.heading = widgets.HTMLMath(f"<b>Observe.</b> {_md(obs.prompt)}")
+        self.feedback = widgets.HTMLMath("")
+        self.explanation = widgets.HTMLMath("")
+        hidden = widgets.Layout(display="none")
+        self.show_button = widgets.Button(description="Show me the reading", icon="eye",
+                                          tooltip="Show what the explorer shows at the setting",
+                                          layout=widgets.Layout(display="none", width="auto"))
+        self.show_button.on_click(lambda _: self.show_reading())
+        self.why = widgets.Text(value="", placeholder="In one line: why did it turn out so?",
+                                description="Why?", continuous_update=False,
+                                style={"description_width": "50px"},
+                                layout=widgets.Layout(width="560px"))
+        self.why_button = widgets.Button(description="Keep", icon="check",
+                                         tooltip="Keep your one line (it is not graded)",
+                                         layout=widgets.Layout(width="auto", min_width="90px"))
+        self.why_button.on_click(lambda _: self.keep_why())
+        self.why_row = widgets.HBox([self.why, self.why_button], layout=hidden)
+        if self.lecture:
+            self.text = None
+            self.button = widgets.ToggleButton(value=False, description="Reveal", icon="eye",
+                                               tooltip="Show the room what happened, and why",
+                                               layout=widgets.Layout(width="auto",
+                                                                     min_width="120px"))
+            self.button.observe(lambda change: self.reveal(change["new"]), names="value")
+            row = widgets.HBox([self.button])
+        else:
+            self.text = widgets.Text(value="", placeholder=f"{obs.what}, as the explorer shows it",
+                                     description="You saw", continuous_update=False,
+                                     style={"description_width": "70px"},
+                                     layout=widgets.Layout(width=width))
+            self.button = widgets.Button(description="Record", icon="check", button_style="primary",
+                                         tooltip="Record what the explorer shows",
+                                         layout=widgets.Layout(width="auto", min_width="110px"))
+            self.button.on_click(lambda _: self.record_reading())
+            self.text.observe(lambda c: self.record_reading() if c["new"].strip() else None,
+                              names="value")
+            row = widgets.HBox([self.text, self.button])
+        super().__init__([self.heading, row, self.feedback, self.show_button, self.explanation,
+                          self.why_row])
+        self.add_class("genviz-choice")
+        self.add_class("genviz-observation")
+
+    @property
+    def record(self) -> PredictionRecord | None:
+        """The prediction's record in this kernel (made by its prediction box)."""
+        return _RECORDS.get(self.prediction.id)
+
+    # -- reading the explorer ------------------------------------------------------------------
+    def _live(self):
+        """(values, state) of the explorer, or (None, None) without one."""
+        if self.explorer is None:
+            return None, None
+        return dict(self.explorer.values()), self.explorer.view.state
+
+    def record_reading(self, text: str | None = None):
+        """Check the typed reading against the explorer; when it matches, record it and show
+        the verdict and the explanation. Returns the :class:`Feedback`, or None when nothing
+        could be judged yet (no commit above)."""
+        if text is not None and text != self.text.value:
+            self.text.value = text  # its observer records it
+            return self.last
+        record = self.record
+        if record is None or not record.committed:
+            self.last = None
+            self.feedback.value = ("Commit a prediction in the box above the explorer first: "
+                                   "predict, then observe.")
+            return None
+        if record.observed_done:
+            return self.last
+        values, state = self._live()
+        if getattr(self.explorer, "error", None):
+            self.last = None
+            self.feedback.value = ("The explorer shows an error at this setting: set "
+                                   f"{html.escape(self.observation.setting_text())}.")
+            return None
+        self.last = self.observation.check_reading(self.text.value, state=state, values=values)
+        self.feedback.value = self.last.to_html()
+        if self.last.correct:
+            record.observed = float(parse_answer(self.observation._strip(self.text.value), 0.0))
+            self.text.disabled = self.button.disabled = True
+            self.button.description = "Recorded"
+            self.show_button.layout.display = "none"
+            _report(self.prediction.id, "observation", record.observed)
+            self._explain(f"{self.observation.what} = {html.escape(self.text.value.strip())}")
+        elif self.last.correct is False:
+            self.attempts += 1
+            if self.attempts >= 2:
+                self.show_button.layout.display = None
+        return self.last
+
+    def _reference(self, state) -> float:
+        return float(self.observation.reference(state))
+
+    def _reading_text(self) -> str:
+        """What the explorer shows at the setting: live when it is there, else genviz's."""
+        obs = self.observation
+        values, state = self._live()
+        live = values is not None and not obs.off_setting(values)
+        value = self._reference(state if live else None)
+        unit = obs.unit
+        return f"{obs.what} = {value:.4g}{unit} (at {obs.setting_text()})"
+
+    def show_reading(self) -> None:
+        """Show the reading instead of recording it (offered after two that did not match)."""
+        record = self.record
+        if record is None or not record.committed or record.observed_done:
+            return
+        record.shown = True
+        self.text.disabled = self.button.disabled = True
+        self.show_button.layout.display = "none"
+        self.feedback.value = f"The explorer shows {html.escape(self._reading_text())}."
+        _report(self.prediction.id, "observation", None)
+        self._explain(html.escape(self._reading_text()) + " (shown)")
+
+    # -- the explanation -------------------------------------------------------------------------
+    def _explain(self, saw: str) -> None:
+        p, record = self.prediction, self.record
+        mine = record.final
+        rows = []
+        if self.lecture:
+            rows.append(("The room's votes", f"{_md(_option(p, record.vote1))} → "
+                                             f"{_md(_option(p, record.vote2))}"))
+        else:
+            rows.append(("Your prediction", _md(_option(p, mine))))
+        rows.append(("What the explorer showed", saw))
+        table = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
+                        f"<td>{v}</td></tr>" for k, v in rows)
+        held = mine in p.correct
+        verdict = ("held" if held else "did not hold") if not self.lecture else \
+            ("was right" if held else "was not right")
+        who = "The room's prediction" if self.lecture else "Your prediction"
+        reason = p.reasons[mine]
+        right = " or ".join(_md(_option(p, i)) for i in p.correct)
+        self.explanation.value = (
+            f"<table class='genviz-saw'>{table}</table>"
+            f"<p><b>{who} {verdict}.</b> The answer: {right}. "
+            f"{_md(reason) if reason and not held else ''}</p>"
+            f"<div>{_md(p.explanation)}</div>")
+        if not self.lecture:
+            self.why_row.layout.display = None
+        _changed()
+
+    def reveal(self, show: bool = True) -> None:
+        """Lecture mode: after the room's second vote, show the reading and the explanation
+        (or fold them again)."""
+        record = self.record
+        if show and (record is None or record.vote2 is None):
+            self.feedback.value = ("Take the room's two votes in the box above the explorer "
+                                   "first: vote, discuss with your neighbour, vote again.")
+            self.button.value = False
+            return
+        if show:
+            self.feedback.value = ""
+            if record.observed is None:
+                values, state = self._live()
+                live = values is not None and not self.observation.off_setting(values)
+                record.observed = self._reference(state if live else None)
+                _report(self.prediction.id, "observation", record.observed)
+            self._explain(html.escape(self._reading_text()))
+        else:
+            self.explanation.value = ""
+        if self.button.value != show:
+            self.button.value = show
+        self.button.description = "Hide" if show else "Reveal"
+
+    def keep_why(self, text: str | None = None) -> str:
+        """Keep the learner's one line in the record (not graded). Returns it."""
+        if text is not None:
+            self.why.value = text
+        record = self.record
+        line = " ".join(self.why.value.split())[:300]
+        if record is None or not record.observed_done:
+            return ""
+        record.why = line
+        _report(self.prediction.id, "why", line)
+        self.why_button.description = "Kept" if line else "Keep"
+        _changed()
+        return line
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live box where a widget manager runs; elsewhere the observation's prompt, then
+        what happens and why folded in ``<details>``."""
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        return {**data, "text/html": static_observation_html(self.prediction),
+                "text/plain": f"Observe: {self.observation.prompt} Run this notebook to record "
+                              f"it; then the explanation is shown."}
+
+
+def static_observation_html(prediction) -> str:
+    """The observation without widgets: its prompt, then the answer and the explanation folded
+    (what the course website shows under an explorer)."""
+    p, obs = prediction, prediction.observation
+    reasons = "".join(f"<li>{html.escape(_option(p, i))}: {_md(r)}</li>"
+                      for i, r in enumerate(p.reasons) if r and i not in p.correct)
+    reasons = f"<ul>{reasons}</ul>" if reasons else ""
+    answer = " or ".join(html.escape(_option(p, i)) for i in p.correct)
+    return (f'<div class="genviz-exercise genviz-choice genviz-observation tex2jax_process">'
+            f"<p><b>Observe.</b> {_md(obs.prompt)}</p>"
+            f"<p><i>Record what you see (run this notebook to record it in a box), then open "
+            f"the explanation.</i></p>"
+            f"<details><summary>What happens, and why</summary>"
+            f"<p><b>{answer}.</b> {_md(p.explanation)}</p>{reasons}</details></div>")
+
+
+def observation_box(prediction, explorer=None, *, lecture: bool | None = None,
+                    **kwargs) -> ObservationBox:
+    """The box after an explorer: ``observation_box(p, explorer)`` with the prediction of the
+    box before it and the explorer (read through ``values()`` and ``view.state``)."""
+    return ObservationBox(prediction, explorer, lecture=lecture, **kwargs)
+
+

@@ -1,0 +1,392 @@
+"""Predict, observe, explain: the boxes around an explorer, and the learner's record of them.
+
+The cycle (Sokoloff & Thornton's interactive lecture demonstrations; Crouch, Fagen, Callan &
+Mazur, Am. J. Phys. 72, 2004), in three widgets a notebook puts around an explorer::
+
+    p = exercises.predict_peak_with_rho(0.5, 0.9)
+    prediction_box(p)                    # before the explorer: commit to an option
+    explorer = gaussian_explorer(...)    # try it
+    explorer
+    observation_box(p, explorer)         # after it: record what it showed, then the explanation
+    ...
+    prediction_review()                  # at the end: which of your predictions failed, and why?
+
+* :func:`prediction_box` — the question and its options. **Commit** locks the choice and says
+  only "now try it" (no verdict, no explanation). In **lecture mode** (Voila, ``make present``)
+  it is a question to the room, after Mazur's peer instruction: *Record vote 1* → "discuss with
+  your neighbour" → *Record vote 2*.
+* :func:`genviz.widgets.observations.observation_box` — the observation's prompt (set this, read that), a box for what the
+  learner saw and **Record**. The reading is checked against the explorer's own state (see
+  :class:`genviz.exercises.Observation`: never against another setting than the one stated);
+  only a matching reading opens the verdict, the learner's prediction beside what they saw, the
+  explanation, and a one-line "why?" (free text, kept, not graded). In lecture mode a *Reveal*
+  toggle, active after the room's second vote, shows the reading and the explanation.
+* :func:`prediction_review` — the learner's own committed predictions, observations and whys,
+  from the kernel-side record (:func:`prediction_records`), updated as the boxes change.
+
+Statically (the course website, GitHub, nbviewer) the prediction box is the question and its
+options, and the observation box the observation's prompt and then the verdict and the
+explanation folded in ``<details>``.
+
+**One hook**: every stage (``"vote1"``, ``"vote2"``, ``"observation"``, ``"why"``) goes through
+:func:`report_stage`, which does nothing here; a poll service replaces it (assign a function
+to ``genviz.widgets.predictions.report_stage``: the boxes look it up when a stage happens).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+
+import ipywidgets as widgets
+
+from genviz.exercises._core import _markdown_to_html
+from genviz.plots.style import is_lecture_mode
+
+__all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
+           "clear_prediction_records", "PredictionBox", "PredictionReview", "prediction_box",
+           "prediction_review"]
+
+#: The stages a prediction goes through, in order, as :func:`report_stage` names them: the
+#: (first) vote — a learner's commit or the room's first vote —, the room's second vote
+#: (lecture mode), the observation recorded, and the learner's one-line why.
+STAGES = ("vote1", "vote2", "observation", "why")
+
+
+def report_stage(question_id: str, stage: str, value) -> None:
+    """Called once per stage of every prediction; does nothing (the hook of the room's poll).
+
+    Parameters
+    ----------
+    question_id : str
+        The prediction's ``id`` (``"02-peak-with-rho"``).
+    stage : {"vote1", "vote2", "observation", "why"}
+        See :data:`STAGES`.
+    value
+        ``vote1``/``vote2``: the index of the option chosen, in the order shown
+        (``prediction.options``); ``observation``: the reading (a float; None when the learner
+        asked to be shown it); ``why``: the text.
+    """
+    return None
+
+
+def _report(question_id: str, stage: str, value) -> None:
+    # looked up at call time, so assigning a new report_stage to this module takes effect
+    globals()["report_stage"](question_id, stage, value)
+
+
+# --- the kernel-side record ------------------------------------------------------------------
+
+@dataclasses.dataclass
+class PredictionRecord:
+    """What one learner (or one room) did with one prediction in this kernel.
+
+    Attributes
+    ----------
+    prediction : Prediction
+    lecture : bool
+        Whether it was asked to a room (two votes) or committed by one learner.
+    vote1, vote2 : int or None
+        The option committed (or the room's first vote), and the room's second vote.
+    observed : float or None
+        The reading recorded (None until recorded, or when it was shown instead).
+    shown : bool
+        The learner asked to be shown the reading instead of recording it.
+    why : str
+        The learner's one line ("" until written).
+    """
+
+    prediction: object
+    lecture: bool = False
+    vote1: int | None = None
+    vote2: int | None = None
+    observed: float | None = None
+    shown: bool = False
+    why: str = ""
+
+    @property
+    def id(self) -> str:
+        return self.prediction.id
+
+    @property
+    def final(self) -> int | None:
+        """The prediction that counts: the second vote in a room, else the commit."""
+        return self.vote2 if self.lecture else self.vote1
+
+    @property
+    def committed(self) -> bool:
+        return self.final is not None
+
+    @property
+    def observed_done(self) -> bool:
+        return self.observed is not None or self.shown
+
+    @property
+    def held(self) -> bool | None:
+        """Whether the prediction held (None until it is committed and observed)."""
+        if not self.committed or not self.observed_done:
+            return None
+        return self.final in self.prediction.correct
+
+
+_RECORDS: dict[str, PredictionRecord] = {}
+_LISTENERS: list = []
+
+
+def prediction_records(prefix: str | None = None) -> list[PredictionRecord]:
+    """The records of this kernel's predictions, in the order their boxes were made; only the
+    ids starting with ``prefix`` (a notebook's ``"02"``) if given."""
+    return [r for k, r in _RECORDS.items() if prefix is None or k.startswith(prefix)]
+
+
+def clear_prediction_records() -> None:
+    """Forget every record (a fresh kernel's state)."""
+    _RECORDS.clear()
+    _changed()
+
+
+def _record_for(prediction, *, lecture: bool = False, fresh: bool = False) -> PredictionRecord:
+    """The record of ``prediction``'s id; a new one when ``fresh`` (a prediction box made or
+    re-made: a re-run cell asks again) or when there is none yet."""
+    record = _RECORDS.get(prediction.id)
+    if fresh or record is None:
+        record = PredictionRecord(prediction, lecture=bool(lecture))
+        _RECORDS[prediction.id] = record
+    return record
+
+
+def _changed() -> None:
+    for fn in list(_LISTENERS):
+        fn()
+
+
+def _check_prediction(prediction):
+    if not (hasattr(prediction, "options") and hasattr(prediction, "correct")
+            and getattr(prediction, "kind", None) == "prediction"):
+        raise TypeError(f"prediction must be a genviz.exercises.Prediction, got "
+                        f"{type(prediction).__name__}")
+    return prediction
+
+
+def _md(text: str) -> str:
+    return _markdown_to_html(text)
+
+
+def _option(prediction, i) -> str:
+    return f"({prediction.label(i)}) {prediction.options[i]}"
+
+
+# --- before the explorer: commit, or vote / discuss / vote ---------------------------------
+
+class PredictionBox(widgets.VBox):
+    """The question, its options as radio buttons, and Commit (or the room's two votes).
+
+    Attributes
+    ----------
+    prediction : Prediction
+    lecture : bool
+    question : ipywidgets.HTMLMath
+    radio : ipywidgets.RadioButtons
+        Value: the index of the option selected (as shown), or None.
+    button : ipywidgets.Button
+        Commit; in lecture mode Record vote 1, then Record vote 2.
+    feedback : ipywidgets.HTMLMath
+        What to do next. Never a verdict or the explanation.
+    record : PredictionRecord
+    """
+
+    def __init__(self, prediction, *, lecture: bool | None = None, width: str = "560px"):
+        self.prediction = _check_prediction(prediction)
+        self.lecture = is_lecture_mode() if lecture is None else bool(lecture)
+        self.record = _record_for(prediction, lecture=self.lecture, fresh=True)
+        _changed()
+        self.question = widgets.HTMLMath(f"<b>Predict.</b> {_md(prediction.prompt)}")
+        self.radio = widgets.RadioButtons(
+            options=[(_option(prediction, i), i) for i in range(len(prediction.options))],
+            value=None, layout=widgets.Layout(width=width), style={"description_width": "0px"})
+        label, tip = (("Record vote 1", "Record the room's first vote") if self.lecture else
+                      ("Commit", "Commit to your prediction; then try it in the explorer"))
+        self.button = widgets.Button(description=label, icon="check", button_style="primary",
+                                     tooltip=tip, layout=widgets.Layout(width="auto",
+                                                                        min_width="110px"))
+        self.button.on_click(lambda _: self.vote() if self.lecture else self.commit())
+        self.feedback = widgets.HTMLMath("")
+        super().__init__([self.question, self.radio, widgets.HBox([self.button]),
+                          self.feedback])
+        self.add_class("genviz-choice")
+        self.add_class("genviz-prediction")
+
+    def select(self, i) -> None:
+        """Select option ``i`` (an index, letter or text), as a click on it does."""
+        self.radio.value = self.prediction.index(i)
+
+    def _now_try(self) -> str:
+        obs = self.prediction.observation
+        if obs is None:
+            return "Now try it in the explorer below."
+        if self.lecture:
+            return (f"Now watch the explorer below: {_md(obs.prompt)} Then reveal what happens, "
+                    f"and why, under it.")
+        return (f"Now try it in the explorer below: {_md(obs.prompt)} Record what you see in the "
+                f"box under the explorer.")
+
+    def commit(self):
+        """Lock the selected option; say only "now try it". Returns the option's index."""
+        if self.record.vote1 is not None:
+            return self.record.vote1
+        if self.radio.value is None:
+            self.feedback.value = "Choose an option first, then press Commit."
+            return None
+        i = self.radio.value
+        self.record.vote1 = i
+        self.radio.disabled = self.button.disabled = True
+        self.button.description = "Committed"
+        self.feedback.value = (f"<div><b>Committed:</b> {_md(_option(self.prediction, i))}. "
+                               f"{self._now_try()}</div>")
+        _report(self.prediction.id, "vote1", i)
+        _changed()
+        return i
+
+    def vote(self):
+        """Lecture mode: record the room's first vote, then (after the discussion) its second.
+        Returns the option recorded, or None."""
+        r = self.record
+        if r.vote2 is not None:
+            return r.vote2
+        if self.radio.value is None:
+            self.feedback.value = "Mark the option most of the room chose, then record it."
+            return None
+        i = self.radio.value
+        if r.vote1 is None:
+            r.vote1 = i
+            self.radio.value = None
+            self.button.description = "Record vote 2"
+            self.button.tooltip = "Record the room's second vote, after the discussion"
+            self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, i))}. "
+                                   f"<b>Discuss with your neighbour:</b> convince them of your "
+                                   f"answer, then vote again.</div>")
+            _report(self.prediction.id, "vote1", i)
+        else:
+            r.vote2 = i
+            self.radio.disabled = self.button.disabled = True
+            self.button.description = "Votes recorded"
+            self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, r.vote1))}"
+                                   f"; <b>vote 2:</b> {_md(_option(self.prediction, i))}. "
+                                   f"{self._now_try()}</div>")
+            _report(self.prediction.id, "vote2", i)
+        _changed()
+        return i
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live box where a widget manager runs; elsewhere the question and its options
+        (the answer is not here: it is folded under the observation, after the explorer)."""
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        p = self.prediction
+        items = "".join(f"<li>{html.escape(_option(p, i))}</li>" for i in range(len(p.options)))
+        page = (f'<div class="genviz-exercise genviz-choice genviz-prediction tex2jax_process">'
+                f"<p><b>Predict.</b> {_md(p.prompt)}</p>"
+                f'<ul class="genviz-options" style="list-style:none;padding-left:1em">{items}</ul>'
+                f"<p><i>Choose one before you read on (run this notebook to commit to it in a "
+                f"box); what happens, and why, is under the explorer.</i></p></div>")
+        opts = "; ".join(_option(p, i) for i in range(len(p.options)))
+        text = f"Predict: {p.prompt} Options: {opts}. Run this notebook to commit to one."
+        return {**data, "text/html": page, "text/plain": text}
+
+
+def prediction_box(prediction, *, lecture: bool | None = None, **kwargs) -> PredictionBox:
+    """The box before an explorer: ``prediction_box(exercises.predict_peak_with_rho())``.
+
+    ``lecture=None`` follows :func:`genviz.plots.style.is_lecture_mode` (on under
+    ``make present``): the room votes, discusses and votes again instead of one commit."""
+    return PredictionBox(prediction, lecture=lecture, **kwargs)
+
+
+# --- at the end: which of your predictions failed, and why? ------------------------------
+
+class PredictionReview(widgets.VBox):
+    """The learner's own predictions in this kernel: what they committed, what they saw,
+    whether it held, and their why; re-drawn whenever a box records something.
+
+    Attributes
+    ----------
+    prefix : str or None
+        Only the ids starting with it (a notebook's ``"02"``), or every record.
+    body : ipywidgets.HTMLMath
+    """
+
+    def __init__(self, prefix: str | None = None):
+        if prefix is not None and not isinstance(prefix, str):
+            raise TypeError(f"prefix must be a string such as '02' or None, got "
+                            f"{type(prefix).__name__}")
+        self.prefix = prefix
+        self.body = widgets.HTMLMath("")
+        super().__init__([self.body])
+        self.add_class("genviz-review")
+        _LISTENERS.append(self.refresh)
+        self.refresh()
+
+    def rows(self) -> list[dict]:
+        """One dict per prediction: id, question, predicted, saw, held, why."""
+        out = []
+        for r in prediction_records(self.prefix):
+            p = r.prediction
+            out.append({"id": r.id, "question": p.prompt,
+                        "predicted": _option(p, r.final) if r.committed else None,
+                        "saw": (None if not r.observed_done else "(shown)" if r.shown else
+                                f"{p.observation.what} = {r.observed:.4g}{p.observation.unit}"
+                                if p.observation is not None else str(r.observed)),
+                        "held": r.held, "why": r.why})
+        return out
+
+    def refresh(self) -> None:
+        rows = self.rows()
+        if not rows:
+            self.body.value = ("<p><b>Which of your predictions failed, and why?</b> This "
+                               "notebook asked for no prediction yet.</p>")
+            return
+        failed = [r for r in rows if r["held"] is False]
+        done = [r for r in rows if r["held"] is not None]
+        head = (f"<p><b>Which of your predictions failed, and why?</b> "
+                f"{len(done)} of {len(rows)} predictions committed and observed; "
+                f"{len(failed)} did not hold.</p>")
+        items = []
+        for r in rows:
+            mark = {True: "It held.", False: "<b>It failed.</b>", None: "Not finished yet."}[
+                r["held"]]
+            why = (html.escape(r["why"]) if r["why"] else
+                   "<i>write one line in the box under its explorer</i>"
+                   if r["held"] is False else "")
+            predicted = (f"You predicted {_md(r['predicted'])}." if r["predicted"] else
+                         "No prediction committed.")
+            saw = f" The explorer showed {html.escape(r['saw'])}." if r["saw"] else ""
+            items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{saw} {mark}"
+                         + (f"<br>Why: {why}" if why else "") + "</li>")
+        self.body.value = head + "<ol>" + "".join(items) + "</ol>"
+
+    def close(self) -> None:
+        if self.refresh in _LISTENERS:
+            _LISTENERS.remove(self.refresh)
+        super().close()
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live list where a widget manager runs; elsewhere the questions, to review."""
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        questions = "".join(f"<li>{_md(r.prediction.prompt)}</li>"
+                            for r in prediction_records(self.prefix))
+        page = ('<div class="genviz-exercise genviz-review tex2jax_process">'
+                "<p><b>Which of your predictions failed, and why?</b> Run this notebook: this "
+                "box then lists what you predicted, what you saw and your one-line why for "
+                f"each question.</p><ol>{questions}</ol></div>")
+        return {**data, "text/html": page,
+                "text/plain": "Which of your predictions failed, and why? Run this notebook "
+                              "to see your own predictions here."}
+
+
+def prediction_review(prefix: str | None = None) -> PredictionReview:
+    """The end of a notebook: ``prediction_review()`` lists this kernel's predictions (only
+    the ids starting with ``prefix`` if given), updated as the learner records them."""
+    return PredictionReview(prefix)
