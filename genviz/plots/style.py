@@ -9,11 +9,13 @@ from __future__ import annotations
 import contextlib
 
 import matplotlib as mpl
+from matplotlib.colors import to_rgb
 from matplotlib.ticker import MaxNLocator
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
-           "figure_width_budget", "explorer_figsize", "tidy_ticks"]
+           "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
+           "panel_grid", "light"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -119,6 +121,32 @@ def explorer_figsize(width: float, height: float, *,
         raise ValueError(f"lecture_box {box} must fit LECTURE_FIGURE_BOX = {LECTURE_FIGURE_BOX}")
     scale = min(box[0] / width, box[1] / height)
     return (round(width * scale, 2), round(height * scale, 2))
+
+
+# -- layout arithmetic, kept here so that painters only paint ------------------------------------
+def panel_row_width(n: int, per: float, budget: float = FIGURE_WIDTH_BUDGET) -> float:
+    """Width of a row of ``n`` panels of ``per`` inches, at most ``budget``.
+
+    >>> panel_row_width(2, 2.6), panel_row_width(4, 2.6)
+    (5.2, 7.8)
+    """
+    return min(budget, per * n)
+
+
+def panel_grid(n: int, max_cols: int) -> tuple[int, int]:
+    """``(nrows, ncols)`` for ``n`` panels, at most ``max_cols`` a row.
+
+    >>> panel_grid(5, 3), panel_grid(2, 3)
+    ((2, 3), (1, 2))
+    """
+    ncols = min(n, max_cols)
+    return -(-n // ncols), ncols
+
+
+def light(color, amount=0.75):
+    """``color`` mixed with white (``amount`` = 0: the colour, 1: white): region shading."""
+    r, g, b = to_rgb(color)
+    return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
 
 
 def tidy_ticks(fig, nbins: int = 4) -> None:
