@@ -340,6 +340,11 @@ class View:
         self.params = study.defaults()
         return study.static()
 
+    @property
+    def study(self):
+        """The view's study (for callers and tests; a painter never reads it)."""
+        return getattr(self, "_study", None)
+
     def parameter_names(self) -> tuple:
         """The names ``update(**params)`` accepts: the study's (:attr:`PARAMS` or the keywords
         of ``update`` for a view without a study)."""

@@ -15,7 +15,7 @@ from matplotlib.ticker import MaxNLocator
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
            "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
-           "panel_grid", "light"]
+           "panel_grid", "light", "cmap_colors", "class_colors"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -143,10 +143,29 @@ def panel_grid(n: int, max_cols: int) -> tuple[int, int]:
     return -(-n // ncols), ncols
 
 
+def class_colors(n: int) -> list:
+    """The colours of classes ``0 .. n-1`` (:data:`CLASS_COLORS`, repeated past six).
+
+    >>> class_colors(2) == CLASS_COLORS[:2], len(class_colors(8))
+    (True, 8)
+    """
+    return [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(n)]
+
+
 def light(color, amount=0.75):
     """``color`` mixed with white (``amount`` = 0: the colour, 1: white): region shading."""
     r, g, b = to_rgb(color)
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+def cmap_colors(cmap: str, n: int, start: float = 0.0, span: float = 1.0) -> list:
+    """``n`` colours of the colour map ``cmap``, evenly from ``start`` to ``start + span``.
+
+    >>> len(cmap_colors("viridis", 5, 0.15, 0.7))
+    5
+    """
+    colormap = mpl.colormaps[cmap]
+    return [colormap(start + span * k / (n - 1)) for k in range(n)]
 
 
 def tidy_ticks(fig, nbins: int = 4) -> None:
