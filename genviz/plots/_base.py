@@ -389,7 +389,13 @@ class View:
         if fn is not None:
             fn(*args, **kwargs)
 
-    # -- limits that follow the data (the comparisons a painter does not make) ---------------
+    # -- painting helpers: the bookkeeping and comparisons a painter does not make --------------
+    def remove_animated(self, artist) -> None:
+        """Take an animated artist out of the figure (e.g. a contour set a line replaces)."""
+        if artist in self._animated:
+            self._animated.remove(artist)
+        artist.remove()
+
     def set_limits(self, ax, *, xlim=None, ylim=None, zlim=None) -> bool:
         """Set the axis limits that differ from ``ax``'s; a change is static, so the next
         redraw is a full one. Returns whether any changed."""
