@@ -13,16 +13,20 @@ from scipy.spatial.distance import pdist
 from sklearn.metrics import precision_score, recall_score, roc_auc_score
 from sklearn.neighbors import KNeighborsClassifier
 
-from genviz.bandwidth_study import BandwidthStudy
-from genviz.gda_studies import (fit_gda_sample, gda_covariance_fits, gda_vs_logistic_trial,
-                                posterior_two_ways)
+from genviz.studies.kde_bandwidth import BandwidthStudy
+from genviz.studies.gda_fits import fit_gda_sample, gda_covariance_fits, posterior_two_ways
+from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
 from genviz.gda import GDA
 from genviz.kde import claw_pdf, cv_curve_bruteforce, kde_pdf, sample_claw
 from genviz.knn import SortedNeighbors, majority_vote, nearest_neighbor_predict, votes_at_k
-from genviz.naive_bayes import (CategoricalNB, FitPath, KDEvsGaussianNB, MultinomialNB,
-                                ThresholdStudy)
+from genviz.naive_bayes import CategoricalNB, MultinomialNB
+from genviz.studies.naive_bayes_experiments import FitPath, KDEvsGaussianNB
+from genviz.studies.spam import ThresholdStudy
 from genviz.projections import projection_ratios, random_projection
-from genviz.samplers import GDAFitSampler, LabelNoise, gaussian_sample, random_order
+from genviz.studies.gaussian import gaussian_sample
+from genviz.studies.gda_fits import GDAFitSampler
+from genviz.studies.joint import random_order
+from genviz.studies.knn import LabelNoise
 from genviz.synthetic import DataModel, flip_labels
 
 SETTINGS = settings(max_examples=25, deadline=None)

@@ -9,7 +9,7 @@ from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,
                                 panel_row_width, tidy_ticks)
 from genviz.studies.gaussian import (K_SIGMAS, GaussianFigureResult, GaussianResult,
-                                     GaussianStatic, GaussianStudy, gaussian_figure_study)
+                                     GaussianStudy, gaussian_figure_study)
 
 __all__ = ["gaussian_figure", "GaussianView"]
 

@@ -8,9 +8,9 @@ import numpy as np
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.gda import COLORS, MARKERS
 from genviz.plots.style import CLASS_COLORS, explorer_figsize
-from genviz.studies.gda_vs_logistic import (GDAvsLogisticResult, GDAvsLogisticStudy,
-                                            LearningCurveFigureResult,
-                                            learning_curve_figure_study)
+from genviz.studies.gda_vs_logistic import GDAvsLogisticResult, GDAvsLogisticStudy
+from genviz.studies.gda_vs_logistic_curves import (LearningCurveFigureResult,
+                                                   learning_curve_figure_study)
 
 __all__ = ["learning_curve_figure", "GDAvsLogisticView"]
 

@@ -11,8 +11,9 @@ from matplotlib.collections import LineCollection
 
 from genviz.plots._base import View, fmt, new_figure, plain_text
 from genviz.plots.style import DENSITY_CMAP, PALETTE, cmap_colors, explorer_figsize
-from genviz.studies.kde import (KDE2D_LEVELS, BandwidthResult, BandwidthStudy, HistogramResult,
-                                HistogramStudy, KDE2DResult, KDE2DStudy, KDEResult, KDEStudy)
+from genviz.studies.kde import (KDE2D_LEVELS, HistogramResult, HistogramStudy, KDE2DResult,
+                                KDE2DStudy, KDEResult, KDEStudy)
+from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
 
 __all__ = ["HistogramView", "KDEView", "BandwidthView", "KDE2DView", "rug"]
 
@@ -112,10 +113,10 @@ class KDEView(View, study=KDEStudy):
 class BandwidthView(View, study=BandwidthStudy):
     """Claw-density draws: the KDE at bandwidth h (top) and both CV curves with h marked (below).
 
-    The numbers come from a :class:`genviz.studies.kde.BandwidthStudy` (``study``; by default
+    The numbers come from a :class:`genviz.studies.kde_bandwidth.BandwidthStudy` (``study``; by default
     one built from ``seed``, ``hs``, ``x_range`` and ``n_grid``), which owns the samples, their
     CV sweeps (computed once per ``n``, or prefetched) and the KDE at ``h``; the view only draws
-    them. ``update(n=, h=)``; ``state`` is a :class:`~genviz.studies.kde.BandwidthResult`:
+    them. ``update(n=, h=)``; ``state`` is a :class:`~genviz.studies.kde_bandwidth.BandwidthResult`:
     ``n``, ``h``, ``hs``, ``loo``, ``lscv``, ``h_loo``, ``h_lscv``, ``silverman``, ``scott``,
     ``loo_at_h``, ``lscv_at_h`` (interpolated from the sweeps), ``ise`` (integrated squared
     error of the KDE at h against the true claw).
@@ -173,7 +174,7 @@ class BandwidthView(View, study=BandwidthStudy):
 
     def prefetch(self, ns) -> None:
         """Have the study compute the sweeps of each ``n`` in ``ns`` in the background, those
-        nearest the current ``n`` first (:meth:`genviz.studies.kde.BandwidthStudy.prefetch`):
+        nearest the current ``n`` first (:meth:`genviz.studies.kde_bandwidth.BandwidthStudy.prefetch`):
         the explorer calls this once a browser shows it, so that moving the n slider later
         costs no sweep (~0.15 s) on its path. :meth:`close` cancels what has not started."""
         super().prefetch(ns, near=self.params["n"])

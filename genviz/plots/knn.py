@@ -15,8 +15,9 @@ from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
 from genviz.studies.knn import (KNNClassificationResult, KNNClassificationStudy,
-                                KNNRegressionResult, KNNRegressionStudy, ProjectionResult,
-                                ProjectionStudy, ThreeClassNNResult, three_class_nn_figure_study)
+                                KNNRegressionResult, KNNRegressionStudy, ThreeClassNNResult,
+                                three_class_nn_figure_study)
+from genviz.studies.knn_projection import ProjectionResult, ProjectionStudy
 
 __all__ = ["KNNClassificationView", "KNNRegressionView", "ProjectionView",
            "decision_regions_figure", "VOTE_CMAP", "REGION_CMAP"]
@@ -195,7 +196,7 @@ class ProjectionView(View, study=ProjectionStudy):
     Uses ``R`` with N(0, 1/d) entries (``scaling="jl"``); with the same seed the projections for
     different d share rows, so the picture changes smoothly.
 
-    ``update(d=, eps=)``; ``state`` is a :class:`~genviz.studies.knn.ProjectionResult`:
+    ``update(d=, eps=)``; ``state`` is a :class:`~genviz.studies.knn_projection.ProjectionResult`:
     ``d``, ``eps``, ``ratios``, ``stats`` (:func:`genviz.projections.distortion_stats`),
     ``jl_dim`` and ``dims``/``max_distortion``/``std``.
     """

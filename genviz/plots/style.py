@@ -9,13 +9,15 @@ from __future__ import annotations
 import contextlib
 
 import matplotlib as mpl
+import numpy as np
 from matplotlib.colors import to_rgb
 from matplotlib.ticker import MaxNLocator
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
            "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
-           "panel_grid", "light", "cmap_colors", "class_colors"]
+           "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
+           "grouped_bar_positions"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -124,13 +126,14 @@ def explorer_figsize(width: float, height: float, *,
 
 
 # -- layout arithmetic, kept here so that painters only paint ------------------------------------
-def panel_row_width(n: int, per: float, budget: float = FIGURE_WIDTH_BUDGET) -> float:
-    """Width of a row of ``n`` panels of ``per`` inches, at most ``budget``.
+def panel_row_width(n: int, per: float, extra: float = 0.0,
+                    budget: float = FIGURE_WIDTH_BUDGET) -> float:
+    """Width of a row of ``n`` panels of ``per`` inches plus ``extra``, at most ``budget``.
 
-    >>> panel_row_width(2, 2.6), panel_row_width(4, 2.6)
-    (5.2, 7.8)
+    >>> panel_row_width(2, 2.6), panel_row_width(4, 2.6), panel_row_width(1, 3.6, 0.4)
+    (5.2, 7.8, 4.0)
     """
-    return min(budget, per * n)
+    return min(budget, per * n + extra)
 
 
 def panel_grid(n: int, max_cols: int) -> tuple[int, int]:
@@ -156,6 +159,33 @@ def light(color, amount=0.75):
     """``color`` mixed with white (``amount`` = 0: the colour, 1: white): region shading."""
     r, g, b = to_rgb(color)
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+def table_panel_grid(n: int) -> tuple[int, int]:
+    """``(nrows, ncols)`` for ``n`` small bar-chart panels: at most 4 a row (2-3 in lecture
+    style), so 7 panels (EnjoySport's tables and the posterior) wrap within the width budget.
+
+    >>> table_panel_grid(5), table_panel_grid(7)
+    ((2, 3), (2, 4))
+    """
+    if is_lecture_mode():
+        ncols = min(n, 2 if n <= 6 else 3)
+    else:
+        ncols = n if n <= 3 else min(4, -(-n // 2))
+    return -(-n // ncols), ncols
+
+
+def grouped_bar_positions(n_positions: int, n_groups: int, total: float = 0.8):
+    """Bar positions for ``n_groups`` bars side by side at each of ``n_positions`` ticks:
+    ``(positions, width)``, ``positions[k]`` the k-th group's bars, centred on the ticks.
+
+    >>> positions, width = grouped_bar_positions(2, 2)
+    >>> [p.tolist() for p in positions], width
+    ([[-0.2, 0.8], [0.2, 1.2]], 0.4)
+    """
+    xs = np.arange(n_positions)
+    w = total / n_groups
+    return [xs + (k - (n_groups - 1) / 2) * w for k in range(n_groups)], w
 
 
 def cmap_colors(cmap: str, n: int, start: float = 0.0, span: float = 1.0) -> list:

@@ -92,7 +92,7 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
 def progress_bar(description: str = "running"):
     """An ``IntProgress`` bar and a ``callback(done, total)`` that advances it.
 
-    Pass the callback as ``progress=`` to :func:`genviz.experiments.learning_curves`.
+    Pass the callback as ``progress=`` to :func:`genviz.studies.gda_vs_logistic_curves.learning_curves`.
 
     Returns
     -------
