@@ -9,8 +9,8 @@ from genviz.gda import GDA
 from genviz.logistic import LogisticRegression
 from genviz.plots.gda import covariance_figure, gda_figure, posterior_figure
 from genviz.plots.gda_vs_logistic import GDAvsLogisticView, learning_curve_figure
-from genviz.studies.gda import line_in_box
-from genviz.studies.gda_vs_logistic import learning_curves
+from genviz.studies.gda_fits import line_in_box
+from genviz.studies.gda_vs_logistic_curves import learning_curves
 from genviz.synthetic import DataModel
 
 

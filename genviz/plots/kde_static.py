@@ -158,7 +158,7 @@ def _paint_gallery(r: KernelGalleryResult, *, figsize=None):
     colors = list(PALETTE.values())
     # one colour each, solid; past the palette's eight the colours again, dashed
     cycle = [*colors, *colors]
-    styles = ["-"] * len(colors) + ["--"] * len(colors)
+    styles = [*["-"] * len(colors), *["--"] * len(colors)]
     for i, (name, density, compact) in enumerate(zip(r.names, r.densities, r.compact)):
         ax.plot(u, density, color=cycle[i], ls=styles[i],
                 lw=1.8, label=name + (" (support [-1, 1])" if compact else ""))

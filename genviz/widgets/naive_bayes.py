@@ -57,7 +57,7 @@ def categorical_readout(state) -> str:
                    f"decision: <b>{esc(str(e['decision']))}</b>")
     return readout_html(
         f"Laplace/Lidstone &alpha; = {a:g}",
-        "<table style='border-collapse:collapse'>" + head + "".join(rows) + f"</table>{verdict}")
+        f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>{verdict}")
 
 
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):
