@@ -18,8 +18,8 @@ from genviz.studies.gda import (CovarianceFigureResult, GDAFigureResult, GDAFitR
 __all__ = ["gda_figure", "posterior_figure", "covariance_figure", "GDAFitView", "COLORS",
            "MARKERS"]
 
-# deprecated alias: the segment of a line in a box is computed in genviz.studies.gda
-__getattr__ = moved_names(__name__, {"line_in_box": "genviz.studies.gda"})
+# deprecated alias: the segment of a line in a box is computed in genviz.studies.gda_fits
+__getattr__ = moved_names(__name__, {"line_in_box": "genviz.studies.gda_fits"})
 
 # One colour per learner, the same in every figure.
 COLORS = {"gda": PALETTE["green"], "lr": PALETTE["purple"], "bayes": PALETTE["black"]}

@@ -64,15 +64,18 @@ class Result:
         super().__init_subclass__(**kwargs)
         dataclasses.dataclass(frozen=True, eq=False)(cls)
 
-    def keys(self) -> tuple:
-        """The field names, in order."""
-        return tuple(f.name for f in dataclasses.fields(self))
+    def _as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
-    def values(self) -> tuple:
-        return tuple(getattr(self, k) for k in self.keys())
+    def keys(self):
+        """The field names, in order (a ``dict_keys``, as a dict's)."""
+        return self._as_dict().keys()
 
-    def items(self) -> tuple:
-        return tuple((k, getattr(self, k)) for k in self.keys())
+    def values(self):
+        return self._as_dict().values()
+
+    def items(self):
+        return self._as_dict().items()
 
     def get(self, key, default=None):
         return getattr(self, key) if key in self.keys() else default
