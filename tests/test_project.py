@@ -585,6 +585,24 @@ def test_no_module_over_450_lines_unless_architecture_md_says_why():
                 f"{MR.module_name(path)} has {n} lines; split it or say why in ARCHITECTURE.md"
 
 
+def _unassigned(notebooks, assignments) -> list:
+    return sorted(nb.name for nb in notebooks if not nb.name.startswith("00_")
+                  and nb.name not in {a.notebook for a in assignments})
+
+
+def test_every_topic_notebook_has_a_graded_assignment():
+    """ARCHITECTURE.md, 'How to add a topic': a topic notebook's data and exercise calls are
+    an nbgrader assignment in course/assignments.py."""
+    sys.path.insert(0, str(ROOT))
+    from course.assignments import ASSIGNMENTS
+
+    missing = _unassigned(NOTEBOOKS, ASSIGNMENTS.values())
+    assert not missing, (f"no assignment in course/assignments.py for {missing} (ARCHITECTURE.md, "
+                         f"'How to add a topic')")
+    planted = [*NOTEBOOKS, ROOT / "notebooks" / "10_new_topic.ipynb"]
+    assert _unassigned(planted, ASSIGNMENTS.values()) == ["10_new_topic.ipynb"]
+
+
 def test_the_design_document_is_in_the_repository():
     """Every reference to a design document points at ARCHITECTURE.md, inside the repository."""
     assert (ROOT / "ARCHITECTURE.md").is_file()
