@@ -275,7 +275,9 @@ def posterior_figure_study(model, box, *, n_grid=45) -> PosteriorFigureResult:
 
     Examples
     --------
-    >>> g = GDA().fit([[0.0, 0.0], [1.0, 0.5], [3.0, 3.0], [4.0, 3.5]], [0, 0, 1, 1])
+    >>> from genviz.gda import GDA
+    >>> g = GDA().fit([[0.0, 0.0], [1.0, 0.5], [0.2, 1.0], [3.0, 3.0], [4.0, 3.5], [3.0, 4.0]],
+    ...               [0, 0, 0, 1, 1, 1])
     >>> bool(posterior_figure_study(g, (-1, 5, -1, 5), n_grid=5).max_abs_difference < 1e-12)
     True
     """

@@ -369,7 +369,7 @@ def three_class_nn_figure_study(X, y, query, *, markers=("*", "D", "^"), names=N
     Examples
     --------
     >>> r = three_class_nn_figure_study([[0, 0], [2, 0], [1, 2]], ["a", "b", "c"], [1.9, 0.1])
-    >>> r.nn_state["label"], r.neighbour_name
+    >>> r.nn_state["label"], str(r.neighbour_name)
     ('b', 'b')
     """
     X = np.asarray(X, dtype=float)

@@ -87,7 +87,7 @@ def decision_regions_figure_study(models, X, y, X_test=None, y_test=None, *, box
     >>> X, y = [[0.0, 0.0], [1.0, 1.0]], [0, 1]
     >>> r = decision_regions_figure_study({"1-NN": KNNClassifier(1).fit(X, y)}, X, y, n_grid=3)
     >>> r.panels[0].codes.tolist(), r.accuracies, r.which
-    ([[0, 0, 0], [0, 0, 1], [0, 1, 1]], {'1-NN': 1.0}, 'training')
+    ([[0, 0, 0], [0, 1, 1], [0, 1, 1]], {'1-NN': 1.0}, 'training')
     """
     if not models:
         raise ValueError("models is empty; pass {name: fitted model}")

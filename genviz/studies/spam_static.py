@@ -156,7 +156,7 @@ def underflow_figure_study(n_words, log10_joint) -> UnderflowResult:
     Examples
     --------
     >>> r = underflow_figure_study([10, 100, 300], [-30.0, -290.0, -900.0])
-    >>> r.n_below, r.n_words_below.tolist()
+    >>> int(r.n_below), r.n_words_below.tolist()
     (1, [300.0])
     """
     n_words = np.asarray(n_words, dtype=float)
