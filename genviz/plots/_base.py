@@ -1,9 +1,10 @@
 """The view pattern: build a figure once, then update its artists in place.
 
-A view owns one matplotlib Figure. ``update(**params)`` recomputes only what the parameters
-change and mutates existing artists (``set_data``, ``set_offsets``, ``set_array``); it never
-creates a new figure. ``state`` holds the numbers the view shows, so tests check numbers rather
-than pixels. Views work on any canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
+A view owns one matplotlib Figure and a study (:mod:`genviz.studies`). ``update(**params)``
+asks the study for a result and has the view's ``paint`` mutate existing artists from it
+(``set_data``, ``set_offsets``, ``set_array``); it never creates a new figure. ``state`` is the
+result, the numbers the view shows, so tests check numbers rather than pixels. Views work on any
+canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
 """
 
 from __future__ import annotations
@@ -257,9 +258,9 @@ def show(fig, alt: str | None = None) -> None:
 class View:
     """Base class of every view: a figure, the numbers it shows, and an error banner.
 
-    Subclasses create their artists once, register the ones ``update`` changes with
-    :meth:`animate`, and call :meth:`request_full_redraw` when something static changes (axis
-    limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
+    Subclasses name their study (``class V(View, study=S)``), create their artists once,
+    register the ones ``paint`` changes with :meth:`animate`, and call
+    :meth:`request_full_redraw` when something static changes (axis limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
     cached at every full draw and only the animated artists are drawn over it, which is what
     makes slider updates cheap (a full Agg draw is dominated by tick labels and text). On ipympl
     the frame goes to the browser at once, as a whole frame with a fast PNG encoder
