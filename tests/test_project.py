@@ -598,7 +598,7 @@ def test_every_topic_notebook_has_a_graded_assignment():
 
     missing = _unassigned(NOTEBOOKS, ASSIGNMENTS.values())
     assert not missing, (f"no assignment in course/assignments.py for {missing} (ARCHITECTURE.md, "
-                         f"'How to add a topic')")
+                         f"'How to add a topic', step 5)")
     planted = [*NOTEBOOKS, ROOT / "notebooks" / "10_new_topic.ipynb"]
     assert _unassigned(planted, ASSIGNMENTS.values()) == ["10_new_topic.ipynb"]
 
