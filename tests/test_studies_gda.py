@@ -49,16 +49,17 @@ def test_every_field_of_the_fit_against_the_mle_by_hand(n, mu1x, s1, rho, phi):
     np.testing.assert_array_equal(r.y, y)
     ph, m0, m1, S, theta, theta0 = _mle(X, y)
     assert r.phi == pytest.approx(ph) and (r.n, r.n1) == (n, int(y.sum()))
-    np.testing.assert_allclose(r.mu0, m0)
-    np.testing.assert_allclose(r.mu1, m1)
+    np.testing.assert_allclose(r.mu0, m0, atol=1e-12)
+    np.testing.assert_allclose(r.mu1, m1, atol=1e-12)
     np.testing.assert_allclose(r.Sigma, S, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(r.theta, theta, rtol=1e-7, atol=1e-9)
     assert r.theta0 == pytest.approx(theta0, rel=1e-7, abs=1e-9)
-    np.testing.assert_allclose(r.theta_true, np.linalg.solve(cov, means[1] - means[0]))
+    np.testing.assert_allclose(r.theta_true, np.linalg.solve(cov, means[1] - means[0]),
+                               atol=1e-12)
     true0 = -0.5 * (means[1] @ np.linalg.solve(cov, means[1])
                     - means[0] @ np.linalg.solve(cov, means[0])) + np.log(phi / (1 - phi))
-    assert r.theta0_true == pytest.approx(true0)
-    np.testing.assert_allclose(r.true_cov, cov)
+    assert r.theta0_true == pytest.approx(true0, abs=1e-12)
+    np.testing.assert_allclose(r.true_cov, cov, atol=1e-12)
     np.testing.assert_allclose(r.true_means, means)
     assert r.true_phi == phi
     scores = X @ theta + theta0
@@ -71,7 +72,7 @@ def test_every_field_of_the_fit_against_the_mle_by_hand(n, mu1x, s1, rho, phi):
         np.testing.assert_allclose(r.score_points[k][:, 0], np.clip(scores[y == k], -12, 12),
                                    rtol=1e-7, atol=1e-9)
         np.testing.assert_allclose(r.score_points[k][:, 1], k + jitter)
-    np.testing.assert_allclose(r.means, [m0, m1])
+    np.testing.assert_allclose(r.means, [m0, m1], atol=1e-12)
     for (xs, ys), (th, th0) in ((r.boundary, (theta, theta0)), (r.true_boundary,
                                                                   (r.theta_true, r.theta0_true))):
         np.testing.assert_allclose(xs * th[0] + ys * th[1] + th0, 0, atol=1e-6)
