@@ -10,7 +10,7 @@ from harness import ExplorerCase, TimingCase, naive_png, sweep_moves
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA
 from genviz.logistic import LogisticRegression
-from genviz.experiments import learning_curves
+from genviz.studies.gda_vs_logistic_curves import learning_curves
 from genviz.synthetic import DataModel
 from genviz.widgets.gda import gda_vs_logistic_explorer
 

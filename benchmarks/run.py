@@ -44,6 +44,31 @@ def import_time() -> TimingCase:
                       bare, baseline_name="bare interpreter", repeats=10)
 
 
+def is_case_module(source: str) -> bool:
+    """Whether a ``bench_*.py`` file is a set of cases for this runner: it defines ``CASES``
+    at module level. Others are benchmarks with their own command line (``bench_class.py``:
+    ``make bench-class``; ``bench_grading.py``: ``python benchmarks/bench_grading.py``), run on
+    their own and never imported here."""
+    import ast
+
+    for node in ast.parse(source).body:
+        targets = (node.targets if isinstance(node, ast.Assign)
+                   else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
+        if any(isinstance(t, ast.Name) and t.id == "CASES" for t in targets):
+            return True
+    return False
+
+
+def bench_cases() -> list:
+    """``[(topic, case), ...]`` of every ``bench_<topic>.py`` that defines ``CASES``."""
+    cases = []
+    for path in sorted(HERE.glob("bench_*.py")):
+        if is_case_module(path.read_text()):
+            topic = path.stem.removeprefix("bench_")
+            cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
+    return cases
+
+
 def select(cases: list, pattern: str) -> list:
     """The cases of ``[(topic, case), ...]`` whose name contains ``pattern`` or whose bench file
     is ``bench_<pattern>.py``; all of them for an empty pattern."""
@@ -96,10 +121,7 @@ def main(argv):
 
     matplotlib.use("module://ipympl.backend_nbagg")  # the interactive path of the notebooks
     pattern = argv[1] if len(argv) > 1 else ""
-    cases = [("import", import_time())]
-    for path in sorted(HERE.glob("bench_*.py")):
-        topic = path.stem.removeprefix("bench_")
-        cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
+    cases = [("import", import_time())] + bench_cases()
     rows = {"explorer": [], "timing": []}
     for case in select(cases, pattern):
         print(f"... {case.name}", file=sys.stderr, flush=True)

@@ -161,7 +161,7 @@ _add(Assignment(
     setup='''\
 import numpy as np
 
-from genviz.experiments import learning_curves
+from genviz.studies.gda_vs_logistic_curves import learning_curves
 from genviz.synthetic import DataModel
 
 SIZES = [10, 20, 30, 50, 100, 200, 500, 1000, 2000, 5000]

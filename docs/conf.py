@@ -166,11 +166,13 @@ def _api_modules() -> dict[str, list[str]]:
 
     import genviz
 
-    groups = {"Models": [], "Exercises": [], "Views (matplotlib)": [],
-              "Explorers (ipywidgets)": []}
+    groups = {"Models": [], "Studies (what each figure shows, computed)": [], "Exercises": [],
+              "Views (matplotlib)": [], "Explorers (ipywidgets)": []}
     for info in pkgutil.walk_packages(genviz.__path__, "genviz."):
         name = info.name
-        if name.startswith("genviz.plots"):
+        if name.startswith("genviz.studies"):
+            groups["Studies (what each figure shows, computed)"].append(name)
+        elif name.startswith("genviz.plots"):
             groups["Views (matplotlib)"].append(name)
         elif name.startswith("genviz.widgets"):
             groups["Explorers (ipywidgets)"].append(name)

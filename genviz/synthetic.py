@@ -31,9 +31,10 @@ noise). The claw density of the KDE topic (``claw_pdf``, ``sample_claw``) stays 
 :mod:`genviz.kde` beside the estimator it tests; the real data sets are in :mod:`genviz.datasets`.
 
 This module only *generates* data. The learning-curve experiment that fits models to it
-(``learning_curves``, ``crossing_size``, ``LearningCurves``) is in :mod:`genviz.experiments`;
-their old names here (``learning_curves`` etc.) still resolve, with a
-``DeprecationWarning`` (:mod:`genviz._moved`; this module never imports ``genviz.experiments``).
+(``learning_curves``, ``crossing_size``, ``LearningCurves``) is in
+:mod:`genviz.studies.gda_vs_logistic_curves`; their old names here (``learning_curves`` etc.)
+still resolve, with a ``DeprecationWarning`` (:mod:`genviz._moved`; this module never imports
+the studies).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ __all__ = ["FAMILIES", "DataModel", "correlated_classes", "two_class_data", "reg
            "regression_truth", "flip_labels"]
 
 __getattr__ = moved_names(__name__, dict.fromkeys(  # deprecated aliases: these names moved out
-    ["LearningCurves", "learning_curves", "crossing_size"], "genviz.experiments"))
+    ["LearningCurves", "learning_curves", "crossing_size"], "genviz.studies.gda_vs_logistic_curves"))
 
 FAMILIES = ("gaussian", "gaussian_diff_cov", "heavy_tailed", "poisson", "outliers")
 _DF = 3.0

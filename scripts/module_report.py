@@ -13,13 +13,19 @@ Layers (data flow one way: data -> model -> view -> widget -> notebook):
 
 - model: ``genviz``, ``genviz.<name>``, ``genviz._<name>`` (computation and data). May import
   the standard library (not its UI modules: tkinter, turtle, ...), numpy and scipy -- nothing
-  else from outside genviz -- and no genviz.plots, genviz.widgets, genviz.exercises.
+  else from outside genviz -- and no genviz.studies, genviz.plots, genviz.widgets,
+  genviz.exercises.
+- study: ``genviz.studies.*`` (what each figure shows, computed: parameters in, a typed result
+  out). The top of the model layer: the same rules as models, and it may import them.
 - exercises: ``genviz.exercises.*`` (self-checking questions whose answers the model layer
-  computes; feedback is text/HTML). A sibling of the views, above the models: the same rules as
-  models except that importing genviz.exercises is allowed.
-- view: ``genviz.plots.*``. May import what models may, plus matplotlib (and its
-  ``mpl_toolkits``) and ``IPython.display``; not genviz.widgets, genviz.exercises, ipywidgets,
-  pylab or another plotting library.
+  computes; feedback is text/HTML). A sibling of the views, above the models and studies: the
+  same rules as studies except that importing genviz.exercises is allowed.
+- view: ``genviz.plots.*`` (painters and the view infrastructure). From genviz only
+  ``genviz.plots``, ``genviz.studies`` (the results it paints) and ``genviz._moved``
+  (deprecated aliases): no model module. Outside genviz numpy, matplotlib (and its
+  ``mpl_toolkits``) and ``IPython.display``: no scipy, ipywidgets, pylab or another plotting
+  library. What a painter may do with what it imports is checked by
+  ``tests/test_views_only_draw.py``.
 - widget: ``genviz.widgets.*`` (ipywidgets). May import everything below it, plus ipywidgets,
   ipympl, traitlets and PIL.
 
@@ -42,19 +48,25 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "genviz"
 
-__all__ = ["LAYERS", "FORBIDDEN", "ALLOWED", "UI_STDLIB", "DYNAMIC_IMPORTERS", "module_name",
+__all__ = ["LAYERS", "FORBIDDEN", "GENVIZ_ALLOWED", "ALLOWED", "UI_STDLIB", "DYNAMIC_IMPORTERS", "module_name",
            "layer_of", "imports_of", "function_level_imports", "violations", "modules", "graph",
            "cycles", "report", "documented_report", "TABLE_START", "TABLE_END"]
 
 #: the layers, bottom first
-LAYERS = ("model", "exercises", "view", "widget")
+LAYERS = ("model", "study", "exercises", "view", "widget")
 
 #: layer -> genviz module prefixes it must not import (a prefix matches itself and submodules)
 FORBIDDEN = {
-    "model": ("genviz.plots", "genviz.widgets", "genviz.exercises"),
+    "model": ("genviz.studies", "genviz.plots", "genviz.widgets", "genviz.exercises"),
+    "study": ("genviz.plots", "genviz.widgets", "genviz.exercises"),
     "exercises": ("genviz.plots", "genviz.widgets"),
     "view": ("genviz.widgets", "genviz.exercises"),
     "widget": (),
+}
+
+#: layer -> the only genviz module prefixes it may import (layers not listed: all but FORBIDDEN)
+GENVIZ_ALLOWED = {
+    "view": ("genviz.plots", "genviz.studies", "genviz._moved"),
 }
 
 #: the standard library's user-interface modules: no layer below the widgets may use them
@@ -64,8 +76,9 @@ _COMPUTE = ("numpy", "scipy")
 #: layer -> module prefixes outside genviz and the standard library it may import (nothing else)
 ALLOWED = {
     "model": _COMPUTE,
+    "study": _COMPUTE,
     "exercises": _COMPUTE,
-    "view": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython.display"),
+    "view": ("numpy", "matplotlib", "mpl_toolkits", "IPython.display"),
     "widget": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython", "ipywidgets", "ipympl",
                           "traitlets", "PIL"),
 }
@@ -90,7 +103,8 @@ def layer_of(module: str) -> str:
     if parts[0] != "genviz":
         raise ValueError(f"{module!r} is not a genviz module")
     sub = parts[1] if len(parts) > 1 else ""
-    return {"plots": "view", "widgets": "widget", "exercises": "exercises"}.get(sub, "model")
+    return {"plots": "view", "widgets": "widget", "exercises": "exercises",
+            "studies": "study"}.get(sub, "model")
 
 
 def _resolve(node: ast.ImportFrom, module: str, is_package: bool) -> str:
@@ -209,7 +223,13 @@ def _refused(name: str, layer: str) -> str | None:
     top = name.split(".")[0]
     if top == "genviz":
         bad = [p for p in FORBIDDEN[layer] if _matches(name, p)]
-        return f"imports {name}" if bad else None
+        if bad:
+            return f"imports {name}"
+        only = GENVIZ_ALLOWED.get(layer)
+        if only is not None and not any(_matches(name, p) for p in only):
+            return (f"imports {name} (from genviz the {layer} layer may import only "
+                    f"{', '.join(only)})")
+        return None
     if name == "<computed>" or top == "__future__":
         return None  # a computed name cannot be judged here: function_level_imports lists it
     if top in sys.stdlib_module_names:
@@ -229,8 +249,10 @@ def violations(source: str, module: str, *, is_package: bool = False) -> list:
     ['genviz.plots.knn (view) line 1 imports genviz.widgets._base.Explorer']
     >>> violations("import importlib\\nimportlib.import_module('seaborn')", "genviz.kde")
     ['genviz.kde (model) line 2 imports seaborn (outside genviz the model layer may import only the standard library and numpy, scipy)']
-    >>> violations("from genviz.gaussian import mvn_pdf", "genviz.plots.gaussian")
+    >>> violations("from genviz.studies.gaussian import GaussianResult", "genviz.plots.gaussian")
     []
+    >>> violations("from genviz.gaussian import mvn_pdf", "genviz.plots.gaussian")  # doctest: +ELLIPSIS
+    ['genviz.plots.gaussian (view) line 1 imports genviz.gaussian.mvn_pdf (from genviz the view layer may import only ...)']
     """
     layer = layer_of(module)
     out = []

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from genviz.exercises import gda as gx
-from genviz.experiments import LearningCurves
+from genviz.studies.gda_vs_logistic_curves import LearningCurves
 
 # The hand-sized data set of notebook 03.
 X = np.array([[1, 1], [2, 3], [3, 2], [2, 2], [5, 4], [6, 6], [7, 5]], dtype=float)

@@ -18,7 +18,7 @@ from genviz.plots.gaussian import GaussianView
 from genviz.plots.gda import GDAFitView
 from genviz.plots.gda_vs_logistic import GDAvsLogisticView
 from genviz.plots.joint import DimensionalityView
-from genviz.experiments import LearningCurves
+from genviz.studies.gda_vs_logistic_curves import LearningCurves
 
 CARS = auto_mpg()
 

@@ -21,7 +21,7 @@ from genviz.exercises import naive_bayes as nbx
 from genviz.exercises import spam as sx
 from genviz.joint import JointTable
 from genviz.naive_bayes import MultinomialNB
-from genviz.experiments import LearningCurves
+from genviz.studies.gda_vs_logistic_curves import LearningCurves
 from genviz.text import bag_of_words, build_vocabulary
 from genviz.widgets.exercises import AnswerBox, answer_box
 

@@ -9,7 +9,7 @@ from scipy.stats import multivariate_normal
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
 
 from genviz.gda import GDA, check_labels, logistic_params, quadratic_params
-from genviz.experiments import LearningCurves, crossing_size, learning_curves
+from genviz.studies.gda_vs_logistic_curves import LearningCurves, crossing_size, learning_curves
 from genviz.synthetic import DataModel, FAMILIES
 
 

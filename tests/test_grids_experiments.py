@@ -10,7 +10,7 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.metrics import accuracy_score
 from sklearn.naive_bayes import GaussianNB as SkGaussianNB
 
-from genviz.experiments import bin_edges, discretization, nb_vs_gda
+from genviz.studies.naive_bayes_experiments import bin_edges, discretization, nb_vs_gda
 from genviz.grids import data_box, grid_2d
 from genviz.model_selection import accuracy
 from genviz.projections import distinct_pairs, pairwise_sq_distances

@@ -117,7 +117,7 @@ def test_posterior_in_query_builder_is_the_readouts_number():
 def test_predict_narrow_bins_against_scikit_learn():
     from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
 
-    from genviz.experiments import discretization
+    from genviz.studies.naive_bayes_experiments import discretization
     from genviz.naive_bayes import discretize
 
     p = datasets.penguins()
@@ -139,7 +139,7 @@ def test_predict_correlation_against_scikit_learn():
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.naive_bayes import GaussianNB as SkGaussianNB
 
-    from genviz.experiments import nb_vs_gda
+    from genviz.studies.naive_bayes_experiments import nb_vs_gda
 
     acc = {}
     for rho in (0.0, 0.95):

@@ -88,10 +88,16 @@ def test_every_genviz_module_has_a_layer_and_exercises_sit_beside_views():
     assert layers["genviz.exercises.gda"] == "exercises"
     assert layers["genviz.plots.knn"] == "view"
     assert layers["genviz._validation"] == layers["genviz.synthetic"] == "model"
+    assert layers["genviz.studies.kde"] == layers["genviz.studies"] == "study"
     # exercises may use models, not drawing; views may not use exercises
     assert MR.violations("from genviz.gda import GDA", "genviz.exercises.gda") == []
     assert MR.violations("import matplotlib", "genviz.exercises.gda")
     assert MR.violations("from genviz.exercises import Exercise", "genviz.plots.gda")
+    # studies sit above the models; views reach no model, only the studies' results
+    assert MR.violations("from genviz.gda import GDA", "genviz.studies.gda") == []
+    assert MR.violations("from genviz.studies.gda import GDAFitStudy", "genviz.gda")
+    assert MR.violations("from genviz.gda import GDA", "genviz.plots.gda")
+    assert MR.violations("from genviz.studies.gda import GDAFitResult", "genviz.plots.gda") == []
 
 
 # Planted upward imports: each must be caught, at its full module path.
@@ -111,6 +117,16 @@ PLANTED = [
     ("genviz._validation", False, "if True:\n    import ipywidgets\n"),
     ("genviz.gda", False, "from genviz.exercises.gda import gda_exercises"),
     ("genviz.exercises.knn", False, "from genviz.plots.knn import ProjectionView"),
+    # a view reaching a model module, or scipy; a model reaching up to a study
+    ("genviz.plots.kde", False, "from genviz.kde import kde_pdf"),
+    ("genviz.plots.kde", False, "from genviz import kde"),
+    ("genviz.plots.kde", False, "from .. import kde"),
+    ("genviz.plots.kde", False, "import scipy.stats"),
+    ("genviz.plots.spam", False, "from scipy.special import expit"),
+    ("genviz.gda", False, "from genviz.studies.gda import GDAFitStudy"),
+    ("genviz.kde", False, "from .studies import kde"),
+    ("genviz.studies.kde", False, "import matplotlib.pyplot as plt"),
+    ("genviz.studies.kde", False, "from genviz.plots.kde import KDEView"),
     ("genviz.exercises.knn", False, "from ..widgets import exercises"),
     ("genviz.widgets.knn", False, "from sklearn.neighbors import KNeighborsClassifier"),
     # dynamic imports named by a string literal
@@ -176,6 +192,9 @@ PLANTED_IN_A_COPY = {  # file -> line appended; each must make the checker fail 
     "naive_bayes/text.py": "import plotly.express",
     "exercises/joint.py": "from IPython.display import display",
     "plots/gaussian.py": "import bokeh.plotting",
+    "plots/kde.py": "from genviz.kde import kde_pdf as _kde_pdf",
+    "studies/joint.py": "import matplotlib",
+    "knn.py": "from genviz.studies.knn import LabelNoise as _up",
 }
 
 
@@ -191,7 +210,11 @@ def test_each_kind_of_hole_planted_in_a_copy_fails_the_checker(tmp_path, rel, li
 
 
 def test_allowed_imports_are_not_flagged():
-    assert MR.violations("from genviz.gaussian import mvn_pdf\nimport numpy", "genviz.plots.gaussian") == []
+    assert MR.violations("from genviz.studies.gaussian import GaussianResult\nimport numpy",
+                         "genviz.plots.gaussian") == []
+    assert MR.violations("from genviz._moved import moved_names", "genviz.plots.gda") == []
+    assert MR.violations("from genviz.gaussian import mvn_pdf\nimport scipy.linalg",
+                         "genviz.studies.gaussian") == []
     assert MR.violations("from genviz.plots.knn import ProjectionView", "genviz.widgets.knn") == []
     assert MR.violations("from . import _validation", "genviz.kde") == []
     assert MR.violations("import matplotlib.pyplot", "genviz.plots._base") == []
@@ -230,8 +253,9 @@ def _layer_modules(layer, package=ROOT / "genviz"):
 
 
 def test_importing_every_model_module_loads_no_plotting_or_ui_library():
-    models = _layer_modules("model")
-    assert len(models) >= 25 and "genviz" in models and "genviz.naive_bayes.text" in models
+    models = _layer_modules("model") + _layer_modules("study")
+    assert len(models) >= 40 and "genviz" in models and "genviz.naive_bayes.text" in models
+    assert "genviz.studies.kde_bandwidth" in models
     assert _loaded_by_importing(models) == []
 
 
@@ -407,12 +431,28 @@ def test_readouts_use_the_one_formatter(path):
         f"{path.name} spells out the readout style; build the readout with readout_html(...)"
 
 
-MOVED = {  # old home -> names that moved out of it (issue 15); deprecated aliases (issue 20)
+_NB08 = "genviz.studies.naive_bayes_experiments"
+_CURVES = "genviz.studies.gda_vs_logistic_curves"
+MOVED = {  # old home -> names that moved out of it (issues 15, 32); deprecated aliases (issue 20)
     "genviz.knn": ["random_projection", "jl_min_dim", "distance_ratios", "distortion_stats",
                    "projection_benchmark", "two_class_data", "regression_data",
                    "regression_truth", "flip_labels"],
     "genviz.text": ["stratified_split", "binary_metrics", "ThresholdCurves"],
     "genviz.synthetic": ["learning_curves", "crossing_size", "LearningCurves"],
+    # issue 32: the studies in one place, genviz.studies
+    "genviz.experiments": ["LearningCurves", "learning_curves", "crossing_size", "NBvsGDA",
+                           "nb_vs_gda", "bin_edges", "data_window", "Discretization",
+                           "discretization"],
+    "genviz.gda_studies": ["GDAFit", "fit_gda_sample", "GDACovarianceFit", "gda_covariance_fits",
+                           "PosteriorTwoWays", "posterior_two_ways", "GDAvsLogisticTrial",
+                           "gda_vs_logistic_trial"],
+    "genviz.samplers": ["LabelNoise", "GDASample", "GDAFitSampler", "GaussianSample",
+                        "gaussian_sample", "random_order"],
+    "genviz.bandwidth_study": ["BandwidthSweeps", "BandwidthAt", "BandwidthStudy"],
+    "genviz.naive_bayes.studies": ["FitPath", "KDEvsGaussianNB", "TEXT_MODELS", "ThresholdFit",
+                                   "ThresholdStudy"],
+    "genviz.naive_bayes": ["FitPath", "KDEvsGaussianNB", "ThresholdStudy"],
+    "genviz.plots.gda": ["line_in_box"],
 }
 NEW_HOME = {"random_projection": "genviz.projections", "jl_min_dim": "genviz.projections",
             "distance_ratios": "genviz.projections", "distortion_stats": "genviz.projections",
@@ -420,8 +460,23 @@ NEW_HOME = {"random_projection": "genviz.projections", "jl_min_dim": "genviz.pro
             "regression_data": "genviz.synthetic", "regression_truth": "genviz.synthetic",
             "flip_labels": "genviz.synthetic", "stratified_split": "genviz.model_selection",
             "binary_metrics": "genviz.model_selection", "ThresholdCurves": "genviz.model_selection",
-            "learning_curves": "genviz.experiments", "crossing_size": "genviz.experiments",
-            "LearningCurves": "genviz.experiments"}
+            "learning_curves": _CURVES, "crossing_size": _CURVES, "LearningCurves": _CURVES,
+            "NBvsGDA": _NB08, "nb_vs_gda": _NB08, "bin_edges": _NB08, "data_window": _NB08,
+            "Discretization": _NB08, "discretization": _NB08, "FitPath": _NB08,
+            "KDEvsGaussianNB": _NB08,
+            **dict.fromkeys(["GDAFit", "fit_gda_sample", "GDACovarianceFit",
+                             "gda_covariance_fits", "PosteriorTwoWays", "posterior_two_ways",
+                             "GDASample", "GDAFitSampler", "line_in_box"],
+                            "genviz.studies.gda_fits"),
+            "GDAvsLogisticTrial": "genviz.studies.gda_vs_logistic",
+            "gda_vs_logistic_trial": "genviz.studies.gda_vs_logistic",
+            "LabelNoise": "genviz.studies.knn", "GaussianSample": "genviz.studies.gaussian",
+            "gaussian_sample": "genviz.studies.gaussian", "random_order": "genviz.studies.joint",
+            "BandwidthSweeps": "genviz.studies.kde_bandwidth",
+            "BandwidthAt": "genviz.studies.kde_bandwidth",
+            "BandwidthStudy": "genviz.studies.kde_bandwidth",
+            "TEXT_MODELS": "genviz.studies.spam", "ThresholdFit": "genviz.studies.spam",
+            "ThresholdStudy": "genviz.studies.spam"}
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
@@ -435,6 +490,23 @@ def test_moved_names_still_resolve_at_their_old_home_with_a_deprecation_warning(
         assert value is getattr(importlib.import_module(NEW_HOME[item]), item), item
     with pytest.raises(AttributeError, match="no attribute"):
         getattr(module, "no_such_name")
+
+
+def test_the_emptied_modules_hold_only_their_deprecated_aliases():
+    """The old homes of the studies (issue 32) still import, and hold nothing but the lookup of
+    their moved names (a student's old notebook imports them)."""
+    import genviz.bandwidth_study
+    import genviz.experiments
+    import genviz.gda_studies
+    import genviz.naive_bayes.studies
+    import genviz.samplers
+
+    for module in (genviz.bandwidth_study, genviz.experiments, genviz.gda_studies,
+                   genviz.naive_bayes.studies, genviz.samplers):
+        assert module.__name__ in EMPTIED and module.__all__ == []
+        public = {k for k in vars(module) if not k.startswith("__")}
+        assert public == {"moved_names"}, public
+        assert set(module.__getattr__.moved) == set(MOVED[module.__name__])
 
 
 def test_a_moved_name_imported_the_old_way_warns_in_a_fresh_interpreter():
@@ -451,16 +523,27 @@ def test_a_moved_name_imported_the_old_way_warns_in_a_fresh_interpreter():
     assert out.stdout.split() == ["genviz.synthetic", "DeprecationWarning", "<string>"]
 
 
+#: modules that are nothing but deprecated aliases now: any use of them is an old spelling
+EMPTIED = ("genviz.experiments", "genviz.gda_studies", "genviz.samplers", "genviz.bandwidth_study",
+           "genviz.naive_bayes.studies")
+
+
 def _old_spellings(source: str) -> list:
-    """``from genviz.knn import two_class_data`` and doctest lines alike, in any text."""
+    """``from genviz.knn import two_class_data`` and doctest lines alike, in any text; any
+    import of a module that only holds deprecated aliases."""
     found = []
-    for m in re.finditer(r"from\s+(genviz\.(?:knn|text|synthetic))\s+import\s+\(?([\w\s,\\]+)",
-                         source):
+    homes = "|".join(re.escape(m) for m in sorted(MOVED, key=len, reverse=True))
+    for m in re.finditer(rf"from\s+({homes})\s+import\s+\(?([\w\s,\\]+)", source):
         names = {n.strip() for n in re.split(r"[,\s\\]+", m.group(2)) if n.strip()}
         found += [f"{m.group(1)}.{n}" for n in sorted(names & set(MOVED[m.group(1)]))]
     found += [f"{mod}.{n}" for mod, names in MOVED.items() for n in names
               if re.search(rf"\b{re.escape(mod)}\.{n}\b", source)]
-    return found
+    for mod in EMPTIED:
+        parent, _, leaf = mod.rpartition(".")
+        if re.search(rf"\bimport\s+{re.escape(mod)}\b|\bfrom\s+{re.escape(parent)}\s+import\s+"
+                     rf"(\([^)]*\b{leaf}\b|[^\n]*\b{leaf}\b)", source):
+            found.append(mod)
+    return sorted(set(found))
 
 
 def test_nothing_in_the_repository_uses_a_moved_name_by_its_old_home():
@@ -470,7 +553,8 @@ def test_nothing_in_the_repository_uses_a_moved_name_by_its_old_home():
                              capture_output=True, text=True, check=True).stdout.split()
     bad = {}
     for rel in tracked:
-        if rel in ("tests/test_project.py", "genviz/_moved.py", "ARCHITECTURE.md"):
+        if rel in ("tests/test_project.py", "genviz/_moved.py", "ARCHITECTURE.md") or \
+                rel in {m.replace(".", "/") + ".py" for m in EMPTIED}:
             continue
         text = (ROOT / rel).read_text()
         if rel.endswith(".ipynb"):
@@ -483,6 +567,12 @@ def test_nothing_in_the_repository_uses_a_moved_name_by_its_old_home():
     assert _old_spellings("    >>> from genviz.text import binary_metrics") == [
         "genviz.text.binary_metrics"]
     assert _old_spellings("from genviz.knn import KNNClassifier") == []
+    assert _old_spellings("from genviz.experiments import nb_vs_gda") == [
+        "genviz.experiments.nb_vs_gda"]
+    assert _old_spellings("import genviz.samplers as s") == ["genviz.samplers"]
+    assert _old_spellings("from genviz.naive_bayes import studies") == ["genviz.naive_bayes.studies"]
+    assert _old_spellings("from genviz.naive_bayes import GaussianNB, ThresholdStudy") == [
+        "genviz.naive_bayes.ThresholdStudy"]
 
 
 def test_no_module_over_450_lines_unless_architecture_md_says_why():
@@ -493,6 +583,24 @@ def test_no_module_over_450_lines_unless_architecture_md_says_why():
         if n > 450:
             assert f"`{MR.module_name(path)}`" in section, \
                 f"{MR.module_name(path)} has {n} lines; split it or say why in ARCHITECTURE.md"
+
+
+def _unassigned(notebooks, assignments) -> list:
+    return sorted(nb.name for nb in notebooks if not nb.name.startswith("00_")
+                  and nb.name not in {a.notebook for a in assignments})
+
+
+def test_every_topic_notebook_has_a_graded_assignment():
+    """ARCHITECTURE.md, 'How to add a topic': a topic notebook's data and exercise calls are
+    an nbgrader assignment in course/assignments.py."""
+    sys.path.insert(0, str(ROOT))
+    from course.assignments import ASSIGNMENTS
+
+    missing = _unassigned(NOTEBOOKS, ASSIGNMENTS.values())
+    assert not missing, (f"no assignment in course/assignments.py for {missing} (ARCHITECTURE.md, "
+                         f"'How to add a topic', step 5)")
+    planted = [*NOTEBOOKS, ROOT / "notebooks" / "10_new_topic.ipynb"]
+    assert _unassigned(planted, ASSIGNMENTS.values()) == ["10_new_topic.ipynb"]
 
 
 def test_the_design_document_is_in_the_repository():

@@ -134,7 +134,7 @@ def _covariance():
 
 def _learning_curves():
     """Notebook 04's sizes with 3 repetitions instead of 60 (the layout is the same)."""
-    from genviz.experiments import learning_curves
+    from genviz.studies.gda_vs_logistic_curves import learning_curves
     from genviz.synthetic import DataModel
     from genviz.plots.gda_vs_logistic import learning_curve_figure
 

@@ -8,7 +8,8 @@ from scipy.stats import multivariate_normal
 
 from genviz.gaussian import mahalanobis
 from genviz.plots._base import figure_png
-from genviz.plots.gaussian import GaussianView, _nice_zmax, gaussian_figure
+from genviz.plots.gaussian import GaussianView, gaussian_figure
+from genviz.studies.gaussian import _nice_zmax
 
 
 def rgba(fig):

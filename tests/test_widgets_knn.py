@@ -50,7 +50,7 @@ def test_projection_explorer_sweep_and_readout():
 
 def test_invalid_setting_shows_a_message_not_an_exception():
     e = knn_classification_explorer(k_max=10)
-    e.view.k_max = 5  # a slider allowing more than the view supports
+    e.view.study.k_max = 5  # a slider allowing more than the view supports
     e.controls["k"].value = 8
     assert "exceeds k_max" in e.error and "exceeds k_max" in e.view.message
     e.controls["k"].value = 3

@@ -7,7 +7,7 @@ import numpy as np
 from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
-from genviz.gda_studies import gda_vs_logistic_trial
+from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
 from genviz.synthetic import DataModel
 
 __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
@@ -245,7 +245,7 @@ def explorer_true_theta0(phi, mu0, mu1, sigma1, sigma2, rho) -> Exercise:
 
 def _learners_errors(family, params, n, seed, n_test):
     """GDA's and logistic regression's test errors on one sample of ``family``, drawn as the
-    GDA-vs-logistic explorer draws it (:func:`genviz.gda_studies.gda_vs_logistic_trial`:
+    GDA-vs-logistic explorer draws it (:func:`genviz.studies.gda_vs_logistic.gda_vs_logistic_trial`:
     training seed ``seed``, test seed ``seed + 1``, the same separable-data fallback)."""
     cov = cov_from_params(params["sigma1"], params["sigma2"], params["rho"])
     model = DataModel(family, [params["mu0x"], params["mu0y"]], [params["mu1x"], params["mu1y"]],

@@ -9,7 +9,7 @@ import numpy as np
 
 from genviz._validation import check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Observation, Prediction
-from genviz.experiments import discretization, nb_vs_gda
+from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
 
 __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
@@ -305,8 +305,8 @@ def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> 
 # -- notebook 08: predictions before the explorers, a conceptual item, an explorer item --------
 def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
     """Before the discretisation explorer: training accuracy as the bins narrow (computed with
-    :func:`genviz.experiments.discretization`). The observation: the training accuracy on the
-    bins at ``narrow``."""
+    :func:`genviz.studies.naive_bayes_experiments.discretization`). The observation: the
+    training accuracy on the bins at ``narrow``."""
     wide = check_scalar(wide, "wide", low=0.0, low_open=True)
     narrow = check_scalar(narrow, "narrow", low=0.0, low_open=True)
     a_wide = discretization(x, y, width=wide).accuracy_binned
@@ -335,8 +335,8 @@ def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
 
 def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
     """Before the naive Bayes vs GDA explorer: how both test accuracies move as rho grows
-    (computed with :func:`genviz.experiments.nb_vs_gda`). The observation: how much higher
-    GDA's test accuracy is than naive Bayes' at ``rho_to``."""
+    (computed with :func:`genviz.studies.naive_bayes_experiments.nb_vs_gda`). The observation:
+    how much higher GDA's test accuracy is than naive Bayes' at ``rho_to``."""
     a, b = nb_vs_gda(rho_from), nb_vs_gda(rho_to)
     gda_up = b.accuracy_gda - a.accuracy_gda > 0.02
     nb_up = b.accuracy_nb - a.accuracy_nb > 0.02

@@ -19,14 +19,19 @@ maximum-likelihood estimate, where a value never seen with a class gets probabil
 ``-inf``); a row that is impossible under every class has posterior 0/0 and raises a clear error.
 """
 
+from genviz._moved import moved_names
 from genviz._validation import NotFittedError
 from genviz.naive_bayes._base import ClassDensities, _BaseNB  # noqa: F401 (subclassed elsewhere)
 from genviz.naive_bayes.categorical import CategoricalNB, SmoothedTable, discretize
 from genviz.naive_bayes.continuous import KDENB, GaussianNB
 from genviz.naive_bayes.evaluation import leave_one_out_predict
 from genviz.naive_bayes.text import BernoulliNB, MultinomialNB
-from genviz.naive_bayes.studies import FitPath, KDEvsGaussianNB, ThresholdStudy
 
 __all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
            "NotFittedError", "leave_one_out_predict", "discretize", "SmoothedTable",
-           "ClassDensities", "FitPath", "ThresholdStudy", "KDEvsGaussianNB"]
+           "ClassDensities"]
+
+# deprecated aliases: the explorers' studies moved to genviz.studies
+__getattr__ = moved_names(__name__, {"FitPath": "genviz.studies.naive_bayes_experiments",
+                                     "KDEvsGaussianNB": "genviz.studies.naive_bayes_experiments",
+                                     "ThresholdStudy": "genviz.studies.spam"})

@@ -1,9 +1,10 @@
 """The view pattern: build a figure once, then update its artists in place.
 
-A view owns one matplotlib Figure. ``update(**params)`` recomputes only what the parameters
-change and mutates existing artists (``set_data``, ``set_offsets``, ``set_array``); it never
-creates a new figure. ``state`` holds the numbers the view shows, so tests check numbers rather
-than pixels. Views work on any canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
+A view owns one matplotlib Figure and a study (:mod:`genviz.studies`). ``update(**params)``
+asks the study for a result and has the view's ``paint`` mutate existing artists from it
+(``set_data``, ``set_offsets``, ``set_array``); it never creates a new figure. ``state`` is the
+result, the numbers the view shows, so tests check numbers rather than pixels. Views work on any
+canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
 """
 
 from __future__ import annotations
@@ -59,6 +60,17 @@ def finish_layout(fig, *, pad=0.04) -> None:
     fig.set_layout_engine("constrained", w_pad=pad, h_pad=pad)
     fig.draw_without_rendering()
     fig.set_layout_engine("none")
+
+
+_MISSING = object()
+
+
+def _same(a, b) -> bool:
+    """Whether two parameter values are equal (False when they cannot be compared)."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
 
 
 def figure_png(fig, dpi=None) -> bytes:
@@ -246,9 +258,9 @@ def show(fig, alt: str | None = None) -> None:
 class View:
     """Base class of every view: a figure, the numbers it shows, and an error banner.
 
-    Subclasses create their artists once, register the ones ``update`` changes with
-    :meth:`animate`, and call :meth:`request_full_redraw` when something static changes (axis
-    limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
+    Subclasses name their study (``class V(View, study=S)``), create their artists once,
+    register the ones ``paint`` changes with :meth:`animate`, and call
+    :meth:`request_full_redraw` when something static changes (axis limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
     cached at every full draw and only the animated artists are drawn over it, which is what
     makes slider updates cheap (a full Agg draw is dominated by tick labels and text). On ipympl
     the frame goes to the browser at once, as a whole frame with a fast PNG encoder
@@ -282,14 +294,22 @@ class View:
         fig._genviz_view = weakref.ref(self)
 
     # -- the update protocol ---------------------------------------------------------------
-    #: The parameter names ``update`` accepts. Without it, the keyword names of ``update``'s
-    #: signature; a view whose names depend on its data (one per feature) overrides
-    #: :meth:`parameter_names`.
+    # A view is a study plus a painter. The class names its study (``class V(View,
+    # study=VStudy)``); its ``__init__`` makes it (:meth:`use_study`), draws the static parts
+    # from ``use_study``'s result, then calls :meth:`update`. ``update`` is this class's only:
+    # it checks the names, merges them with the current parameters, asks the study for a
+    # result, has the subclass's :meth:`paint` set the artists from it, and keeps the result as
+    # ``state``. A painter never sees the study (tests/test_views_only_draw.py).
+
+    #: The parameter names ``update`` accepts when a view has no study (else the study's).
     PARAMS: tuple = ()
 
-    def __init_subclass__(cls, **kwargs):
-        """Every subclass's ``update`` first refuses unknown names (:meth:`check_params`)."""
+    def __init_subclass__(cls, study=None, **kwargs):
+        """``study=``: the view's study class. A subclass without one that defines its own
+        ``update`` gets it wrapped so that unknown names are refused first (:meth:`check_params`)."""
         super().__init_subclass__(**kwargs)
+        if study is not None:
+            cls._study_type = study
         update = cls.__dict__.get("update")
         if update is not None and not getattr(update, "_checks_params", False):
             sig = inspect.signature(update).parameters.values()
@@ -304,8 +324,34 @@ class View:
             checked_update._checks_params = True
             cls.update = checked_update
 
+    def use_study(self, *args, study=None, **config):
+        """Make this view's study from ``args`` and ``config`` (or take ``study``, one already
+        made) and return its :meth:`~genviz.studies.Study.static` result; the parameters start
+        at the study's defaults. Call it first in ``__init__``."""
+        kind = getattr(type(self), "_study_type", None)
+        if kind is None:
+            raise TypeError(f"{type(self).__name__} names no study: declare it as "
+                            f"class {type(self).__name__}(View, study=...)")
+        if study is None:
+            study = kind(*args, **config)
+        elif not isinstance(study, kind):
+            raise TypeError(f"study must be a {kind.__name__}, got {type(study).__name__}")
+        self._study = study
+        self._painted = None
+        self.params = study.defaults()
+        return study.static()
+
+    @property
+    def study(self):
+        """The view's study (for callers and tests; a painter never reads it)."""
+        return getattr(self, "_study", None)
+
     def parameter_names(self) -> tuple:
-        """The names ``update(**params)`` accepts: :attr:`PARAMS`, else ``update``'s keywords."""
+        """The names ``update(**params)`` accepts: the study's (:attr:`PARAMS` or the keywords
+        of ``update`` for a view without a study)."""
+        study = getattr(self, "_study", None)
+        if study is not None:
+            return tuple(study.parameter_names())
         return tuple(self.PARAMS) or getattr(self, "_update_names", ())
 
     def check_params(self, params) -> None:
@@ -318,11 +364,67 @@ class View:
                             f"{', '.join(map(repr, unknown))}; valid parameters: "
                             f"{', '.join(valid)}")
 
-    def update(self, **params) -> None:  # pragma: no cover - abstract
+    def update(self, **params) -> None:
+        """Set any of the parameters: check the names, merge them with the current ones, ask
+        the study, paint its result and keep it as ``state``. A bad value raises (from the
+        study, naming the parameter) before anything changes."""
+        self.check_params(params)
+        merged = {**self.params, **params}
+        result = self._study(**merged)
+        before = self._painted
+        changed = frozenset(merged) if before is None else frozenset(
+            k for k in merged if not _same(merged[k], before.get(k, _MISSING)))
+        self.paint(result, changed)
+        self.params = self._painted = merged
+        self.state = result
+
+    def paint(self, result, changed) -> None:  # pragma: no cover - abstract
+        """Set the artists from ``result`` (the study's); ``changed`` names the parameters
+        that differ from the last paint (all of them the first time)."""
         raise NotImplementedError
 
+    def prefetch(self, *args, **kwargs) -> None:
+        """Have the study compute, in the background, what later moves will ask for (a study
+        without ``prefetch`` ignores it)."""
+        fn = getattr(getattr(self, "_study", None), "prefetch", None)
+        if fn is not None:
+            fn(*args, **kwargs)
+
+    # -- painting helpers: the bookkeeping and comparisons a painter does not make --------------
+    def remove_animated(self, artist) -> None:
+        """Take an animated artist out of the figure (e.g. a contour set a line replaces)."""
+        if artist in self._animated:
+            self._animated.remove(artist)
+        artist.remove()
+
+    def set_limits(self, ax, *, xlim=None, ylim=None, zlim=None) -> bool:
+        """Set the axis limits that differ from ``ax``'s; a change is static, so the next
+        redraw is a full one. Returns whether any changed."""
+        changed = False
+        for lim, get, set_ in ((xlim, ax.get_xlim, ax.set_xlim), (ylim, ax.get_ylim, ax.set_ylim),
+                               (zlim, getattr(ax, "get_zlim", None), getattr(ax, "set_zlim", None))):
+            if lim is not None and tuple(get()) != tuple(lim):
+                set_(*lim)
+                changed = True
+        if changed:
+            self.request_full_redraw()
+        return changed
+
+    def follow_top(self, ax, top, nice_top, *, band=0.4) -> bool:
+        """Set ``ax``'s y range to ``(0, nice_top)`` only when ``top`` (the highest value
+        drawn) leaves the band ``[band, 1]`` of the current range; returns whether it did."""
+        current = ax.get_ylim()[1]
+        if top > current or top < band * current:
+            ax.set_ylim(0.0, nice_top)
+            self.request_full_redraw()
+            return True
+        return False
+
     def close(self) -> None:
-        """Free the figure (views holding other resources extend this)."""
+        """Free the figure and whatever the study holds (background work)."""
+        study = getattr(self, "_study", None)
+        if study is not None:
+            study.close()
         plt.close(self.fig)
 
     def describe(self) -> str:

@@ -5,42 +5,17 @@ from __future__ import annotations
 import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
-from genviz._validation import check_int, check_scalar
-from genviz.gaussian import (
-    cov_eigen,
-    cov_from_params,
-    factorize_cov,
-    mvn_pdf,
-    mvn_pdf_grid,
-    ellipse_points,
-)
-from genviz.samplers import gaussian_sample
-from genviz.grids import grid_2d
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,
-                                tidy_ticks)
+                                panel_row_width, tidy_ticks)
+from genviz.studies.gaussian import (K_SIGMAS, GaussianFigureResult, GaussianResult,
+                                     GaussianStudy, gaussian_figure_study)
 
 __all__ = ["gaussian_figure", "GaussianView"]
 
 
-def _peak(mean, factor) -> float:
-    """Height of the density at its mean, 1 / (2 pi sqrt|Sigma|), from genviz.gaussian."""
-    return float(mvn_pdf(np.asarray(mean, dtype=float)[None, :], mean, factor)[0])
-
-
-def _nice_zmax(peak: float) -> float:
-    """Height of the surface axes: 0.25 as in the notes, else the next of 0.5, 1, 2, 4, ...
-
-    Quantised so that dragging a slider rarely changes the axes (a change forces a full redraw).
-    """
-    top = 0.25
-    while top < 1.02 * peak:
-        top *= 2.0
-    return top
-
-
-def _draw_surface(ax, grid, Z, zmax, *, stride=1):
-    X, Y = grid.mesh
+def _draw_surface(ax, mesh, Z, zmax, *, stride=1):
+    X, Y = mesh
     surf = ax.plot_surface(X, Y, Z, cmap=DENSITY_CMAP, rstride=stride, cstride=stride,
                            linewidth=0.2, edgecolor="k", antialiased=False,
                            vmin=0.0, vmax=zmax)
@@ -87,38 +62,27 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
     -------
     matplotlib.figure.Figure
     """
-    if kind not in ("surface", "contour"):
-        raise ValueError(f"kind must be 'surface' or 'contour', got {kind!r}")
-    params = list(params)
-    if not params:
-        raise ValueError("params is empty; pass at least one (mean, cov) pair")
-    lim = check_scalar(lim, "lim", low=0.0, low_open=True)
-    n_grid = check_int(n_grid, "n_grid", low=3)
-    levels = check_int(levels, "levels", low=1)
-    if titles is not None and len(titles) != len(params):
-        raise ValueError(f"titles has {len(titles)} entries but params has {len(params)}")
-    grid = grid_2d(lim, n_grid)
-    xs = grid.xs
-    n = len(params)
+    return _paint_gaussian_figure(gaussian_figure_study(params, kind, titles=titles, lim=lim,
+                                                        zmax=zmax, levels=levels, n_grid=n_grid))
+
+
+def _paint_gaussian_figure(r: GaussianFigureResult):
+    n = len(r.panels)
+    lim = r.lim
     # at most 7.8 in wide (the output area at 1280 px, and the lecture box): panels of 2.6 in
-    fig = new_figure(figsize=explorer_figsize(min(7.8, 2.6 * n), 3.2 if kind == "surface" else 3.0))
-    for i, (mean, cov) in enumerate(params):
-        factor = factorize_cov(cov)
-        Z = mvn_pdf_grid(xs, xs, mean, factor)
+    fig = new_figure(figsize=explorer_figsize(panel_row_width(n, 2.6),
+                                              3.2 if r.kind == "surface" else 3.0))
+    for i, panel in enumerate(r.panels):
         # the default title on two lines (mean, covariance): one line is wider than a panel
-        title = titles[i] if titles is not None else _param_title(mean, factor.cov).replace(",  ", "\n")
-        if kind == "surface":
+        title = (r.titles[i] if r.titles is not None
+                 else _param_title(panel.mean, panel.cov).replace(",  ", "\n"))
+        if r.kind == "surface":
             ax = fig.add_subplot(1, n, i + 1, projection="3d")
-            top = max(zmax, 1.05 * float(Z.max()))
-            _draw_surface(ax, grid, Z, top, stride=2)
-            _style_surface_axes(ax, lim, top)
-            if i < n - 1:  # the next panel would cover this z label: only the last has one
-                ax.set_zlabel("")
+            _draw_surface(ax, r.mesh, panel.density, panel.top, stride=2)
+            _style_surface_axes(ax, lim, panel.top)
         else:
             ax = fig.add_subplot(1, n, i + 1)
-            peak = _peak(mean, factor)
-            ax.contour(xs, xs, Z, levels=np.linspace(0, peak, levels + 2)[1:-1],
-                       cmap=DENSITY_CMAP)
+            ax.contour(r.xs, r.xs, panel.density, levels=panel.levels, cmap=DENSITY_CMAP)
             ax.set_xlim(-lim, lim)
             ax.set_ylim(-lim, lim)
             ax.set_aspect("equal")
@@ -126,7 +90,9 @@ def gaussian_figure(params, kind: str = "surface", *, titles=None, lim: float = 
             ax.set_ylabel("$x_2$")
             ax.grid(alpha=0.3)
         ax.set_title(title, fontsize="medium")
-    if kind == "surface":
+    if r.kind == "surface":
+        for ax in fig.axes[:-1]:  # the next panel would cover its z label: only the last has one
+            ax.set_zlabel("")
         # constrained layout does not see a 3-D axes' z label: the last one needs a margin
         tidy_ticks(fig)
         fig.set_layout_engine("constrained", rect=(0.0, 0.0, 0.94, 1.0))
@@ -148,38 +114,34 @@ def _param_title(mean, cov) -> str:
             rf"$\Sigma$ = [{_fmt(cov[0, 0])} {_fmt(cov[0, 1])}; {_fmt(cov[1, 0])} {_fmt(cov[1, 1])}]")
 
 
-class GaussianView(View):
+class GaussianView(View, study=GaussianStudy):
     """Surface and contours of a bivariate Gaussian side by side, updated in place.
 
     Right panel: the density as an image, the 1-, 2- and 3-sigma contour ellipses, the principal
     axes ``sqrt(lambda_i) v_i`` from the eigendecomposition of Sigma, and ``n_samples`` draws. The
     draws are ``mu + z L^T`` for one fixed set of standard-normal ``z`` (seeded), so they move
-    smoothly as the parameters change. Left panel: the density surface.
+    smoothly as the parameters change. Left panel: the density surface. The numbers come from a
+    :class:`genviz.studies.gaussian.GaussianStudy`.
 
     ``update(mu1=, mu2=, sigma1=, sigma2=, rho=)`` takes any subset of the parameters.
-    ``state`` has ``mean``, ``cov``, ``det``, ``eigvals``, ``eigvecs``, ``angle``, ``peak``,
-    ``samples``, ``sample_mean``, ``sample_cov``, ``image`` and ``surface_max``.
+    ``state`` is the :class:`~genviz.studies.gaussian.GaussianResult`: ``mean``, ``cov``,
+    ``det``, ``eigvals``, ``eigvecs``, ``angle``, ``peak``, ``samples``, ``sample_mean``,
+    ``sample_cov``, ``image``, ``surface_max`` and what is drawn from them.
     """
 
-    PARAMS = ("mu1", "mu2", "sigma1", "sigma2", "rho")
-    K_SIGMAS = (1.0, 2.0, 3.0)
+    K_SIGMAS = K_SIGMAS
 
     def __init__(self, mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0, *, lim=4.0,
                  n_samples=200, seed=0, n_surface=35, n_image=121, surface=True,
                  figsize=None):
-        self.lim = check_scalar(lim, "lim", low=0.0, low_open=True)
-        self.n_samples = check_int(n_samples, "n_samples", low=0)
-        self.seed = check_int(seed, "seed", low=0)
-        self.surface = bool(surface)
+        static = self.use_study(lim=lim, n_samples=n_samples, seed=seed, n_surface=n_surface,
+                                n_image=n_image, surface=surface)
+        self.lim, self.n_samples, self.surface = static.lim, static.n_samples, static.surface
+        self._surf_mesh, self._xs_img = static.surface_mesh, static.xs_image
         if figsize is None:
             figsize = explorer_figsize(*((7.8, 4.3) if self.surface else (7.0, 4.6)))
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
-        self._surf_grid = grid_2d(self.lim, check_int(n_surface, "n_surface", low=3))
-        self._xs_surf = self._surf_grid.xs
-        self._xs_img = np.linspace(-self.lim, self.lim, check_int(n_image, "n_image", low=3))
-        self.params = dict(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0)
-
         if self.surface:
             self.ax3d = fig.add_subplot(1, 2, 1, projection="3d")
             self.ax = fig.add_subplot(1, 2, 2)
@@ -225,55 +187,29 @@ class GaussianView(View):
         self.update(mu1=mu1, mu2=mu2, sigma1=sigma1, sigma2=sigma2, rho=rho)
         self.finish_layout()
 
-    def update(self, **params) -> None:
-        new = {**self.params, **params}
-        mean = np.array([check_scalar(new["mu1"], "mu1"), check_scalar(new["mu2"], "mu2")])
-        cov = cov_from_params(new["sigma1"], new["sigma2"], new["rho"])  # validates
-        factor = factorize_cov(cov)
-        self.params = new
-        geo = cov_eigen(factor)
-        peak = _peak(mean, factor)
-
-        img = mvn_pdf_grid(self._xs_img, self._xs_img, mean, factor)
-        self._image.set_data(img)
-        self._image.set_clim(0.0, peak)
-        for line, k in zip(self._ellipses, self.K_SIGMAS):
-            pts = ellipse_points(mean, factor, k=k, n=90)
+    def paint(self, r: GaussianResult, changed) -> None:
+        self._image.set_data(r.image)
+        self._image.set_clim(0.0, r.peak)
+        for line, pts in zip(self._ellipses, r.ellipses):
             line.set_data(pts[:, 0], pts[:, 1])
-        for line, i in zip(self._axes_lines, (0, 1)):
-            half = geo.half_axes[i] * geo.eigvecs[:, i]
-            line.set_data([mean[0] - half[0], mean[0] + half[0]],
-                          [mean[1] - half[1], mean[1] + half[1]])
-        self._mean_marker.set_data([mean[0]], [mean[1]])
-        draws = gaussian_sample(self.n_samples, mean, factor, rng=self.seed)
-        samples = draws.X
-        self._samples.set_offsets(samples)
-
-        surface_max = float("nan")
+        for line, (xs, ys) in zip(self._axes_lines, r.principal_axes):
+            line.set_data(xs, ys)
+        self._mean_marker.set_data([r.mean[0]], [r.mean[1]])
+        self._samples.set_offsets(r.samples)
         if self.ax3d is not None:
-            Zs = mvn_pdf_grid(self._xs_surf, self._xs_surf, mean, factor)
-            surface_max = float(Zs.max())
-            zmax = _nice_zmax(peak)
             self._surf = self.replace_animated(
-                self._surf, _draw_surface(self.ax3d, self._surf_grid, Zs, zmax))
-            if self.ax3d.get_zlim() != (0.0, zmax):
-                self.ax3d.set_zlim(0.0, zmax)
-                self.request_full_redraw()
-
-        self.state = dict(mean=mean, cov=factor.cov, det=float(np.exp(factor.logdet)),
-                          eigvals=geo.eigvals, eigvecs=geo.eigvecs, angle=geo.angle, peak=peak,
-                          samples=samples, sample_mean=draws.mean, sample_cov=draws.cov,
-                          image=img, surface_max=surface_max)
+                self._surf, _draw_surface(self.ax3d, self._surf_mesh, r.surface, r.zmax))
+            self.set_limits(self.ax3d, zlim=(0.0, r.zmax))
 
     def describe(self) -> str:
         """Alt text from the state: mean, standard deviations, correlation, ellipse geometry."""
         s, p = self.state, self.params
-        l1, l2 = (float(v) for v in s["eigvals"])
-        if abs(l1 - l2) <= 1e-9 * max(l1, l2):
+        if s["isotropic"]:
             shape = "circles centred on the mean (no preferred direction)"
         else:
             shape = (f"ellipses whose major axis points at {fmt(round(float(s['angle']), 1))}° "
-                     f"from the x₁ axis, half-axes √λ = {fmt(l1 ** 0.5)} and {fmt(l2 ** 0.5)}")
+                     f"from the x₁ axis, half-axes √λ = {fmt(s['half_axes'][0])} and "
+                     f"{fmt(s['half_axes'][1])}")
         panels = "Surface and contours" if self.ax3d is not None else "Contours"
         return (f"{panels} of a 2-D Gaussian, μ = ({fmt(p['mu1'])}, {fmt(p['mu2'])}), "
                 f"σ₁ = {fmt(p['sigma1'])}, σ₂ = {fmt(p['sigma2'])}, ρ = {fmt(p['rho'])}: "

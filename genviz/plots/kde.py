@@ -6,15 +6,14 @@ panels, CV curves, held-out scores, the slides' kernel gallery and histogram-vs-
 from __future__ import annotations
 
 
-import matplotlib
 import numpy as np
 from matplotlib.collections import LineCollection
 
-from genviz._validation import check_int, check_scalar
-from genviz.bandwidth_study import BandwidthStudy
-from genviz.kde import histogram, kde2d_grid, kde_bumps, rule_of_thumb
 from genviz.plots._base import View, fmt, new_figure, plain_text
-from genviz.plots.style import DENSITY_CMAP, PALETTE, explorer_figsize
+from genviz.plots.style import DENSITY_CMAP, PALETTE, cmap_colors, explorer_figsize
+from genviz.studies.kde import (KDE2D_LEVELS, HistogramResult, HistogramStudy, KDE2DResult,
+                                KDE2DStudy, KDEResult, KDEStudy)
+from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
 
 __all__ = ["HistogramView", "KDEView", "BandwidthView", "KDE2DView", "rug"]
 
@@ -25,156 +24,129 @@ def rug(ax, data, color=PALETTE["black"]):
                    label=f"data (n = {data.size})")[0]
 
 
-class HistogramView(View):
+class HistogramView(View, study=HistogramStudy):
     """A histogram density with adjustable bin width and origin, over the true density.
 
-    ``update(width=, origin=)``; ``state`` has ``edges``, ``density``, ``n_bins``, ``width``,
-    ``origin``, ``empty_bins``.
+    ``update(width=, origin=)``; ``state`` is a :class:`~genviz.studies.kde.HistogramResult`:
+    ``edges``, ``density``, ``n_bins``, ``width``, ``origin``, ``empty_bins``, ``tallest``.
     """
-
-    PARAMS = ("width", "origin")
 
     def __init__(self, data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None,
                  min_width=0.05, figsize=None):
-        self.data = np.asarray(data, dtype=float)
+        static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, min_width=min_width)
+        self.data = static.data
         super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
-        lo, hi = x_range if x_range is not None else (self.data.min() - 0.5, self.data.max() + 0.5)
+        lo, hi = static.x_range
         ax = self.ax = self.fig.add_subplot()
         self._stairs = self.animate(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"],
                                               alpha=0.7, label="histogram"))
-        if true_pdf is not None:
-            x = np.linspace(lo, hi, 600)
-            ax.plot(x, true_pdf(x), color=PALETTE["black"], lw=1.5, label="true density")
+        if static.truth is not None:
+            ax.plot(static.truth_x, static.truth, color=PALETTE["black"], lw=1.5,
+                    label="true density")
         rug(ax, self.data)
-        # fixed y range: the tallest histogram over the origins at the narrowest width
-        top = max(histogram(self.data, min_width, o)[1].max()
-                  for o in np.linspace(0, min_width, 5))
         ax.set_xlim(lo, hi)
-        ax.set_ylim(0, 1.05 * top)
+        ax.set_ylim(0, static.ymax)
         ax.set_xlabel("$x$")
         ax.set_ylabel("density")
         ax.legend(loc="upper right", fontsize="small")
         ax.grid(alpha=0.3)
-        self.params = dict(width=width, origin=origin)
         self.update(width=width, origin=origin)
         self.finish_layout()
 
-    def update(self, **params):
-        new = {**self.params, **params}
-        edges, dens = histogram(self.data, new["width"], new["origin"])  # validates
-        self.params = new
-        self._stairs.set_data(dens, edges)
-        self.state = dict(edges=edges, density=dens, n_bins=dens.size, width=new["width"],
-                          origin=new["origin"], empty_bins=int(np.sum(dens == 0)))
+    def paint(self, r: HistogramResult, changed) -> None:
+        self._stairs.set_data(r.density, r.edges)
 
     def describe(self) -> str:
         """Alt text from the state: bin width, origin, number of bins and empty bins."""
         s = self.state
         return (f"Histogram density estimate of {self.data.size} points with bin width "
                 f"{fmt(s['width'])} and origin {fmt(s['origin'])}: {s['n_bins']} bins, "
-                f"{s['empty_bins']} of them empty, tallest bar {fmt(s['density'].max())}, "
+                f"{s['empty_bins']} of them empty, tallest bar {fmt(s['tallest'])}, "
                 f"drawn over the true density with the data as a rug.")
 
 
-class KDEView(View):
+class KDEView(View, study=KDEStudy):
     """The KDE as a sum of scaled bumps ``K_h(x - x_i)/n`` with bandwidth and kernel controls.
 
-    ``update(h=, kernel=)``; ``state`` has ``x``, ``density``, ``bumps``, ``h``, ``kernel``,
-    ``integral`` (trapezoid over the window: ~1).
+    ``update(h=, kernel=)``; ``state`` is a :class:`~genviz.studies.kde.KDEResult`: ``x``,
+    ``density``, ``bumps``, ``h``, ``kernel``, ``integral`` (trapezoid over the window: ~1),
+    ``peak``.
     """
-
-    PARAMS = ("h", "kernel")
 
     def __init__(self, data, h=0.5, kernel="gaussian", *, true_pdf=None, x_range=None,
                  n_grid=500, ymax=None, figsize=None):
-        self.data = np.asarray(data, dtype=float)
+        static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, n_grid=n_grid)
+        self.data, self.x = static.data, static.x
         super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
-        lo, hi = x_range if x_range is not None else (self.data.min() - 2.0, self.data.max() + 2.0)
-        self.x = np.linspace(lo, hi, check_int(n_grid, "n_grid", low=10))
         ax = self.ax = self.fig.add_subplot()
         self._bumps = self.animate(ax.add_collection(LineCollection(
             [], colors=PALETTE["orange"], linewidths=1.0, alpha=0.9,
             label=r"bumps $K_h(x - x_i)/n$")))
         (self._sum,) = ax.plot([], [], color=PALETTE["blue"], lw=2.4, label=r"$\hat f(x)$ = sum")
         self.animate(self._sum)
-        if true_pdf is not None:
-            ax.plot(self.x, true_pdf(self.x), color=PALETTE["black"], lw=1.2, ls="--",
+        if static.truth is not None:
+            ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                     label="true density")
         rug(ax, self.data)
-        ax.set_xlim(lo, hi)
+        ax.set_xlim(self.x[0], self.x[-1])
         ax.set_ylim(0, ymax if ymax is not None else 0.9)
         ax.set_xlabel("$x$")
         ax.set_ylabel("density")
         ax.legend(loc="upper right", fontsize="small")
         ax.grid(alpha=0.3)
-        self.params = dict(h=h, kernel=kernel)
         self.update(h=h, kernel=kernel)
         self.finish_layout()
 
-    def update(self, **params):
-        new = {**self.params, **params}
-        bumps = kde_bumps(self.x, self.data, new["h"], new["kernel"])  # validates
-        self.params = new
-        dens = bumps.sum(axis=0)
-        segs = np.stack([np.broadcast_to(self.x, bumps.shape), bumps], axis=-1)
-        self._bumps.set_segments(segs)
-        self._sum.set_data(self.x, dens)
-        self.state = dict(x=self.x, density=dens, bumps=bumps, h=float(new["h"]),
-                          kernel=new["kernel"], integral=float(np.trapezoid(dens, self.x)))
+    def paint(self, r: KDEResult, changed) -> None:
+        self._bumps.set_segments(r.segments)
+        self._sum.set_data(r.x, r.density)
 
     def describe(self) -> str:
         """Alt text from the state: bandwidth, kernel, the sum of bumps and its integral."""
         s = self.state
-        i = int(s["density"].argmax())
         return (f"Kernel density estimate of {self.data.size} points as a sum of {s['kernel']} "
                 f"bumps K_h(x − xᵢ)/n with bandwidth h = {fmt(s['h'])}: the estimate peaks at "
-                f"{fmt(s['density'][i])} near x = {fmt(s['x'][i])} and integrates to "
+                f"{fmt(s['peak'])} near x = {fmt(s['peak_x'])} and integrates to "
                 f"{fmt(s['integral'])} over the window.")
 
 
-class BandwidthView(View):
+class BandwidthView(View, study=BandwidthStudy):
     """Claw-density draws: the KDE at bandwidth h (top) and both CV curves with h marked (below).
 
-    The numbers come from a :class:`genviz.kde.BandwidthStudy` (``study``; by default one built
-    from ``seed``, ``hs``, ``x_range`` and ``n_grid``), which owns the samples, their CV sweeps
-    (computed once per ``n``, or prefetched) and the KDE at ``h``; the view only draws them.
-    ``update(n=, h=)``: a new ``n`` takes that sample's sweeps; a new ``h`` only moves the KDE
-    and the markers. ``state`` has ``n``, ``h``, ``hs``, ``loo``, ``lscv``, ``h_loo``,
-    ``h_lscv``, ``silverman``, ``scott``, ``loo_at_h``, ``lscv_at_h`` (interpolated from the
-    sweeps), ``ise`` (integrated squared error of the KDE at h against the true claw).
+    The numbers come from a :class:`genviz.studies.kde_bandwidth.BandwidthStudy` (``study``; by default
+    one built from ``seed``, ``hs``, ``x_range`` and ``n_grid``), which owns the samples, their
+    CV sweeps (computed once per ``n``, or prefetched) and the KDE at ``h``; the view only draws
+    them. ``update(n=, h=)``; ``state`` is a :class:`~genviz.studies.kde_bandwidth.BandwidthResult`:
+    ``n``, ``h``, ``hs``, ``loo``, ``lscv``, ``h_loo``, ``h_lscv``, ``silverman``, ``scott``,
+    ``loo_at_h``, ``lscv_at_h`` (interpolated from the sweeps), ``ise`` (integrated squared
+    error of the KDE at h against the true claw).
     """
-
-    PARAMS = ("n", "h")
 
     def __init__(self, n=1000, h=0.05, *, seed=0, hs=None, x_range=(-3.0, 3.0), n_grid=400,
                  study=None, figsize=None):
-        self.study = study if study is not None else BandwidthStudy(
-            seed=seed, hs=hs, x_range=x_range, n_grid=n_grid)
-        if not isinstance(self.study, BandwidthStudy):
-            raise TypeError(f"study must be a BandwidthStudy, got {type(self.study).__name__}")
-        self.seed, self.hs, self.x = self.study.seed, self.study.hs, self.study.x
+        static = self.use_study(study=study, seed=seed, hs=hs, x_range=x_range, n_grid=n_grid)
+        self.hs, self.x = static.hs, static.x
         # stacked: the KDE above its CV curves, within the output-area width budget
         super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.8)))
         self.ax, self.cax = self.fig.subplots(2, 1)
-        self._draw_kde_axes((self.x[0], self.x[-1]))
-        self._draw_cv_axes()
-        self.params = dict(n=None, h=h)
+        self._draw_kde_axes(static)
+        self._draw_cv_axes(static.h_range)
         self.update(n=n, h=h)
         self.finish_layout()
 
-    def _draw_kde_axes(self, x_range):
+    def _draw_kde_axes(self, static):
         ax = self.ax
-        ax.plot(self.x, self.study.truth, color=PALETTE["black"], lw=1.2, ls="--",
+        ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                 label="true claw")
         (self._kde,) = ax.plot([], [], color=PALETTE["blue"], lw=1.6, label=r"$\hat f_h$")
-        ax.set_xlim(*x_range)
+        ax.set_xlim(self.x[0], self.x[-1])
         ax.set_ylim(0, 1.0)
         ax.set_xlabel("$x$")
         ax.set_ylabel("density")
         ax.legend(loc="upper right", fontsize="small")
         ax.grid(alpha=0.3)
 
-    def _draw_cv_axes(self):
+    def _draw_cv_axes(self, h_range):
         cax = self.cax
         (self._loo,) = cax.semilogx([], [], color=PALETTE["blue"], lw=2,
                                     label="LOO log-lik. (higher better)")
@@ -185,7 +157,7 @@ class BandwidthView(View):
         (self._ls_best,) = self._ls_ax.plot([], [], "o", color=PALETTE["green"], mec="k", ms=8)
         self._h_line = cax.axvline(1.0, color=PALETTE["vermillion"], lw=1.5, label="current h")
         self._silver = cax.axvline(1.0, color="0.4", ls=":", lw=1.5, label="Silverman")
-        cax.set_xlim(self.hs.min(), self.hs.max())
+        cax.set_xlim(*h_range)
         # fixed limits (they hold both curves' optima for claw samples of 100..2000 draws), so a
         # new n re-draws only the animated curves: no full redraw
         cax.set_ylim(-3.0, -1.05)
@@ -202,42 +174,20 @@ class BandwidthView(View):
 
     def prefetch(self, ns) -> None:
         """Have the study compute the sweeps of each ``n`` in ``ns`` in the background, those
-        nearest the current ``n`` first (:meth:`genviz.kde.BandwidthStudy.prefetch`): the
-        explorer calls this once a browser shows it, so that moving the n slider later costs no
-        sweep (~0.15 s) on its path. :meth:`close` cancels what has not started."""
-        self.study.prefetch(ns, near=self.params["n"])
+        nearest the current ``n`` first (:meth:`genviz.studies.kde_bandwidth.BandwidthStudy.prefetch`):
+        the explorer calls this once a browser shows it, so that moving the n slider later
+        costs no sweep (~0.15 s) on its path. :meth:`close` cancels what has not started."""
+        super().prefetch(ns, near=self.params["n"])
 
-    def close(self) -> None:
-        """Cancel prefetching that has not started, then close the figure."""
-        self.study.close()
-        super().close()
-
-    def _show_sweeps(self, sw):
-        self.sweeps = sw
-        self.data, self.loo, self.lscv = sw.data, sw.loo, sw.lscv
-        self.silverman, self.scott = sw.silverman, sw.scott
-        ok = np.isfinite(sw.loo)
-        self._loo.set_data(self.hs[ok], sw.loo[ok])
-        self._ls.set_data(self.hs, sw.lscv)
-        self._loo_best.set_data([sw.h_loo], [sw.loo[int(np.argmax(sw.loo))]])
-        self._ls_best.set_data([sw.h_lscv], [sw.lscv[int(np.argmin(sw.lscv))]])
-        self._silver.set_xdata([sw.silverman, sw.silverman])
-
-    def update(self, **params):
-        new = {**self.params, **params}
-        n = check_int(new["n"], "n", low=2)
-        h = check_scalar(new["h"], "h", low=0.0, low_open=True)
-        if n != self.params["n"]:
-            self._show_sweeps(self.study.sweeps(n))
-        self.params = dict(n=n, h=h)
-        at = self.study.at(self.sweeps, h)
-        self._kde.set_data(self.x, at.density)
-        self._h_line.set_xdata([h, h])
-        sw = self.sweeps
-        self.state = dict(n=n, h=h, hs=self.hs, loo=sw.loo, lscv=sw.lscv, h_loo=sw.h_loo,
-                          h_lscv=sw.h_lscv, silverman=sw.silverman, scott=sw.scott,
-                          loo_at_h=at.loo_at_h, lscv_at_h=at.lscv_at_h, ise=at.ise,
-                          density=at.density)
+    def paint(self, r: BandwidthResult, changed) -> None:
+        self.data = r.data
+        self._loo.set_data(r.loo_finite_h, r.loo_finite)
+        self._ls.set_data(r.hs, r.lscv)
+        self._loo_best.set_data([r.h_loo], [r.loo_best])
+        self._ls_best.set_data([r.h_lscv], [r.lscv_best])
+        self._silver.set_xdata([r.silverman, r.silverman])
+        self._kde.set_data(self.x, r.density)
+        self._h_line.set_xdata([r.h, r.h])
 
     def describe(self) -> str:
         """Alt text from the state: h, the CV optima and the rule of thumb."""
@@ -250,26 +200,20 @@ class BandwidthView(View):
                 f"Silverman's rule (h = {fmt(s['silverman'])}) marked.")
 
 
-class KDE2DView(View):
+class KDE2DView(View, study=KDE2DStudy):
     """2-D Gaussian product-kernel KDE over a scatter; bandwidths as multiples of Scott's rule.
 
     The density is drawn as contour lines at 10 %, 30 %, 50 %, 70 % and 90 % of its peak (lines
-    only: a slider move repaints few pixels). ``update(scale=)``; ``state`` has ``h`` (per axis),
-    ``density`` (grid), ``peak``, ``mass`` (integral over the window).
+    only: a slider move repaints few pixels). ``update(scale=)``; ``state`` is a
+    :class:`~genviz.studies.kde.KDE2DResult`: ``h`` (per axis), ``density`` (grid), ``peak``,
+    ``mass`` (integral over the window).
     """
 
-    LEVELS = (0.1, 0.3, 0.5, 0.7, 0.9)
-    PARAMS = ("scale",)
+    LEVELS = KDE2D_LEVELS
 
     def __init__(self, X, scale=1.0, *, labels=("$x_1$", "$x_2$"), n_grid=100, figsize=None):
-        self.X = np.asarray(X, dtype=float)
-        if self.X.ndim != 2 or self.X.shape[1] != 2:
-            raise ValueError(f"X must have shape (n, 2), got {self.X.shape}")
-        self.h0 = np.array([rule_of_thumb(self.X[:, k], "scott") for k in range(2)])
-        lo = self.X.min(axis=0) - 0.1 * np.ptp(self.X, axis=0)
-        hi = self.X.max(axis=0) + 0.1 * np.ptp(self.X, axis=0)
-        self.xs = np.linspace(lo[0], hi[0], n_grid)
-        self.ys = np.linspace(lo[1], hi[1], n_grid)
+        static = self.use_study(X, n_grid=n_grid)
+        self.X, self.xs, self.ys = static.X, static.xs, static.ys
         super().__init__(new_figure(figsize=figsize or explorer_figsize(6.4, 4.8)))
         ax = self.ax = self.fig.add_subplot()
         self._contours = None
@@ -277,8 +221,8 @@ class KDE2DView(View):
                    zorder=3, label=f"{self.X.shape[0]} records")
         for lev, color in zip(self.LEVELS, self._colors()):
             ax.plot([], [], color=color, lw=1.6, label=f"{int(100 * lev)} % of peak")
-        ax.set_xlim(lo[0], hi[0])
-        ax.set_ylim(lo[1], hi[1])
+        ax.set_xlim(self.xs[0], self.xs[-1])
+        ax.set_ylim(self.ys[0], self.ys[-1])
         ax.set_xlabel(labels[0])
         ax.set_ylabel(labels[1])
         ax.legend(loc="upper right", fontsize="small", title="KDE contours",
@@ -288,21 +232,12 @@ class KDE2DView(View):
         self.finish_layout()
 
     def _colors(self):
-        cmap = matplotlib.colormaps[DENSITY_CMAP]
-        return [cmap(0.15 + 0.7 * k / (len(self.LEVELS) - 1)) for k in range(len(self.LEVELS))]
+        return cmap_colors(DENSITY_CMAP, len(self.LEVELS), 0.15, 0.7)
 
-    def update(self, **params):
-        scale = check_scalar(params.get("scale", getattr(self, "params", {}).get("scale")),
-                             "scale", low=0.0, low_open=True)
-        self.params = dict(scale=scale)
-        h = scale * self.h0
-        Z = kde2d_grid(self.xs, self.ys, self.X, h)
-        peak = float(Z.max())
-        new = self.ax.contour(self.xs, self.ys, Z, levels=peak * np.array(self.LEVELS),
+    def paint(self, r: KDE2DResult, changed) -> None:
+        new = self.ax.contour(self.xs, self.ys, r.density, levels=r.levels,
                               colors=self._colors(), linewidths=1.6, zorder=4)
         self._contours = self.replace_animated(self._contours, new)
-        dx, dy = self.xs[1] - self.xs[0], self.ys[1] - self.ys[0]
-        self.state = dict(h=h, scale=scale, density=Z, peak=peak, mass=float(Z.sum() * dx * dy))
 
     def describe(self) -> str:
         """Alt text from the state: the bandwidths and the contour levels."""

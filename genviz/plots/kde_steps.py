@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.kde import histogram_to_kde
 from genviz.plots._base import finish_layout, fmt, new_figure, set_description
 from genviz.plots.style import PALETTE, explorer_figsize
+from genviz.studies.kde_steps import HistogramToKDEFigureResult, histogram_to_kde_figure_study
 
 __all__ = ["histogram_to_kde_figure"]
 
 
-def _stacked_blocks(ax, edges, counts, n, width, color):
+def _stacked_blocks(ax, stack, height, width, color):
     """One block of area 1/n per point, stacked in its bin (a histogram, drawn point by point)."""
-    height = 1.0 / (n * width)
-    for level in range(int(counts.max(initial=0))):
-        filled = counts > level
-        ax.bar(edges[:-1][filled], height, width=width, bottom=level * height, align="edge",
+    for lefts, bottom in stack:
+        ax.bar(lefts, height, width=width, bottom=bottom, align="edge",
                color=color, edgecolor=PALETTE["black"], lw=0.8)
 
 
@@ -39,16 +37,18 @@ def histogram_to_kde_figure(data, width, origin: float = 0.0, *, figsize=None):
 
     Returns the figure; ``fig.steps`` is the :class:`genviz.kde.HistogramToKDE` it draws.
     """
-    s = histogram_to_kde(data, width, origin)
-    n = s.blocks.shape[0]
-    data = np.asarray(data, dtype=float).ravel()
+    return _paint_steps(histogram_to_kde_figure_study(data, width, origin), figsize=figsize)
+
+
+def _paint_steps(r: HistogramToKDEFigureResult, *, figsize=None):
+    s, n, width, origin = r.steps, r.n, r.width, r.origin
     fig = new_figure(figsize=figsize or explorer_figsize(7.8, 5.4))
     axes = fig.subplots(2, 2, sharex=True, sharey=True)
     (a1, a2), (a3, a4) = axes
-    _stacked_blocks(a1, s.edges, s.counts, n, width, PALETTE["sky"])
+    _stacked_blocks(a1, r.blocks[0], r.block_height, width, PALETTE["sky"])
     a1.set_title(f"1 · histogram, bins from {fmt(origin)}", fontsize="medium")
-    _stacked_blocks(a2, s.shifted_edges, s.shifted_counts, n, width, PALETTE["sky"])
-    a2.set_title(f"2 · the same bins moved by {fmt(width / 2)}", fontsize="medium")
+    _stacked_blocks(a2, r.blocks[1], r.block_height, width, PALETTE["sky"])
+    a2.set_title(f"2 · the same bins moved by {fmt(r.half_width)}", fontsize="medium")
     for panel, parts, total, title in (
             (a3, s.blocks, s.block_sum, f"3 · one block per point, h = {fmt(width)}"),
             (a4, s.bumps, s.kde, f"4 · Gaussian bumps, h = {fmt(s.h)}")):
@@ -59,11 +59,9 @@ def histogram_to_kde_figure(data, width, origin: float = 0.0, *, figsize=None):
                        label="one point's share" if i == 0 else None)
         panel.set_title(title, fontsize="medium")
     a3.legend(fontsize="small", loc="upper left")
-    top = 1.4 * max(float(s.density.max()), float(s.shifted_density.max()),  # room for the legend
-                    float(s.block_sum.max()), float(s.kde.max()))
     for ax in axes.ravel():
-        ax.plot(data, np.zeros_like(data), "|", color=PALETTE["black"], ms=10, mew=1.5)
-        ax.set(xlim=(s.x[0], s.x[-1]), ylim=(0, top))
+        ax.plot(r.data, np.zeros_like(r.data), "|", color=PALETTE["black"], ms=10, mew=1.5)
+        ax.set(xlim=(s.x[0], s.x[-1]), ylim=(0, r.top))
         ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_ylabel("density")

@@ -13,41 +13,22 @@ The static figures (top words, confusion matrices, underflow) are in
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import expit
 
-from genviz._validation import check_int, check_scalar
-from genviz.naive_bayes import BernoulliNB, MultinomialNB  # noqa: F401  (the doctests' models)
-from genviz.naive_bayes.studies import TEXT_MODELS, ThresholdStudy
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
-from genviz.text import Vocabulary, bag_of_words, word_contributions
+from genviz.studies.spam import (LN10, MODEL_NAMES, EmailResult, EmailStudy,
+                                 SpamThresholdResult, SpamThresholdStudy)
 
 __all__ = ["MODELS", "MODEL_COLORS", "HAM", "SPAM", "LN10", "SpamThresholdView", "EmailView"]
 
-#: The two event models, by the names the controls use.
-MODELS = TEXT_MODELS  # {"multinomial": MultinomialNB, "bernoulli": BernoulliNB}
+#: The two event models, by the names the controls use (the estimators:
+#: :data:`genviz.studies.spam.TEXT_MODELS`).
+MODELS = MODEL_NAMES
 MODEL_COLORS = {"multinomial": PALETTE["green"], "bernoulli": PALETTE["purple"]}
 HAM, SPAM = CLASS_COLORS[0], CLASS_COLORS[1]  # classes_ = ["ham", "spam"]
-LN10 = np.log(10.0)
 
 
-def _check_model(model) -> str:
-    if model not in MODELS:
-        raise ValueError(f"model must be one of {list(MODELS)}, got {model!r}")
-    return model
-
-
-def _nice_ceil(x: float) -> float:
-    """The next of 1, 2, 5, 10, 20, 50, ... at or above ``x``."""
-    x = max(float(x), 1e-9)
-    base = 10.0 ** np.floor(np.log10(x))
-    for m in (1.0, 2.0, 5.0, 10.0):
-        if m * base >= x * (1 - 1e-12):
-            return m * base
-    return 10.0 * base  # pragma: no cover
-
-
-class SpamThresholdView(View):
+class SpamThresholdView(View, study=SpamThresholdStudy):
     """Where Smola's threshold ``c`` puts the filter on the ROC and precision-recall curves.
 
     A message is flagged as spam when ``P(x|spam) P(spam) / (P(x|ham) P(ham)) > c``, i.e. when
@@ -57,10 +38,11 @@ class SpamThresholdView(View):
     selected one thick, with a marker at the current ``c``.
 
     ``update(log10_c=, alpha=, model=)`` takes any subset. The fits, scores and curves come
-    from a :class:`genviz.naive_bayes.ThresholdStudy` (``study``, or one built from the four
-    data arguments), computed once per ``alpha``; ``log10_c`` only moves artists. ``state`` holds ``log10_c``, ``alpha``,
-    ``model``, ``points`` (model -> operating point: fpr, tpr, precision, recall, tp, fp, fn,
-    tn), ``auc`` (model -> float), ``hist`` (ham and spam fractions per bin) and ``edges``.
+    from a :class:`genviz.studies.spam.ThresholdStudy` (``study``, or one built from the four
+    data arguments), computed once per ``alpha``; ``log10_c`` only moves artists. ``state`` is
+    a :class:`~genviz.studies.spam.SpamThresholdResult`: ``log10_c``, ``alpha``, ``model``,
+    ``points`` (model -> operating point: fpr, tpr, precision, recall, tp, fp, fn, tn),
+    ``auc`` (model -> float), ``hist`` (ham and spam fractions per bin) and ``edges``.
 
     Parameters
     ----------
@@ -89,17 +71,12 @@ class SpamThresholdView(View):
     0
     """
 
-    PARAMS = ("log10_c", "alpha", "model")
-
     def __init__(self, X_train=None, y_train=None, X_test=None, y_test=None, *, study=None,
                  log10_c=0.0, alpha=1.0, model="multinomial", positive="spam", score_lim=None,
                  n_bins=60, figsize=None):
-        if study is None:
-            study = ThresholdStudy(X_train, y_train, X_test, y_test, positive=positive)
-        elif not isinstance(study, ThresholdStudy):
-            raise TypeError(f"study must be a ThresholdStudy, got {type(study).__name__}")
-        self.study, self.positive = study, study.positive
-        self.params = dict(log10_c=0.0, alpha=None, model=None)
+        static = self.use_study(X_train, y_train, X_test, y_test, fits=study, positive=positive,
+                                score_lim=score_lim, n_bins=n_bins, alpha=alpha)
+        self.score_lim, self.edges = static.score_lim, static.edges
         fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4))
         super().__init__(fig)
         # the score histogram across the top, ROC and precision-recall below it: three panels
@@ -107,12 +84,6 @@ class SpamThresholdView(View):
         grid = fig.add_gridspec(2, 2)
         self.ax_hist = fig.add_subplot(grid[0, :])
         self.ax_roc, self.ax_pr = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
-        first = self.study.at(check_scalar(alpha, "alpha", low=0.0, low_open=True))
-        if score_lim is None:
-            s = np.abs(first["multinomial"].scores) / LN10
-            score_lim = _nice_ceil(np.percentile(s, 98))
-        self.score_lim = check_scalar(score_lim, "score_lim", low=0.0, low_open=True)
-        self.edges = np.linspace(-self.score_lim, self.score_lim, check_int(n_bins, "n_bins", low=4) + 1)
         ax = self.ax_hist
         zeros = np.zeros(len(self.edges) - 1)
         # Histograms and curves change only with alpha or the model (then a full redraw);
@@ -151,15 +122,12 @@ class SpamThresholdView(View):
             axc.grid(alpha=0.3)
         # Spam filters live at small false-positive rates: a log axis shows that corner; a rate
         # of 0 is drawn at the left edge (half a message).
-        n_neg = first["multinomial"].curves.n_neg
-        self._fpr_floor = 0.5 / n_neg
         self.ax_roc.set_xscale("log")
-        self.ax_roc.set_xlim(self._fpr_floor * 0.9, 1.05)
+        self.ax_roc.set_xlim(static.fpr_floor * 0.9, 1.05)
         self.ax_roc.set_ylim(-0.02, 1.02)
         self.ax_pr.set_xlim(-0.02, 1.02)
         self.ax_pr.set_ylim(0.0, 1.02)
-        grid = np.geomspace(self._fpr_floor, 1.0, 50)
-        self.ax_roc.plot(grid, grid, ls=":", color="0.6", lw=1, label="chance")
+        self.ax_roc.plot(static.chance, static.chance, ls=":", color="0.6", lw=1, label="chance")
         # in the precision-recall panel's empty lower left (in the ROC panel it hid the curves)
         handles = self.ax_roc.get_legend_handles_labels()[0]
         self.ax_pr.legend(handles=handles, loc="lower left", fontsize="small",
@@ -167,55 +135,27 @@ class SpamThresholdView(View):
         self.update(log10_c=log10_c, alpha=alpha, model=model)
         self.finish_layout()
 
-    def _histograms(self, scores):
-        y_test = self.study.y_test
-        lim = self.score_lim * (1 - 1e-9)
-        s = np.clip(scores / LN10, -lim, lim)
-        hist = {}
-        for label in ("ham", "spam"):
-            sel = s[(y_test == self.positive) == (label == "spam")]
-            hist[label] = np.histogram(sel, bins=self.edges)[0] / max(sel.size, 1)
-        return hist
-
-    def update(self, **params) -> None:
-        new = {**self.params, **params}
-        log10_c = check_scalar(new["log10_c"], "log10_c")
-        alpha = check_scalar(new["alpha"], "alpha", low=0.0, low_open=True)
-        model = _check_model(new["model"])
-        fits = self.study.at(alpha)
-        refit = alpha != self.params["alpha"]
-        if refit:
+    def paint(self, r: SpamThresholdResult, changed) -> None:
+        if "alpha" in changed:
             for name, (roc, pr) in self._curves.items():
-                cur = fits[name].curves
-                roc.set_data(np.maximum(cur.fpr, self._fpr_floor), cur.tpr)
-                pr.set_data(cur.recall, cur.precision)
-        if refit or model != self.params["model"]:
+                roc.set_data(*r.roc[name])
+                pr.set_data(*r.pr[name])
+        if "alpha" in changed or "model" in changed:
             self.request_full_redraw()
-            hist = self._histograms(fits[model].scores)
             for label, stairs in self._stairs.items():
-                stairs.set_data(hist[label])
-            top = max(h.max() for h in hist.values())
-            if top > self.ax_hist.get_ylim()[1] or top < 0.4 * self.ax_hist.get_ylim()[1]:
-                self.ax_hist.set_ylim(0.0, _nice_ceil(1.1 * top))
+                stairs.set_data(r.hist[label])
+            if self.follow_top(self.ax_hist, r.hist_top, r.hist_ylim):
                 self.relayout()  # tick labels of another width
             for name, (roc, pr) in self._curves.items():
                 for line in (roc, pr):
-                    line.set_linewidth(2.8 if name == model else 1.0)
-                    line.set_alpha(1.0 if name == model else 0.55)
-            self.state["hist"] = hist
-        self.params = dict(log10_c=log10_c, alpha=alpha, model=model)
-        lim = self.score_lim
-        self._vline.set_xdata([np.clip(log10_c, -lim, lim)] * 2)
-        points = {}
+                    line.set_linewidth(2.8 if r.selected[name] else 1.0)
+                    line.set_alpha(1.0 if r.selected[name] else 0.55)
+        self._vline.set_xdata([r.threshold_x, r.threshold_x])
         for name, (mroc, mpr) in self._markers.items():
-            pt = fits[name].curves.at(log10_c * LN10)
-            mroc.set_data([max(pt["fpr"], self._fpr_floor)], [pt["tpr"]])
-            mpr.set_data([pt["recall"]], [pt["precision"]])
-            mroc.set_markersize(11 if name == model else 7)
-            mpr.set_markersize(11 if name == model else 7)
-            points[name] = pt
-        self.state.update(log10_c=log10_c, alpha=alpha, model=model, points=points,
-                          auc={n: fits[n].curves.auc for n in MODELS}, edges=self.edges)
+            mroc.set_data([r.roc_marker[name][0]], [r.roc_marker[name][1]])
+            mpr.set_data([r.pr_marker[name][0]], [r.pr_marker[name][1]])
+            mroc.set_markersize(11 if r.selected[name] else 7)
+            mpr.set_markersize(11 if r.selected[name] else 7)
 
     def describe(self) -> str:
         """Alt text from the state: the threshold and the operating point of the model."""
@@ -230,7 +170,7 @@ class SpamThresholdView(View):
                 f"false positive rate {fmt(pt['fpr'])}, precision {fmt(pt['precision'])}.")
 
 
-class EmailView(View):
+class EmailView(View, study=EmailStudy):
     """Per-word contributions of a typed email to the log-odds of spam, and the verdict.
 
     The log-odds of a naive Bayes text model is linear in the document's features:
@@ -241,10 +181,11 @@ class EmailView(View):
     total with ``log c``. A word's count is shown in brackets when above 1 (multinomial);
     the bias ``b`` is the log prior ratio (plus, for the Bernoulli model, the contribution of
     every dictionary word being absent; its bar may be clipped, its label gives the value).
-    The readout carries the numbers.
+    The readout carries the numbers; they come from a :class:`genviz.studies.spam.EmailStudy`.
 
-    ``update(text=, model=, log10_c=)``; ``state`` has ``words``, ``contributions``,
-    ``bias``, ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
+    ``update(text=, model=, log10_c=)``; ``state`` is a
+    :class:`~genviz.studies.spam.EmailResult`: ``words``, ``contributions``, ``bias``,
+    ``log_odds``, ``p_spam``, ``verdict``, ``unseen`` and ``n_known``.
 
     Parameters
     ----------
@@ -264,6 +205,7 @@ class EmailView(View):
 
     Examples
     --------
+    >>> from genviz.naive_bayes import BernoulliNB, MultinomialNB
     >>> from genviz.text import build_vocabulary, bag_of_words
     >>> docs = ["free money now", "free offer", "meeting notes", "notes on the meeting"]
     >>> y = ["spam", "spam", "ham", "ham"]
@@ -275,21 +217,11 @@ class EmailView(View):
     ('spam', ['free', 'money'], ['neurips'])
     """
 
-    PARAMS = ("text", "model", "log10_c")
-
-    def __init__(self, models: dict, vocabulary: Vocabulary, *, text: str = "",
+    def __init__(self, models: dict, vocabulary, *, text: str = "",
                  model: str = "multinomial", log10_c: float = 0.0, max_words: int = 12,
                  figsize=None):
-        if not isinstance(vocabulary, Vocabulary):
-            raise TypeError(f"vocabulary must be a Vocabulary, got {type(vocabulary).__name__}")
-        missing = set(MODELS) - set(models)
-        if missing:
-            raise ValueError(f"models must hold fitted models for {sorted(MODELS)}; missing "
-                             f"{sorted(missing)}")
-        self.models = {name: models[name] for name in MODELS}
-        self.linear = {name: m.linear_form() for name, m in self.models.items()}
-        self.vocabulary = vocabulary
-        self.max_words = check_int(max_words, "max_words", low=1)
+        static = self.use_study(models, vocabulary, max_words=max_words)
+        self.max_words = static.max_words
         fig = new_figure(figsize=figsize or explorer_figsize(7.5, 4.8))
         super().__init__(fig)
         ax = self.ax = fig.add_subplot(1, 1, 1)
@@ -307,73 +239,44 @@ class EmailView(View):
         ax.set_ylim(-0.7, n - 0.3)
         # One range for both models, wide enough for typical words, so that typing and
         # switching models blit; a longer bias bar is clipped (its label gives its value).
-        self._lim = 10.0
-        ax.set_xlim(-self._lim, self._lim)
+        ax.set_xlim(-10.0, 10.0)
         ax.set_xlabel(r"log-odds contribution (ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
         fig.subplots_adjust(left=0.22, right=0.97, bottom=0.13, top=0.9)
-        self.params = dict(text="", model="multinomial", log10_c=0.0)
         self.update(text=text, model=model, log10_c=log10_c)
 
-    def update(self, **params) -> None:
-        new = {**self.params, **params}
-        text = new["text"]
-        if not isinstance(text, str):
-            raise TypeError(f"text must be a string (the email), got {type(text).__name__}")
-        model = _check_model(new["model"])
-        log10_c = check_scalar(new["log10_c"], "log10_c")
-        w, b = self.linear[model]
-        r = word_contributions(text, self.vocabulary, w, binary=model == "bernoulli")
-        contrib = r["contributions"]
-        order = np.argsort(-np.abs(contrib), kind="stable")
-        top = order[: self.max_words]
-        top = top[np.argsort(-contrib[top], kind="stable")]  # spam-most first
-        rest = order[self.max_words:]
+    @staticmethod
+    def _label(kind, word, count, value, model) -> str:
         # Short labels: drawing text costs per glyph and dominates a redraw.
-        rows = [(f"bias b = {b:+.2f}", b)] + [(f"{r['words'][i]} ({r['counts'][i]})"
-                                   if model == "multinomial" and r["counts"][i] > 1
-                                   else r["words"][i], contrib[i]) for i in top]
-        if rest.size:
-            rows.append((f"{rest.size} other word(s)", float(contrib[rest].sum())))
-        words_max = max((abs(v) for _, v in rows[1:]), default=0.0)
-        # the default range, widened while a word's bar needs it (a change forces a full redraw)
-        lim = max(self._lim, _nice_ceil(1.15 * words_max))
-        if lim != self.ax.get_xlim()[1]:
-            self.ax.set_xlim(-lim, lim)
-            self.request_full_redraw()
-        for k, (bar, label) in enumerate(zip(self._bars, self._labels)):
-            shown = k < len(rows)
+        if kind == "bias":
+            return f"bias b = {value:+.2f}"
+        if kind == "rest":
+            return f"{count} other word(s)"
+        return f"{word} ({count})" if model == "multinomial" and count > 1 else word
+
+    def paint(self, r: EmailResult, changed) -> None:
+        self.set_limits(self.ax, xlim=(-r.xlim, r.xlim))
+        for k, (bar, label, row) in enumerate(zip(self._bars, self._labels, r.bars)):
+            shown, kind, word, count, v = row
             if shown:
-                name, v = rows[k]
                 bar.set_width(v)
                 bar.set_color("0.55" if k == 0 else (SPAM if v > 0 else HAM))
-                label.set_text(name)
+                label.set_text(self._label(kind, word, count, v, r.model))
             else:
                 bar.set_width(0.0)
                 label.set_text("")
             bar.set_visible(shown)
             label.set_visible(shown)
-        x = bag_of_words([text], self.vocabulary)
-        log_odds = float(self.models[model].decision_function(x)[0])
-        p_spam = float(expit(log_odds))
-        is_spam = log_odds > log10_c * LN10
-        verdict = "spam" if is_spam else "ham"
         # The comparison itself (Smola's rule: spam when the log-odds exceed log c), so the
         # figure shows what the threshold slider does.
-        self._verdict.set_text(f"{verdict.upper()}: log-odds {log_odds:+.2f} "
-                               f"{'>' if is_spam else '≤'} log c = {log10_c * LN10:+.2f}")
-        self._verdict.set_color(SPAM if is_spam else HAM)
-        self.params = dict(text=text, model=model, log10_c=log10_c)
-        self.state = dict(words=r["words"], counts=r["counts"], contributions=contrib,
-                          bias=float(b), log_odds=log_odds, p_spam=p_spam, verdict=verdict,
-                          unseen=r["unseen"], n_known=len(r["words"]), model=model,
-                          log10_c=log10_c, total_words=float(r["total"]))
+        self._verdict.set_text(f"{r.verdict.upper()}: log-odds {r.log_odds:+.2f} "
+                               f"{'>' if r.is_spam else '≤'} log c = {r.log_c:+.2f}")
+        self._verdict.set_color(SPAM if r.is_spam else HAM)
 
     def describe(self) -> str:
         """Alt text from the state: the verdict and the words that weigh most."""
         s = self.state
-        order = sorted(range(len(s["words"])), key=lambda i: -abs(s["contributions"][i]))[:3]
-        words = ", ".join(f"{s['words'][i]} ({s['contributions'][i]:+.2f})" for i in order)
+        words = ", ".join(f"{w} ({c:+.2f})" for w, c in s["largest"])
         return (f"Bar chart of each word's contribution to the log-odds of spam under the "
                 f"{s['model']} model for a message with {s['n_known']} known words"
                 f"{f' (largest: {words})' if words else ''}, bias b = {s['bias']:+.2f}; "

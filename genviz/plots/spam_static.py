@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz._validation import check_int
-from genviz.naive_bayes import MultinomialNB  # noqa: F401  (the doctests' model)
 from genviz.plots._base import finish_layout, new_figure
 from genviz.plots.spam import HAM, SPAM
-from genviz.plots.style import PALETTE, PANEL_CMAP, explorer_figsize
-from genviz.text import Vocabulary
+from genviz.plots.style import PALETTE, PANEL_CMAP, explorer_figsize, panel_row_width
+from genviz.studies.spam_static import (ConfusionResult, TopWordsResult, UnderflowResult,
+                                        confusion_figure_study, top_words_figure_study,
+                                        underflow_figure_study)
 
 __all__ = ["top_words_figure", "confusion_figure", "underflow_figure"]
 
 
 # -- static figures -------------------------------------------------------------------------------
-def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=None):
+def top_words_figure(model, vocabulary, *, k: int = 15, figsize=None):
     """The ``k`` most spam-indicative and most ham-indicative words of a fitted model.
 
     Bars are the log-ratios ``w_j`` of :meth:`top_features` (for the multinomial model
@@ -34,6 +34,7 @@ def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=None
 
     Examples
     --------
+    >>> from genviz.naive_bayes import MultinomialNB
     >>> from genviz.text import build_vocabulary, bag_of_words
     >>> docs, y = ["free money", "free offer", "meeting notes", "notes"], ["spam", "spam", "ham", "ham"]
     >>> v = build_vocabulary(docs)
@@ -41,19 +42,21 @@ def top_words_figure(model, vocabulary: Vocabulary, *, k: int = 15, figsize=None
     >>> [t.get_text() for t in fig.axes[0].get_yticklabels()]
     ['free', 'money']
     """
-    k = check_int(k, "k", low=1)
-    top = model.top_features(k=k, feature_names=list(vocabulary.words))
+    return _paint_top_words(top_words_figure_study(model, vocabulary, k=k), figsize=figsize)
+
+
+def _paint_top_words(r: TopWordsResult, *, figsize=None):
     fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.8))
     axes = fig.subplots(1, 2)
     for ax, label, colour in ((axes[0], "spam", SPAM), (axes[1], "ham", HAM)):
-        words, weights = zip(*top[label])
+        words, weights = zip(*r.top[label])
         ys = np.arange(len(words))[::-1]
         ax.barh(ys, weights, color=colour)
         ax.set_yticks(ys, words)
         ax.set_xlabel(f"log-ratio in favour of {label}\n(per occurrence)")
         ax.set_title(f"{label}-indicative words", fontsize="medium")
         ax.grid(axis="x", alpha=0.3)
-    fig.suptitle(f"{type(model).__name__}(alpha={model.alpha:g}), |V| = {len(vocabulary)}",
+    fig.suptitle(f"{r.model_name}(alpha={r.alpha:g}), |V| = {r.vocabulary_size}",
                  fontsize="medium")
     finish_layout(fig)
     return fig
@@ -78,22 +81,24 @@ def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
     >>> sorted(t.get_text() for t in fig.axes[0].texts)
     ['0', '0', '1', '1']
     """
-    if not results:
-        raise ValueError("results is empty; pass {name: binary_metrics(...)}")
-    n = len(results)
-    fig = new_figure(figsize=figsize or explorer_figsize(min(7.8, 3.6 * n + 0.4), 4.0))
+    return _paint_confusion(confusion_figure_study(results), labels=labels, figsize=figsize)
+
+
+def _paint_confusion(r: ConfusionResult, *, labels=("ham", "spam"), figsize=None):
+    n = len(r.panels)
+    fig = new_figure(figsize=figsize or explorer_figsize(panel_row_width(n, 3.6, 0.4), 4.0))
     axes = np.atleast_1d(fig.subplots(1, n))
-    for ax, (title, m) in zip(axes, results.items()):
-        cm = np.asarray(m["confusion"])
-        ax.imshow(cm / cm.sum(axis=1, keepdims=True), cmap=PANEL_CMAP, vmin=0, vmax=1.4)
+    for ax, panel in zip(axes, r.panels):
+        cm = panel.counts
+        ax.imshow(panel.shares, cmap=PANEL_CMAP, vmin=0, vmax=1.4)
         for i in range(2):
             for j in range(2):
                 ax.text(j, i, f"{cm[i, j]}", ha="center", va="center", fontsize="large")
         ax.set_xticks([0, 1], list(labels))
         ax.set_yticks([0, 1], list(labels))
         ax.set(xlabel="predicted", ylabel="true")
-        ax.set_title(f"{title}: accuracy {m['accuracy']:.3f}\nprecision {m['precision']:.3f}, "
-                     f"recall {m['recall']:.3f}", fontsize="medium")
+        ax.set_title(f"{panel.title}: accuracy {panel.accuracy:.3f}\nprecision "
+                     f"{panel.precision:.3f}, recall {panel.recall:.3f}", fontsize="medium")
     finish_layout(fig)
     return fig
 
@@ -127,22 +132,19 @@ def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
     >>> [t.get_text() for t in fig.axes[0].get_legend().get_texts()][-1]
     'underflows: 1 of 3 messages'
     """
-    n_words = np.asarray(n_words, dtype=float)
-    y = np.asarray(log10_joint, dtype=float)
-    if n_words.shape != y.shape or n_words.ndim != 1:
-        raise ValueError(f"n_words and log10_joint must be 1-D of the same length, got shapes "
-                         f"{n_words.shape} and {y.shape}")
+    return _paint_underflow(underflow_figure_study(n_words, log10_joint), figsize=figsize)
+
+
+def _paint_underflow(r: UnderflowResult, *, figsize=(7.0, 4.2)):
     fig = new_figure(figsize=figsize)
     ax = fig.add_subplot(1, 1, 1)
-    floor = np.log10(np.finfo(float).smallest_subnormal)
-    below = y < floor
-    ax.axhspan(min(y.min(), floor) * 1.05, floor, color=PALETTE["vermillion"], alpha=0.12,
+    ax.axhspan(r.span_bottom, r.floor, color=PALETTE["vermillion"], alpha=0.12,
                label="product rounds to 0.0 in float64")
-    ax.axhline(floor, color=PALETTE["vermillion"], lw=1.5)
-    ax.scatter(n_words[~below], y[~below], s=8, color=PALETTE["green"], alpha=0.6,
+    ax.axhline(r.floor, color=PALETTE["vermillion"], lw=1.5)
+    ax.scatter(r.n_words_ok, r.log10_ok, s=8, color=PALETTE["green"], alpha=0.6,
                label="product still representable")
-    ax.scatter(n_words[below], y[below], s=8, color=PALETTE["vermillion"], alpha=0.6,
-               label=f"underflows: {below.sum()} of {y.size} messages")
+    ax.scatter(r.n_words_below, r.log10_below, s=8, color=PALETTE["vermillion"], alpha=0.6,
+               label=f"underflows: {r.n_below} of {r.n} messages")
     ax.set_xscale("symlog", linthresh=10)
     ax.set_xlabel("number of known words in the message (symlog)")
     ax.set_ylabel(r"$\log_{10} P(x, y)$ of the more likely class")

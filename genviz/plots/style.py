@@ -9,11 +9,15 @@ from __future__ import annotations
 import contextlib
 
 import matplotlib as mpl
+import numpy as np
+from matplotlib.colors import to_rgb
 from matplotlib.ticker import MaxNLocator
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
-           "figure_width_budget", "explorer_figsize", "tidy_ticks"]
+           "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
+           "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
+           "grouped_bar_positions"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -119,6 +123,79 @@ def explorer_figsize(width: float, height: float, *,
         raise ValueError(f"lecture_box {box} must fit LECTURE_FIGURE_BOX = {LECTURE_FIGURE_BOX}")
     scale = min(box[0] / width, box[1] / height)
     return (round(width * scale, 2), round(height * scale, 2))
+
+
+# -- layout arithmetic, kept here so that painters only paint ------------------------------------
+def panel_row_width(n: int, per: float, extra: float = 0.0,
+                    budget: float = FIGURE_WIDTH_BUDGET) -> float:
+    """Width of a row of ``n`` panels of ``per`` inches plus ``extra``, at most ``budget``.
+
+    >>> panel_row_width(2, 2.6), panel_row_width(4, 2.6), panel_row_width(1, 3.6, 0.4)
+    (5.2, 7.8, 4.0)
+    """
+    return min(budget, per * n + extra)
+
+
+def panel_grid(n: int, max_cols: int) -> tuple[int, int]:
+    """``(nrows, ncols)`` for ``n`` panels, at most ``max_cols`` a row.
+
+    >>> panel_grid(5, 3), panel_grid(2, 3)
+    ((2, 3), (1, 2))
+    """
+    ncols = min(n, max_cols)
+    return -(-n // ncols), ncols
+
+
+def class_colors(n: int) -> list:
+    """The colours of classes ``0 .. n-1`` (:data:`CLASS_COLORS`, repeated past six).
+
+    >>> class_colors(2) == CLASS_COLORS[:2], len(class_colors(8))
+    (True, 8)
+    """
+    return [CLASS_COLORS[k % len(CLASS_COLORS)] for k in range(n)]
+
+
+def light(color, amount=0.75):
+    """``color`` mixed with white (``amount`` = 0: the colour, 1: white): region shading."""
+    r, g, b = to_rgb(color)
+    return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+def table_panel_grid(n: int) -> tuple[int, int]:
+    """``(nrows, ncols)`` for ``n`` small bar-chart panels: at most 4 a row (2-3 in lecture
+    style), so 7 panels (EnjoySport's tables and the posterior) wrap within the width budget.
+
+    >>> table_panel_grid(5), table_panel_grid(7)
+    ((2, 3), (2, 4))
+    """
+    if is_lecture_mode():
+        ncols = min(n, 2 if n <= 6 else 3)
+    else:
+        ncols = n if n <= 3 else min(4, -(-n // 2))
+    return -(-n // ncols), ncols
+
+
+def grouped_bar_positions(n_positions: int, n_groups: int, total: float = 0.8):
+    """Bar positions for ``n_groups`` bars side by side at each of ``n_positions`` ticks:
+    ``(positions, width)``, ``positions[k]`` the k-th group's bars, centred on the ticks.
+
+    >>> positions, width = grouped_bar_positions(2, 2)
+    >>> [p.tolist() for p in positions], width
+    ([[-0.2, 0.8], [0.2, 1.2]], 0.4)
+    """
+    xs = np.arange(n_positions)
+    w = total / n_groups
+    return [xs + (k - (n_groups - 1) / 2) * w for k in range(n_groups)], w
+
+
+def cmap_colors(cmap: str, n: int, start: float = 0.0, span: float = 1.0) -> list:
+    """``n`` colours of the colour map ``cmap``, evenly from ``start`` to ``start + span``.
+
+    >>> len(cmap_colors("viridis", 5, 0.15, 0.7))
+    5
+    """
+    colormap = mpl.colormaps[cmap]
+    return [colormap(start + span * k / (n - 1)) for k in range(n)]
 
 
 def tidy_ticks(fig, nbins: int = 4) -> None:

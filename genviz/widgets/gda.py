@@ -92,7 +92,7 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
 def progress_bar(description: str = "running"):
     """An ``IntProgress`` bar and a ``callback(done, total)`` that advances it.
 
-    Pass the callback as ``progress=`` to :func:`genviz.experiments.learning_curves`.
+    Pass the callback as ``progress=`` to :func:`genviz.studies.gda_vs_logistic_curves.learning_curves`.
 
     Returns
     -------
@@ -125,6 +125,7 @@ def gda_fit_readout(state) -> str:
     S = state["Sigma"]
     th, th0 = state["theta"], state["theta0"]
     sign = "+" if th0 >= 0 else "−"
+    magnitude = f"{th0:.3f}".lstrip("-")  # |theta0|, written without computing it
     return readout_html(
         f"n = {state['n']}, of which {state['n1']} with y = 1",
         f"φ&nbsp;&nbsp;= {state['phi']:.3f}",
@@ -132,7 +133,7 @@ def gda_fit_readout(state) -> str:
         f"μ₁ = {_vec(state['mu1'])}",
         f"Σ&nbsp;&nbsp;= [[{S[0, 0]:.3f}, {S[0, 1]:.3f}], [{S[1, 0]:.3f}, {S[1, 1]:.3f}]]",
         f"θ = Σ⁻¹(μ₁ − μ₀) = {_vec(th)}, θ₀ = {th0:.3f}",
-        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {abs(th0):.3f})))",
+        f"p(y=1|x) = 1 / (1 + exp(−({th[0]:.3f} x₁ + {th[1]:.3f} x₂ {sign} {magnitude})))",
         f"true θ = {_vec(state['theta_true'])}, θ₀ = {state['theta0_true']:.3f}",
         f"training error = {state['training_error']:.3f}",
     )

@@ -26,5 +26,5 @@ def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
             f"cells = {s['cells_at_d']:,} (free parameters {s['parameters_at_d']:,})",
             f"records n = {s['n']}, distinct = {s['occupied_at_d']}",
             f"empty cells: {100 * s['empty_at_d']:.1f} %",
-            f"records per cell = {s['n'] / s['cells_at_d']:.3g}")
+            f"records per cell = {s['records_per_cell_at_d']:.3g}")
     return Explorer(view, controls, readout, title="Curse of dimensionality: the full joint table")

@@ -20,7 +20,7 @@ def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=No
     def readout(s):
         return readout_html(f"bins = [{s['origin']:.2f} + k&middot;{s['width']:.2f}, ...)",
                             f"{s['n_bins']} bins over the data, {s['empty_bins']} empty",
-                            f"tallest bar = {s['density'].max():.3f}")
+                            f"tallest bar = {s['tallest']:.3f}")
     return Explorer(view, controls, readout, title="Histogram: bin width and origin")
 
 
@@ -35,7 +35,7 @@ def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
     def readout(s):
         return readout_html("f&#770;(x) = 1/(n h) &Sigma; K((x - x<sub>i</sub>)/h)",
                             f"h = {s['h']:.2f}, kernel = {s['kernel']}",
-                            f"peak f&#770; = {s['density'].max():.3f}",
+                            f"peak f&#770; = {s['peak']:.3f}",
                             f"&int; f&#770; over the window = {s['integral']:.3f}")
     return Explorer(view, controls, readout, title="KDE as a sum of scaled bumps")
 

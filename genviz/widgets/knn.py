@@ -12,8 +12,8 @@ __all__ = ["knn_classification_explorer", "knn_regression_explorer", "projection
            "classification_readout", "regression_readout", "projection_readout"]
 
 
-def _acc(value) -> str:
-    return "&mdash; (no test set)" if value != value else f"{value:.3f}"  # NaN: no test data
+def _acc(state, key) -> str:
+    return f"{state[key]:.3f}" if state["has_test_set"] else "&mdash; (no test set)"
 
 
 def classification_readout(state) -> str:
@@ -21,8 +21,8 @@ def classification_readout(state) -> str:
     v = state["query_votes"]
     return readout_html(
         f"k = {state['k']}, flipped labels: {state['n_flipped']}",
-        f"test accuracy, 1-NN: {_acc(state['test_accuracy_1nn'])}",
-        f"test accuracy, k-NN: {_acc(state['test_accuracy'])}",
+        f"test accuracy, 1-NN: {_acc(state, 'test_accuracy_1nn')}",
+        f"test accuracy, k-NN: {_acc(state, 'test_accuracy')}",
         f"training error, k-NN: {state['train_error']:.3f}",
         f"query ({state['query'][0]:.2f}, {state['query'][1]:.2f}): votes "
         f"{v[0]} : {v[1]} &rarr; class {state['query_class']}",

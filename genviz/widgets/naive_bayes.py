@@ -38,7 +38,7 @@ def categorical_readout(state) -> str:
     classes = list(e["classes"])
     head = "<tr><th></th>" + "".join(f"<th>y = {esc(str(c))}</th>" for c in classes) + "</tr>"
     rows = ["<tr><th>P(y)</th>" + "".join(
-        f"<td>{N[k]:g}/{N.sum():g} = {e['prior'][k]:.3f}</td>" for k in range(len(classes)))
+        f"<td>{N[k]:g}/{state['n_records']:g} = {e['prior'][k]:.3f}</td>" for k in range(len(classes)))
         + "</tr>"]
     for j, (f, v) in enumerate(zip(e["features"], e["values"])):
         cells = "".join(f"<td>{_frac(state['smoothed'][j], k, v)}</td>"
@@ -57,7 +57,7 @@ def categorical_readout(state) -> str:
                    f"decision: <b>{esc(str(e['decision']))}</b>")
     return readout_html(
         f"Laplace/Lidstone &alpha; = {a:g}",
-        "<table style='border-collapse:collapse'>" + head + "".join(rows) + f"</table>{verdict}")
+        f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>{verdict}")
 
 
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):

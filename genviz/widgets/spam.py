@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
 
 import ipywidgets as widgets
 
@@ -20,10 +19,10 @@ def _model_toggle(value):
 
 def _format_c(log10_c: float) -> str:
     """``c = 10^log10_c`` as text that never overflows (c = 1e400 is fine to show)."""
-    e = math.floor(log10_c)
+    e = int(log10_c // 1)
     if -300 < e < 300:
         return f"{10.0 ** log10_c:.3g}"
-    return f"{10.0 ** (log10_c - e):.3g}&times;10<sup>{e}</sup>"
+    return f"{10.0 ** (log10_c % 1):.3g}&times;10<sup>{e}</sup>"
 
 
 def threshold_readout(state) -> str:
@@ -33,7 +32,7 @@ def threshold_readout(state) -> str:
     names = list(state["points"])
 
     def cell(name, text):
-        return f"<td><b>{text}</b></td>" if name == state["model"] else f"<td>{text}</td>"
+        return f"<td><b>{text}</b></td>" if state["selected"][name] else f"<td>{text}</td>"
 
     measures = (("precision", lambda n, pt: f"{pt['precision']:.3f}"),
                 ("recall", lambda n, pt: f"{pt['recall']:.3f}"),

@@ -1,0 +1,61 @@
+"""scripts/compare_pixels.py (pixels unchanged across a refactor): the comparison finds every
+kind of difference, and a fingerprint of this tree is what the explorers show."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import pathlib
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _script():
+    spec = importlib.util.spec_from_file_location("compare_pixels", ROOT / "scripts" / "compare_pixels.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_every_kind_of_difference_is_reported():
+    cp = _script()
+    old = {"explorer a [normal]": [{"step": "built", "png": "1", "readout": "r", "describe": "d",
+                                    "error": None},
+                                   {"step": "k=2", "png": "2", "readout": "r2", "describe": "d2",
+                                    "error": None}],
+           "figure f [normal]": [{"step": "built", "png": "3", "describe": "f"}]}
+    assert cp.compare(old, copy.deepcopy(old)) == []
+    for case, i, key, value in (("explorer a [normal]", 1, "png", "x"),
+                                ("explorer a [normal]", 0, "readout", "other"),
+                                ("explorer a [normal]", 1, "describe", "other"),
+                                ("explorer a [normal]", 1, "error", "boom"),
+                                ("figure f [normal]", 0, "png", "y")):
+        new = copy.deepcopy(old)
+        new[case][i][key] = value
+        (diff,) = cp.compare(old, new)
+        assert diff.startswith(f"{case} @ {old[case][i]['step']}: {key} differs")
+    fewer = copy.deepcopy(old)
+    fewer["explorer a [normal]"].pop()
+    assert cp.compare(old, fewer) == ["explorer a [normal]: different steps"]
+    assert cp.compare(old, {}) == [f"{c}: only in the old version" for c in sorted(old)]
+
+
+def test_a_fingerprint_is_what_the_explorer_shows():
+    import hashlib
+    import sys
+
+    cp = _script()
+    prints = cp.fingerprint(ROOT, only="kde_explorer")
+    assert set(prints) == {"explorer kde_explorer [normal]", "explorer kde_explorer [lecture]"}
+    steps = prints["explorer kde_explorer [normal]"]
+    assert steps[0]["step"] == "built" and steps[-1]["step"] == "savefig"
+    assert [s["step"] for s in steps[1:6]] == [f"h={v!r}" for v in (0.05, 0.4125, 0.775, 1.1375, 1.5)]
+    sys.path.insert(0, str(ROOT / "tests"))
+    from explorer_testing import make_explorer
+
+    e = make_explorer("kde_explorer")
+    try:
+        assert steps[0]["png"] == hashlib.sha256(e.canvas.value).hexdigest()[:16]
+        assert steps[0]["readout"] == e.readout.value and steps[0]["describe"] == e.describe()
+    finally:
+        e.close()
