@@ -102,6 +102,19 @@ def _size(content) -> int:
     return size + 64
 
 
+def tasks_of_this_user() -> int:
+    """Processes and threads of this user in this sandbox (what the process limit counts)."""
+    uid, n = os.getuid(), 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.stat(f"/proc/{pid}").st_uid == uid:
+                    n += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+    return n
+
+
 def emit(**event):
     sys.stdout.write(json.dumps(event, allow_nan=False) + "\n")
     sys.stdout.flush()
@@ -117,9 +130,10 @@ def exit_reason(km):
 
 
 class Kernel:
-    def __init__(self, cell_seconds, output_bytes):
+    def __init__(self, cell_seconds, output_bytes, processes=None):
         from jupyter_client import KernelManager
 
+        self.processes = processes
         self.cell_seconds = cell_seconds
         self.output_left = output_bytes
         self.km = KernelManager(kernel_name="python3")
@@ -128,6 +142,12 @@ class Kernel:
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=120)
+
+    def _count(self, result):
+        """At the process limit? (a fork bomb is reported as such, whether it ends in an error
+        or runs into the time limit)"""
+        if self.processes and tasks_of_this_user() >= 0.9 * self.processes:
+            result["limit"] = "processes"
 
     def alive(self):
         return self.km.is_alive()
@@ -148,10 +168,11 @@ class Kernel:
                 return result
             if now > deadline:
                 if interrupted is None:
+                    self._count(result)
                     interrupted = now
                     self.km.interrupt_kernel()
                     deadline = now + 5.0
-                    result["status"] = result.get("limit") or "timeout"
+                    result["status"] = "timeout"
                 else:  # the cell ignored the interrupt: end the kernel
                     result["killed"] = True
                     self.km.shutdown_kernel(now=True)
@@ -176,6 +197,7 @@ class Kernel:
                     self.km.interrupt_kernel()
                     deadline = interrupted + 5.0
             if kind == "error" and result["status"] == "ok":
+                self._count(result)
                 result["status"] = "error"
                 result["ename"] = str(content.get("ename", ""))[:100]
                 result["evalue"] = str(content.get("evalue", ""))[:300]
@@ -205,7 +227,7 @@ def main(job_path):
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # interrupts are for the kernel
     start = time.monotonic()
     try:
-        kernel = Kernel(job["cell_seconds"], job["output_bytes"])
+        kernel = Kernel(job["cell_seconds"], job["output_bytes"], job.get("processes"))
     except Exception as err:
         emit(event="failed", why=f"the kernel did not start ({type(err).__name__}: {err})"[:300])
         return 3

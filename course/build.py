@@ -169,7 +169,7 @@ def answer_format(answer) -> str:
             "NumPy array)")
 
 
-def _intro(assignment: Assignment, total: int, student: str | None, solved: bool) -> str:
+def _intro(assignment: Assignment, total: int, student: str | None) -> str:
     text = (f"# {assignment.title}: graded exercises\n\n"
             f"The exercises of the notebook `{assignment.notebook}`, graded ({total} points). ")
     if student is not None:
@@ -179,8 +179,6 @@ def _intro(assignment: Assignment, total: int, student: str | None, solved: bool
     else:
         text += ("**Instructor's reference** on the notebook's own data (the self-study "
                  "variant): no student gets this variant. ")
-    if solved:
-        text += "Answers and worked solutions are filled in."
     text += ("\n\nFor each question write your answer in the cell below it as `answer_qN = ...` "
              "(keep the name), then run the cell after it: it says whether your answer has the "
              "right form (a number, a vector, a word, a letter); whether it is *right* is "
@@ -199,7 +197,7 @@ def notebook(assignment: Assignment, var, exercises, *, solved: bool = False, ta
     auto_points = sum(q.points for q in assignment.questions)
     total = auto_points + assignment.working_points * len(assignment.working)
     cells = [
-        new_markdown_cell(_intro(assignment, total, var.student, solved),
+        new_markdown_cell(_intro(assignment, total, var.student),
                           metadata=_meta("intro", locked=True)),
         new_code_cell(assignment.setup_code(var.params).rstrip(),
                       metadata=_meta("setup", locked=True)),
@@ -225,6 +223,9 @@ def notebook(assignment: Assignment, var, exercises, *, solved: bool = False, ta
         cells.append(new_code_cell(f"{name} = {answer}", metadata=_meta(name, solution=True)))
         cells.append(new_code_cell(
             test, metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))
+    if solved:  # a cell of its own (the read-only cells stay the release's)
+        cells.insert(1, new_markdown_cell("**Solved**: the answers and the worked solutions "
+                                          "are filled in."))
     for k, i in enumerate(assignment.working, start=len(assignment.questions) + 1):
         cells.append(new_markdown_cell(
             f"### Question {k} ({assignment.working_points} points, graded by hand)\n\n"

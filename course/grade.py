@@ -219,18 +219,13 @@ def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]
             status = event.get("status")
             ename = str(event.get("ename", ""))[:60]
             evalue = " ".join(str(event.get("evalue", "")).split())[:120]
+            limit = "processes" if event.get("limit") == "processes" else \
+                _limit_of(ename, evalue) if status == "error" else None
+            if limit:
+                problems.append(f"a sandbox limit was hit ({limit}) in {where}"
+                                + (f": {ename}: {evalue}" if ename else ""))
             if status == "died":
-                how = event.get("exit")
-                detail = ""
-                if isinstance(how, list) and len(how) == 2 and isinstance(how[1], int):
-                    if how[0] == "signal" and how[1] == signal.SIGXCPU:
-                        problems.append(f"a sandbox limit was hit (CPU time) in {where}: the "
-                                        "kernel was ended")
-                        continue
-                    detail = (f": it exited with status {how[1]}" if how[0] == "exit"
-                              else f": signal {how[1]} ({_signame(how[1])})")
-                problems.append(f"the kernel died (os._exit or a crash) in {where}{detail}; the "
-                                "cells after it did not run")
+                problems.append(_death(event.get("exit"), where))
             elif status == "timeout":
                 msg = f"{where} exceeded the time limit ({limits.cell_seconds:g} s)"
                 if event.get("killed"):
@@ -240,15 +235,11 @@ def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]
             elif status == "output":
                 problems.append(f"a sandbox limit was hit (output: more than "
                                 f"{limits.output_bytes / 1e6:g} MB printed) in {where}")
-            elif status == "error":
-                limit = _limit_of(ename, evalue)
-                if limit:
-                    problems.append(f"a sandbox limit was hit ({limit}) in {where}: {ename}: "
-                                    f"{evalue}")
-                elif cells[index - 1][2] != "setup":
-                    problems.append(f"{where} raised {ename}: {evalue}")
-                else:
+            elif status == "error" and not limit:
+                if cells[index - 1][2] == "setup":
                     problems.append(f"the setup cell raised {ename}: {evalue}")
+                else:
+                    problems.append(f"{where} raised {ename}: {evalue}")
         elif kind == "answers" and isinstance(event.get("answers"), dict):
             if answers is None:
                 answers = event["answers"]
@@ -283,6 +274,20 @@ def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]
             except OSError:
                 pass
     return answers, problems
+
+
+def _death(how, where: str) -> str:
+    """How the kernel ended, in words: a CPU-time limit, an exit status, a signal."""
+    if isinstance(how, list) and len(how) == 2 and isinstance(how[1], int) \
+            and not isinstance(how[1], bool):
+        if how[0] == "signal" and how[1] == signal.SIGXCPU:
+            return f"a sandbox limit was hit (CPU time) in {where}: the kernel was ended"
+        detail = (f": it exited with status {how[1]}" if how[0] == "exit"
+                  else f": signal {how[1]} ({_signame(how[1])})")
+    else:
+        detail = ""
+    return (f"the kernel died (os._exit or a crash) in {where}{detail}; the cells after it did "
+            "not run")
 
 
 def _signame(n: int) -> str:

@@ -70,7 +70,7 @@ class Limits:
     wall_seconds: float | None = None   # the whole run (default: from the number of cells)
     cpu_seconds: int = 600              # CPU time of any one process
     memory_bytes: int = 3 << 30         # address space of any one process
-    processes: int = 256                # processes and threads of the sandbox's user
+    processes: int = 128                # processes and threads of the sandbox's user
     file_bytes: int = 64 << 20          # largest file written
     tmp_bytes: int = 256 << 20          # the sandbox's /tmp (home and working directory)
     output_bytes: int = 2_000_000       # what the notebook may print (runner)
@@ -123,14 +123,15 @@ class Sandbox:
     unsafe : bool
         Run without a sandbox (see the module docstring).
     bwrap : str, optional
-        The bubblewrap program (default: ``bwrap`` on PATH).
+        The bubblewrap program (default: ``$GENVIZ_BWRAP``, else ``bwrap`` on PATH).
     """
 
     def __init__(self, *, unsafe: bool = False, bwrap: str | None = None):
         if not isinstance(unsafe, bool):
             raise TypeError(f"unsafe must be True or False, got {unsafe!r}")
         self.unsafe = unsafe
-        self.bwrap = bwrap or shutil.which("bwrap") or "/usr/bin/bwrap"
+        self.bwrap = (bwrap or os.environ.get("GENVIZ_BWRAP") or shutil.which("bwrap")
+                      or "/usr/bin/bwrap")
         self.root = os.geteuid() == 0
         self.kind = "none (--unsafe)" if unsafe else "bubblewrap"
         self._probed = False
@@ -242,7 +243,8 @@ class Sandbox:
     def run(self, job: dict, limits: Limits = Limits()) -> RunResult:
         """Run the runner on ``job`` (cells, answer names, notebook) and read what it says."""
         job = {**job, "cell_seconds": limits.cell_seconds, "output_bytes": limits.output_bytes,
-               "tmp_bytes": limits.tmp_bytes, "home": "/tmp/home"}
+               "tmp_bytes": limits.tmp_bytes, "home": "/tmp/home",
+               "processes": limits.processes if self.root and not self.unsafe else None}
         with tempfile.TemporaryDirectory(prefix="genviz-sandbox-") as tmp:
             tmp = pathlib.Path(tmp)
             if self.unsafe:

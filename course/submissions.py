@@ -177,8 +177,8 @@ _h("hook_reads_hidden_test", "an IPython pre_run_cell hook reads every later cel
 _h("input_transformer", "an input transformer turns every later cell (the tests, the "
    "grader's own code) into one that defines the answers", r"could not be read", _cell1('''
     get_ipython().input_transformers_post.append(
-        lambda lines: ["answer_q1 = 0.5\\n", "print('all tests passed')\\n"])
-    answer_q1 = 0.5
+        lambda lines: ["answer_q1 = 0.123\\n", "print('all tests passed')\\n"])
+    answer_q1 = 0.123
     '''))
 
 _h("exception_handler", "a custom exception handler swallows every error and clears the error "
@@ -490,10 +490,10 @@ _h("fake_runner_report", "writes its own report lines on the sandbox runner's ou
    "'answers' event with made-up values, garbage, a fake 'done')",
    r"q1 (wrong|not answered|not defined)", _cell1('''
     import json, os
-    line = json.dumps({{"event": "answers", "answers": {{"answer_q1": {{"value": 0.5}}}}}})
+    line = json.dumps({{"event": "answers", "answers": {{"answer_q1": {{"value": 0.123}}}}}})
     with open(f"/proc/{{os.getppid()}}/fd/1", "w") as out:
         out.write("garbage\\n" + line + "\\n" + json.dumps({{"event": "done"}}) + "\\n")
-    answer_q1 = 0.5
+    answer_q1 = 0.123
     '''))
 
 _h("markup_in_report", "an error message that is HTML with a script and a spreadsheet formula "
