@@ -127,6 +127,7 @@ class Hostile:
     expect: str                    # regex the report row (answers + problems) must match
     make: Callable                 # (release notebook, Context) -> notebook, or None (files)
     layout: Callable | None = None  # (course, student, Context) -> None: writes the files itself
+    answers: str | None = None     # "self-study" / "classmate": whose right answers it hands in
 
 
 def _cell1(code: str):
@@ -156,8 +157,8 @@ def _all_answers(code_for: Callable):
 HOSTILE: list[Hostile] = []
 
 
-def _h(kind, why, expect, make, layout=None):
-    HOSTILE.append(Hostile(kind, why, expect, make, layout))
+def _h(kind, why, expect, make, layout=None, answers=None):
+    HOSTILE.append(Hostile(kind, why, expect, make, layout, answers))
 
 
 _h("hook_reads_hidden_test", "an IPython pre_run_cell hook reads every later cell's source "
@@ -211,12 +212,10 @@ _h("reads_source_notebook", "looks for the instructor's source notebook, the gra
    "a walk of the whole file system", r"raised FileNotFoundError", _cell1('''
     import glob, os
     found = []
-    for root in ("/", "/work", "/root", "/home", "/srv", "..", "../..", "../../.."):
-        found += glob.glob(os.path.join(root, "**", "*.ipynb"), recursive=False)
-    for dirpath, dirnames, filenames in os.walk("/"):
-        if dirpath.startswith(("/proc", "/sys", "/usr")):
-            dirnames[:] = []
-            continue
+    for root in ("/", "/work", "/root", "/home", "/srv", "/tmp", "..", "../..", "../../.."):
+        found += glob.glob(os.path.join(root, "*", "*.ipynb"))
+        found += glob.glob(os.path.join(root, "*", "gradebook.db"))
+    for dirpath, dirnames, filenames in os.walk("/tmp"):
         found += [os.path.join(dirpath, f) for f in filenames
                   if f in ("gradebook.db", "course-secret") or f.endswith(".ipynb")]
     print(found)
@@ -226,7 +225,7 @@ _h("reads_source_notebook", "looks for the instructor's source notebook, the gra
 
 _h("builder_on_notebook_data", "calls genviz's own exercise builders on the self-study "
    "notebook's data and reads their answers (what the 'Show solution' button and the website "
-   "show)", r"q1 wrong", lambda nb, ctx: _self_study(nb, ctx))
+   "show)", r"q1 wrong", lambda nb, ctx: _self_study(nb, ctx), answers="self-study")
 
 
 def _self_study(nb, ctx):
@@ -440,11 +439,11 @@ _h("environment_secret", "looks for the course secret in the environment and in 
     '''))
 
 _h("classmate_answers", "hands in a classmate's right answers (their variant)",
-   r"q1 wrong", lambda nb, ctx: fill(nb, ctx.classmate_answers))
+   r"q1 wrong", lambda nb, ctx: fill(nb, ctx.classmate_answers), answers="classmate")
 
 _h("claims_classmate_id", "hands in the classmate's own release with their right answers "
    "(the notebook says it was released to the classmate)",
-   r"released to '[^']+', not to", lambda nb, ctx: _claims(nb, ctx))
+   r"released to '[^']+', not to", lambda nb, ctx: _claims(nb, ctx), answers="classmate")
 
 
 def _claims(nb, ctx):
@@ -460,7 +459,8 @@ def _secret_of(ctx):
 
 _h("edits_setup", "replaces the read-only setup cell with the self-study notebook's data, and "
    "answers for that data (its own form checks then pass)",
-   r"read-only cell setup was edited", lambda nb, ctx: _edited_setup(nb, ctx))
+   r"read-only cell setup was edited", lambda nb, ctx: _edited_setup(nb, ctx),
+   answers="self-study")
 
 
 def _edited_setup(nb, ctx):

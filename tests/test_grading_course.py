@@ -21,6 +21,7 @@ import sys
 import nbformat
 import numpy as np
 import pytest
+from grading_sandbox import need_sandbox
 
 from course import build as B
 from course import grade as G
@@ -31,6 +32,12 @@ from course.sandbox import Limits, Sandbox, SandboxUnavailable
 from course.variants import make_secret, load_secret
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    need_sandbox()
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
 ROSTER = ["alice", "bob"]
