@@ -19,26 +19,24 @@ def _venv_bin_on_path() -> None:
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
 
 
-def load_config(root, timeout: int | None = None):
+def load_config(root):
     """The course's nbgrader Config with ``CourseDirectory.root`` = ``root``."""
     from traitlets.config.loader import PyFileConfigLoader
 
     _venv_bin_on_path()
     config = PyFileConfigLoader(CONFIG.name, path=str(HERE)).load_config()
     config.CourseDirectory.root = str(pathlib.Path(root).resolve())
-    if timeout is not None:
-        config.Execute.timeout = int(timeout)
     return config
 
 
-def api(root, timeout: int | None = None):
-    """An ``NbGraderAPI`` on the course directory ``root``."""
+def api(root):
+    """An ``NbGraderAPI`` on the course directory ``root`` (for its CSV export)."""
     import logging
 
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
-    config = load_config(root, timeout)
+    config = load_config(root)
     coursedir = CourseDirectory(config=config)
     # the API lists the exchange when it starts; the course uses none (see nbgrader_config.py)
     quiet = logging.getLogger("traitlets")

@@ -42,11 +42,12 @@ import time
 
 import nbformat
 
-from course import _nbg
 from course.assignments import ASSIGNMENTS
+from course.build import student_notebook, write_sources
+from course.gradebook import record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.sandbox import Limits, Sandbox, SandboxUnavailable
-from course.variants import STUDENT_ID, load_secret
+from course.variants import STUDENT_ID, fingerprint, load_secret
 
 REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
                  "problems"]
@@ -355,9 +356,6 @@ def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sand
               limits: Limits, feedback: bool = True) -> Outcome:
     """Read, run and check one submission (see the module docstring); writes its autograded
     notebook and feedback (never the gradebook)."""
-    from course.build import student_notebook
-    from course.variants import fingerprint
-
     assignment = ASSIGNMENTS[name]
     outcome = Outcome(student, name)
     folder = course / "submitted" / student / name
@@ -392,8 +390,6 @@ def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sand
     outcome.problems += problems
     check_answers(exercises, answers, outcome, assignment)
     outcome.graded = answers is not None
-    from course.gradebook import text_hash
-
     outcome.working = {c[2]: text_hash(c[1]) for c in cells
                        if c[2] and c[2].startswith("working_q")}
     _finish(course, outcome, cells, release, feedback, sandbox, exercises)
@@ -496,6 +492,7 @@ def plan(course: pathlib.Path, roster=None):
 def _worker(args):
     course, secret, unsafe, limits, feedback, part = args
     sandbox = Sandbox(unsafe=unsafe)
+    sandbox._probed = True  # the parent did, before it started the workers
     return [grade_one(pathlib.Path(course), s, n, secret, sandbox, limits, feedback)
             for s, n in part]
 
@@ -516,9 +513,6 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
         decided = [o for o in decided if o.student_id in students]
     sandbox = Sandbox(unsafe=unsafe)
     sandbox.probe()  # refuse to start without a sandbox (SandboxUnavailable)
-    from course.build import write_sources
-    from course.gradebook import record_assignments
-
     missing = [n for n in names if not (course / "source" / n / f"{n}.ipynb").exists()]
     if missing:
         write_sources(course, missing)
