@@ -20,7 +20,6 @@ What a (re)grade writes, per submission:
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import pathlib
@@ -82,6 +81,21 @@ def _sidecar(course, student, name) -> pathlib.Path:
     return pathlib.Path(course) / "autograded" / student / name / "grading.json"
 
 
+def submitted_timestamp(course, outcome):
+    """The time in ``submitted/<student>/<assignment>/timestamp.txt`` (nbgrader's collect and
+    zip_collect write it), or None; a link, a large or unreadable file counts as none."""
+    from nbgrader.utils import parse_utc
+
+    path = (pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
+            / "timestamp.txt")
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > 100:
+            return None
+        return parse_utc(path.read_text().strip())
+    except (OSError, ValueError, TypeError, OverflowError):
+        return None
+
+
 def write_outcomes(course, outcomes) -> None:
     """Write every outcome's scores (see the module docstring); notes go to ``o.problems``."""
     import warnings
@@ -100,13 +114,15 @@ def _write_outcomes(course, outcomes) -> None:
             if o.assignment not in ASSIGNMENTS or not o.known_student:
                 continue
             gb.update_or_create_student(o.student_id)
-            now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
             try:
                 gb.find_submission(o.assignment, o.student_id)
             except MissingEntry:
                 if not o.submitted:
                     continue  # never handed in, never graded: nbgrader's export gives 0
-            gb.update_or_create_submission(o.assignment, o.student_id, timestamp=now)
+            # nbgrader's Formgrader counts a submission as graded when this timestamp is the
+            # one of submitted/<student>/<assignment>/timestamp.txt (none: None)
+            gb.update_or_create_submission(o.assignment, o.student_id,
+                                           timestamp=submitted_timestamp(course, o))
             for grade_id, _ in auto_ids(o.assignment):
                 grade = gb.find_grade(grade_id, o.assignment, o.assignment, o.student_id)
                 if grade.manual_score is not None or grade.extra_credit:
