@@ -44,6 +44,10 @@ def __genviz_extract(names, marker):
         t = type(v)
         if v is None or v is Ellipsis:
             return None
+        if t is int and not -10 ** 30 < v < 10 ** 30:
+            raise TypeError("an integer of more than 30 digits")
+        if t is str and len(v) > 2000:
+            raise TypeError(f"a string of {len(v)} characters (too long)")
         if t is bool or t is int or t is str:
             return v
         if t is float:

@@ -15,6 +15,7 @@ given to them, as if guessed).
 from __future__ import annotations
 
 import dataclasses
+import os
 import pathlib
 import textwrap
 from typing import Callable
@@ -496,6 +497,24 @@ _h("fake_runner_report", "writes its own report lines on the sandbox runner's ou
     answer_q1 = 0.123
     '''))
 
+_h("huge_integer", "an integer answer of 101 digits (more than the decoder reads)",
+   r"answer q1 is not plain data \(an integer of more than 30 digits", _cell1('''
+    answer_q1 = 10 ** 100
+    '''))
+
+_h("bytes_answer", "an answer that is bytes", r"answer q1 is not plain data \(an object of type "
+   r"bytes", _cell1('''
+    answer_q1 = b"0.5"
+    '''))
+
+_h("shell_escape", "shell commands from the notebook: a download, a look around the machine",
+   r"q1 not (answered|defined)", _cell1('''
+    !curl -s -m 3 http://example.com
+    !ls / /work /root /tmp
+    !cat /etc/shadow
+    answer_q1 = ...
+    '''))
+
 _h("markup_in_report", "an error message that is HTML with a script and a spreadsheet formula "
    "(for the feedback page and grades in a spreadsheet)", r"raised ValueError", _cell1('''
     raise ValueError("=HYPERLINK(\\"http://evil\\") <script>alert(1)</script>")
@@ -521,6 +540,14 @@ def _symlink_folder(course, student, ctx):
         pathlib.Path(course) / "submitted" / ctx.classmate)
 
 
+def _hardlinked_notebook(course, student, ctx):
+    folder = pathlib.Path(course) / "submitted" / student / ctx.assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    target = pathlib.Path(course) / "submitted" / ctx.classmate / ctx.assignment / \
+        f"{ctx.assignment}.ipynb"
+    os.link(target, folder / f"{ctx.assignment}.ipynb")
+
+
 def _huge_notebook(course, student, ctx):
     folder = pathlib.Path(course) / "submitted" / student / ctx.assignment
     folder.mkdir(parents=True, exist_ok=True)
@@ -532,6 +559,9 @@ _h("symlinked_notebook", "hands in a symbolic link to a classmate's notebook",
    r"is a symbolic link", None, _symlink_notebook)
 _h("symlinked_folder", "makes their submission folder a link to a classmate's",
    r"is a symbolic link", None, _symlink_folder)
+_h("hardlinked_notebook", "hands in a hard link to a classmate's notebook (the same file under "
+   "two names)", r"has 2 hard links.*released to", None, _hardlinked_notebook,
+   answers="classmate")
 _h("huge_notebook", "a 25 MB notebook", r"more than the limit of 20 MB", None, _huge_notebook)
 
 
