@@ -35,6 +35,7 @@ import dataclasses
 import html
 import os
 import pathlib
+import re
 import signal
 import stat
 import sys
@@ -418,14 +419,20 @@ def _finish(course, outcome, cells, release, feedback, sandbox, exercises=None):
                               * len(ASSIGNMENTS[outcome.assignment].working))
     if cells is not None:
         # the notebook as graded (sources only: nothing the sandbox printed), for the
-        # Formgrader; Markdown's raw HTML is neutralised so that it renders as text there
-        nb = _notebook([(k, s.replace("<", "&lt;") if k == "markdown" else s, g)
+        # Formgrader, which renders it as HTML in the instructor's Jupyter server: the
+        # students' Markdown and raw cells are shown as text there, never as HTML or links
+        nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
                         for k, s, g in cells], release)
         dest = course / "autograded" / outcome.student_id / outcome.assignment
         dest.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, dest / f"{outcome.assignment}.ipynb")
     if feedback and outcome.submitted:
         write_feedback(course, outcome, exercises)
+
+
+def _inert(markdown: str) -> str:
+    """Markdown that renders as text: no HTML tag, no javascript: link."""
+    return re.sub(r"(?i)javascript:", "javascript&#58;", markdown.replace("<", "&lt;"))
 
 
 def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
@@ -603,6 +610,10 @@ def main(argv=None) -> int:
         from course.build import read_roster
 
         roster = read_roster(args.roster)
+    if args.unsafe:
+        print("WARNING: grading WITHOUT a sandbox (--unsafe): the students' code runs with your "
+              "permissions and can read and change your files, other students' work and the "
+              "gradebook", file=sys.stderr)
     try:
         secret = load_secret(args.secret)
         start = time.monotonic()

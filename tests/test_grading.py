@@ -690,3 +690,8 @@ def test_the_self_study_transfer_check_can_fail(name):
     from course.assignments import _self_study_transfers
 
     assert _self_study_transfers(ASSIGNMENTS[name], build_exercises(ASSIGNMENTS[name]))
+
+
+def test_student_markup_is_inert_in_the_formgraders_notebook():
+    assert G._inert("<script>x</script> [a](JavaScript:alert(1)) $a<b$") == \
+        "&lt;script>x&lt;/script> [a](javascript&#58;alert(1)) $a&lt;b$"

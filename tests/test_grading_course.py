@@ -487,3 +487,18 @@ def test_make_solution_writes_the_students_solved_variant(course_root, secret_fi
     out = subprocess.run(["make", "-s", "solution", "STUDENT=alice"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode != 0 and "usage: make solution" in out.stdout
+
+
+def test_every_assignment_gives_its_solved_variant_full_marks(course_root, secret, tmp_path):
+    """For each of the nine assignments, bob's solved variant (`make solution`) run in the
+    sandbox gets every auto-graded point: the limits suit every assignment (the spam corpus,
+    the learning curves), and every kind of answer leaves the sandbox as plain data."""
+    course = tmp_path / "all"
+    for name in ASSIGNMENTS:
+        path = B.write_solution(course / "office-hours", "bob", name, secret)
+        S.write(course, "bob", name, nbformat.read(path, as_version=4))
+    outcomes = G.grade(course, secret=secret, jobs=2, limits=Limits(cell_seconds=60))
+    for o in outcomes:
+        a = ASSIGNMENTS[o.assignment]
+        assert set(o.verdicts.values()) == {"right"}, (o.assignment, o.verdicts, o.problems)
+        assert o.score == sum(q.points for q in a.questions) and o.problems == []
