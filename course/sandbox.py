@@ -321,22 +321,30 @@ def _read_namespace(fd: int) -> str | None:
 
 
 def _processes_in(namespace: str, wait: float = 2.0) -> list[int]:
-    """PIDs (as this machine sees them) of processes in the PID namespace ``namespace``; the
-    kernel removes a namespace's processes as soon as its first process ends, so this waits a
-    moment for them to be reaped before it reports any."""
+    """PIDs (as this machine sees them) of live processes in the PID namespace ``namespace``
+    (zombies, ended and not yet reaped, do not count); the kernel kills a namespace's processes
+    as soon as its first process ends, so this waits a moment for them to die before it
+    reports any."""
     deadline = time.monotonic() + wait
     while True:
         found = []
         for entry in os.scandir("/proc"):
             if entry.name.isdigit():
                 try:
-                    if os.readlink(f"/proc/{entry.name}/ns/pid") == namespace:
+                    if os.readlink(f"/proc/{entry.name}/ns/pid") == namespace \
+                            and _state(entry.name) not in ("Z", "X"):
                         found.append(int(entry.name))
                 except OSError:
                     pass
         if not found or time.monotonic() > deadline:
             return found
         time.sleep(0.05)
+
+
+def _state(pid: str) -> str:
+    """A process's state letter (Z: a zombie, ended and waiting to be reaped)."""
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        return fh.read().rsplit(b")", 1)[1].split()[0].decode()
 
 
 def _processes_in_session(sid: int) -> list[int]:
