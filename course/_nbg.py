@@ -47,3 +47,23 @@ def api(root):
         quiet.setLevel(level)
     grader.log.setLevel(logging.WARNING)
     return grader
+
+
+try:  # nbconvert comes with nbgrader (the grade extra)
+    from nbconvert.preprocessors import Preprocessor as _Preprocessor
+except ImportError:  # pragma: no cover
+    _Preprocessor = object
+
+
+class NoAutograde(_Preprocessor):
+    """nbgrader's autograde, refused (course/nbgrader_config.py puts this first in both of its
+    steps): it would run the student's notebook in the instructor's own process tree, next to
+    the gradebook. A Formgrader whose server cannot import ``course`` refuses too (nbgrader
+    cannot load the preprocessor), so the button fails closed either way."""
+
+    enabled = True  # nbconvert runs a preprocessor only when it is enabled
+
+    def preprocess(self, nb, resources):
+        raise RuntimeError("nbgrader autograde is disabled for the genviz course: it would run "
+                           "students' code unsandboxed. Grade with `make grade COURSE=DIR` "
+                           "(docs/grade-a-class.md).")

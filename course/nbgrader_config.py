@@ -27,5 +27,12 @@ c.CourseDirectory.root = os.environ.get("GENVIZ_COURSE_ROOT", str(REPO / "build"
 # The Formgrader shows the autograded notebooks that course/grade.py writes (sources only; the
 # Markdown of the students' working with its raw HTML neutralised).
 
+# nbgrader's autograde (the Formgrader's lightning button, `nbgrader autograde`) is refused:
+# it would run the students' notebooks unsandboxed, in your process tree, next to the
+# gradebook. If the server cannot import `course`, nbgrader cannot load this preprocessor and
+# autograde fails all the same.
+c.Autograde.sanitize_preprocessors = ["course._nbg.NoAutograde"]
+c.Autograde.autograde_preprocessors = ["course._nbg.NoAutograde"]
+
 # No exchange: releases are per student (each student's own variant) and are handed out and
 # collected as files (docs/grade-a-class.md); nbgrader's exchange hands everybody one file.

@@ -502,3 +502,24 @@ def test_every_assignment_gives_its_solved_variant_full_marks(course_root, secre
         a = ASSIGNMENTS[o.assignment]
         assert set(o.verdicts.values()) == {"right"}, (o.assignment, o.verdicts, o.problems)
         assert o.score == sum(q.points for q in a.questions) and o.problems == []
+
+
+def test_nbgraders_own_autograde_is_refused(course_root, secret, tmp_path):
+    """The Formgrader's Autograde button (nbgrader autograde with the course's configuration)
+    runs no student code and writes no score: course/nbgrader_config.py refuses it."""
+    from course import _nbg
+
+    course = tmp_path / "fg"
+    marker = tmp_path / "student-code-ran"
+    S.write(course, "alice", A, S.fill(S.release(A, "alice", secret), {
+        1: f"open({str(marker)!r}, 'w').write('x')\nanswer_q1 = 0.5"}))
+    G.grade(course, secret=secret, limits=Limits(cell_seconds=5))
+    with GB.open_gradebook(course) as gb:
+        before = [(g.name, g.auto_score, g.manual_score)
+                  for g in gb.find_submission_notebook(A, A, "alice").grades]
+    result = _nbg.api(course).autograde(A, "alice", force=True, create=True)
+    assert not result["success"] and "autograde is disabled" in result["log"]
+    assert not marker.exists()
+    with GB.open_gradebook(course) as gb:
+        assert before == [(g.name, g.auto_score, g.manual_score)
+                          for g in gb.find_submission_notebook(A, A, "alice").grades]
