@@ -450,6 +450,9 @@ def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
                     "</b></p></section>")
     problems = "".join(f"<li>{esc(p)}</li>" for p in outcome.problems)
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            "<style>body{font-family:system-ui,sans-serif;max-width:46em;margin:2em auto;"
+            "padding:0 1em;line-height:1.5}h2{font-size:1.15em;margin-top:1.6em}</style>"
             f"<title>{esc(a.title)}: feedback for {esc(outcome.student_id)}</title></head><body>"
             f"<h1>{esc(a.title)}: feedback for {esc(outcome.student_id)}</h1>"
             + (f"<h2>What happened when your notebook ran</h2><ul>{problems}</ul>"
