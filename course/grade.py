@@ -418,11 +418,20 @@ def _finish(course, outcome, cells, release, feedback, sandbox, exercises=None):
                               + ASSIGNMENTS[outcome.assignment].working_points
                               * len(ASSIGNMENTS[outcome.assignment].working))
     if cells is not None:
-        # the notebook as graded (sources only: nothing the sandbox printed), for the
+        # the notebook as graded (sources, and the grader's verdicts; nothing the sandbox
+        # printed), for the
         # Formgrader, which renders it as HTML in the instructor's Jupyter server: the
         # students' Markdown and raw cells are shown as text there, never as HTML or links
         nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
                         for k, s, g in cells], release)
+        for cell in nb.cells:  # the grader's verdict under each question's form check
+            gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            if gid.startswith("test_q"):
+                q = "q" + gid[6:]
+                text = (f"Graded outside the notebook: {outcome.verdicts.get(q, 'not graded')}"
+                        f" ({outcome.earned.get(gid, 0.0):g} points). "
+                        f"{outcome.feedback.get(q, '')}\n")
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
         dest = course / "autograded" / outcome.student_id / outcome.assignment
         dest.mkdir(parents=True, exist_ok=True)
         nbformat.write(nb, dest / f"{outcome.assignment}.ipynb")

@@ -400,11 +400,17 @@ def test_a_notebook_without_a_student_id_is_graded_on_the_folders_variant(graded
         "oscar's variant"]
 
 
-def test_the_autograded_notebook_holds_sources_only(graded_class):
+def test_the_autograded_notebook_holds_sources_and_the_graders_verdicts(graded_class):
+    """What the Formgrader shows: the student's sources, and under each form check the
+    grader's verdict (nothing the sandbox printed)."""
     course, _, _, _ = graded_class
-    nb = nbformat.read(course / "autograded" / "gina" / A / f"{A}.ipynb", as_version=4)
-    assert all(not c.get("outputs") for c in nb.cells if c.cell_type == "code")
-    assert nb.metadata["genviz"]["student"] == "gina"
+    nb = nbformat.read(course / "autograded" / "bob" / A / f"{A}.ipynb", as_version=4)
+    outputs = {c.metadata.get("nbgrader", {}).get("grade_id"): c.get("outputs", [])
+               for c in nb.cells if c.cell_type == "code"}
+    assert all(not out for gid, out in outputs.items() if not (gid or "").startswith("test_q"))
+    text = outputs["test_q1"][0]["text"]
+    assert text.startswith("Graded outside the notebook: wrong (0 points). Not quite. Hint:")
+    assert nb.metadata["genviz"]["student"] == "bob"
 
 
 def test_regrades_keep_only_what_the_run_earned_and_what_a_person_graded(graded_class, secret,
