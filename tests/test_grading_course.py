@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
 import numpy as np
@@ -529,3 +530,27 @@ def test_nbgraders_own_autograde_is_refused(course_root, secret, tmp_path):
     with GB.open_gradebook(course) as gb:
         assert before == [(g.name, g.auto_score, g.manual_score)
                           for g in gb.find_submission_notebook(A, A, "alice").grades]
+
+
+def test_the_wall_limit_ends_the_whole_sandbox():
+    """A notebook that ignores the interrupt inside a long cell, with a child process, is ended
+    at the run's wall limit: nothing of the sandbox is left (by PID: no process of its user id,
+    none in its PID namespace)."""
+    sandbox = Sandbox()
+    job = {"cells": [{"index": 1, "source": (
+        "import signal, subprocess\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "subprocess.Popen(['sleep', '600'])\nwhile True:\n    pass")}],
+           "answers": ["answer_q1"], "notebook_name": "a.ipynb", "notebook_text": "{}"}
+    result = sandbox.run(job, Limits(cell_seconds=60, wall_seconds=10))
+    assert result.ended == "wall" and result.leftover == []
+    if os.geteuid() == 0:  # the sandbox ran as a throw-away user id: none of its processes
+        uid = sandbox._uid()
+        time.sleep(0.5)
+        assert [p for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) == uid] == []
+
+
+def _uid_of(pid):
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
