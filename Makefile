@@ -18,8 +18,9 @@ help:
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
 	@echo "make site   - build the course website into build/site/ (open build/site/index.html)"
 	@echo "make test-site - browser tests of the website and the accessibility audit"
-	@echo "make assignments - graded nbgrader assignments (01-09) into build/course/release/"
-	@echo "make grade COURSE=DIR - autograde DIR/submitted/<student>/<assignment>/ -> DIR/grades.csv + feedback"
+	@echo "make assignments ROSTER=FILE - graded assignments (01-09): each student's own variant -> build/course/release/<student>/"
+	@echo "make grade COURSE=DIR - grade DIR/submitted/<student>/<assignment>/ in a sandbox -> DIR/grades.csv, report, feedback"
+	@echo "make solution STUDENT=ID ASSIGNMENT=A - that student's solved variant -> build/course/solutions/ID/A/"
 	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
@@ -111,27 +112,39 @@ test-site: site
 	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests/test_site.py browser_tests/test_a11y.py \
 		-v -p no:cacheprovider
 
-# Graded assignments (course/, docs/grade-a-class.md): nbgrader source notebooks generated from
-# genviz.exercises, released into $(COURSE_ROOT)/release/<assignment>/; `make grade COURSE=DIR`
-# autogrades DIR/submitted/<student>/<assignment>/ into DIR/grades.csv, DIR/feedback/ and
-# DIR/grading_report.csv. nbgrader runs `alembic`, so the venv's bin goes first on PATH.
+# Graded assignments (course/, docs/grade-a-class.md): `make assignments ROSTER=FILE` writes the
+# instructor's source notebooks and, for every student id of FILE (one a line), that student's
+# own variant into $(COURSE_ROOT)/release/<student>/<assignment>/ (the course secret, made on
+# first use, is $$GENVIZ_COURSE_SECRET_FILE or ~/.config/genviz/course-secret: keep it).
+# `make grade COURSE=DIR` grades DIR/submitted/<student>/<assignment>/: each notebook runs in a
+# bubblewrap sandbox (apt-get install bubblewrap), its answers are checked outside, and the
+# scores go to DIR/gradebook.db, DIR/grades.csv, DIR/grading_report.csv and DIR/feedback/.
+# Without a working sandbox it refuses to start (UNSAFE=1 grades without one: do not).
+# `make solution STUDENT=ID ASSIGNMENT=A` writes that student's solved variant to
+# $(COURSE_ROOT)/solutions/ID/A/. nbgrader runs `alembic`, so the venv's bin goes first on PATH.
 GRADE_STAMP := $(VENV)/.genviz-grade-installed
 COURSE_ROOT ?= build/course
 JOBS        ?= 1
+TIMEOUT     ?= 60
 GRADE_ENV   := PATH=$(abspath $(VENV))/bin:$$PATH
 $(GRADE_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,grade]"
 	@touch $(GRADE_STAMP)
 
-.PHONY: grade-args
+.PHONY: grade-args solution
 grade-args:
 	@test -n "$(COURSE)" || { echo "usage: make grade COURSE=DIR   (submissions in DIR/submitted/<student>/<assignment>/)"; exit 1; }
 
 assignments: $(GRADE_STAMP)
-	$(GRADE_ENV) $(PY) -m course.build --root $(COURSE_ROOT)
+	$(GRADE_ENV) $(PY) -m course.build --root $(COURSE_ROOT) $(if $(ROSTER),--roster $(ROSTER),)
 
 grade: grade-args $(GRADE_STAMP)
-	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --build-root $(COURSE_ROOT) --jobs $(JOBS)
+	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --jobs $(JOBS) --timeout $(TIMEOUT) \
+		$(if $(ROSTER),--roster $(ROSTER),) $(if $(filter 1 yes true,$(UNSAFE)),--unsafe,)
+
+solution: $(GRADE_STAMP)
+	@test -n "$(STUDENT)" -a -n "$(ASSIGNMENT)" || { echo "usage: make solution STUDENT=ID ASSIGNMENT=a03_gda"; exit 1; }
+	$(GRADE_ENV) $(PY) -m course.build --root $(COURSE_ROOT) --solution $(STUDENT) $(ASSIGNMENT)
 
 # A class on one JupyterHub (benchmarks/bench_class.py): for each N, a trial hub with the
 # deployment's configuration (deploy/jupyterhub_config.py) on a free 127.0.0.1 port; N simulated

@@ -1,21 +1,29 @@
-"""Time to autograde a class: N generated submissions of one assignment (course/grade.py).
+"""Time to grade a class: N generated submissions of one assignment, in the sandbox
+(course/grade.py), against the earlier path (nbgrader's autograde, no sandbox) in the same run.
 
-    PYTHONPATH=. python benchmarks/bench_grading.py [--students 100] [--assignment a03_gda]
-        [--jobs 1 2] [--out benchmarks/grading.md]
+    PYTHONPATH=. .venv/bin/python benchmarks/bench_grading.py [--students 20 100]
+        [--jobs 1 2] [--old-commit 8d2e737] [--assignment a03_gda] [--out benchmarks/grading-run.md]
 
-The class: generated submissions (course/submissions.py) of the released notebook, a mix of
+The class: generated submissions (course/submissions.py) of each student's own release, a mix of
 right answers (60%), wrong answers (30%) and a cell that raises (10%): what a real class hands
-in, minus infinite loops (each would cost the per-cell limit). For each number of jobs it grades
-the whole class from scratch (autograde + feedback + export) and records the wall time, the
-median and p95 autograde time per submission (one nbgrader autograde call: kernel start, run,
-save), the peak memory of the grading process and of its kernels (ru_maxrss), and the machine's
-load (uptime) before and after: other work on the machine slows every kernel start.
+in, minus infinite loops (each would cost the per-cell limit). For each class size and number of
+jobs it grades the whole class from scratch (read, sandbox run, check, gradebook, feedback,
+grades.csv, report) and records the wall time, the median and p95 of the sandbox run per
+submission, the peak memory of the grading process and of its largest child (a worker, a
+sandbox's kernel: ru_maxrss), and the machine's load (uptime) before and after.
+
+**The earlier path** is the repository's ``course/`` package as of ``--old-commit`` (default
+8d2e737, the last commit before the sandbox: nbgrader ``generate_assignment`` + ``autograde`` +
+feedback + export), taken from git with ``git archive`` into a temporary folder and run in a
+subprocess on the same class size, the same mix and the same machine, in the same run; the
+ratio of the two is the cost of the sandbox. Needs git and the repository's history.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
 import pathlib
 import platform
@@ -24,6 +32,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 
@@ -35,108 +44,170 @@ from course import grade as G  # noqa: E402
 from course import submissions as S  # noqa: E402
 
 
-def make_class(course: pathlib.Path, release: pathlib.Path, assignment: str, n: int) -> None:
-    right, wrong = S.right_answers(assignment), S.wrong_answers(assignment)
-    for k in range(n):
-        if k % 10 < 6:
-            answers = right
-        elif k % 10 < 9:
-            answers = wrong
-        else:
-            answers = right | {2: "raise ValueError('not done')"}
-        S.write(course, f"student{k:03d}", assignment,
-                S.fill(release, answers, working="My working."))
+def _answers(k: int, assignment: str, student: str, secret):
+    if k % 10 < 6:
+        return S.right_answers(assignment, student, secret)
+    if k % 10 < 9:
+        return S.wrong_answers(assignment, student, secret)
+    return S.right_answers(assignment, student, secret) | {2: "raise ValueError('not done')"}
 
 
 def _uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-def run(n: int, assignment: str, jobs: int, build_root: pathlib.Path) -> dict:
-    release = build_root / "release" / assignment / f"{assignment}.ipynb"
+def _p95(xs):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
+
+def run_new(n: int, assignment: str, jobs: int) -> dict:
+    """The sandboxed path on a fresh course of n students."""
+    secret = bytes(range(32))
     with tempfile.TemporaryDirectory(prefix="genviz-grading-") as tmp:
         course = pathlib.Path(tmp) / "class"
-        make_class(course, release, assignment, n)
+        students = [f"student{k:03d}" for k in range(n)]
+        start = time.perf_counter()
+        B.build(course, [assignment], students, secret)
+        build_seconds = time.perf_counter() - start
+        for k, s in enumerate(students):
+            S.write(course, s, assignment, S.fill(
+                course / "release" / s / assignment / f"{assignment}.ipynb",
+                _answers(k, assignment, s, secret), working="My working."))
         load_before = _uptime()
         start = time.perf_counter()
-        if jobs == 1:
-            outcomes = G.grade(course, build_root=build_root)
-        else:
-            outcomes = G.grade_parallel(course, jobs, build_root=build_root)
+        outcomes = G.grade(course, secret=secret, jobs=jobs)
         total = time.perf_counter() - start
         load_after = _uptime()
         rows = (course / "grades.csv").read_text().strip().splitlines()[1:]
-    seconds = sorted(o.seconds for o in outcomes if o.graded)
-    return {
-        "jobs": jobs, "n": n, "graded": sum(o.graded for o in outcomes), "rows": len(rows),
-        "problems": sum(bool(o.problems) for o in outcomes), "total": total,
-        "per_submission_wall": total / n,
-        "median": statistics.median(seconds),
-        "p95": seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))],
-        "load_before": load_before, "load_after": load_after,
-    }
+    seconds = [o.seconds for o in outcomes if o.graded]
+    return {"path": "sandbox", "jobs": jobs, "n": n, "graded": sum(o.graded for o in outcomes),
+            "rows": len(rows), "right": sum(o.score == 9 for o in outcomes),
+            "total": total, "build": build_seconds, "per_submission_wall": total / n,
+            "median": statistics.median(seconds), "p95": _p95(seconds),
+            "load_before": load_before, "load_after": load_after}
+
+
+OLD_SCRIPT = r"""
+import json, pathlib, statistics, sys, tempfile, time, subprocess
+sys.path.insert(0, sys.argv[1])
+from course import build as B, grade as G, submissions as S
+n, assignment, jobs = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+root = pathlib.Path(tempfile.mkdtemp(prefix="genviz-old-"))
+t = time.perf_counter()
+B.build(root / "build", [assignment])
+build = time.perf_counter() - t
+release = root / "build" / "release" / assignment / f"{assignment}.ipynb"
+right, wrong = S.right_answers(assignment), S.wrong_answers(assignment)
+course = root / "class"
+for k in range(n):
+    answers = right if k % 10 < 6 else wrong if k % 10 < 9 else right | {2: "raise ValueError('not done')"}
+    S.write(course, f"student{k:03d}", assignment, S.fill(release, answers, working="My working."))
+load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+t = time.perf_counter()
+if jobs == 1:
+    outcomes = G.grade(course, build_root=root / "build")
+else:
+    outcomes = G.grade_parallel(course, jobs, build_root=root / "build")
+total = time.perf_counter() - t
+load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+rows = (course / "grades.csv").read_text().strip().splitlines()[1:]
+seconds = sorted(o.seconds for o in outcomes if o.graded)
+print(json.dumps({"path": "nbgrader autograde", "jobs": jobs, "n": n,
+                  "graded": sum(o.graded for o in outcomes), "rows": len(rows),
+                  "right": sum(o.score == 9 for o in outcomes), "total": total, "build": build,
+                  "per_submission_wall": total / n, "median": statistics.median(seconds),
+                  "p95": seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))],
+                  "load_before": load_before, "load_after": load_after}))
+"""
+
+
+def run_old(n: int, assignment: str, jobs: int, commit: str) -> dict:
+    """The earlier path: course/ of ``commit`` (git archive), in a subprocess."""
+    with tempfile.TemporaryDirectory(prefix="genviz-old-course-") as tmp:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "course"],
+                                 capture_output=True, check=True).stdout
+        tar = pathlib.Path(tmp) / "old.tar"
+        tar.write_bytes(archive)
+        with tarfile.open(tar) as fh:
+            fh.extractall(tmp, filter="data")
+        env = {**os.environ, "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ['PATH']}"}
+        out = subprocess.run([sys.executable, "-c", OLD_SCRIPT, tmp, str(n), assignment,
+                              str(jobs)], capture_output=True, text=True, env=env, cwd=tmp)
+        if out.returncode != 0:
+            raise RuntimeError(f"the earlier path failed:\n{out.stderr[-3000:]}")
+        return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--students", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--assignment", default="a03_gda")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "grading.md"))
+    parser.add_argument("--old-commit", default="8d2e737")
+    parser.add_argument("--no-old", action="store_true", help="skip the earlier path")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "grading-run.md"))
     args = parser.parse_args(argv)
-    build_root = pathlib.Path(tempfile.mkdtemp(prefix="genviz-course-"))
-    try:
-        B.build(build_root, [args.assignment])
-        results = []
+    if args.assignment != "a03_gda":
+        print("note: the 'right' column counts submissions with 9 points (a03_gda's auto points)")
+    results = []
+    for n in args.students:
         for jobs in args.jobs:
-            r = run(args.students, args.assignment, jobs, build_root)
+            if not args.no_old:
+                r = run_old(n, args.assignment, jobs, args.old_commit)
+                print(r, flush=True)
+                results.append(r)
+            r = run_new(n, args.assignment, jobs)
             print(r, flush=True)
             results.append(r)
-    finally:
-        shutil.rmtree(build_root, ignore_errors=True)
     self_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     lines = [
-        "# Autograding a class (`benchmarks/bench_grading.py`)",
+        "# Grading a class (`benchmarks/bench_grading.py`)",
         "",
         f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on "
         f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}), Python "
-        f"{platform.python_version()}, nbgrader {__import__('nbgrader').__version__}: "
-        f"{args.students} generated submissions of `{args.assignment}` (60% right, 30% wrong, "
-        "10% with a cell that raises), graded from scratch by `course.grade` (nbgrader autograde "
-        "+ feedback HTML + CSV export). Per submission = one `autograde` call (a fresh kernel "
-        "runs the whole notebook: setup, answers, tests).",
+        f"{platform.python_version()}: generated submissions of `{args.assignment}` (60% right, "
+        "30% wrong, 10% with a cell that raises), graded from scratch. *sandbox*: `course.grade` "
+        "(each notebook run by a Jupyter kernel in a bubblewrap sandbox, answers checked "
+        "outside, gradebook, feedback, CSV); *nbgrader autograde*: the earlier path, "
+        f"`course/` of commit {args.old_commit} (nbgrader autograde in the grader's process "
+        "tree + feedback HTML + CSV), same class, same machine, same run. Per-submission "
+        "columns: the sandbox run (read + kernel start + cells + answers) or nbgrader's "
+        "autograde call.",
         "",
-        "| jobs | graded | rows in grades.csv | total (s) | wall per submission (s) | "
-        "autograde median (s) | autograde p95 (s) |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| path | students | jobs | graded | rows | full marks | total (s) | wall per submission "
+        "(s) | per-submission median (s) | p95 (s) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
-        lines.append(f"| {r['jobs']} | {r['graded']}/{r['n']} | {r['rows']} | {r['total']:.0f} | "
+        lines.append(f"| {r['path']} | {r['n']} | {r['jobs']} | {r['graded']}/{r['n']} | "
+                     f"{r['rows']} | {r['right']} | {r['total']:.0f} | "
                      f"{r['per_submission_wall']:.2f} | {r['median']:.2f} | {r['p95']:.2f} |")
-    if len(results) > 1:
-        base = results[0]["total"]
-        lines += ["", "Speed-up of the whole class against jobs = "
-                  f"{results[0]['jobs']}: " + ", ".join(
-                      f"jobs {r['jobs']} {base / r['total']:.2f}x" for r in results[1:]) + "."]
+    ratios = []
+    for n in args.students:
+        for jobs in args.jobs:
+            pair = [r for r in results if r["n"] == n and r["jobs"] == jobs]
+            old = next((r for r in pair if r["path"] != "sandbox"), None)
+            new = next(r for r in pair if r["path"] == "sandbox")
+            if old:
+                ratios.append(f"{n} students, jobs {jobs}: {new['total'] / old['total']:.2f}x")
+    if ratios:
+        lines += ["", "Sandbox time / earlier path's time (goal <= 1.5x): " + "; ".join(ratios)
+                  + "."]
     lines += [
         "",
-        f"Peak memory: grading process {self_mb:.0f} MB, largest child (a kernel or a worker) "
-        f"{kids_mb:.0f} MB (ru_maxrss).",
+        f"Peak memory: this process {self_mb:.0f} MB, largest child (a grading worker, a "
+        f"sandbox's kernel, the earlier path's process) {kids_mb:.0f} MB (ru_maxrss).",
         "",
-        "Machine load (`uptime`) before and after each run — other work on this shared machine "
-        "slows every kernel start, so compare runs only at similar load:",
+        "Machine load (`uptime`) before and after each run (other work on a shared machine "
+        "slows every kernel start: compare runs only at similar load):",
         "",
     ]
     for r in results:
-        lines += [f"- jobs {r['jobs']}: before `{r['load_before']}`; after `{r['load_after']}`"]
-    lines += [
-        "",
-        "nbgrader grades one submission at a time; `course.grade --jobs N` (`make grade "
-        "JOBS=N`) runs N processes on one gradebook, each grading every N-th student. With a "
-        "kernel per submission the work is CPU-bound: on 2 cores expect at best ~2x.",
-        "",
-    ]
+        lines.append(f"- {r['path']}, {r['n']} students, jobs {r['jobs']}: before "
+                     f"`{r['load_before']}`; after `{r['load_after']}`")
+    lines.append("")
     pathlib.Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))
     return 0

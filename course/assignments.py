@@ -1,22 +1,29 @@
-"""What each graded assignment asks: one spec per topic notebook (01-09).
+"""What each graded assignment asks: one spec per topic notebook (01-09), and each student's
+variant of it.
 
 An assignment is the topic notebook's exercises, graded. Its spec says
 
 - ``setup``: the lines of the notebook that make the exercises' data (copied statement for
-  statement from the notebook: ``tests/test_grading.py`` checks that every non-import statement
-  and every builder call below occurs in the notebook itself, so the graded question is asked on
-  the same data the self-check box uses; a ``progress=`` callback is the one argument a setup
-  line may drop: it draws a progress bar and changes no data);
+  statement from the notebook; a ``progress=`` callback is the one argument a setup line may
+  drop: it draws a progress bar and changes no data);
 - ``questions``: calls of the notebook's ``genviz.exercises`` builders (the same calls, written
   as in the notebook with the module named ``exercises``), each a graded question; the
-  Exercise's prompt is the question, its answer (computed when the assignment is built) the
-  hidden test's reference, its tolerance the hidden test's tolerance and its hint the feedback.
-  A multiple-choice item (:class:`genviz.exercises.choice.Choice`, kind ``"concept"``) is
-  graded too: the student answers with an option's letter and the hidden test is the Choice's
+  Exercise's prompt is the question, its answer the reference, its tolerance and hint the
+  grader's. A multiple-choice item (:class:`genviz.exercises.choice.Choice`, kind ``"concept"``)
+  is graded too: the student answers with an option's letter and the grader calls the Choice's
   own check (a guessable item, so it is worth 1 point);
+- ``defaults`` and ``draw``: the **variant**. The setup and the calls name some of their values
+  with upper-case names (``X_EX``, ``ALARM``, ``WORD`` ...); ``defaults`` gives each name the
+  notebook's own value, and ``draw(d)`` (``d`` a :class:`course.variants.Draw`) a student's
+  values. ``tests/test_grading.py`` puts the defaults in and checks that every non-import
+  statement of the setup and every builder call then occurs in the notebook itself: the
+  graded question is the notebook's question, asked on each student's own data. To follow a
+  changed notebook, change the line here and, if the changed value is a named one, its
+  default. ``accept(params)`` (optional) rejects a draw whose question would be ambiguous (a
+  tie, a value on a bin edge); the next draw is taken;
 - ``working``: the questions whose worked solution is a derivation: the student writes the
   working in a manually graded cell (the Exercise's worked solution is the grader's reference,
-  kept in the source notebook only);
+  kept in the source and solution notebooks only);
 - ``left_out``: the notebook's self-check items (``answer_box``/``choice_box`` calls) that the
   assignment does not ask, each with the reason (a test checks that every such item of the
   notebook is either asked or listed here, so a new exercise in a notebook is not silently
@@ -31,20 +38,25 @@ before an explorer shows the answer, a commitment rather than an answer to grade
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
+from typing import Callable
+
+from course.variants import Draw, Variant, permute_choice, render, render_text, seed
 
 
 @dataclasses.dataclass(frozen=True)
 class Question:
     """One auto-graded question: a builder call (``exercises.name(...)``) evaluated in the setup's
-    namespace, its points, and a note naming the variables that hold its data."""
+    namespace, its points, and a note naming the variables that hold its data (``{NAME}`` in a
+    note is replaced by the variant's value)."""
 
     call: str
     points: int = 2
     note: str = ""
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class Assignment:
     name: str
     notebook: str
@@ -55,10 +67,23 @@ class Assignment:
     working: tuple[int, ...] = ()
     working_points: int = 2
     left_out: tuple[tuple[str, str], ...] = ()
+    defaults: dict = dataclasses.field(default_factory=dict)
+    draw: Callable | None = None
+    accept: Callable | None = None
 
     def module(self):
         """The ``genviz.exercises`` module whose builders the questions call."""
         return importlib.import_module(self.exercises)
+
+    def setup_code(self, params: dict | None = None) -> str:
+        """The setup with a variant's values (the notebook's values by default)."""
+        return render(self.setup, {**self.defaults, **(params or {})})
+
+    def call_code(self, question: Question, params: dict | None = None) -> str:
+        return render(question.call, {**self.defaults, **(params or {})})
+
+    def note_text(self, question: Question, params: dict | None = None) -> str:
+        return render_text(question.note, {**self.defaults, **(params or {})})
 
 
 #: Why an explorer item of a notebook is not graded.
@@ -69,11 +94,36 @@ ASSIGNMENTS: dict[str, Assignment] = {}
 
 
 def _add(a: Assignment) -> None:
+    unknown = set(a.draw(Draw(0))) - set(a.defaults) if a.draw else set()
+    if unknown:
+        raise ValueError(f"{a.name}: draw gives names without a default: {sorted(unknown)}")
     ASSIGNMENTS[a.name] = a
 
 
 def _choice(call: str, note: str = "") -> Question:
     return Question(call, points=1, note=note)
+
+
+def _matrix2(d: Draw, low=0.5, high=3.0, *, max_rho=0.9, exclude_rho=()) -> list:
+    """A 2x2 symmetric matrix [[a, b], [b, c]] with b = rho sqrt(ac), rounded to 0.1."""
+    a, c = d.grid(low, high, 0.5), d.grid(low, high, 0.5)
+    rho = d.grid(-max_rho, max_rho, 0.1, exclude=(0.0, *exclude_rho))
+    b = round(rho * (a * c) ** 0.5, 1)
+    return [[a, b], [b, c]]
+
+
+# -- a01: joint tables ------------------------------------------------------------------------------
+
+def _draw_a01(d: Draw) -> dict:
+    base = [0.01, 0.08, 0.01, 0.09, 0.001, 0.009, 0.01, 0.79]
+    raw = [p * d.grid(0.5, 1.5, 0.05) for p in base]
+    total = sum(raw)
+    alarm = [round(p / total, 3) for p in raw[:-1]]
+    alarm = [max(p, 0.001) for p in alarm]
+    alarm.append(round(1.0 - sum(alarm), 3))
+    return {"ALARM": alarm, "SPLIT_SEED": d.integer(0, 9999),
+            "CARDINALITIES": {"mpg": d.integer(2, 5), "maker": d.integer(2, 6),
+                              "cylinders": d.integer(3, 6), "horsepower": d.integer(2, 5)}}
 
 
 _add(Assignment(
@@ -88,13 +138,12 @@ from genviz.joint import JointTable
 alarm = JointTable(
     {"Alarm": ["alarm", "no alarm"], "Theft": ["theft", "no theft"],
      "Earthquake": ["earthquake", "no earthquake"]},
-    [0.01, 0.08, 0.01, 0.09,       # alarm:    theft & eq, theft & no eq, no theft & eq, no theft & no eq
-     0.001, 0.009, 0.01, 0.79])    # no alarm: the same four
+    ALARM)  # alarm: theft & eq, theft & no eq, no theft & eq, no theft & no eq; then no alarm
 cars = auto_mpg()
 names = cars.record_names[:3]
 values = {k: cars.record_values[k] for k in names}
 records = cars.records[:, :3]
-order = np.random.default_rng(4).permutation(len(records))
+order = np.random.default_rng(SPLIT_SEED).permutation(len(records))
 train, test = records[order[:196]], records[order[196:]]
 model = JointTable.from_records(train, names, values)
 ''',
@@ -103,8 +152,7 @@ model = JointTable.from_records(train, names, values)
                  note="The joint table is `alarm`."),
         Question('exercises.posterior_by_bayes(alarm, {"Earthquake": "earthquake"}, '
                  '{"Alarm": "alarm"})', note="The joint table is `alarm`."),
-        Question('exercises.parameter_count({"mpg": 2, "maker": 3, "cylinders": 5, '
-                 '"horsepower": 2})'),
+        Question("exercises.parameter_count(CARDINALITIES)"),
         Question("exercises.dataset_log_likelihood(model, test[:3])",
                  note="The table is `model`, the records are `test[:3]`."),
         _choice("exercises.independence_concept()"),
@@ -112,23 +160,76 @@ model = JointTable.from_records(train, names, values)
     working=(2,),
     left_out=(("exercises.explorer_empty_fraction(cars.records, cars.record_names, d=4, n=150)",
                EXPLORER),),
+    defaults={"ALARM": [0.01, 0.08, 0.01, 0.09, 0.001, 0.009, 0.01, 0.79], "SPLIT_SEED": 4,
+              "CARDINALITIES": {"mpg": 2, "maker": 3, "cylinders": 5, "horsepower": 2}},
+    draw=_draw_a01,
 ))
+
+
+# -- a02: the multivariate Gaussian -----------------------------------------------------------------
+
+def _draw_a02(d: Draw) -> dict:
+    return {"SIGMA1": d.grid(0.5, 3.0, 0.1), "SIGMA2": d.grid(0.5, 3.0, 0.1),
+            "RHO": d.grid(-0.9, 0.9, 0.1, exclude=(0.0,)),
+            "AXIS_COV": _matrix2(d, 1.0, 4.0, max_rho=0.8),
+            "K_SIGMA": d.grid(0.5, 3.0, 0.1, exclude=(1.0, 2.0)),
+            # valid (|rho| < 1) or not (|rho| > 1), never singular
+            "CHECK_COV": _matrix2(d, 1.0, 4.0, max_rho=1.6, exclude_rho=(-1.0, 1.0, -0.9, 0.9,
+                                                                         -1.1, 1.1))}
+
 
 _add(Assignment(
     name="a02_gaussian", notebook="02_multivariate_gaussian.ipynb",
     title="The multivariate Gaussian", exercises="genviz.exercises.gaussian",
     setup="import numpy as np\n",
     questions=(
-        Question("exercises.covariance_entries(2.0, 0.5, -0.3)",
+        Question("exercises.covariance_entries(SIGMA1, SIGMA2, RHO)",
                  note="Give a nested list or a NumPy array."),
-        Question("exercises.peak_height(2.0, 0.5, -0.3)"),
-        Question("exercises.major_axis_angle([[2, -0.6], [-0.6, 1]])"),
-        Question("exercises.mass_inside(1.5)"),
-        _choice("exercises.valid_covariance([[1, 2], [2, 1]])"),
+        Question("exercises.peak_height(SIGMA1, SIGMA2, RHO)"),
+        Question("exercises.major_axis_angle(AXIS_COV)"),
+        Question("exercises.mass_inside(K_SIGMA)"),
+        _choice("exercises.valid_covariance(CHECK_COV)"),
     ),
     working=(2,),
     left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),),
+    defaults={"SIGMA1": 2.0, "SIGMA2": 0.5, "RHO": -0.3, "AXIS_COV": [[2, -0.6], [-0.6, 1]],
+              "K_SIGMA": 1.5, "CHECK_COV": [[1, 2], [2, 1]]},
+    draw=_draw_a02,
+    accept=lambda p: abs(p["AXIS_COV"][0][1]) > 0 and abs(
+        p["CHECK_COV"][0][1] ** 2 - p["CHECK_COV"][0][0] * p["CHECK_COV"][1][1]) > 0.05,
 ))
+
+
+# -- a03: GDA by hand -------------------------------------------------------------------------------
+
+def _draw_a03(d: Draw) -> dict:
+    """5 to 8 distinct points on the integer grid, 2 or more of each class, class 1 up and to
+    the right of class 0 (as in the notebook's six)."""
+    n = d.integer(5, 8)
+    ones = set(d.sample(range(n), d.integer(2, n - 2)))
+    labels = [int(i in ones) for i in range(n)]
+    points = []
+    for label in labels:
+        while True:
+            p = [d.integer(0, 4) + 2 * label, d.integer(0, 4) + 2 * label]
+            if p not in points:
+                break
+        points.append(p)
+    return {"X_EX": points, "Y_EX": labels, "X1_LINE": d.grid(1.0, 5.0, 0.5)}
+
+
+def _accept_a03(p) -> bool:
+    """A boundary that is not vertical (it crosses the line x1 = X1_LINE) and a covariance
+    that is far from singular."""
+    import numpy as np
+
+    from genviz.gda import GDA
+
+    X, y = np.asarray(p["X_EX"], dtype=float), np.asarray(p["Y_EX"])
+    model = GDA().fit(X, y)
+    theta, _ = model.logistic_params()
+    return abs(theta[1]) > 0.05 and float(np.linalg.det(model.covariance_)) > 0.1
+
 
 _add(Assignment(
     name="a03_gda", notebook="03_gaussian_discriminant_analysis.ipynb",
@@ -136,14 +237,14 @@ _add(Assignment(
     setup='''\
 import numpy as np
 
-X_ex = np.array([[0, 1], [1, 0], [2, 2], [4, 3], [5, 5], [6, 4]], dtype=float)
-y_ex = np.array([0, 0, 1, 1, 1, 0])
+X_ex = np.array(X_EX, dtype=float)
+y_ex = np.array(Y_EX)
 ''',
     questions=(
         Question("exercises.phi_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
         Question("exercises.mean_by_hand(X_ex, y_ex, 1)", note="The training set is `X_ex`, `y_ex`."),
         Question("exercises.sigma_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
-        Question("exercises.boundary_point(X_ex, y_ex, 3.0)",
+        Question("exercises.boundary_point(X_ex, y_ex, X1_LINE)",
                  note="The training set is `X_ex`, `y_ex`."),
         _choice("exercises.duplicated_data_concept(X_ex, y_ex)",
                 note="The training set is `X_ex`, `y_ex`."),
@@ -151,7 +252,23 @@ y_ex = np.array([0, 0, 1, 1, 1, 0])
     working=(3,),
     left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
                "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),),
+    defaults={"X_EX": [[0, 1], [1, 0], [2, 2], [4, 3], [5, 5], [6, 4]], "Y_EX": [0, 0, 1, 1, 1, 0],
+              "X1_LINE": 3.0},
+    draw=_draw_a03, accept=_accept_a03,
 ))
+
+
+# -- a04: GDA and logistic regression ---------------------------------------------------------------
+
+def _draw_a04(d: Draw) -> dict:
+    mu1 = [d.grid(-3, 3, 1), d.grid(-3, 3, 1)]
+    if mu1 == [0, 0]:
+        mu1 = [2, 1]
+    return {"MU1": mu1, "COV": _matrix2(d, 0.5, 2.0, max_rho=0.8),
+            "PHI": d.grid(0.1, 0.9, 0.05, exclude=(0.5,)),
+            "POISSON_MU1": [d.grid(1.0, 3.0, 0.5), d.grid(0.0, 1.5, 0.5)],
+            "CURVES_SEED": d.integer(0, 9999)}
+
 
 _add(Assignment(
     name="a04_gda_vs_logistic", notebook="04_gda_vs_logistic_regression.ipynb",
@@ -165,13 +282,13 @@ from genviz.studies.gda_vs_logistic_curves import learning_curves
 from genviz.synthetic import DataModel
 
 SIZES = [10, 20, 30, 50, 100, 200, 500, 1000, 2000, 5000]
-poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=[2.0, 1.0], cov=np.eye(2))
-curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)
+poisson = DataModel("poisson", mu0=[-1.0, 0.0], mu1=POISSON_MU1, cov=np.eye(2))
+curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
 ''',
     questions=(
-        Question("exercises.theta_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]])"),
-        Question("exercises.theta0_from_params(0.25, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]])",
-                 note="Here phi = 0.25 (the other parameters as in the question before)."),
+        Question("exercises.theta_from_params(0.5, [0, 0], MU1, COV)"),
+        Question("exercises.theta0_from_params(PHI, [0, 0], MU1, COV)",
+                 note="Here phi = {PHI} (the other parameters as in the question before)."),
         Question("exercises.poisson_theta(poisson.rates[0], poisson.rates[1])",
                  note="The rates are `poisson.rates[0]` and `poisson.rates[1]`."),
         Question("exercises.better_learner(curves_pois, 1000)",
@@ -183,7 +300,34 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)
     ),
     working=(3,),
     left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),),
+    defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]], "PHI": 0.25,
+              "POISSON_MU1": [2.0, 1.0], "CURVES_SEED": 1},
+    draw=_draw_a04,
 ))
+
+
+# -- a05: density estimation ------------------------------------------------------------------------
+
+def _draw_a05(d: Draw) -> dict:
+    five = sorted(d.sample([round(-2.0 + 0.1 * k, 1) for k in range(41)], 5))
+    return {"FIVE": five, "KDE_X0": d.grid(-1.0, 1.0, 0.1), "KDE_H": d.grid(0.5, 1.5, 0.1),
+            "BIN_WIDTH": d.choice([0.4, 0.5, 0.8, 1.0, 1.2]), "BIN_ORIGIN": d.choice([0.0, 0.25, -0.25]),
+            "HIST_X0": d.grid(-1.0, 1.0, 0.1), "CLAW_SEED": d.integer(1, 9999)}
+
+
+def _accept_a05(p) -> bool:
+    """No data point on the edge of the box kernel's window or of a histogram bin (the
+    convention at an edge would decide the answer), the query point not on a bin edge, and at
+    least one point in the window and in the query's bin (an answer of 0 is too easy)."""
+    x0, h, w, o, q = p["KDE_X0"], p["KDE_H"], p["BIN_WIDTH"], p["BIN_ORIGIN"], p["HIST_X0"]
+    if any(abs(abs(x - x0) - h) < 1e-9 for x in p["FIVE"]):
+        return False
+    if any(abs((v - o) / w - round((v - o) / w)) < 1e-9 for v in [*p["FIVE"], q]):
+        return False
+    in_window = any(abs(x - x0) < h for x in p["FIVE"])
+    in_bin = any((x - o) // w == (q - o) // w for x in p["FIVE"])
+    return in_window and in_bin
+
 
 _add(Assignment(
     name="a05_density", notebook="05_density_estimation.ipynb",
@@ -193,19 +337,58 @@ import numpy as np
 
 from genviz.kde import sample_claw
 
-rng = np.random.default_rng(0)
+rng = np.random.default_rng(CLAW_SEED)
 x = sample_claw(1000, rng)     # the slides' n = 1,000 draws
-five = np.array([-1.0, -0.2, 0.1, 0.3, 1.4])
+five = np.array(FIVE)
 ''',
     questions=(
-        Question('exercises.kde_by_hand(five, 0.0, 1.0, "box")', note="The data are `five`."),
-        Question("exercises.histogram_height(five, 1.0, 0.0, 0.2)", note="The data are `five`."),
+        Question('exercises.kde_by_hand(five, KDE_X0, KDE_H, "box")', note="The data are `five`."),
+        Question("exercises.histogram_height(five, BIN_WIDTH, BIN_ORIGIN, HIST_X0)",
+                 note="The data are `five`."),
         Question("exercises.silverman_bandwidth(x[:200])", note="The sample is `x[:200]`."),
         _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
     left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),),
+    defaults={"FIVE": [-1.0, -0.2, 0.1, 0.3, 1.4], "KDE_X0": 0.0, "KDE_H": 1.0,
+              "BIN_WIDTH": 1.0, "BIN_ORIGIN": 0.0, "HIST_X0": 0.2, "CLAW_SEED": 0},
+    draw=_draw_a05, accept=_accept_a05,
 ))
+
+
+# -- a06: naive Bayes by counting -------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=1)
+def _tennis():
+    from genviz import datasets
+
+    return datasets.play_tennis()
+
+
+def _draw_a06(d: Draw) -> dict:
+    t = _tennis()
+    names = list(t.feature_names)
+    j = d.integer(0, len(names) - 1)
+    values = sorted(set(t.X[:, j].tolist()))
+    query = [d.choice(sorted(set(t.X[:, k].tolist()))) for k in range(len(names))]
+    return {"FEATURE": names[j], "VALUE": d.choice(values), "LABEL": d.choice(["Yes", "No"]),
+            "QUERY": query}
+
+
+def _accept_a06(p) -> bool:
+    """The query's two class scores (alpha = 0) differ and are not both 0: one decision."""
+    import numpy as np
+
+    t = _tennis()
+    scores = []
+    for label in sorted(set(t.y.tolist())):
+        rows = t.X[t.y == label]
+        s = len(rows) / len(t.X)
+        for j, v in enumerate(p["QUERY"]):
+            s *= float(np.mean(rows[:, j] == v))
+        scores.append(s)
+    return max(scores) > 0 and abs(scores[0] - scores[1]) > 1e-9 * max(scores)
+
 
 _add(Assignment(
     name="a06_naive_bayes", notebook="06_naive_bayes_by_counting.ipynb",
@@ -216,20 +399,41 @@ from genviz import datasets
 tennis = datasets.play_tennis()
 ''',
     questions=(
-        Question('exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, '
-                 '"Temperature", "Mild", "Yes")', note="The table is `tennis` (PlayTennis)."),
-        Question('exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, '
-                 '"Temperature", "Mild", "Yes", alpha=1)',
+        Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
+                 "FEATURE, VALUE, LABEL)", note="The table is `tennis` (PlayTennis)."),
+        Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
+                 "FEATURE, VALUE, LABEL, alpha=1)", note="The table is `tennis` (PlayTennis)."),
+        Question("exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, QUERY)",
                  note="The table is `tennis` (PlayTennis)."),
-        Question('exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, '
-                 '["Overcast", "Hot", "High", "Weak"])', note="The table is `tennis` (PlayTennis)."),
         _choice("exercises.smoothing_can_flip(tennis.X, tennis.y, tennis.feature_names)",
                 note="The table is `tennis` (PlayTennis)."),
     ),
     working=(3,),
     left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
                "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),),
+    defaults={"FEATURE": "Temperature", "VALUE": "Mild", "LABEL": "Yes",
+              "QUERY": ["Overcast", "Hot", "High", "Weak"]},
+    draw=_draw_a06, accept=_accept_a06,
 ))
+
+
+# -- a07: the spam filter ---------------------------------------------------------------------------
+
+#: Words of the spam corpus's vocabulary (min_count 2, English stop words removed).
+SPAM_WORDS = ("click free money offer remove email list business credit call order price save "
+              "time people information report internet software company mail market program "
+              "service website address subscribe million cash bonus guarantee investment loan "
+              "mortgage deal cheap discount win winner prize urgent account bank password "
+              "meeting paper project code linux python thanks week group data server version "
+              "update help please today unsubscribe").split()
+
+
+def _draw_a07(d: Draw) -> dict:
+    words = d.sample(SPAM_WORDS, 7)
+    return {"WORD": words[0], "CLASS": d.choice(["spam", "ham"]),
+            "C_THRESHOLD": d.choice([10.0, 50.0, 100.0, 200.0, 500.0, 2000.0, 5000.0, 10000.0]),
+            "EMAIL": " ".join(words[1:]).capitalize() + "."}
+
 
 _add(Assignment(
     name="a07_spam", notebook="07_naive_bayes_spam_filter.ipynb",
@@ -253,18 +457,30 @@ email_text = ("Dear friend, click here to get your FREE money now! "
               "Unsubscribe. Meeting about the neurips paper tomorrow.")
 ''',
     questions=(
-        Question('exercises.laplace_phi(X_train, y_train, vocab, word="click", label="spam")',
+        Question("exercises.laplace_phi(X_train, y_train, vocab, word=WORD, label=CLASS)",
                  note="Use `X_train`, `y_train` and `vocab`."),
-        Question("exercises.smola_offset(y_train, c=1000.0)", note="Use `y_train`."),
-        Question('exercises.email_log_odds(multi, vocab, "Cheap mortgage rates: reply today, the '
-                 'offer ends soon")', note="The model is `multi`, the vocabulary `vocab`."),
+        Question("exercises.smola_offset(y_train, c=C_THRESHOLD)", note="Use `y_train`."),
+        Question("exercises.email_log_odds(multi, vocab, EMAIL)",
+                 note="The model is `multi`, the vocabulary `vocab`."),
         _choice("exercises.doubled_email(multi, vocab, email_text)",
                 note="The model is `multi`, the vocabulary `vocab`, the email `email_text`."),
     ),
     working=(2,),
     left_out=(("exercises.flagged_ham_in_explorer(multi, X_test, y_test, log10_c=3.0)",
                EXPLORER),),
+    defaults={"WORD": "click", "CLASS": "spam", "C_THRESHOLD": 1000.0,
+              "EMAIL": "Cheap mortgage rates: reply today, the offer ends soon"},
+    draw=_draw_a07,
 ))
+
+
+# -- a08: naive Bayes with continuous features ------------------------------------------------------
+
+def _draw_a08(d: Draw) -> dict:
+    return {"AREA": d.grid(150, 2200, 10, exclude=(400, 800, 1200, 1600)),
+            "NB_SEED": d.integer(8, 9999), "NB_CLASS": d.choice(["one", "two"]),
+            "N_FEATURES": d.integer(2, 12), "N_CLASSES": d.integer(2, 6)}
+
 
 _add(Assignment(
     name="a08_continuous", notebook="08_naive_bayes_continuous.ipynb",
@@ -276,7 +492,7 @@ from genviz import datasets
 
 penguins = datasets.penguins()
 flipper = penguins.X[:, 2]
-rng = np.random.default_rng(7)
+rng = np.random.default_rng(NB_SEED)
 
 def two_classes(n):
     one = rng.normal(0.0, 1.0, n)
@@ -286,17 +502,43 @@ def two_classes(n):
 x_train, y_train = two_classes(150)
 ''',
     questions=(
-        Question("exercises.living_area_bin(1250)"),
-        Question('exercises.gaussian_nb_parameters(x_train, y_train, "two")',
+        Question("exercises.living_area_bin(AREA)"),
+        Question("exercises.gaussian_nb_parameters(x_train, y_train, NB_CLASS)",
                  note="The feature is `x_train`, the labels `y_train` (the KDE naive Bayes "
                       "section\'s training set)."),
-        Question("exercises.parameter_count(4, 3)"),
+        Question("exercises.parameter_count(N_FEATURES, N_CLASSES)"),
         _choice("exercises.duplicated_feature(flipper, penguins.y)",
                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
     working=(3,),
     left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),),
+    defaults={"AREA": 1250, "NB_SEED": 7, "NB_CLASS": "two", "N_FEATURES": 4, "N_CLASSES": 3},
+    draw=_draw_a08,
 ))
+
+
+# -- a09: nearest neighbours ------------------------------------------------------------------------
+
+X_SMALL = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]]
+
+
+def _draw_a09(d: Draw) -> dict:
+    n_features = d.choice([64, 128, 256, 784])
+    return {"QUERY": [d.grid(-0.5, 3.5, 0.1), d.grid(-0.5, 3.5, 0.1)],
+            "REG_SEED": d.integer(1, 9999), "REG_X0": d.grid(1.0, 9.0, 0.5),
+            "REG_K": d.choice([3, 5, 7, 9, 11]),
+            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,)),
+            "N_TRAIN": d.integer(500, 3000), "N_QUERIES": d.integer(100, 900),
+            "N_DIMS": n_features, "D_PROJ": d.choice([d_ for d_ in (2, 4, 8, 16, 32)
+                                                      if d_ < n_features])}
+
+
+def _accept_a09(p) -> bool:
+    """The query's 3rd and 4th nearest points are not at the same distance (no tie)."""
+    qx, qy = p["QUERY"]
+    dist = sorted(((x - qx) ** 2 + (y - qy) ** 2) ** 0.5 for x, y in X_SMALL)
+    return dist[3] - dist[2] > 1e-6
+
 
 _add(Assignment(
     name="a09_knn", notebook="09_nearest_neighbors.ipynb",
@@ -309,32 +551,107 @@ from genviz.synthetic import regression_data, two_class_data
 X, y = two_class_data(200, rng=0)          # training set: two classes, each a mix of blobs
 X_small = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]])
 y_small = np.array(["red", "blue", "blue", "red", "red"])
-x_r, y_r = regression_data(100, rng=0)
+x_r, y_r = regression_data(100, rng=REG_SEED)
 ''',
     questions=(
-        Question("exercises.majority_vote(X_small, y_small, [0.4, 0.5], k=3)",
+        Question("exercises.majority_vote(X_small, y_small, QUERY, k=3)",
                  note="The points are `X_small`, their labels `y_small`."),
-        Question("exercises.knn_regression_value(x_r, y_r, 5.0, k=7)",
+        Question("exercises.knn_regression_value(x_r, y_r, REG_X0, k=REG_K)",
                  note="The data are `x_r`, `y_r`."),
-        Question("exercises.jl_dimension(1797, 0.2)"),
-        Question("exercises.distance_computations(1400, 397, 64, 16)"),
+        Question("exercises.jl_dimension(JL_M, JL_EPS)"),
+        Question("exercises.distance_computations(N_TRAIN, N_QUERIES, N_DIMS, D_PROJ)"),
         _choice("exercises.k_equals_m(X, y)", note="The training set is `X`, `y`."),
     ),
     working=(3,),
     left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
                EXPLORER),),
+    defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7, "JL_M": 1797,
+              "JL_EPS": 0.2, "N_TRAIN": 1400, "N_QUERIES": 397, "N_DIMS": 64, "D_PROJ": 16},
+    draw=_draw_a09, accept=_accept_a09,
 ))
 
 
-def setup_namespace(assignment: Assignment) -> dict:
-    """Run the assignment's setup (as the released notebook does) and return its namespace."""
-    namespace: dict = {"__name__": f"course_setup_{assignment.name}"}
-    exec(compile(assignment.setup, f"<setup of {assignment.name}>", "exec"), namespace)
+# -- building the questions --------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=16)
+def _setup_namespace(name: str, code: str) -> dict:
+    namespace: dict = {"__name__": f"course_setup_{name}"}
+    exec(compile(code, f"<setup of {name}>", "exec"), namespace)  # noqa: S102 (our own specs)
     return namespace
 
 
-def build_exercises(assignment: Assignment) -> list:
-    """The assignment's Exercises, built by the notebook's own calls on the notebook's data."""
-    namespace = setup_namespace(assignment)
+def setup_namespace(assignment: Assignment, params: dict | None = None) -> dict:
+    """Run the assignment's setup (as the released notebook does) with a variant's values (the
+    notebook's by default) and return its namespace (a copy: the same setup is run once)."""
+    return dict(_setup_namespace(assignment.name, assignment.setup_code(params)))
+
+
+def build_exercises(assignment: Assignment, params: dict | None = None) -> list:
+    """The assignment's Exercises, built by the notebook's own calls on the notebook's data (or
+    on a variant's: ``params``), options in the notebook's order."""
+    namespace = setup_namespace(assignment, params)
     namespace["exercises"] = assignment.module()
-    return [eval(q.call, namespace) for q in assignment.questions]  # noqa: S307 (our own specs)
+    return [eval(assignment.call_code(q, params), namespace)  # noqa: S307 (our own specs)
+            for q in assignment.questions]
+
+
+#: How many redraws a variant may take before the assignment's draw is declared broken.
+MAX_ATTEMPTS = 200
+
+
+@functools.lru_cache(maxsize=16)
+def _self_study_answers(name: str) -> tuple:
+    from course.build import is_choice, reference
+
+    return tuple(None if is_choice(ex) else reference(ex)
+                 for ex in build_exercises(ASSIGNMENTS[name]))
+
+
+def _self_study_transfers(assignment: Assignment, exercises) -> bool:
+    """Would the self-study notebook's answer be right for one of these numeric questions?
+    (A word or a label may coincide: there are only a few; a number may not.)"""
+    import numpy as np
+
+    for ex, own in zip(exercises, _self_study_answers(assignment.name)):
+        if own is None or isinstance(own, str) or (
+                isinstance(own, (list, tuple)) and own and isinstance(own[0], str)):
+            continue
+        if np.shape(own) == np.shape(ex._answer) and ex.check(own).correct:
+            return True
+    return False
+
+
+def variant(assignment: Assignment, student: str | None, secret: bytes | None):
+    """(Variant, exercises) of ``student``: the values drawn from the student id and the course
+    secret, the questions built on them, each multiple-choice question's options shuffled. A
+    draw is taken again when a question would be ambiguous (``accept``), cannot be built, or
+    has a numeric answer that the self-study notebook's answer would pass.
+    ``student=None`` is the notebook's own variant (the self-study data, options in order)."""
+    from course.build import is_choice
+
+    if student is None:
+        return Variant(assignment.name, None, dict(assignment.defaults), {}), \
+            build_exercises(assignment)
+    last = None
+    for attempt in range(MAX_ATTEMPTS):
+        d = Draw(seed(secret, assignment.name, student, attempt))
+        params = {**assignment.defaults, **(assignment.draw(d) if assignment.draw else {})}
+        if params == assignment.defaults and assignment.draw:
+            continue
+        try:
+            if assignment.accept and not assignment.accept(params):
+                continue
+            exercises = build_exercises(assignment, params)
+        except (ValueError, ZeroDivisionError, ArithmeticError) as err:
+            last = err
+            continue
+        if _self_study_transfers(assignment, exercises):
+            continue
+        orders = {}
+        for i, ex in enumerate(exercises):
+            if is_choice(ex):
+                orders[i] = d.permutation(len(ex.options))
+                exercises[i] = permute_choice(ex, orders[i])
+        return Variant(assignment.name, student, params, orders, attempt), exercises
+    raise RuntimeError(f"{assignment.name}: no valid variant for {student!r} in {MAX_ATTEMPTS} "
+                       "draws: the assignment's draw or accept is broken") from last

@@ -1,30 +1,32 @@
-"""Write the nbgrader source notebooks of the graded assignments and generate their releases.
+"""Build the graded assignments: ``python -m course.build [--root build/course]
+[--roster students.txt] [ASSIGNMENT ...]`` (``make assignments ROSTER=students.txt``).
 
-    python -m course.build [--root build/course] [ASSIGNMENT ...]
+For every assignment of :mod:`course.assignments` this writes, under ``ROOT``:
 
-For every assignment of :mod:`course.assignments` this writes
-``ROOT/source/<assignment>/<assignment>.ipynb`` and runs ``nbgrader generate_assignment``, which
-writes ``ROOT/release/<assignment>/`` (what students get) and records the graded cells, with
-their hidden tests and checksums, in ``ROOT/gradebook.db``.
+- ``source/<assignment>/<assignment>.ipynb``: the instructor's reference, on the notebook's own
+  data (the self-study variant), with the answers and the worked solutions;
+- ``release/<student>/<assignment>/<assignment>.ipynb`` for every student of the roster: what
+  that student gets, on **their own variant** (their data and parameters, their order of the
+  options; :mod:`course.variants`), the student id in the notebook's metadata;
+- ``gradebook.db``: the assignment's graded cells and points (nbgrader's gradebook, for the
+  Formgrader and the CSV export).
 
-A source notebook has, per question: the Exercise's prompt (a read-only Markdown cell), an
-answer cell ``answer_qN = ...`` (nbgrader solution cell: the reference answer sits between
-``### BEGIN SOLUTION``/``### END SOLUTION`` and is cleared in the release) and a read-only grade
-cell: public tests of the answer's form, then a ``### BEGIN HIDDEN TESTS`` block that rebuilds
-the Exercise from its reference value (computed here, by genviz, from the notebook's data) with
-the same tolerance and hint and calls its own ``check``: the graded verdict is the self-check's
-verdict, and a wrong answer's feedback is the Exercise's hint. Derivations are manually graded
-Markdown answer cells (the worked solution is the grader's reference in the source only).
+``python -m course.build --solution STUDENT ASSIGNMENT`` (``make solution STUDENT=ID
+ASSIGNMENT=A``) writes ``solutions/<student>/<assignment>/<assignment>.ipynb``: that student's
+variant, solved (for office hours, and for the tests).
 
-The release imports only what the setup needs (the model layer): it never calls an exercise
-builder, so no Exercise object holding an answer exists in the student's kernel.
+A notebook has, per question: the Exercise's prompt (a read-only Markdown cell), an answer
+cell ``answer_qN = ...`` and a read-only cell that checks the answer's *form* only (a number,
+a vector of the right length, a letter); the value is checked when the notebook is graded,
+outside the student's kernel (course/grade.py), by the same Exercise rebuilt there. Derivations
+are manually graded Markdown cells. No notebook a student gets holds an answer, a hidden test or
+anything of the grader: the release imports only genviz's data and model functions.
 """
 
 from __future__ import annotations
 
 import argparse
 import pathlib
-import shutil
 import sys
 
 import nbformat
@@ -32,9 +34,11 @@ import numpy as np
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from course import _nbg
-from course.assignments import ASSIGNMENTS, Assignment, build_exercises
+from course.assignments import ASSIGNMENTS, Assignment, variant
+from course.variants import check_student_id, fingerprint, load_secret, make_secret, secret_path
 
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+STUB = "YOUR ANSWER HERE"
 
 
 # -- what an Exercise holds (genviz.exercises keeps the answer private: read it here only) --------
@@ -80,8 +84,6 @@ def literal(answer) -> str:
     return repr(float(arr)) if arr.ndim == 0 else repr(arr.tolist())
 
 
-# -- cells ----------------------------------------------------------------------------------------
-
 def solution_literal(exercise) -> str:
     """Python source of the right answer as the student writes it (a choice: its letter)."""
     if is_choice(exercise):
@@ -89,9 +91,10 @@ def solution_literal(exercise) -> str:
     return literal(reference(exercise))
 
 
-def choice_public_test(name: str, exercise) -> str:
-    letters = ", ".join(repr(exercise.label(i)) for i in range(len(exercise.options)))
-    return "\n".join([
+# -- cells ----------------------------------------------------------------------------------------
+
+def _form_head(name: str) -> list[str]:
+    return [
         "# Checks the FORM of your answer only; its value is checked when your notebook is graded.",
         "try:",
         f"    {name}",
@@ -99,33 +102,42 @@ def choice_public_test(name: str, exercise) -> str:
         f'    raise AssertionError("{name} is not defined: write your answer in the cell above '
         f'as {name} = ...") from None',
         f'assert {name} is not ..., "{name} is still ...: replace the ... with your answer"',
+    ]
+
+
+def choice_public_test(name: str, exercise) -> str:
+    letters = ", ".join(repr(exercise.label(i)) for i in range(len(exercise.options)))
+    return "\n".join(_form_head(name) + [
         f"assert isinstance({name}, str) and {name}.strip().strip('()').lower() in ({letters}), "
         f'"{name} should be the letter of one option, as a string: one of {letters}"',
         f'print("{name} has the right form.")',
     ])
 
 
-def choice_hidden_test(name: str, exercise) -> str:
-    """A Choice rebuilt (options, right options, reasons, hint) and checked by its own code."""
-    hint = exercise.hint if getattr(exercise, "_has_hint", True) else None
-    return "\n".join([
-        "### BEGIN HIDDEN TESTS",
-        f"from {type(exercise).__module__} import {type(exercise).__name__} as _Choice",
-        "",
-        "",
-        "class _WrongAnswer(AssertionError):",
-        "    def _render_traceback_(self):",
-        '        return [f"{type(self).__name__}: {self}"]',
-        "",
-        "",
-        f"_verdict = _Choice({exercise.prompt!r}, {list(exercise.options)!r}, "
-        f"{list(exercise.correct)!r}, explanation='(graded)', reasons={list(exercise.reasons)!r}, "
-        f"hint={hint!r}).check({name})",
-        "del _Choice",
-        "if not _verdict.correct:",
-        "    raise _WrongAnswer(str(_verdict))",
-        "### END HIDDEN TESTS",
-    ])
+def public_test(name: str, answer) -> str:
+    """The form check of an answer: is ``name`` defined, answered, of the right form?"""
+    kind, shape = answer_kind(answer)
+    lines = _form_head(name)
+    lines.insert(1, "import numpy as np\n")
+    if kind == "text":
+        lines.append(f'assert isinstance({name}, str), "{name} should be a string (text in quotes)"')
+    elif kind == "yes/no":
+        lines.append(f'assert isinstance({name}, (bool, np.bool_)), '
+                     f'"{name} should be True or False"')
+    elif kind == "labels":
+        lines.append(f'assert isinstance({name}, (list, tuple)) and len({name}) == {shape} and '
+                     f'all(isinstance(v, str) for v in {name}), '
+                     f'"{name} should be a list of {shape} strings"')
+    else:
+        want = "a single number" if kind == "number" else f"an array of shape {shape}"
+        lines += [
+            f'assert np.asarray({name}).dtype.kind in "iuf", '
+            f'f"{name} should be {want}, got {{type({name}).__name__}}"',
+            f'assert np.shape({name}) == {shape!r}, '
+            f'f"{name} should be {want}, got shape {{np.shape({name})}}"',
+        ]
+    lines.append(f'print("{name} has the right form.")')
+    return "\n".join(lines)
 
 
 def _points(n: int) -> str:
@@ -157,109 +169,63 @@ def answer_format(answer) -> str:
             "NumPy array)")
 
 
-def public_test(name: str, answer) -> str:
-    """The visible part of a grade cell: is ``name`` defined, answered, of the right form?"""
-    kind, shape = answer_kind(answer)
-    lines = [
-        "# Checks the FORM of your answer only; its value is checked when your notebook is graded.",
-        "import numpy as np",
-        "",
-        "try:",
-        f"    {name}",
-        "except NameError:",
-        f'    raise AssertionError("{name} is not defined: write your answer in the cell above '
-        f'as {name} = ...") from None',
-        f'assert {name} is not ..., "{name} is still ...: replace the ... with your answer"',
-    ]
-    if kind == "text":
-        lines.append(f'assert isinstance({name}, str), "{name} should be a string (text in quotes)"')
-    elif kind == "yes/no":
-        lines.append(f'assert isinstance({name}, (bool, np.bool_)), '
-                     f'"{name} should be True or False"')
-    elif kind == "labels":
-        lines.append(f'assert isinstance({name}, (list, tuple)) and len({name}) == {shape} and '
-                     f'all(isinstance(v, str) for v in {name}), '
-                     f'"{name} should be a list of {shape} strings"')
+def _intro(assignment: Assignment, total: int, student: str | None) -> str:
+    text = (f"# {assignment.title}: graded exercises\n\n"
+            f"The exercises of the notebook `{assignment.notebook}`, graded ({total} points). ")
+    if student is not None:
+        text += (f"**This notebook is for `{student}`**: its data and the order of the options "
+                 "are yours (a classmate's notebook asks the same questions on other data). "
+                 "Hand in this notebook, under your own name. ")
     else:
-        want = "a single number" if kind == "number" else f"an array of shape {shape}"
-        lines += [
-            f'assert np.asarray({name}).dtype.kind in "iuf", '
-            f'f"{name} should be {want}, got {{type({name}).__name__}}"',
-            f'assert np.shape({name}) == {shape!r}, '
-            f'f"{name} should be {want}, got shape {{np.shape({name})}}"',
-        ]
-    lines.append(f'print("{name} has the right form.")')
-    return "\n".join(lines)
+        text += ("**Instructor's reference** on the notebook's own data (the self-study "
+                 "variant): no student gets this variant. ")
+    text += ("\n\nFor each question write your answer in the cell below it as `answer_qN = ...` "
+             "(keep the name), then run the cell after it: it says whether your answer has the "
+             "right form (a number, a vector, a word, a letter); whether it is *right* is "
+             "checked when your notebook is graded. Questions marked *graded by hand* want "
+             "your working in words and maths. Do not delete or edit the read-only cells (the "
+             "grader uses its own copy of them), and compute with `genviz` and NumPy as you "
+             "like: any code is allowed.\n\n"
+             "Before you hand in: *Kernel → Restart Kernel and Run All Cells*, and check every "
+             "cell runs.")
+    return text
 
 
-def hidden_test(name: str, exercise, label: str) -> str:
-    """The hidden part: the Exercise rebuilt from its reference value, checked by its own code.
-
-    A wrong answer raises an error whose traceback is the verdict alone (IPython shows an
-    exception's ``_render_traceback_`` instead of the source lines around the failing line,
-    which would show the reference value in the feedback)."""
-    return "\n".join([
-        "### BEGIN HIDDEN TESTS",
-        "from genviz.exercises import Exercise as _Exercise",
-        "",
-        "",
-        "class _WrongAnswer(AssertionError):",
-        "    def _render_traceback_(self):",
-        '        return [f"{type(self).__name__}: {self}"]',
-        "",
-        "",
-        f"_verdict = _Exercise({label!r}, {literal(reference(exercise))}, "
-        f"hint={exercise.hint!r}, solution='(graded)', rtol={exercise.rtol!r}, "
-        f"atol={exercise.atol!r}).check({name})",
-        "del _Exercise",
-        "if not _verdict.correct:",
-        "    raise _WrongAnswer(str(_verdict))",
-        "### END HIDDEN TESTS",
-    ])
-
-
-def source_notebook(assignment: Assignment, exercises=None):
-    """The nbgrader source notebook of ``assignment`` (with reference answers and hidden tests)."""
-    exercises = build_exercises(assignment) if exercises is None else exercises
+def notebook(assignment: Assignment, var, exercises, *, solved: bool = False, tag: str = ""):
+    """A notebook of ``assignment`` for a variant (``var.student`` None: the notebook's own
+    data): the release (``solved=False``) or the solved version (answers, worked solutions)."""
     auto_points = sum(q.points for q in assignment.questions)
     total = auto_points + assignment.working_points * len(assignment.working)
     cells = [
-        new_markdown_cell(
-            f"# {assignment.title}: graded exercises\n\n"
-            f"The exercises of the notebook `{assignment.notebook}`, graded ({total} points). "
-            "For each question write your answer in the cell below it as `answer_qN = ...` (keep "
-            "the name), then run the test cell after it: it says whether your answer has the "
-            "right form (a number, a vector, a word); whether it is *right* is checked when your "
-            "notebook is graded. Questions marked *graded by hand* want your working in words "
-            "and maths. Do not delete or edit the read-only cells, and keep computing with "
-            "`genviz` and NumPy: any code is allowed.\n\n"
-            "Before you hand in: *Kernel → Restart Kernel and Run All Cells*, and check every "
-            "cell runs.", metadata=_meta("intro", locked=True)),
-        new_code_cell(assignment.setup.rstrip(), metadata=_meta("setup", locked=True)),
+        new_markdown_cell(_intro(assignment, total, var.student),
+                          metadata=_meta("intro", locked=True)),
+        new_code_cell(assignment.setup_code(var.params).rstrip(),
+                      metadata=_meta("setup", locked=True)),
     ]
     for i, (question, exercise) in enumerate(zip(assignment.questions, exercises), start=1):
         name = f"answer_q{i}"
-        note = f"\n\n{question.note}" if question.note else ""
+        note = assignment.note_text(question, var.params)
+        note = f"\n\n{note}" if note else ""
         if is_choice(exercise):
             options = "\n".join(f"- ({exercise.label(k)}) {o}"
                                 for k, o in enumerate(exercise.options))
             letters = ", ".join(f"`'{exercise.label(k)}'`" for k in range(len(exercise.options)))
-            how, tests = (f"{options}\n\n*Answer:* the letter of your option as a string ({letters})",
-                          choice_public_test(name, exercise) + "\n\n"
-                          + choice_hidden_test(name, exercise))
+            how = f"{options}\n\n*Answer:* the letter of your option as a string ({letters})"
+            test = choice_public_test(name, exercise)
         else:
-            how, tests = (f"*Answer:* {answer_format(reference(exercise))}",
-                          public_test(name, reference(exercise)) + "\n\n"
-                          + hidden_test(name, exercise, f"{assignment.name} question {i}"))
+            how = f"*Answer:* {answer_format(reference(exercise))}"
+            test = public_test(name, reference(exercise))
         cells.append(new_markdown_cell(
             f"### Question {i} ({_points(question.points)})\n\n{exercise.prompt}{note}\n\n"
             f"{how}, as `{name}` in the cell below.",
             metadata=_meta(f"question_q{i}", locked=True)))
+        answer = solution_literal(exercise) if solved else "..."
+        cells.append(new_code_cell(f"{name} = {answer}", metadata=_meta(name, solution=True)))
         cells.append(new_code_cell(
-            f"{name} = ...\n### BEGIN SOLUTION\n{name} = {solution_literal(exercise)}\n"
-            "### END SOLUTION", metadata=_meta(name, solution=True)))
-        cells.append(new_code_cell(
-            tests, metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))
+            test, metadata=_meta(f"test_q{i}", grade=True, locked=True, points=question.points)))
+    if solved:  # a cell of its own (the read-only cells stay the release's)
+        cells.insert(1, new_markdown_cell("**Solved**: the answers and the worked solutions "
+                                          "are filled in."))
     for k, i in enumerate(assignment.working, start=len(assignment.questions) + 1):
         cells.append(new_markdown_cell(
             f"### Question {k} ({assignment.working_points} points, graded by hand)\n\n"
@@ -267,59 +233,138 @@ def source_notebook(assignment: Assignment, exercises=None):
             "numbers you put into it. Write in the cell below (Markdown; maths as `$...$`).",
             metadata=_meta(f"question_q{k}", locked=True)))
         cells.append(new_markdown_cell(
-            worked_solution(exercises[i - 1]),
+            worked_solution(exercises[i - 1]) if solved else STUB,
             metadata=_meta(f"working_q{k}", grade=True, solution=True,
                            points=assignment.working_points)))
-    nb = new_notebook(cells=cells, metadata={
-        "kernelspec": KERNELSPEC, "language_info": {"name": "python"}})
+    meta = {"kernelspec": KERNELSPEC, "language_info": {"name": "python"},
+            "genviz": {"assignment": assignment.name, "student": var.student}}
+    if tag:
+        meta["genviz"]["release"] = tag
+    nb = new_notebook(cells=cells, metadata=meta)
     nbformat.validate(nb)
     return nb
+
+
+def source_notebook(assignment: Assignment, exercises=None):
+    """The instructor's reference: the notebook's own data, solved."""
+    var, built = variant(assignment, None, None)
+    return notebook(assignment, var, built if exercises is None else exercises, solved=True)
+
+
+def student_notebook(assignment: Assignment, student: str, secret: bytes, *,
+                     solved: bool = False):
+    """(notebook, variant, exercises) of ``student``: the release, or with ``solved`` the
+    solved variant."""
+    check_student_id(student)
+    var, exercises = variant(assignment, student, secret)
+    nb = notebook(assignment, var, exercises, solved=solved,
+                  tag=fingerprint(secret, assignment.name, student))
+    return nb, var, exercises
+
+
+# -- files ----------------------------------------------------------------------------------------
+
+def _names(names) -> list[str]:
+    names = list(names or ASSIGNMENTS)
+    unknown = sorted(set(names) - set(ASSIGNMENTS))
+    if unknown:
+        raise ValueError(f"unknown assignments {unknown}; the assignments are {list(ASSIGNMENTS)}")
+    return names
+
+
+def _write(nb, path: pathlib.Path) -> pathlib.Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+    return path
 
 
 def write_sources(root, names=None) -> list[pathlib.Path]:
     """Write ``root/source/<name>/<name>.ipynb`` for each assignment; return the paths."""
     root = pathlib.Path(root)
+    return [_write(source_notebook(ASSIGNMENTS[n]), root / "source" / n / f"{n}.ipynb")
+            for n in _names(names)]
+
+
+def write_releases(root, students, secret: bytes, names=None) -> list[pathlib.Path]:
+    """Each student's release: ``root/release/<student>/<name>/<name>.ipynb``."""
+    root = pathlib.Path(root)
     paths = []
-    for name in names or ASSIGNMENTS:
-        folder = root / "source" / name
-        if folder.exists():
-            shutil.rmtree(folder)
-        folder.mkdir(parents=True)
-        path = folder / f"{name}.ipynb"
-        nbformat.write(source_notebook(ASSIGNMENTS[name]), path)
-        paths.append(path)
+    for student in students:
+        for n in _names(names):
+            nb, _, _ = student_notebook(ASSIGNMENTS[n], student, secret)
+            paths.append(_write(nb, root / "release" / student / n / f"{n}.ipynb"))
     return paths
 
 
-def generate(root, names=None) -> None:
-    """``nbgrader generate_assignment`` for each assignment (release + gradebook)."""
-    grader = _nbg.api(root)
-    for name in names or ASSIGNMENTS:
-        result = grader.generate_assignment(name, force=True, create=True)
-        if not result["success"]:
-            raise RuntimeError(f"nbgrader generate_assignment {name} failed:\n"
-                               f"{result.get('log', '')}\n{result.get('error', '')}")
+def write_solution(root, student: str, name: str, secret: bytes) -> pathlib.Path:
+    """``root/solutions/<student>/<name>/<name>.ipynb``: the student's variant, solved."""
+    (name,) = _names([name])
+    nb, _, _ = student_notebook(ASSIGNMENTS[name], student, secret, solved=True)
+    return _write(nb, pathlib.Path(root) / "solutions" / student / name / f"{name}.ipynb")
 
 
-def build(root=_nbg.DEFAULT_ROOT, names=None) -> pathlib.Path:
-    """Sources, then releases, of the given assignments (all by default) in ``root``."""
-    unknown = sorted(set(names or ()) - set(ASSIGNMENTS))
-    if unknown:
-        raise ValueError(f"unknown assignments {unknown}; the assignments are {list(ASSIGNMENTS)}")
+def read_roster(path) -> list[str]:
+    """Student ids, one a line (blank lines and ``#`` comments ignored); each id checked."""
+    ids = []
+    for line in pathlib.Path(path).read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            ids.append(check_student_id(line))
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"the roster {path} names a student twice")
+    return ids
+
+
+def build(root=_nbg.DEFAULT_ROOT, names=None, students=(), secret: bytes | None = None):
+    """Sources, gradebook records and (for ``students``) releases of the given assignments."""
+    from course.gradebook import record_assignments
+
+    names = _names(names)
+    students = [check_student_id(s) for s in students]
+    if students and secret is None:
+        raise ValueError("releasing to students needs the course secret (secret=...)")
     write_sources(root, names)
-    generate(root, names)
+    record_assignments(root, names)
+    if students:
+        write_releases(root, students, secret, names)
     return pathlib.Path(root) / "release"
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", default=str(_nbg.DEFAULT_ROOT),
-                        help="nbgrader course directory (default: build/course)")
+                        help="the course directory (default: build/course)")
+    parser.add_argument("--roster", help="student ids, one a line: write each one's release")
+    parser.add_argument("--secret", help=f"the course secret (default: {secret_path()})")
+    parser.add_argument("--solution", nargs=2, metavar=("STUDENT", "ASSIGNMENT"),
+                        help="write that student's solved variant to ROOT/solutions/")
     parser.add_argument("assignments", nargs="*", help=f"default: all of {list(ASSIGNMENTS)}")
     args = parser.parse_args(argv)
-    release = build(args.root, args.assignments or None)
-    for name in args.assignments or ASSIGNMENTS:
-        print(f"released {release / name}")
+    if args.solution:
+        student, name = args.solution
+        path = write_solution(args.root, student, name, load_secret(args.secret))
+        print(f"wrote {path}")
+        return 0
+    students = read_roster(args.roster) if args.roster else []
+    secret = None
+    if students:
+        made = not secret_path(args.secret).exists()
+        where = make_secret(args.secret)
+        if made:
+            print(f"created the course secret {where}: keep it (and back it up) until every "
+                  "submission is graded; without it the variants cannot be recomputed")
+        secret = load_secret(args.secret)
+    root = pathlib.Path(args.root)
+    build(root, args.assignments or None, students, secret)
+    names = args.assignments or list(ASSIGNMENTS)
+    print(f"wrote {root / 'source'}/<assignment>/ and {root / 'gradebook.db'} "
+          f"({len(names)} assignments)")
+    if students:
+        print(f"released {len(names)} assignments to {len(students)} students: "
+              f"{root / 'release'}/<student>/<assignment>/")
+    else:
+        print("no roster: no releases written (make assignments ROSTER=students.txt, one "
+              "student id a line)")
     return 0
 
 

@@ -1,22 +1,30 @@
-"""Autograde a class: every submission under ``DIR/submitted/<student>/<assignment>/``.
+"""Grade a class: every submission under ``DIR/submitted/<student>/<assignment>/``.
 
-    python -m course.grade DIR [--timeout SECONDS] [--build-root build/course]
+    python -m course.grade DIR [--jobs N] [--timeout SECONDS] [--roster FILE] [--unsafe]
 
-Writes, in ``DIR``:
+Per submission, in this order:
 
-- ``grades.csv``: nbgrader's CSV export, one row per student and assignment (a student whose
-  submission could not be graded still gets a row, with score 0);
-- ``feedback/<student>/<assignment>/*.html``: nbgrader's feedback (each test's verdict; a wrong
-  answer shows the exercise's hint);
-- ``grading_report.csv``: what went wrong per submission, in words (not valid JSON, empty
-  folder, a read-only or test cell edited or deleted, a cell that timed out or raised);
-- ``autograded/``, ``gradebook.db``: nbgrader's own (the manually graded cells are graded from
-  here with nbgrader's formgrader, then ``python -m course.grade DIR --export-only``).
+1. **Read** (this process, no student code): the notebook must be a regular file (not a link)
+   of at most 20 MB and valid JSON. The student's *own* release is rebuilt from the course's
+   records — the student id of the folder and the course secret give the variant
+   (:mod:`course.variants`) — and the notebook is checked against it: the student id in its
+   metadata, the read-only cells (an edited one is replaced by the original, a deleted one put
+   back). What runs is the student's cells with the course's read-only cells.
+2. **Run** (:mod:`course.sandbox`): a Jupyter kernel runs those cells in a sandbox that sees
+   only them and the read-only Python environment: no network, no course folder, a time limit
+   per cell, limits on memory, processes, disk and output, and no process left afterwards. The
+   kernel is then asked for the answer variables ``answer_q1``... as plain JSON; nothing else
+   comes out.
+3. **Check** (this process): each answer is decoded strictly (:mod:`course.plain`; a float
+   subclass, an object, NaN, something huge is refused with the reason) and checked by the
+   question's own Exercise, rebuilt here for this student's variant: the self-study check, its
+   tolerance and its hint.
+4. **Record** (the parent process only, after every run): scores in ``gradebook.db``
+   (:mod:`course.gradebook`), then ``grades.csv``, ``grading_report.csv`` (per submission, what
+   happened, in words) and ``feedback/<student>/<assignment>/<assignment>.html``.
 
-``DIR`` is an nbgrader course directory. If it lacks an assignment's source notebook, the one of
-``make assignments`` (``build/course/source/``) is copied in and ``generate_assignment`` records
-it in ``DIR/gradebook.db`` (the same source gives the same checksums as the release students
-got). One bad submission never stops the batch.
+If no sandbox works on the machine, grading refuses to start and says how to install one;
+``--unsafe`` is the only way past it, and then every report row says so.
 """
 
 from __future__ import annotations
@@ -24,311 +32,616 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import html
+import os
 import pathlib
 import re
-import shutil
+import signal
+import stat
 import sys
 import time
-import warnings
 
 import nbformat
 
-from course import _nbg
 from course.assignments import ASSIGNMENTS
+from course.build import student_notebook, write_sources
+from course.gradebook import record_assignments, text_hash
+from course.plain import NotPlain, check_answer
+from course.sandbox import Limits, Sandbox, SandboxUnavailable
+from course.variants import STUDENT_ID, fingerprint, load_secret
 
-REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "problems"]
+REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
+                 "problems"]
+MAX_NOTEBOOK_BYTES = 20_000_000
+UNSAFE = "no sandbox: graded with --unsafe"
 
 
 @dataclasses.dataclass
 class Outcome:
     student_id: str
     assignment: str
-    graded: bool = False
+    graded: bool = False            # the notebook was run and its answers checked
+    submitted: bool = False         # a folder was handed in (even an empty or broken one)
+    known_student: bool = True      # a valid id (and on the roster, if there is one)
     score: float = 0.0
     max_score: float = 0.0
     problems: list = dataclasses.field(default_factory=list)
-    seconds: float = 0.0  # time nbgrader took to autograde it
+    verdicts: dict = dataclasses.field(default_factory=dict)   # "q1" -> "right" / "wrong" / ...
+    earned: dict = dataclasses.field(default_factory=dict)     # "test_q1" -> points
+    feedback: dict = dataclasses.field(default_factory=dict)   # "q1" -> message
+    working: dict = dataclasses.field(default_factory=dict)    # "working_q6" -> sha256 of text
+    seconds: float = 0.0            # wall time of the sandbox run
 
 
-def _students_and_assignments(course: pathlib.Path):
+# -- reading a submission ----------------------------------------------------------------------
+
+def _listing(course: pathlib.Path, roster=None):
+    """(student ids with a folder, problems per odd entry): folders only, never links."""
     submitted = course / "submitted"
-    if not submitted.is_dir():
+    if not submitted.is_dir() or submitted.is_symlink():
         raise FileNotFoundError(f"no submitted/ folder in {course}: submissions go in "
                                 f"{submitted}/<student>/<assignment>/")
-    students = sorted(p.name for p in submitted.iterdir() if p.is_dir())
-    found = sorted({a.name for s in students for a in (submitted / s).iterdir() if a.is_dir()})
-    return students, found
+    students, odd = [], {}
+    for entry in sorted(os.scandir(submitted), key=lambda e: e.name):
+        if entry.is_symlink():
+            odd[entry.name] = "the folder submitted/%s is a symbolic link: not graded" % entry.name
+        elif entry.is_dir():
+            students.append(entry.name)
+    return students, odd
 
 
-def _ensure_assignments(course: pathlib.Path, names, build_root: pathlib.Path, grader) -> None:
-    from nbgrader.api import Gradebook, MissingEntry
-
-    from course.build import write_sources
-
-    for name in names:
-        source = course / "source" / name
-        if not source.is_dir():
-            built = build_root / "source" / name
-            if built.is_dir():
-                shutil.copytree(built, source)
-            else:
-                write_sources(course, [name])
-        with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
-            try:
-                known = bool(gb.find_assignment(name).notebooks)
-            except MissingEntry:
-                known = False
-        if not known:
-            result = grader.generate_assignment(name, force=True, create=True)
-            if not result["success"]:
-                raise RuntimeError(f"generate_assignment {name} failed:\n{result.get('error')}")
+def _folder_assignments(course: pathlib.Path, student: str) -> list[str]:
+    folder = course / "submitted" / student
+    return sorted(e.name for e in os.scandir(folder) if e.is_dir() or e.is_symlink())
 
 
-# Student code that names what the hidden tests use could tamper with them (the tests run in the
-# student's kernel: nbgrader has no sandbox). Not a proof of cheating, a reason to look.
-TAMPERING = re.compile(r"genviz\.exercises|\bExercise\b|\bFeedback\b|_verdict|_WrongAnswer|"
-                       r"\.check\b|__builtins__|sys\.modules")
-
-
-def preflight(folder: pathlib.Path, assignment: str) -> tuple[bool, list[str]]:
-    """Can nbgrader grade this folder, and what is wrong with it (before grading)?"""
-    from nbgrader.utils import compute_checksum
-
-    expected = folder / f"{assignment}.ipynb"
-    if not folder.is_dir() or not any(folder.iterdir()):
-        return False, ["empty submission folder"]
-    if not expected.exists():
-        others = sorted(p.name for p in folder.glob("*.ipynb"))
-        return False, [f"no {expected.name} in the submission (found: {', '.join(others) or 'no notebook'})"]
+def read_submission(folder: pathlib.Path, assignment: str):
+    """(notebook or None, problems) — never follows a link, never reads more than 20 MB."""
+    if folder.is_symlink():
+        return None, [f"the folder {folder.name}/ is a symbolic link: not graded"]
+    if not folder.is_dir():
+        return None, ["nothing submitted"]
+    entries = list(os.scandir(folder))
+    if not entries:
+        return None, ["empty submission folder"]
+    path = folder / f"{assignment}.ipynb"
     try:
-        nb = nbformat.read(expected, as_version=4)
+        info = os.lstat(path)
+    except FileNotFoundError:
+        others = sorted(e.name for e in entries if e.name.endswith(".ipynb"))
+        return None, [f"no {path.name} in the submission (found: "
+                      f"{', '.join(others) or 'no notebook'})"]
+    if stat.S_ISLNK(info.st_mode):
+        return None, [f"{path.name} is a symbolic link (to {os.readlink(path)!r}), not a "
+                      "notebook: not graded"]
+    if not stat.S_ISREG(info.st_mode):
+        return None, [f"{path.name} is not a regular file: not graded"]
+    if info.st_size > MAX_NOTEBOOK_BYTES:
+        return None, [f"{path.name} is {info.st_size / 1e6:.0f} MB, more than the limit of "
+                      f"{MAX_NOTEBOOK_BYTES / 1e6:.0f} MB: not graded"]
+    problems = []
+    if info.st_nlink > 1:
+        problems.append(f"{path.name} has {info.st_nlink} hard links (another name for the same "
+                        "file elsewhere): graded, check by hand")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(MAX_NOTEBOOK_BYTES + 1)
+    try:
+        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
     except Exception as err:  # nbformat raises several kinds for broken files
-        return False, [f"{expected.name} is not a valid notebook ({type(err).__name__}: "
-                       f"{str(err).splitlines()[0][:120]})"]
-    problems = []
-    seen = set()
-    for cell in nb.cells:
-        meta = cell.get("metadata", {}).get("nbgrader", {})
-        grade_id = meta.get("grade_id")
-        if cell.get("cell_type") == "code" and not meta.get("locked") \
-                and TAMPERING.search(cell.get("source", "")):
-            problems.append(f"{grade_id or 'a cell'} refers to the grading machinery "
-                            f"({TAMPERING.search(cell['source']).group(0)!r}): check it by hand")
-        if not grade_id:
+        first = (str(err).splitlines() or [""])[0][:120]
+        return None, [f"{path.name} is not a valid notebook ({type(err).__name__}: {first})"]
+    if not isinstance(nb.get("cells"), list):
+        return None, [f"{path.name} is not a valid notebook (no cells)"]
+    return nb, problems
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def _grade_id(cell) -> str | None:
+    meta = cell.get("metadata", {})
+    meta = meta.get("nbgrader", {}) if isinstance(meta, dict) else {}
+    gid = meta.get("grade_id") if isinstance(meta, dict) else None
+    return gid if isinstance(gid, str) else None
+
+
+def merge(submitted, release) -> tuple[list, list[str]]:
+    """The cells to run: the student's cells in their order, every read-only cell of the
+    release replaced by the release's own, a deleted one put back after the cell before it.
+    Returns (cells, problems); a cell is (kind, source, grade_id)."""
+    course = {_grade_id(c): c for c in release.cells}
+    locked = {gid for gid, c in course.items() if c.metadata["nbgrader"]["locked"]}
+    problems, cells, seen, edited = [], [], set(), []
+    for cell in submitted.cells:
+        gid = _grade_id(cell)
+        kind = cell.get("cell_type")
+        if gid in seen:
+            problems.append(f"cell {gid} appears twice (the copy after the first is run as the "
+                            "student's own cell)")
+            gid = None
+        if gid in locked:
+            seen.add(gid)
+            if _source(cell).strip() != course[gid].source.strip():
+                edited.append(gid)
+            cells.append((course[gid].cell_type, course[gid].source, gid))
+        elif gid in course:
+            seen.add(gid)
+            cells.append((course[gid].cell_type, _source(cell), gid))
+        else:
+            cells.append((kind if kind in ("code", "markdown", "raw") else "raw", _source(cell),
+                          None))
+    if edited:
+        problems.append(f"read-only cell{'s' if len(edited) > 1 else ''} {', '.join(edited)} "
+                        f"{'were' if len(edited) > 1 else 'was'} edited (graded with the "
+                        f"original{'s' if len(edited) > 1 else ''})")
+    # put back what was deleted, after the release's cell before it
+    order = [_grade_id(c) for c in release.cells]
+    for k, gid in enumerate(order):
+        if gid in seen:
             continue
-        seen.add(grade_id)
-        if (meta.get("locked") or meta.get("grade")) and not meta.get("solution") \
-                and "checksum" in meta and compute_checksum(cell) != meta["checksum"]:
-            problems.append(f"read-only cell {grade_id} was edited (graded with the original)")
-    return True, problems + [f"cell {gid} was deleted (put back by the grader)"
-                             for gid in _graded_ids(assignment) if gid not in seen]
+        c = course[gid]
+        if gid.startswith(("answer_q", "working_q")):
+            problems.append(f"cell {gid} was deleted (put back unanswered)")
+            source = c.source
+        else:
+            problems.append(f"cell {gid} was deleted (put back by the grader)")
+            source = c.source
+        before = next((order[j] for j in range(k - 1, -1, -1) if order[j] in seen), None)
+        at = 0 if before is None else next(i for i, x in enumerate(cells) if x[2] == before) + 1
+        cells.insert(at, (c.cell_type, source, gid))
+        seen.add(gid)
+    return cells, problems
 
 
-def _graded_ids(assignment: str) -> list[str]:
-    a = ASSIGNMENTS[assignment]
-    n = len(a.questions)
-    return [f"test_q{i}" for i in range(1, n + 1)] + [
-        f"working_q{k}" for k in range(n + 1, n + 1 + len(a.working))]
+# -- running and checking ------------------------------------------------------------------------
+
+LIMIT_WORDS = {"MemoryError": "memory"}
 
 
-def _execution_problems(autograded: pathlib.Path) -> list[str]:
-    """Cells of the graded notebook that timed out or raised (test failures are not listed:
-    they are the grade)."""
-    if not autograded.exists():
-        return []
-    nb = nbformat.read(autograded, as_version=4)
+def _where(index: int, gid: str | None) -> str:
+    return f"cell {index}" + (f" ({gid})" if gid else "")
+
+
+def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]:
+    """The answers (untrusted, to be checked) and what happened, in words."""
     problems = []
-    for index, cell in enumerate(nb.cells):
-        if cell.cell_type != "code":
-            continue
-        meta = cell.metadata.get("nbgrader", {})
-        where = meta.get("grade_id") or f"cell {index}"
-        for out in cell.get("outputs", []):
-            if out.get("output_type") != "error":
+    answers = None
+    done = False
+    for event in result.events:
+        kind = event.get("event")
+        if kind == "cell":
+            index = event.get("index")
+            if not isinstance(index, int) or not 1 <= index <= len(cells):
+                problems.append("the sandbox reported a cell that does not exist (ignored)")
                 continue
-            if out.get("ename") in ("CellTimeoutError", "KeyboardInterrupt"):
-                problems.append(f"{where} did not finish within the time limit (interrupted)")
-            elif not meta.get("grade"):
-                problems.append(f"{where} raised {out.get('ename')}: {out.get('evalue', '')[:80]}")
-    return problems
+            where = _where(index, cells[index - 1][2])
+            status = event.get("status")
+            ename = str(event.get("ename", ""))[:60]
+            evalue = " ".join(str(event.get("evalue", "")).split())[:120]
+            limit = "processes" if event.get("limit") == "processes" else \
+                _limit_of(ename, evalue) if status == "error" else None
+            if limit:
+                problems.append(f"a sandbox limit was hit ({limit}) in {where}"
+                                + (f": {ename}: {evalue}" if ename else ""))
+            if status == "died":
+                problems.append(_death(event.get("exit"), where))
+            elif status == "timeout":
+                msg = f"{where} exceeded the time limit ({limits.cell_seconds:g} s)"
+                if event.get("killed"):
+                    msg += ("; it ignored the interrupt, so the kernel was ended and the cells "
+                            "after it did not run")
+                problems.append(msg)
+            elif status == "output":
+                problems.append(f"a sandbox limit was hit (output: more than "
+                                f"{limits.output_bytes / 1e6:g} MB printed) in {where}")
+            elif status == "error" and not limit:
+                if cells[index - 1][2] == "setup":
+                    problems.append(f"the setup cell raised {ename}: {evalue}")
+                else:
+                    problems.append(f"{where} raised {ename}: {evalue}")
+        elif kind == "answers" and isinstance(event.get("answers"), dict):
+            if answers is None:
+                answers = event["answers"]
+            else:
+                problems.append("the sandbox reported the answers twice (the first report was "
+                                "used)")
+        elif kind == "no-answers":
+            problems.append("the answers could not be read after the last cell (the kernel "
+                            "printed none)")
+        elif kind == "failed":
+            problems.append(f"the sandbox could not run the notebook: "
+                            f"{str(event.get('why', ''))[:200]}")
+        elif kind == "done":
+            done = True
+    if result.ended == "wall":
+        problems.append(f"the notebook exceeded the total time limit "
+                        f"({limits.wall(len(cells)):.0f} s): the sandbox was ended")
+    elif result.ended == "output":
+        problems.append(f"a sandbox limit was hit (output: the sandbox wrote more than "
+                        f"{limits.result_bytes / 1e6:g} MB)")
+    elif not done and answers is None and not any("kernel died" in p for p in problems):
+        problems.append(f"the sandbox ended without a result (exit status {result.exit_code})")
+    if result.garbage:
+        problems.append(f"the sandbox printed {result.garbage} lines that are not the runner's "
+                        "(ignored)")
+    if result.leftover:
+        problems.append(f"{len(result.leftover)} processes of the sandbox were still running "
+                        f"after it ended (PIDs {result.leftover[:5]}): ended")
+        for pid in result.leftover:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+    return answers, problems
 
 
-def prepare(course, timeout=None, build_root=_nbg.DEFAULT_ROOT):
-    """Record the assignments and every student of ``course`` in its gradebook.
+def _death(how, where: str) -> str:
+    """How the kernel ended, in words: a CPU-time limit, an exit status, a signal."""
+    if isinstance(how, list) and len(how) == 2 and isinstance(how[1], int) \
+            and not isinstance(how[1], bool):
+        if how[0] == "signal" and how[1] == signal.SIGXCPU:
+            return f"a sandbox limit was hit (CPU time) in {where}: the kernel was ended"
+        detail = (f": it exited with status {how[1]}" if how[0] == "exit"
+                  else f": signal {how[1]} ({_signame(how[1])})")
+    else:
+        detail = ""
+    return (f"the kernel died (os._exit or a crash) in {where}{detail}; the cells after it did "
+            "not run")
 
-    Returns (grader API, student ids, assignments to grade, unknown assignment folders)."""
-    from nbgrader.api import Gradebook
 
-    course = pathlib.Path(course).resolve()
-    students, found = _students_and_assignments(course)
+def _signame(n: int) -> str:
+    try:
+        return signal.Signals(n).name
+    except ValueError:
+        return "unknown"
+
+
+def _limit_of(ename: str, evalue: str) -> str | None:
+    if ename == "MemoryError":
+        return "memory"
+    if "Resource temporarily unavailable" in evalue and ename in ("BlockingIOError", "OSError",
+                                                                  "RuntimeError"):
+        return "processes"
+    if "can't start new thread" in evalue:
+        return "processes"
+    if "File too large" in evalue or "No space left on device" in evalue:
+        return "disk"
+    return None
+
+
+def check_answers(exercises, answers, outcome: Outcome, assignment) -> None:
+    """Each question's verdict by its own Exercise on the plain answer (this process)."""
+    for i, (question, exercise) in enumerate(zip(assignment.questions, exercises), 1):
+        q, name, grade_id = f"q{i}", f"answer_q{i}", f"test_q{i}"
+        outcome.earned[grade_id] = 0.0
+        entry = answers.get(name) if isinstance(answers, dict) else None
+        if answers is None:
+            outcome.verdicts[q] = "not read"
+            continue
+        if not isinstance(entry, dict):
+            outcome.verdicts[q] = "not read"
+            outcome.problems.append(f"answer {q} was not reported by the sandbox")
+            continue
+        if entry.get("missing") is True:
+            outcome.verdicts[q] = "not defined"
+            outcome.feedback[q] = f"{name} is not defined."
+            continue
+        if "refused" in entry:
+            why = " ".join(str(entry["refused"]).split())[:160]
+            outcome.verdicts[q] = "not plain data"
+            outcome.problems.append(f"answer {q} is not plain data ({why})")
+            outcome.feedback[q] = f"{name} is not plain data ({why}): give a number, a list or a string."
+            continue
+        try:
+            value = check_answer(entry.get("value"))
+        except NotPlain as err:
+            outcome.verdicts[q] = "not plain data"
+            outcome.problems.append(f"answer {q} is not plain data ({err})")
+            outcome.feedback[q] = f"{name} is not plain data ({err})."
+            continue
+        feedback = exercise.check(value)
+        outcome.feedback[q] = feedback.message
+        if feedback.correct is None:
+            outcome.verdicts[q] = "not answered"
+        elif feedback.correct:
+            outcome.verdicts[q] = "right"
+            outcome.earned[grade_id] = float(question.points)
+        else:
+            outcome.verdicts[q] = "wrong"
+
+
+def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sandbox: Sandbox,
+              limits: Limits, feedback: bool = True) -> Outcome:
+    """Read, run and check one submission (see the module docstring); writes its autograded
+    notebook and feedback (never the gradebook)."""
+    assignment = ASSIGNMENTS[name]
+    outcome = Outcome(student, name)
+    folder = course / "submitted" / student / name
+    outcome.submitted = folder.is_dir() or folder.is_symlink()
+    nb, outcome.problems = read_submission(folder, name)
+    if nb is None:
+        _finish(course, outcome, None, None, feedback, sandbox)
+        return outcome
+    release, _, exercises = student_notebook(assignment, student, secret)
+    meta = nb.get("metadata", {}).get("genviz", {})
+    claimed = meta.get("student") if isinstance(meta, dict) else None
+    if not isinstance(claimed, str):
+        outcome.problems.append(f"the notebook carries no student id (not a release made for "
+                                f"{student}?): graded on {student}'s variant")
+    elif claimed != student:
+        outcome.problems.append(f"the notebook was released to {claimed[:64]!r}, not to "
+                                f"{student!r}: graded on {student}'s variant")
+    elif meta.get("release") != fingerprint(secret, name, student):
+        outcome.problems.append("the notebook is not this student's current release (released "
+                                "with another course secret, or the assignment changed since)")
+    cells, problems = merge(nb, release)
+    outcome.problems += problems
+    runnable = [(k, c) for k, c in enumerate(cells, 1)
+                if c[0] == "code" and not (c[2] or "").startswith("test_q")]
+    job = {"cells": [{"index": k, "source": c[1]} for k, c in runnable],
+           "answers": [f"answer_q{i}" for i in range(1, len(assignment.questions) + 1)],
+           "notebook_name": f"{name}.ipynb",
+           "notebook_text": nbformat.writes(_notebook(cells, release))}
+    result = sandbox.run(job, limits)
+    outcome.seconds = result.seconds
+    answers, problems = describe_run(result, cells, limits)
+    outcome.problems += problems
+    check_answers(exercises, answers, outcome, assignment)
+    outcome.graded = answers is not None
+    outcome.working = {c[2]: text_hash(c[1]) for c in cells
+                       if c[2] and c[2].startswith("working_q")}
+    _finish(course, outcome, cells, release, feedback, sandbox, exercises)
+    return outcome
+
+
+def _notebook(cells, release):
+    nb = nbformat.v4.new_notebook(metadata={k: v for k, v in release.metadata.items()})
+    for kind, source, gid in cells:
+        make = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell}.get(
+            kind, nbformat.v4.new_raw_cell)
+        cell = make(source)
+        if gid:
+            original = next((c for c in release.cells if _grade_id(c) == gid), None)
+            if original is not None:
+                cell.metadata = {"nbgrader": dict(original.metadata["nbgrader"])}
+        nb.cells.append(cell)
+    return nb
+
+
+def _finish(course, outcome, cells, release, feedback, sandbox, exercises=None):
+    if sandbox.unsafe:
+        outcome.problems.insert(0, UNSAFE)
+    outcome.max_score = float(sum(q.points for q in ASSIGNMENTS[outcome.assignment].questions)
+                              + ASSIGNMENTS[outcome.assignment].working_points
+                              * len(ASSIGNMENTS[outcome.assignment].working))
+    if cells is not None:
+        # the notebook as graded (sources, and the grader's verdicts; nothing the sandbox
+        # printed), for the
+        # Formgrader, which renders it as HTML in the instructor's Jupyter server: the
+        # students' Markdown and raw cells are shown as text there, never as HTML or links
+        nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
+                        for k, s, g in cells], release)
+        for cell in nb.cells:  # the grader's verdict under each question's form check
+            gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+            if gid.startswith("test_q"):
+                q = "q" + gid[6:]
+                text = (f"Graded outside the notebook: {outcome.verdicts.get(q, 'not graded')}"
+                        f" ({outcome.earned.get(gid, 0.0):g} points). "
+                        f"{outcome.feedback.get(q, '')}\n")
+                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+        dest = course / "autograded" / outcome.student_id / outcome.assignment
+        dest.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, dest / f"{outcome.assignment}.ipynb")
+    if feedback and outcome.submitted:
+        write_feedback(course, outcome, exercises)
+
+
+def _inert(markdown: str) -> str:
+    """Markdown that renders as text: no HTML tag, no javascript: link."""
+    return re.sub(r"(?i)javascript:", "javascript&#58;", markdown.replace("<", "&lt;"))
+
+
+def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
+    """``feedback/<student>/<assignment>/<assignment>.html``: per question the verdict and the
+    exercise's own feedback (hint, or a choice's reason); every text escaped."""
+    a = ASSIGNMENTS[outcome.assignment]
+    esc = html.escape
+    rows = []
+    for i, q in enumerate(a.questions, 1):
+        verdict = outcome.verdicts.get(f"q{i}", "not graded")
+        earned = outcome.earned.get(f"test_q{i}", 0.0)
+        prompt = exercises[i - 1].prompt if exercises else ""
+        rows.append(f"<section><h2>Question {i}: {esc(verdict)} ({earned:g}/{q.points} "
+                    f"points)</h2><p>{esc(prompt)}</p><p><b>{esc(outcome.feedback.get(f'q{i}', ''))}"
+                    "</b></p></section>")
+    problems = "".join(f"<li>{esc(p)}</li>" for p in outcome.problems)
+    page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            "<style>body{font-family:system-ui,sans-serif;max-width:46em;margin:2em auto;"
+            "padding:0 1em;line-height:1.5}h2{font-size:1.15em;margin-top:1.6em}</style>"
+            f"<title>{esc(a.title)}: feedback for {esc(outcome.student_id)}</title></head><body>"
+            f"<h1>{esc(a.title)}: feedback for {esc(outcome.student_id)}</h1>"
+            + (f"<h2>What happened when your notebook ran</h2><ul>{problems}</ul>"
+               if problems else "") + "".join(rows)
+            + "<p>The questions graded by hand are scored separately.</p></body></html>")
+    dest = course / "feedback" / outcome.student_id / outcome.assignment
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / f"{outcome.assignment}.html"
+    path.write_text(page)
+    return path
+
+
+# -- a class ------------------------------------------------------------------------------------------
+
+def plan(course: pathlib.Path, roster=None):
+    """(jobs to grade, outcomes decided without running): every student of ``submitted/`` (and
+    of the roster) gets a row for every assignment found."""
+    students, odd = _listing(course)
+    found = sorted({a for s in students for a in _folder_assignments(course, s)})
+    names = [a for a in found if a in ASSIGNMENTS]
     unknown = [a for a in found if a not in ASSIGNMENTS]
-    grader = _nbg.api(course, timeout)
-    _ensure_assignments(course, [a for a in found if a in ASSIGNMENTS], pathlib.Path(build_root),
-                        grader)
-    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
-        known = {s.id for s in gb.students}
-        for student in students:
-            if student not in known:
-                gb.update_or_create_student(student)
-        names = [a.name for a in gb.assignments if a.name in ASSIGNMENTS]
-    return grader, students, names, unknown
+    everyone = sorted(set(students) | set(roster or ()) | set(odd))
+    jobs, decided = [], []
+    for student in everyone:
+        if student in odd:
+            decided += [Outcome(student, n, known_student=False, problems=[odd[student]])
+                        for n in names or ["?"]]
+            continue
+        if not STUDENT_ID.fullmatch(student):
+            decided += [Outcome(student, n, known_student=False, problems=[
+                f"student id {student!r} is not valid (letters, digits, . _ @ + -): not graded"])
+                for n in names]
+            continue
+        if roster is not None and student not in roster:
+            decided += [Outcome(student, n, known_student=False, submitted=True, problems=[
+                f"student id {student!r} is not on the roster: not graded"]) for n in names]
+            continue
+        for n in unknown:
+            if student in students and (course / "submitted" / student / n).exists():
+                decided.append(Outcome(student, n, known_student=False,
+                                       problems=[f"unknown assignment {n!r}"]))
+        for n in names:
+            jobs.append((student, n))
+    return jobs, decided, names
 
 
 def _worker(args):
-    course, timeout, build_root, feedback, part = args
-    return grade(course, timeout=timeout, build_root=build_root, feedback=feedback,
-                 students=part, write=False)
+    course, secret, unsafe, limits, feedback, part = args
+    sandbox = Sandbox(unsafe=unsafe)
+    sandbox._probed = True  # the parent did, before it started the workers
+    return [grade_one(pathlib.Path(course), s, n, secret, sandbox, limits, feedback)
+            for s, n in part]
 
 
-def grade_parallel(course, jobs: int, *, timeout=None, build_root=_nbg.DEFAULT_ROOT,
-                   feedback: bool = True) -> list[Outcome]:
-    """:func:`grade` with ``jobs`` processes, each grading every jobs-th student (nbgrader grades
-    one submission at a time; the processes share the gradebook, whose writes are short)."""
+def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
+            unsafe: bool = False, feedback: bool = True, students=None, roster=None):
+    """Read, run and check every submission (no gradebook write): the outcomes, in order."""
     import multiprocessing
 
-    if not isinstance(jobs, int) or jobs < 1:
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if students is not None and not isinstance(students, (list, tuple)):
+        raise TypeError(f"students must be a list of student ids, got {type(students).__name__}")
     course = pathlib.Path(course).resolve()
-    _, students, _, _ = prepare(course, timeout, build_root)
-    parts = [students[k::jobs] for k in range(jobs) if students[k::jobs]]
-    with multiprocessing.get_context("spawn").Pool(len(parts)) as pool:
-        results = pool.map(_worker, [(course, timeout, str(build_root), feedback, p)
-                                     for p in parts])
-    order = {s: i for i, s in enumerate(students)}
-    outcomes = sorted((o for r in results for o in r), key=lambda o: (order[o.student_id],
-                                                                      o.assignment))
-    export(course)
+    todo, decided, names = plan(course, roster)
+    if students is not None:
+        todo = [t for t in todo if t[0] in students]
+        decided = [o for o in decided if o.student_id in students]
+    sandbox = Sandbox(unsafe=unsafe)
+    sandbox.probe()  # refuse to start without a sandbox (SandboxUnavailable)
+    missing = [n for n in names if not (course / "source" / n / f"{n}.ipynb").exists()]
+    if missing:
+        write_sources(course, missing)
+    record_assignments(course, names)
+    if jobs == 1 or len(todo) < 2:
+        outcomes = _worker((str(course), secret, unsafe, limits, feedback, todo))
+    else:
+        parts = [todo[k::jobs] for k in range(jobs) if todo[k::jobs]]
+        with multiprocessing.get_context("spawn").Pool(len(parts)) as pool:
+            results = pool.map(_worker, [(str(course), secret, unsafe, limits, feedback, p)
+                                         for p in parts])
+        outcomes = [o for r in results for o in r]
+    for o in decided:
+        if unsafe:
+            o.problems.insert(0, UNSAFE)
+    order = {(s, n): k for k, (s, n) in enumerate(todo)}
+    outcomes.sort(key=lambda o: order[(o.student_id, o.assignment)])
+    everything = outcomes + decided
+    everything.sort(key=lambda o: (o.student_id, o.assignment))
+    return everything
+
+
+def grade(course, *, secret: bytes | None = None, secret_file=None, jobs: int = 1,
+          limits: Limits = Limits(), unsafe: bool = False, feedback: bool = True, students=None,
+          roster=None) -> list[Outcome]:
+    """Grade every submission of ``course`` and write gradebook, grades.csv, report, feedback."""
+    from course import gradebook
+
+    course = pathlib.Path(course).resolve()
+    secret = load_secret(secret_file) if secret is None else secret
+    outcomes = run_all(course, secret=secret, jobs=jobs, limits=limits, unsafe=unsafe,
+                       feedback=feedback, students=students, roster=roster)
+    gradebook.write_outcomes(course, outcomes)
+    gradebook.export(course)
     write_report(course, outcomes)
     return outcomes
 
 
-def grade(course, *, timeout: int | None = None, build_root=_nbg.DEFAULT_ROOT,
-          feedback: bool = True, students=None, write: bool = True) -> list[Outcome]:
-    """Autograde every submission of ``course``; write grades.csv, feedback and the report.
-
-    ``students`` limits the grading to those students (e.g. one worker of several sharing the
-    gradebook); ``write=False`` skips grades.csv and the report (run :func:`export` once when
-    all workers are done)."""
-    with warnings.catch_warnings():
-        # SQLAlchemy noise from nbgrader's gradebook; cells nbgrader puts back carry no id
-        warnings.filterwarnings("ignore", module="nbgrader")
-        warnings.filterwarnings("ignore", message="Cell is missing an id field")
-        return _grade(course, timeout=timeout, build_root=build_root, feedback=feedback,
-                      students=students, write=write)
-
-
-def _grade(course, *, timeout, build_root, feedback, students, write):
-    from nbgrader.api import Gradebook, MissingEntry
-
-    course = pathlib.Path(course).resolve()
-    selected = None if students is None else set(students)
-    if students is not None and not isinstance(students, (list, tuple)):
-        raise TypeError(f"students must be a list of student ids, got {type(students).__name__}")
-    grader, students, names, unknown = prepare(course, timeout, build_root)
-
-    outcomes = []
-    for student in (students if selected is None else [s for s in students if s in selected]):
-        for name in unknown:
-            if (course / "submitted" / student / name).is_dir():
-                outcomes.append(Outcome(student, name, problems=[f"unknown assignment {name!r}"]))
-        for name in names:
-            folder = course / "submitted" / student / name
-            outcome = Outcome(student, name)
-            outcomes.append(outcome)
-            if not folder.is_dir():
-                outcome.problems.append("nothing submitted")
-                continue
-            ok, outcome.problems = preflight(folder, name)
-            if not ok:
-                continue
-            start = time.perf_counter()
-            result = grader.autograde(name, student, force=True, create=True)
-            outcome.seconds = time.perf_counter() - start
-            if not result["success"]:
-                last = (result.get("error") or "").strip().splitlines()[-1:] or ["unknown error"]
-                outcome.problems.append(f"nbgrader could not grade it: {last[0][:160]}")
-                continue
-            outcome.graded = True
-            for problem in _execution_problems(
-                    course / "autograded" / student / name / f"{name}.ipynb"):
-                if problem not in outcome.problems:
-                    outcome.problems.append(problem)
-            if feedback:
-                result = grader.generate_feedback(name, student, force=True)
-                if not result["success"]:
-                    outcome.problems.append("feedback could not be generated")
-
-    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
-        for outcome in outcomes:
-            if outcome.assignment not in names:
-                continue
-            outcome.max_score = gb.find_assignment(outcome.assignment).max_score
-            try:
-                outcome.score = gb.find_submission(outcome.assignment, outcome.student_id).score
-            except MissingEntry:
-                outcome.score = 0.0
-    if write:
-        export(course, grader)
-        write_report(course, outcomes)
-    return outcomes
+def _cell_text(text: str) -> str:
+    """A report cell: one line, no spreadsheet formula."""
+    text = " ".join(str(text).split())
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def write_report(course, outcomes) -> pathlib.Path:
-    """``course/grading_report.csv``: per submission, graded or not, score and problems."""
+    """``course/grading_report.csv``: per submission, graded or not, score and what happened."""
     dest = pathlib.Path(course) / "grading_report.csv"
     with open(dest, "w", newline="") as fh:
         writer = csv.DictWriter(fh, REPORT_FIELDS)
         writer.writeheader()
         for o in outcomes:
-            writer.writerow({"student_id": o.student_id, "assignment": o.assignment,
-                             "graded": o.graded, "score": o.score, "max_score": o.max_score,
-                             "problems": "; ".join(o.problems)})
+            writer.writerow({
+                "student_id": _cell_text(o.student_id), "assignment": o.assignment,
+                "graded": o.graded, "score": o.score, "max_score": o.max_score,
+                "answers": "; ".join(f"{q} {v}" for q, v in o.verdicts.items()),
+                "problems": _cell_text("; ".join(o.problems))})
     return dest
 
 
-def export(course, grader=None) -> pathlib.Path:
-    """nbgrader's CSV export of the gradebook to ``course/grades.csv``."""
-    from nbgrader.api import Gradebook
-    from nbgrader.plugins import CsvExportPlugin
+def export(course) -> pathlib.Path:
+    from course import gradebook
 
-    course = pathlib.Path(course).resolve()
-    grader = grader or _nbg.api(course)
-    dest = course / "grades.csv"
-    plugin = CsvExportPlugin(to=str(dest), parent=grader)
-    with Gradebook(grader.coursedir.db_url, grader.coursedir.course_id) as gb:
-        plugin.export(gb)
-    return dest
+    return gradebook.export(course)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("course", help="course directory with submitted/<student>/<assignment>/")
-    parser.add_argument("--timeout", type=int, default=None,
-                        help="seconds one cell may run (default: course/nbgrader_config.py)")
-    parser.add_argument("--build-root", default=str(_nbg.DEFAULT_ROOT),
-                        help="where `make assignments` wrote source/ (default build/course)")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="grade with this many processes (default 1)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds one cell may run (default 60; GENVIZ_CELL_TIMEOUT)")
+    parser.add_argument("--jobs", type=int, default=1, help="grade with this many processes")
+    parser.add_argument("--roster", help="student ids, one a line: others are not graded")
+    parser.add_argument("--secret", help="the course secret file (default: "
+                        "$GENVIZ_COURSE_SECRET_FILE or ~/.config/genviz/course-secret)")
+    parser.add_argument("--unsafe", action="store_true",
+                        help="grade WITHOUT a sandbox (students' code runs with your rights)")
     parser.add_argument("--no-feedback", action="store_true")
     parser.add_argument("--export-only", action="store_true",
                         help="only re-export grades.csv (e.g. after manual grading)")
+    parser.add_argument("--build-root", help=argparse.SUPPRESS)  # accepted, no longer used
     args = parser.parse_args(argv)
     if args.export_only:
         print(f"wrote {export(args.course)}")
         return 0
-    if args.jobs > 1:
-        outcomes = grade_parallel(args.course, args.jobs, timeout=args.timeout,
-                                  build_root=args.build_root, feedback=not args.no_feedback)
-    else:
-        outcomes = grade(args.course, timeout=args.timeout, build_root=args.build_root,
-                         feedback=not args.no_feedback)
+    timeout = args.timeout or float(os.environ.get("GENVIZ_CELL_TIMEOUT", "60"))
+    roster = None
+    if args.roster:
+        from course.build import read_roster
+
+        roster = read_roster(args.roster)
+    if args.unsafe:
+        print("WARNING: grading WITHOUT a sandbox (--unsafe): the students' code runs with your "
+              "permissions and can read and change your files, other students' work and the "
+              "gradebook", file=sys.stderr)
+    try:
+        secret = load_secret(args.secret)
+        start = time.monotonic()
+        outcomes = grade(args.course, secret=secret, jobs=args.jobs,
+                         limits=Limits(cell_seconds=timeout), unsafe=args.unsafe,
+                         feedback=not args.no_feedback, roster=roster)
+    except (SandboxUnavailable, FileNotFoundError) as err:
+        print(f"grading did not start: {err}", file=sys.stderr)
+        return 2
     course = pathlib.Path(args.course)
     for o in outcomes:
         flag = "graded" if o.graded else "NOT GRADED"
         print(f"{o.student_id:20s} {o.assignment:22s} {o.score:5.1f}/{o.max_score:<5.1f} {flag}"
               + (f"  ({'; '.join(o.problems)})" if o.problems else ""))
-    print(f"wrote {course / 'grades.csv'}, {course / 'grading_report.csv'} and "
-          f"{course / 'feedback'}/")
+    print(f"{len(outcomes)} rows in {time.monotonic() - start:.0f} s; wrote "
+          f"{course / 'grades.csv'}, {course / 'grading_report.csv'} and {course / 'feedback'}/")
     return 0
 
 

@@ -1,9 +1,12 @@
-"""course/ with nbgrader: the releases hold no answer, and a generated class is graded.
+"""course/ end to end: releases per student hold no answer, and a class is graded in the sandbox.
 
-One module fixture builds every assignment with ``nbgrader generate_assignment`` (~40 s) into a
-temporary course directory; the class test grades one assignment for a class whose students
-hand in every kind of submission (right, wrong, misspelt, raising, looping, edited, deleted,
-widget-using, tampering, not JSON, empty) with two grading processes and an 8 s per-cell limit (~40 s on an idle machine).
+One module fixture builds every assignment (sources, gradebook records, the releases of a
+two-student roster: ~20 s); the class test grades ``a03_gda`` for a class whose students hand
+in every honest kind of submission (right, wrong, misspelt, raising, looping, edited, deleted,
+widget-using, the unanswered release, the solved variant of ``make solution``, a classmate's
+answers, the self-study answers, no student id, not JSON, empty, not on the roster) with two
+grading processes and a 5 s per-cell limit. tests/test_grading_hostile.py grades the hostile
+corpus.
 """
 
 import csv
@@ -11,35 +14,60 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
 import numpy as np
 import pytest
+from grading_sandbox import need_sandbox
 
 from course import build as B
 from course import grade as G
+from course import gradebook as GB
 from course import submissions as S
-from course.assignments import ASSIGNMENTS, build_exercises
+from course.assignments import ASSIGNMENTS, variant
+from course.sandbox import Limits, Sandbox, SandboxUnavailable
+from course.variants import make_secret, load_secret
 
 pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    need_sandbox()
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+ROSTER = ["alice", "bob"]
+A = "a03_gda"
 
 
 @pytest.fixture(scope="module")
-def course_root(tmp_path_factory):
+def secret_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("secret") / "course-secret"
+    make_secret(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def secret(secret_file):
+    return load_secret(secret_file)
+
+
+@pytest.fixture(scope="module")
+def course_root(tmp_path_factory, secret):
     root = tmp_path_factory.mktemp("course")
-    B.build(root)
+    B.build(root, None, ROSTER, secret)
     return root
 
 
-@pytest.fixture(scope="module")
-def references():
-    """assignment -> [(reference, rtol, atol)] for every question."""
-    return {name: [(B.reference(ex), ex.rtol, ex.atol) for ex in build_exercises(a)]
-            for name, a in ASSIGNMENTS.items()}
+def references(name, student, secret):
+    """[(reference, rtol, atol)] of every question of ``student``'s variant."""
+    return [(B.reference(ex), ex.rtol, ex.atol) for ex in variant(ASSIGNMENTS[name], student,
+                                                                  secret)[1]]
 
 
 def _distinctive(value) -> bool:
@@ -73,74 +101,65 @@ def leaks(text: str, refs) -> list:
 
 
 def notebook_text(path) -> str:
-    """The notebook file's text without nbformat's cell ids.
-
-    A cell id (nbformat 4.5) is a random token such as ``"33b19f9d"``, drawn anew at every build:
-    it holds no content, and the digits in it made the leak check fail at random (``19`` in that
-    id is within the tolerance of a 19.33-degree answer). Everything else is searched: sources,
-    outputs, metadata."""
+    """The notebook file's text without nbformat's random cell ids (a cell id such as
+    ``"33b19f9d"`` holds no content, and its digits made the leak check fail at random)."""
     nb = json.loads(pathlib.Path(path).read_text())
     for cell in nb["cells"]:
         cell.pop("id", None)
     return json.dumps(nb, indent=1, ensure_ascii=False)
 
 
-def test_release_holds_no_reference_value(course_root, references):
+def test_releases_hold_no_reference_value(course_root, secret):
     checked = 0
-    for name, refs in references.items():
-        release = course_root / "release" / name / f"{name}.ipynb"
-        text = notebook_text(release)
-        assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
-        assert "_Exercise" not in text and "genviz.exercises" not in text
-        assert leaks(text, refs) == [], name
+    for student in ROSTER:
+        for name in ASSIGNMENTS:
+            refs = references(name, student, secret)
+            release = course_root / "release" / student / name / f"{name}.ipynb"
+            text = notebook_text(release)
+            assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
+            assert "_Exercise" not in text and "genviz.exercises" not in text
+            assert leaks(text, refs) == [], (student, name, leaks(text, refs))
+            checked += sum(len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
+            nb = nbformat.read(release, as_version=4)
+            assert nb.metadata["genviz"]["student"] == student
+            for cell in nb.cells:
+                meta = cell.metadata["nbgrader"]
+                if meta["solution"] and cell.cell_type == "code":
+                    assert cell.source == f"{meta['grade_id']} = ..."
+                elif meta["solution"]:
+                    assert cell.source == B.STUB
+    assert checked >= 40  # the check is not vacuous
+
+
+def test_the_leak_check_finds_the_answers_where_they_are(course_root, secret, tmp_path):
+    """The same search finds the default answers in the instructor's source and a student's
+    answers in their solved variant: the check above can fail."""
+    for name in ASSIGNMENTS:
+        refs = references(name, None, None)
         n = sum(len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
-        assert n >= 1, name  # every assignment has a value the check can recognise
-        checked += n
-        # the answer cells are stubs, the manual answers empty
-        nb = nbformat.read(release, as_version=4)
-        for cell in nb.cells:
-            meta = cell.metadata["nbgrader"]
-            if meta["solution"] and cell.cell_type == "code":
-                assert cell.source.startswith(f"{meta['grade_id']} = ...\n")
-            elif meta["solution"]:
-                assert cell.source == "YOUR ANSWER HERE"
-    assert checked >= 20  # the check is not vacuous (24 values; integers and 0.5 do not count)
+        text = notebook_text(course_root / "source" / name / f"{name}.ipynb")
+        assert len(leaks(text, refs)) == n, name
+    path = B.write_solution(tmp_path, "alice", A, secret)
+    refs = references(A, "alice", secret)
+    assert len(leaks(notebook_text(path), refs)) == sum(
+        len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
 
 
-def test_cell_ids_are_not_content_but_sources_are():
-    """A reference's digits inside a random cell id are no leak; the same number in a cell's
-    source, outputs or metadata is one (the check above is not blind to them)."""
+def test_cell_ids_are_not_content_but_sources_are(tmp_path):
     refs = [(19.329904127045047, 5e-3, 0.5)]
     cell = {"cell_type": "markdown", "id": "33b19f9d", "metadata": {}, "source": "Angle?"}
     nb = {"cells": [cell], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
-    path = pathlib.Path(os.environ.get("TMPDIR", "/tmp")) / f"leak_probe_{os.getpid()}.ipynb"
-    try:
-        path.write_text(json.dumps(nb))
-        assert leaks(path.read_text(), refs) != []           # the raw file matched at random
-        assert leaks(notebook_text(path), refs) == []
-        for where in ("source", "metadata"):
-            cell[where] = "Angle, about 19 degrees?" if where == "source" else {"a": 19.3}
-            path.write_text(json.dumps(nb))
-            assert leaks(notebook_text(path), refs) != [], where
-    finally:
-        path.unlink(missing_ok=True)
-
-
-def test_the_leak_check_finds_the_answers_in_the_source(course_root, references):
-    """The same search on the instructor's source notebooks (which hold the answers) finds them:
-    the check above can fail."""
-    for name, refs in references.items():
-        text = notebook_text(course_root / "source" / name / f"{name}.ipynb")
-        n = sum(len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
-        assert len(leaks(text, refs)) == n, name
-        # ... and rounded to the checker's precision, too
-        rounded = " ".join(f"{r:.4g}" for r in
-                           (v for ref, _, _ in refs for v in _scalars(ref)) if _distinctive(r))
-        assert len(leaks(rounded, refs)) == n, name
+    path = tmp_path / "probe.ipynb"
+    path.write_text(json.dumps(nb))
+    assert leaks(path.read_text(), refs) != []           # the raw file matched at random
+    assert leaks(notebook_text(path), refs) == []
+    cell["source"] = "Angle, about 19 degrees?"
+    path.write_text(json.dumps(nb))
+    assert leaks(notebook_text(path), refs) != []
 
 
 KERNEL_PROBE = r"""
-import gc, json, sys, types
+import gc, json, sys
 import nbformat
 import numpy as np
 
@@ -171,14 +190,12 @@ print(json.dumps({"loaded": loaded, "exercise_objects": exercise_objects,
 """
 
 
-def test_student_kernel_holds_no_exercise_and_no_answer(course_root, references):
-    """After running what a student runs (setup and answer stubs of every release, in one fresh
-    interpreter): no genviz.exercises module is loaded, no Exercise exists, and no float
-    constant of genviz or of the notebook's namespace equals a reference value.
-
-    What the kernel can reach: all of genviz (a student can compute every answer with it: that
-    is the exercise), the data, nothing stored that *is* an answer."""
-    releases = [str(course_root / "release" / n / f"{n}.ipynb") for n in ASSIGNMENTS]
+def test_student_kernel_holds_no_exercise_and_no_answer(course_root, secret):
+    """After running what a student runs (setup and answer stubs of every one of alice's
+    releases, in one fresh interpreter): no genviz.exercises module is loaded, no Exercise
+    exists, and no float constant of genviz or of the notebook's namespace is one of alice's
+    answers. (All of genviz is reachable: a student computes every answer with it.)"""
+    releases = [str(course_root / "release" / "alice" / n / f"{n}.ipynb") for n in ASSIGNMENTS]
     out = subprocess.run([sys.executable, "-c", KERNEL_PROBE, *releases],
                          capture_output=True, text=True, cwd=ROOT,
                          env={**os.environ, "MPLBACKEND": "Agg"})
@@ -187,154 +204,353 @@ def test_student_kernel_holds_no_exercise_and_no_answer(course_root, references)
     assert "genviz.datasets" in probe["loaded"]  # the probe ran the setups
     assert not [m for m in probe["loaded"] if m.startswith(("genviz.exercises", "genviz.widgets"))]
     assert probe["exercise_objects"] == []
-    flat = [(r, rtol, atol) for name in ASSIGNMENTS for r, rtol, atol in references[name]]
+    flat = [r for name in ASSIGNMENTS for r in references(name, "alice", secret)]
     for where, values in probe["constants"]:
         assert leaks(" ".join(repr(v) for v in values), flat) == [], where
 
 
-# -- a generated class ----------------------------------------------------------------------------
+# -- a graded class -----------------------------------------------------------------------------
 
-A = "a03_gda"
+def _coinciding(name, student, answers: dict, secret) -> float:
+    """Points a submission of ``answers`` (question -> cell source ``answer_qN = literal``)
+    earns on ``student``'s variant by chance, by the Exercises' own check (the oracle for
+    questions with few possible answers: a label, a letter)."""
+    a = ASSIGNMENTS[name]
+    _, exercises = variant(a, student, secret)
+    points = 0.0
+    for i, (q, ex) in enumerate(zip(a.questions, exercises), 1):
+        ns = {"np": np}
+        exec(answers[i], ns)  # noqa: S102 (our generated answers)
+        value = ns[f"answer_q{i}"]
+        value = np.asarray(value).tolist() if not isinstance(value, str) else value
+        points += q.points * bool(ex.check(value).correct)
+    return points
+
+
+CLASS = ["alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan", "kim", "lee",
+         "mia", "nora", "oscar"]
 
 
 @pytest.fixture(scope="module")
-def graded_class(course_root, tmp_path_factory):
+def graded_class(course_root, secret, tmp_path_factory):
     course = tmp_path_factory.mktemp("class")
-    release = course_root / "release" / A / f"{A}.ipynb"
-    right, wrong = S.right_answers(A), S.wrong_answers(A)
-    S.write(course, "alice", A, S.fill(release, right, working="Solve theta^T x + theta0 = 0."))
-    S.write(course, "bob", A, S.fill(release, wrong))
-    S.write(course, "carol", A, S.fill(release, right | {
-        1: right[1].replace("answer_q1", "answer_ql"),      # misspelt
-        2: "answer_q2 = [1.0, 2.0]\nraise RuntimeError('oops')",  # raises
-        3: "while True:\n    pass"}))                         # never ends
-    nb = S.fill(release, wrong | {1: right[1]})
+    shutil.copytree(course_root / "source", course / "source")
+    rel = {s: S.release(A, s, secret) for s in CLASS}
+    right = {s: S.right_answers(A, s, secret) for s in CLASS}
+    S.write(course, "alice", A, S.fill(rel["alice"], right["alice"],
+                                       working="Solve theta^T x + theta0 = 0."))
+    S.write(course, "bob", A, S.fill(rel["bob"], S.wrong_answers(A, "bob", secret)))
+    S.write(course, "carol", A, S.fill(rel["carol"], right["carol"] | {
+        1: right["carol"][1].replace("answer_q1", "answer_ql"),      # misspelt
+        2: "answer_q2 = [1.0, 2.0]\nraise RuntimeError('oops')",     # raises
+        3: "while True:\n    pass"}))                                 # never ends
+    nb = S.fill(rel["dave"], S.wrong_answers(A, "dave", secret) | {1: right["dave"][1]})
     nb.cells = [c for c in nb.cells if c.metadata["nbgrader"]["grade_id"] != "test_q1"]
-    _cell(nb, "test_q2").source = "print('all good')"       # edited test, wrong answer
+    S.cell_of(nb, "test_q2").source = "print('all good')"           # edited test, wrong answer
     S.write(course, "dave", A, nb)
-    (course / "submitted" / "erin" / A).mkdir(parents=True)  # empty folder
-    (course / "submitted" / "erin" / A / f"{A}.ipynb").parent.mkdir(exist_ok=True)
+    (course / "submitted" / "erin" / A).mkdir(parents=True)           # empty folder
     broken = course / "submitted" / "frank" / A
     broken.mkdir(parents=True)
     (broken / f"{A}.ipynb").write_text('{"cells": [{"cell_type": "code", "source": "answer_q1 = ')
-    nb = S.fill(release, right)
+    nb = S.fill(rel["gina"], right["gina"])
     nb.cells.insert(2, nbformat.v4.new_code_cell(
         "%matplotlib widget\nimport ipywidgets, matplotlib.pyplot as plt\n"
         "fig, ax = plt.subplots(); ax.plot([0, 1]); plt.show()\n"
         "slider = ipywidgets.FloatSlider(); slider.observe(print, 'value'); slider"))
     S.write(course, "gina", A, nb)
-    (course / "submitted" / "hank").mkdir()                  # a student with no folder at all
-    S.write(course, "ivan", A, S.fill(release, wrong | {1: (     # tampers with the checker
+    (course / "submitted" / "hank").mkdir()                           # no assignment folder
+    S.write(course, "ivan", A, S.fill(rel["ivan"], S.wrong_answers(A, "ivan", secret) | {1: (
         "import genviz.exercises as g\n"
         "g.Exercise.check = lambda self, value: g.Feedback(True, 'Correct!')\n"
-        "answer_q1 = 0.0")}))
-    # two processes sharing the gradebook (course.grade --jobs 2); each runs course.grade.grade
-    outcomes = {o.student_id: o for o in G.grade_parallel(course, 2, timeout=8,
-                                                          build_root=course_root)}
-    return course, outcomes
+        "answer_q1 = 0.0")}))                                          # patches the checker
+    S.write(course, "kim", A, rel["kim"])                             # the release, unanswered
+    solved = B.write_solution(course / "office-hours", "lee", A, secret)
+    S.write(course, "lee", A, nbformat.read(solved, as_version=4))    # `make solution`'s file
+    # a classmate's right answers: one whose answers coincide with none of mia's by chance (a
+    # question with few possible answers, such as phi = k/n or a letter, can coincide)
+    classmate = next(c for c in CLASS if c != "mia" and _coinciding(A, "mia", right[c], secret) == 0)
+    S.write(course, "mia", A, S.fill(rel["mia"], right[classmate]))
+    S.write(course, "nora", A, S.fill(rel["nora"], S.right_answers(A)))  # the self-study's
+    nb = S.fill(rel["oscar"], right["oscar"])
+    del nb.metadata["genviz"]                                          # no student id
+    S.write(course, "oscar", A, nb)
+    S.write(course, "zed", A, S.fill(S.release(A, "zed", secret), S.right_answers(A, "zed",
+                                                                                   secret)))
+    outcomes = {o.student_id: o for o in G.grade(course, secret=secret, jobs=2,
+                                                 limits=Limits(cell_seconds=5),
+                                                 roster=CLASS)}
+    return course, outcomes, right, classmate
 
 
-def _cell(nb, grade_id):
-    return next(c for c in nb.cells if c.metadata["nbgrader"]["grade_id"] == grade_id)
+def _report(course):
+    with open(course / "grading_report.csv") as fh:
+        return {r["student_id"]: r for r in csv.DictReader(fh)}
 
 
-def _question_scores(course, student):
-    nb = nbformat.read(course / "autograded" / student / A / f"{A}.ipynb", as_version=4)
-    scores = {}
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
-        if meta.get("grade") and not meta.get("solution"):
-            failed = any(o.output_type == "error" for o in cell.get("outputs", []))
-            scores[meta["grade_id"]] = 0 if failed else meta["points"]
-    return scores
+def _points():
+    return {f"test_q{i}": float(q.points) for i, q in enumerate(ASSIGNMENTS[A].questions, 1)}
 
 
-def test_every_student_gets_one_row_with_nbgraders_columns(graded_class):
-    course, outcomes = graded_class
+AUTO = sum(q.points for q in ASSIGNMENTS[A].questions)
+
+
+def test_every_student_gets_one_row_with_nbgraders_columns(graded_class, secret):
+    course, outcomes, right, classmate = graded_class
     with open(course / "grades.csv") as fh:
         rows = list(csv.DictReader(fh))
     assert list(rows[0]) == ["assignment", "duedate", "timestamp", "student_id", "last_name",
                              "first_name", "email", "raw_score", "late_submission_penalty",
                              "score", "max_score"]
-    assert sorted(r["student_id"] for r in rows) == sorted(outcomes) == [
-        "alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivan"]
+    assert sorted(r["student_id"] for r in rows) == sorted(s for s in CLASS)
+    assert sorted(outcomes) == sorted(CLASS + ["zed"])
     assert {r["assignment"] for r in rows} == {A}
     score = {r["student_id"]: float(r["score"]) for r in rows}
-    auto = sum(q.points for q in ASSIGNMENTS[A].questions)
-    assert float(rows[0]["max_score"]) == auto + 2 * len(ASSIGNMENTS[A].working)
-    assert score == {"alice": auto, "bob": 0, "carol": 3, "dave": 2, "erin": 0, "frank": 0,
-                     "gina": auto, "hank": 0, "ivan": _patched_check_score()}
+    assert float(rows[0]["max_score"]) == AUTO + 2 * len(ASSIGNMENTS[A].working)
+    chance = _coinciding(A, "nora", S.right_answers(A), secret)
+    assert score == {"alice": AUTO, "bob": 0, "carol": 3, "dave": 2, "erin": 0, "frank": 0,
+                     "gina": AUTO, "hank": 0, "ivan": 0, "kim": 0, "lee": AUTO, "mia": 0,
+                     "nora": chance, "oscar": AUTO}
+    assert chance <= 1  # of the self-study answers only the choice's letter can coincide
+    assert set(_report(course)) == set(CLASS) | {"zed"}
 
 
-def _points():
-    return {f"test_q{i}": q.points for i, q in enumerate(ASSIGNMENTS[A].questions, 1)}
-
-
-def test_right_answers_get_full_marks_and_wrong_ones_the_hint(graded_class):
+def test_right_answers_get_full_marks_and_wrong_ones_the_hint(graded_class, secret):
     """Numbers, vectors, matrices and the multiple-choice item: full marks when right; when
     wrong, 0 and the exercise's own feedback (its hint; the Choice's reason for the option)."""
-    course, _ = graded_class
-    assert _question_scores(course, "alice") == _points()
-    assert any(B.is_choice(ex) for ex in build_exercises(ASSIGNMENTS[A]))
-    assert set(_question_scores(course, "bob").values()) == {0}
-    html = (course / "feedback" / "bob" / A / f"{A}.html").read_text()
-    wrong = S.wrong_answers(A)
-    for i, ex in enumerate(build_exercises(ASSIGNMENTS[A]), 1):
+    course, outcomes, _, _ = graded_class
+    assert outcomes["alice"].earned == _points() and outcomes["alice"].problems == []
+    assert set(outcomes["bob"].verdicts.values()) == {"wrong"}
+    page = (course / "feedback" / "bob" / A / f"{A}.html").read_text()
+    _, exercises = variant(ASSIGNMENTS[A], "bob", secret)
+    wrong = S.wrong_answers(A, "bob", secret)
+    for i, ex in enumerate(exercises, 1):
         if B.is_choice(ex):
             message = str(ex.check(eval(wrong[i].rsplit(" = ", 1)[1])))  # noqa: S307
         else:
             message = ex.hint
-        assert message.replace("'", "&#39;") in html or message in html, (i, message)
-    assert "BEGIN HIDDEN" not in html and "_Exercise" not in html and "_verdict" not in html
+        import html
+        assert html.escape(message) in page, (i, message)
     assert (course / "feedback" / "alice" / A / f"{A}.html").exists()
 
 
 def test_misspelt_raising_and_looping_answers_fail_alone(graded_class):
-    course, outcomes = graded_class
-    assert _question_scores(course, "carol") == {"test_q1": 0, "test_q2": 0, "test_q3": 0,
-                                                 "test_q4": 2, "test_q5": 1}
+    course, outcomes, _, _ = graded_class
+    assert outcomes["carol"].earned == {"test_q1": 0, "test_q2": 0, "test_q3": 0,
+                                        "test_q4": 2, "test_q5": 1}
+    assert outcomes["carol"].verdicts["q1"] == "not defined"
     problems = " ".join(outcomes["carol"].problems)
-    assert "answer_q2 raised RuntimeError" in problems
-    assert "answer_q3 did not finish within the time limit" in problems
+    assert re.search(r"cell \d+ \(answer_q2\) raised RuntimeError: oops", problems)
+    assert re.search(r"cell \d+ \(answer_q3\) exceeded the time limit \(5 s\)", problems)
 
 
 def test_edited_and_deleted_test_cells_are_restored_and_reported(graded_class):
-    course, outcomes = graded_class
-    assert _question_scores(course, "dave") == {"test_q1": 2, "test_q2": 0, "test_q3": 0,
-                                                "test_q4": 0, "test_q5": 0}
-    assert "read-only cell test_q2 was edited" in " ".join(outcomes["dave"].problems)
-    assert "cell test_q1 was deleted" in " ".join(outcomes["dave"].problems)
-    with open(course / "grading_report.csv") as fh:
-        report = {r["student_id"]: r for r in csv.DictReader(fh)}
-    assert "edited" in report["dave"]["problems"] and report["dave"]["graded"] == "True"
+    course, outcomes, _, _ = graded_class
+    assert outcomes["dave"].earned == {"test_q1": 2, "test_q2": 0, "test_q3": 0,
+                                       "test_q4": 0, "test_q5": 0}
+    problems = " ".join(outcomes["dave"].problems)
+    assert "read-only cell test_q2 was edited" in problems
+    assert "cell test_q1 was deleted" in problems
+    assert _report(course)["dave"]["graded"] == "True"
 
 
 def test_broken_and_missing_submissions_get_a_zero_row_and_a_reason(graded_class):
-    _, outcomes = graded_class
+    _, outcomes, _, _ = graded_class
     assert outcomes["erin"].problems == ["empty submission folder"]
     assert "not a valid notebook" in outcomes["frank"].problems[0]
     assert outcomes["hank"].problems == ["nothing submitted"]
     assert not any(outcomes[s].graded for s in ("erin", "frank", "hank"))
+    assert outcomes["zed"].problems == ["student id 'zed' is not on the roster: not graded"]
 
 
 def test_widgets_do_not_hang_grading(graded_class):
-    course, outcomes = graded_class
+    _, outcomes, _, _ = graded_class
     assert outcomes["gina"].graded and outcomes["gina"].problems == []
-    assert _question_scores(course, "gina") == _points()
+    assert outcomes["gina"].earned == _points()
 
 
-def _patched_check_score():
-    """Ivan's score: every question checked by the patched ``Exercise.check``; his (wrong)
-    choice is checked by ``Choice.check``, which overrides it, and scores 0."""
-    return sum(q.points for q, ex in zip(ASSIGNMENTS[A].questions, build_exercises(ASSIGNMENTS[A]))
-               if not B.is_choice(ex))
+def test_patching_the_checker_in_the_kernel_changes_nothing(graded_class):
+    """The checker is not in the student's kernel: patching genviz's Exercise.check there
+    changes no verdict (before, it gave full marks)."""
+    _, outcomes, _, _ = graded_class
+    assert outcomes["ivan"].score == 0 and outcomes["ivan"].verdicts["q1"] == "wrong"
 
 
-def test_code_that_names_the_checker_is_flagged(graded_class):
-    """The tests run in the student's kernel (nbgrader has no sandbox): a student who patches
-    Exercise.check gets full marks, and the report says to look at the submission."""
-    _, outcomes = graded_class
-    assert outcomes["ivan"].score == _patched_check_score() > 0
-    assert "answer_q1 refers to the grading machinery" in outcomes["ivan"].problems[0]
-    assert not any("grading machinery" in " ".join(o.problems)
-                   for s, o in outcomes.items() if s != "ivan")
+def test_the_release_gets_0_and_the_solved_variant_full_marks(graded_class):
+    _, outcomes, _, _ = graded_class
+    assert set(outcomes["kim"].verdicts.values()) == {"not answered"}
+    assert outcomes["kim"].score == 0 and outcomes["kim"].graded
+    assert outcomes["lee"].earned == _points() and outcomes["lee"].problems == []
+
+
+def test_a_classmates_answers_and_the_self_study_answers_get_nothing(graded_class, secret):
+    """A classmate's right answers are wrong on mia's variant (all of them: that classmate was
+    chosen so that none coincides by chance); the self-study answers are wrong on every
+    numeric question (a variant is redrawn until they are)."""
+    _, outcomes, right, classmate = graded_class
+    assert set(outcomes["mia"].verdicts.values()) == {"wrong"}
+    assert _coinciding(A, classmate, right[classmate], secret) == AUTO  # right for the classmate
+    verdicts = outcomes["nora"].verdicts
+    assert all(verdicts[f"q{i}"] == "wrong" for i in range(1, 5)), verdicts
+
+
+def test_a_notebook_without_a_student_id_is_graded_on_the_folders_variant(graded_class):
+    _, outcomes, _, _ = graded_class
+    assert outcomes["oscar"].earned == _points()
+    assert outcomes["oscar"].problems == [
+        "the notebook carries no student id (not a release made for oscar?): graded on "
+        "oscar's variant"]
+
+
+def test_the_autograded_notebook_holds_sources_and_the_graders_verdicts(graded_class):
+    """What the Formgrader shows: the student's sources, and under each form check the
+    grader's verdict (nothing the sandbox printed)."""
+    course, _, _, _ = graded_class
+    nb = nbformat.read(course / "autograded" / "bob" / A / f"{A}.ipynb", as_version=4)
+    outputs = {c.metadata.get("nbgrader", {}).get("grade_id"): c.get("outputs", [])
+               for c in nb.cells if c.cell_type == "code"}
+    assert all(not out for gid, out in outputs.items() if not (gid or "").startswith("test_q"))
+    text = outputs["test_q1"][0]["text"]
+    assert text.startswith("Graded outside the notebook: wrong (0 points). Not quite. Hint:")
+    assert nb.metadata["genviz"]["student"] == "bob"
+
+
+def test_regrades_keep_only_what_the_run_earned_and_what_a_person_graded(graded_class, secret,
+                                                                         tmp_path):
+    """A person's score on a hand-graded cell stays while its text is the one graded; a score
+    set on an auto-graded cell is cleared; a submission that earns nothing scores 0."""
+    source, _, _, _ = graded_class
+    course = tmp_path / "regrade"
+    shutil.copytree(source, course, ignore=shutil.ignore_patterns("feedback"))
+    with GB.open_gradebook(course) as gb:
+        gb.find_grade("working_q6", A, A, "alice").manual_score = 2.0
+        gb.find_grade("test_q1", A, A, "bob").manual_score = 2.0
+        gb.db.commit()
+        assert gb.find_submission(A, "alice").score == AUTO + 2
+        assert gb.find_submission(A, "bob").score == 2
+    out = {o.student_id: o for o in G.grade(course, secret=secret, students=["alice", "bob"],
+                                            limits=Limits(cell_seconds=5))}
+    assert out["alice"].score == AUTO + 2          # the person's 2 points stay
+    assert out["bob"].score == 0
+    assert any("a score set by hand on test_q1 (2.0) was cleared" in p
+               for p in out["bob"].problems)
+    # alice changes her working: the person's score no longer applies
+    nb = nbformat.read(course / "submitted" / "alice" / A / f"{A}.ipynb", as_version=4)
+    S.cell_of(nb, "working_q6").source = "Another text."
+    S.write(course, "alice", A, nb)
+    out = {o.student_id: o for o in G.grade(course, secret=secret, students=["alice"],
+                                            limits=Limits(cell_seconds=5))}
+    assert out["alice"].score == AUTO
+    assert any("hand-graded score of working_q6 was cleared" in p for p in out["alice"].problems)
+    # ... and hands in the empty release: nothing is kept
+    S.write(course, "alice", A, S.release(A, "alice", secret))
+    out = {o.student_id: o for o in G.grade(course, secret=secret, students=["alice"],
+                                            limits=Limits(cell_seconds=5))}
+    assert out["alice"].score == 0
+    with GB.open_gradebook(course) as gb:
+        grades = {g.name: (g.auto_score, g.manual_score)
+                  for g in gb.find_submission_notebook(A, A, "alice").grades}
+    assert grades["working_q6"] == (None, None) and grades["test_q1"] == (0.0, None)
+
+
+def test_unsafe_grading_says_so_on_every_row(course_root, secret, tmp_path):
+    course = tmp_path / "unsafe"
+    S.write(course, "alice", A, S.fill(S.release(A, "alice", secret),
+                                       S.right_answers(A, "alice", secret)))
+    (course / "submitted" / "erin" / A).mkdir(parents=True)
+    out = G.grade(course, secret=secret, unsafe=True, limits=Limits(cell_seconds=5))
+    assert [o.problems[0] for o in out] == [G.UNSAFE, G.UNSAFE]
+    assert out[0].earned == _points()
+    assert G.UNSAFE in (course / "grading_report.csv").read_text()
+
+
+def test_grading_refuses_to_start_without_a_sandbox(tmp_path, secret_file, monkeypatch, capsys):
+    with pytest.raises(SandboxUnavailable, match="apt-get install bubblewrap"):
+        Sandbox(bwrap=str(tmp_path / "no-bwrap")).probe()
+    course = tmp_path / "class"
+    (course / "submitted" / "alice" / A).mkdir(parents=True)
+    monkeypatch.setenv("GENVIZ_BWRAP", str(tmp_path / "no-bwrap"))
+    assert G.main([str(course), "--secret", str(secret_file)]) == 2
+    err = capsys.readouterr().err
+    assert "grading did not start" in err and "--unsafe" in err and "bubblewrap" in err
+    assert not (course / "grades.csv").exists() and not (course / "gradebook.db").exists()
+    # a broken bwrap (it cannot start Python) is refused too
+    fake = tmp_path / "fake-bwrap"
+    fake.write_text("#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    with pytest.raises(SandboxUnavailable, match="uid map"):
+        Sandbox(bwrap=str(fake)).probe()
+
+
+def test_make_solution_writes_the_students_solved_variant(course_root, secret_file, tmp_path):
+    env = {**os.environ, "GENVIZ_COURSE_SECRET_FILE": str(secret_file)}
+    out = subprocess.run(["make", "-s", "solution", "STUDENT=alice", f"ASSIGNMENT={A}",
+                          f"COURSE_ROOT={tmp_path}"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stdout + out.stderr
+    path = tmp_path / "solutions" / "alice" / A / f"{A}.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    assert nb.metadata["genviz"]["student"] == "alice"
+    assert S.cell_of(nb, "answer_q1").source != "answer_q1 = ..."
+    out = subprocess.run(["make", "-s", "solution", "STUDENT=alice"], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "usage: make solution" in out.stdout
+
+
+def test_every_assignment_gives_its_solved_variant_full_marks(course_root, secret, tmp_path):
+    """For each of the nine assignments, bob's solved variant (`make solution`) run in the
+    sandbox gets every auto-graded point: the limits suit every assignment (the spam corpus,
+    the learning curves), and every kind of answer leaves the sandbox as plain data."""
+    course = tmp_path / "all"
+    for name in ASSIGNMENTS:
+        path = B.write_solution(course / "office-hours", "bob", name, secret)
+        S.write(course, "bob", name, nbformat.read(path, as_version=4))
+    outcomes = G.grade(course, secret=secret, jobs=2, limits=Limits(cell_seconds=60))
+    for o in outcomes:
+        a = ASSIGNMENTS[o.assignment]
+        assert set(o.verdicts.values()) == {"right"}, (o.assignment, o.verdicts, o.problems)
+        assert o.score == sum(q.points for q in a.questions) and o.problems == []
+
+
+def test_nbgraders_own_autograde_is_refused(course_root, secret, tmp_path):
+    """The Formgrader's Autograde button (nbgrader autograde with the course's configuration)
+    runs no student code and writes no score: course/nbgrader_config.py refuses it."""
+    from course import _nbg
+
+    course = tmp_path / "fg"
+    marker = tmp_path / "student-code-ran"
+    S.write(course, "alice", A, S.fill(S.release(A, "alice", secret), {
+        1: f"open({str(marker)!r}, 'w').write('x')\nanswer_q1 = 0.5"}))
+    G.grade(course, secret=secret, limits=Limits(cell_seconds=5))
+    with GB.open_gradebook(course) as gb:
+        before = [(g.name, g.auto_score, g.manual_score)
+                  for g in gb.find_submission_notebook(A, A, "alice").grades]
+    result = _nbg.api(course).autograde(A, "alice", force=True, create=True)
+    assert not result["success"] and "autograde is disabled" in result["log"]
+    assert not marker.exists()
+    with GB.open_gradebook(course) as gb:
+        assert before == [(g.name, g.auto_score, g.manual_score)
+                          for g in gb.find_submission_notebook(A, A, "alice").grades]
+
+
+def test_the_wall_limit_ends_the_whole_sandbox():
+    """A notebook that ignores the interrupt inside a long cell, with a child process, is ended
+    at the run's wall limit: nothing of the sandbox is left (by PID: no process of its user id,
+    none in its PID namespace)."""
+    sandbox = Sandbox()
+    job = {"cells": [{"index": 1, "source": (
+        "import signal, subprocess\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "subprocess.Popen(['sleep', '600'])\nwhile True:\n    pass")}],
+           "answers": ["answer_q1"], "notebook_name": "a.ipynb", "notebook_text": "{}"}
+    result = sandbox.run(job, Limits(cell_seconds=60, wall_seconds=10))
+    assert result.ended == "wall" and result.leftover == []
+    if os.geteuid() == 0:  # the sandbox ran as a throw-away user id: none of its processes
+        uid = sandbox._uid()
+        time.sleep(0.5)
+        assert [p for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) == uid] == []
+
+
+def _uid_of(pid):
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None

@@ -1,0 +1,266 @@
+"""Runs one submission INSIDE the grading sandbox (course/sandbox.py starts it there).
+
+    python runner.py JOB.json
+
+Not imported by the grading process: this file is bound read-only into the sandbox and run
+by the sandbox's Python. It starts a Jupyter kernel (ipykernel, through jupyter_client),
+executes the job's code cells one by one with a per-cell time limit (interrupt, then kill), an
+output limit and a check that the kernel is alive, then asks the kernel for the answer
+variables as plain JSON. It reports on its standard output, one JSON object per line:
+
+    {"event": "started", ...}
+    {"event": "cell", "index": 3, "status": "ok" | "error" | "timeout" | "output" | "died",
+     "ename": ..., "evalue": ..., "exit": ...}
+    {"event": "answers", "answers": {"answer_q1": {"value": ...} | {"refused": "why"} |
+                                                  {"missing": true}}}
+    {"event": "done"}
+
+Everything here runs next to the student's code (same user, same sandbox), so none of it is
+trusted: the grading process decodes each line strictly and re-checks every answer
+(course/plain.py). It never holds a reference answer, a hidden test or the course secret.
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+
+MARKER = "@@genviz-answers@@"
+
+# Runs in the student's kernel after the last cell. Only exact built-in types (and exact numpy
+# arrays and scalars, converted with tolist/item) leave; anything else is named and refused.
+EXTRACT = r'''
+def __genviz_extract(names, marker):
+    import json, sys
+    np = sys.modules.get("numpy")
+    scalars = ()
+    if np is not None:
+        scalars = tuple(getattr(np, n) for n in (
+            "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8",
+            "uint16", "uint32", "uint64", "bool_") if hasattr(np, n))
+
+    def plain(v, depth=0):
+        t = type(v)
+        if v is None or v is Ellipsis:
+            return None
+        if t is int and not -10 ** 30 < v < 10 ** 30:
+            raise TypeError("an integer of more than 30 digits")
+        if t is str and len(v) > 2000:
+            raise TypeError(f"a string of {len(v)} characters (too long)")
+        if t is bool or t is int or t is str:
+            return v
+        if t is float:
+            if v != v:
+                raise TypeError("NaN (not a number)")
+            if v in (float("inf"), float("-inf")):
+                raise TypeError("an infinite number")
+            return v
+        if t is list or t is tuple:
+            if depth >= 4:
+                raise TypeError("lists nested too deeply")
+            if len(v) > 10000:
+                raise TypeError(f"a list of {len(v)} entries (too many)")
+            return [plain(x, depth + 1) for x in v]
+        if np is not None:
+            if t is np.ndarray:
+                if v.dtype.kind not in "biuf":
+                    raise TypeError(f"an array of {v.dtype} (not numbers)")
+                if v.size > 10000:
+                    raise TypeError(f"an array of {v.size} numbers (too many)")
+                return plain(v.tolist(), depth)
+            if t in scalars:
+                return plain(v.item(), depth)
+            if isinstance(v, np.ndarray):
+                raise TypeError(f"an array subclass ({t.__name__})")
+            if isinstance(v, np.generic):
+                raise TypeError(f"a numpy {t.__name__}")
+        for base, word in ((bool, "bool"), (float, "float"), (int, "int"), (str, "str"),
+                           (list, "list"), (tuple, "tuple")):
+            if isinstance(v, base):
+                raise TypeError(f"a {word} subclass ({t.__name__})")
+        raise TypeError(f"an object of type {t.__name__}")
+
+    out = {}
+    space = globals()
+    for name in names:
+        if name not in space:
+            out[name] = {"missing": True}
+            continue
+        try:
+            out[name] = {"value": plain(space[name])}
+        except Exception as err:
+            out[name] = {"refused": str(err)[:200]}
+    print(marker + json.dumps(out, allow_nan=False))
+'''
+
+
+def _size(content) -> int:
+    """About how many bytes an output message carries (its text and data)."""
+    if "text" in content:
+        return len(content["text"])
+    size = len(str(content.get("evalue", ""))) + sum(len(str(t)) for t in content.get("traceback", []))
+    data = content.get("data")
+    if isinstance(data, dict):
+        size += sum(len(str(v)) for v in data.values())
+    return size + 64
+
+
+def tasks_of_this_user() -> int:
+    """Processes and threads of this user in this sandbox (what the process limit counts)."""
+    uid, n = os.getuid(), 0
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.stat(f"/proc/{pid}").st_uid == uid:
+                    n += len(os.listdir(f"/proc/{pid}/task"))
+            except OSError:
+                pass
+    return n
+
+
+def emit(**event):
+    sys.stdout.write(json.dumps(event, allow_nan=False) + "\n")
+    sys.stdout.flush()
+
+
+def exit_reason(km):
+    """How the kernel process ended: ('signal', n) or ('exit', code) or ('unknown', None)."""
+    proc = getattr(getattr(km, "provisioner", None), "process", None)
+    code = proc.poll() if proc is not None else None
+    if code is None:
+        return "unknown", None
+    return ("signal", -code) if code < 0 else ("exit", code)
+
+
+class Kernel:
+    def __init__(self, cell_seconds, output_bytes, processes=None):
+        from jupyter_client import KernelManager
+
+        self.processes = processes
+        self.cell_seconds = cell_seconds
+        self.output_left = output_bytes
+        self.km = KernelManager(kernel_name="python3")
+        self.km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"],
+                             stdout=open(os.devnull, "wb"), stderr=open(os.devnull, "wb"))
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.wait_for_ready(timeout=120)
+
+    def _count(self, result):
+        """At the process limit? (a fork bomb is reported as such, whether it ends in an error
+        or runs into the time limit)"""
+        if self.processes and tasks_of_this_user() >= 0.9 * self.processes:
+            result["limit"] = "processes"
+
+    def alive(self):
+        return self.km.is_alive()
+
+    def run(self, source, *, collect=False, silent=False, seconds=None):
+        """Execute ``source``; returns a dict with status and (if collect) the stdout text."""
+        msg_id = self.kc.execute(source, silent=silent, store_history=False, allow_stdin=False,
+                                 stop_on_error=False)
+        deadline = time.monotonic() + (seconds or self.cell_seconds)
+        result = {"status": "ok"}
+        text = []
+        interrupted = None
+        while True:
+            now = time.monotonic()
+            if not self.alive():
+                result["status"] = "died"
+                result["exit"] = list(exit_reason(self.km))
+                return result
+            if now > deadline:
+                if interrupted is None:
+                    self._count(result)
+                    interrupted = now
+                    self.km.interrupt_kernel()
+                    deadline = now + 5.0
+                    result["status"] = "timeout"
+                else:  # the cell ignored the interrupt: end the kernel
+                    result["killed"] = True
+                    self.km.shutdown_kernel(now=True)
+                    return result
+            try:
+                msg = self.kc.get_iopub_msg(timeout=0.2)
+            except Exception:  # queue.Empty
+                continue
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind = msg.get("msg_type")
+            content = msg.get("content", {})
+            if kind in ("stream", "display_data", "execute_result", "error", "update_display_data"):
+                if self.output_left >= 0:
+                    self.output_left -= _size(content)
+                if collect and kind == "stream" and content.get("name") == "stdout":
+                    if sum(map(len, text)) < 4_000_000:
+                        text.append(content.get("text", ""))
+                if self.output_left < 0 and interrupted is None:
+                    result["status"] = result["limit"] = "output"
+                    interrupted = time.monotonic()
+                    self.km.interrupt_kernel()
+                    deadline = interrupted + 5.0
+            if kind == "error" and result["status"] == "ok":
+                self._count(result)
+                result["status"] = "error"
+                result["ename"] = str(content.get("ename", ""))[:100]
+                result["evalue"] = str(content.get("evalue", ""))[:300]
+            elif kind == "error" and "ename" not in result:
+                result["ename"] = str(content.get("ename", ""))[:100]
+                result["evalue"] = str(content.get("evalue", ""))[:300]
+            if kind == "status" and content.get("execution_state") == "idle":
+                if collect:
+                    result["text"] = "".join(text)
+                return result
+
+    def stop(self):
+        try:
+            self.kc.stop_channels()
+            self.km.shutdown_kernel(now=True)
+        except Exception:
+            pass
+
+
+def main(job_path):
+    with open(job_path) as fh:
+        job = json.load(fh)
+    os.makedirs(job["home"], exist_ok=True)
+    os.chdir(job["home"])
+    with open(job["notebook_name"], "w") as fh:
+        fh.write(job["notebook_text"])
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # interrupts are for the kernel
+    start = time.monotonic()
+    try:
+        kernel = Kernel(job["cell_seconds"], job["output_bytes"], job.get("processes"))
+    except Exception as err:
+        emit(event="failed", why=f"the kernel did not start ({type(err).__name__}: {err})"[:300])
+        return 3
+    emit(event="started", seconds=round(time.monotonic() - start, 3))
+    for cell in job["cells"]:
+        outcome = kernel.run(cell["source"])
+        emit(event="cell", index=cell["index"], **outcome)
+        if outcome["status"] == "died" or outcome.get("killed"):
+            kernel.stop()
+            emit(event="done", seconds=round(time.monotonic() - start, 3))
+            return 0
+    outcome = kernel.run(EXTRACT + f"\n__genviz_extract({job['answers']!r}, {MARKER!r})\n",
+                         collect=True, silent=False, seconds=job.get("extract_seconds", 30))
+    text = outcome.pop("text", "")
+    answers = None
+    for line in text.split("\n"):
+        if line.startswith(MARKER):
+            try:
+                answers = json.loads(line[len(MARKER):])
+            except ValueError:
+                answers = None
+    if isinstance(answers, dict):
+        emit(event="answers", answers=answers)
+    else:
+        emit(event="no-answers", **outcome)
+    kernel.stop()
+    emit(event="done", seconds=round(time.monotonic() - start, 3))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))

@@ -1,0 +1,180 @@
+"""The course's gradebook: nbgrader's ``gradebook.db``, written by the grading process only.
+
+nbgrader is kept for what it does well and safely — the gradebook's schema, the Formgrader
+(where a person grades the hand-graded cells and may override a score) and the CSV export — and
+not for autograding, which runs student code in the same process tree as the gradebook (the
+hole of issue #29). :mod:`course.grade` runs every submission in a sandbox that cannot see this
+file, checks the answers outside, and then writes the scores here, from one process.
+
+What a (re)grade writes, per submission:
+
+- the auto-graded questions (``test_qN``): the score the run earned (0 when it earned
+  nothing, when the notebook could not be graded, when the folder is empty); any score a
+  person or anything else set on such a cell before (``manual_score``, ``extra_credit``) is
+  cleared and the report says so: a regrade never keeps a score the run did not earn;
+- the hand-graded questions (``working_qK``): never scored here. A person's score is kept only
+  if the student's text of that cell is the one that was graded (its SHA-256 is kept in
+  ``autograded/<student>/<assignment>/grading.json``); if the text changed, or the
+  submission could not be graded, the score is cleared and the cell waits for a person again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+
+from course import _nbg
+from course.assignments import ASSIGNMENTS
+
+COURSE_ID = "genviz"
+
+
+def open_gradebook(course):
+    """nbgrader's ``Gradebook`` on ``course/gradebook.db`` (created if missing)."""
+    from nbgrader.api import Gradebook
+
+    _nbg._venv_bin_on_path()  # nbgrader runs `alembic` when it creates a database
+    path = pathlib.Path(course).resolve() / "gradebook.db"
+    return Gradebook(f"sqlite:///{path}", course_id=COURSE_ID)
+
+
+def auto_ids(name: str) -> list[tuple[str, int]]:
+    a = ASSIGNMENTS[name]
+    return [(f"test_q{i}", q.points) for i, q in enumerate(a.questions, 1)]
+
+
+def working_ids(name: str) -> list[str]:
+    a = ASSIGNMENTS[name]
+    n = len(a.questions)
+    return [f"working_q{k}" for k in range(n + 1, n + 1 + len(a.working))]
+
+
+def max_score(name: str) -> float:
+    a = ASSIGNMENTS[name]
+    return float(sum(q.points for q in a.questions) + a.working_points * len(a.working))
+
+
+def record_assignments(course, names) -> None:
+    """Record each assignment, its notebook and its graded cells (idempotent)."""
+    with open_gradebook(course) as gb:
+        for name in names:
+            a = ASSIGNMENTS[name]
+            gb.update_or_create_assignment(name)
+            gb.update_or_create_notebook(name, name)
+            for i, (grade_id, points) in enumerate(auto_ids(name), 1):
+                gb.update_or_create_grade_cell(grade_id, name, name, max_score=float(points),
+                                               cell_type="code")
+                gb.update_or_create_solution_cell(f"answer_q{i}", name, name)
+            for grade_id in working_ids(name):
+                gb.update_or_create_grade_cell(grade_id, name, name,
+                                               max_score=float(a.working_points),
+                                               cell_type="markdown")
+                gb.update_or_create_solution_cell(grade_id, name, name)
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _sidecar(course, student, name) -> pathlib.Path:
+    return pathlib.Path(course) / "autograded" / student / name / "grading.json"
+
+
+def submitted_timestamp(course, outcome):
+    """The time in ``submitted/<student>/<assignment>/timestamp.txt`` (nbgrader's collect and
+    zip_collect write it), or None; a link, a large or unreadable file counts as none."""
+    from nbgrader.utils import parse_utc
+
+    path = (pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
+            / "timestamp.txt")
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > 100:
+            return None
+        return parse_utc(path.read_text().strip())
+    except (OSError, ValueError, TypeError, OverflowError):
+        return None
+
+
+def write_outcomes(course, outcomes) -> None:
+    """Write every outcome's scores (see the module docstring); notes go to ``o.problems``."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy noise from nbgrader
+        warnings.filterwarnings("ignore", message=".*not in session")
+        _write_outcomes(course, outcomes)
+
+
+def _write_outcomes(course, outcomes) -> None:
+    from nbgrader.api import MissingEntry
+
+    with open_gradebook(course) as gb:
+        for o in outcomes:
+            if o.assignment not in ASSIGNMENTS or not o.known_student:
+                continue
+            gb.update_or_create_student(o.student_id)
+            try:
+                gb.find_submission(o.assignment, o.student_id)
+            except MissingEntry:
+                if not o.submitted:
+                    continue  # never handed in, never graded: nbgrader's export gives 0
+            # nbgrader's Formgrader counts a submission as graded when this timestamp is the
+            # one of submitted/<student>/<assignment>/timestamp.txt (none: None)
+            gb.update_or_create_submission(o.assignment, o.student_id,
+                                           timestamp=submitted_timestamp(course, o))
+            for grade_id, _ in auto_ids(o.assignment):
+                grade = gb.find_grade(grade_id, o.assignment, o.assignment, o.student_id)
+                if grade.manual_score is not None or grade.extra_credit:
+                    o.problems.append(f"a score set by hand on {grade_id} "
+                                      f"({grade.manual_score}) was cleared: the run decides")
+                grade.auto_score = float(o.earned.get(grade_id, 0.0))
+                grade.manual_score = None
+                grade.extra_credit = None
+                grade.needs_manual_grade = False
+            sidecar = _sidecar(course, o.student_id, o.assignment)
+            before = {}
+            if sidecar.exists():
+                try:
+                    before = json.loads(sidecar.read_text()).get("working", {})
+                except ValueError:
+                    before = {}
+            for grade_id in working_ids(o.assignment):
+                grade = gb.find_grade(grade_id, o.assignment, o.assignment, o.student_id)
+                same = o.graded and grade_id in o.working and before.get(grade_id) == o.working[
+                    grade_id]
+                if grade.manual_score is not None and not same:
+                    o.problems.append(f"the hand-graded score of {grade_id} was cleared: the "
+                                      "text graded is not this submission's")
+                if not same:
+                    grade.manual_score = None
+                    grade.extra_credit = None
+                grade.auto_score = None
+                grade.needs_manual_grade = grade.manual_score is None
+            gb.db.commit()
+            if o.graded:
+                sidecar.parent.mkdir(parents=True, exist_ok=True)
+                sidecar.write_text(json.dumps({"working": o.working}, indent=1))
+            elif sidecar.exists():
+                sidecar.unlink()
+        for o in outcomes:
+            if o.assignment not in ASSIGNMENTS or not o.known_student:
+                continue
+            try:
+                o.score = float(gb.find_submission(o.assignment, o.student_id).score)
+            except MissingEntry:
+                o.score = 0.0
+            o.max_score = max_score(o.assignment)
+
+
+def export(course) -> pathlib.Path:
+    """nbgrader's CSV export of the gradebook to ``course/grades.csv``."""
+    from nbgrader.plugins import CsvExportPlugin
+
+    course = pathlib.Path(course).resolve()
+    dest = course / "grades.csv"
+    grader = _nbg.api(course)
+    plugin = CsvExportPlugin(to=str(dest), parent=grader)
+    with open_gradebook(course) as gb:
+        plugin.export(gb)
+    return dest

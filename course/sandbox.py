@@ -1,0 +1,422 @@
+"""The grading sandbox: a student's notebook runs where it can reach nothing of the course.
+
+:class:`Sandbox` runs ``course/_runner.py`` (which starts a Jupyter kernel and executes the
+notebook's cells) under bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewrap``):
+
+- **file system**: a fresh root with, read-only, only what Python needs — ``/usr`` (and the
+  ``/bin``, ``/lib`` links), the interpreter's installation and the environment (``sys.prefix``),
+  the ``genviz`` package — and a small ``/etc`` (hosts, passwd); a size-limited ``tmpfs`` as
+  ``/tmp``, with the run's home and working directory in it. Nothing else of the machine: not
+  the course directory (source, gradebook, other submissions, release), not the course secret,
+  not the repository, not the grader's home;
+- **no network** (a network namespace with only a loopback, which the kernel's sockets use);
+- **its own PID namespace** (``--unshare-pid``, ``--die-with-parent``, a new session): when the
+  runner ends, the kernel ends every process left inside; :meth:`Sandbox.run` then checks, by
+  PID, that no process of that namespace is left (``RunResult.leftover``);
+- **limits** (``setrlimit`` before ``bwrap`` starts; inherited by everything inside): CPU time,
+  address space (memory), processes, file size, open files, no core dumps; the runner adds a
+  per-cell time limit and an output limit, and this process a wall-clock limit and a limit on
+  what it reads from the sandbox;
+- **user**: run as root (CI, a VM), the sandboxed process drops to a throw-away user id of its
+  own (``setpriv``; no capabilities, ``no_new_privs``), so that the process limit counts only
+  its processes; run as an ordinary user, bubblewrap maps that user into a new user namespace.
+
+Nothing that comes out is trusted: :func:`course.plain.decode` reads each line.
+
+``Sandbox(unsafe=True)`` runs the runner without any of this (for a machine where no sandbox
+works, ``python -m course.grade --unsafe``): the student's code then runs with the grader's
+permissions and every report row says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import pathlib
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from course.plain import NotPlain, decode
+
+RUNNER = pathlib.Path(__file__).resolve().parent / "_runner.py"
+
+INSTALL_HELP = """\
+Grading needs a sandbox for the students' code, and none works on this machine ({why}).
+Install bubblewrap and try again:
+    Debian/Ubuntu:  sudo apt-get install bubblewrap
+    Fedora/RHEL:    sudo dnf install bubblewrap
+As an ordinary user bubblewrap needs unprivileged user namespaces: on Ubuntu 24.04 and later
+run grading as root (sudo), or allow them for bwrap (AppArmor profile); in a container or a
+Kubernetes pod, grade on a VM or a laptop instead (docs/grade-a-class.md, "Where to grade").
+To grade WITHOUT a sandbox (the students' code then runs with your permissions and can read
+and change your files, other students' work and the gradebook): --unsafe."""
+
+
+class SandboxUnavailable(RuntimeError):
+    """No sandbox works here; the message says how to install one."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Limits:
+    """What one submission may use (the defaults suit the course's assignments)."""
+
+    cell_seconds: float = 60.0          # one cell; then interrupted, then the kernel ended
+    wall_seconds: float | None = None   # the whole run (default: from the number of cells)
+    cpu_seconds: int = 600              # CPU time of any one process
+    memory_bytes: int = 3 << 30         # address space of any one process
+    processes: int = 128                # processes and threads of the sandbox's user
+    file_bytes: int = 64 << 20          # largest file written
+    tmp_bytes: int = 256 << 20          # the sandbox's /tmp (home and working directory)
+    output_bytes: int = 2_000_000       # what the notebook may print (runner)
+    result_bytes: int = 4_000_000       # what this process reads from the sandbox
+
+    def wall(self, n_cells: int) -> float:
+        if self.wall_seconds is not None:
+            return self.wall_seconds
+        return 90.0 + (self.cell_seconds + 6.0) * (n_cells + 1)
+
+
+@dataclasses.dataclass
+class RunResult:
+    events: list                    # decoded lines of the runner (untrusted content)
+    garbage: int = 0                # lines that were not strict JSON objects
+    ended: str = "ok"               # "ok" | "wall" (killed at the wall limit) | "output"
+    exit_code: int | None = None    # of the sandbox (bwrap) process
+    seconds: float = 0.0
+    leftover: list = dataclasses.field(default_factory=list)  # PIDs found after the end
+    sandbox: str = "bubblewrap"
+
+
+def _python_roots() -> list[str]:
+    """Directories the sandbox's Python needs, read-only: the interpreter's installation,
+    the environment, and genviz (an editable install lives outside the environment)."""
+    import genviz
+
+    roots = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+             str(pathlib.Path(sys.executable).resolve().parent.parent),
+             str(pathlib.Path(genviz.__file__).resolve().parent)}
+    out = []
+    for root in sorted({str(pathlib.Path(r).resolve()) for r in roots}):
+        if root in ("/", "/usr") or root.startswith("/usr/"):
+            continue  # /usr is bound as a whole
+        out.append(root)
+    # keep only the outermost of nested directories
+    return [r for r in out if not any(r != o and r.startswith(o + "/") for o in out)]
+
+
+def _parents(path: str) -> list[str]:
+    parts = pathlib.PurePosixPath(path).parts[1:-1]
+    return ["/" + "/".join(parts[:i + 1]) for i in range(len(parts))]
+
+
+class Sandbox:
+    """Runs the runner on a job under bubblewrap (or, with ``unsafe=True``, without).
+
+    Parameters
+    ----------
+    unsafe : bool
+        Run without a sandbox (see the module docstring).
+    bwrap : str, optional
+        The bubblewrap program (default: ``$GENVIZ_BWRAP``, else ``bwrap`` on PATH).
+    """
+
+    def __init__(self, *, unsafe: bool = False, bwrap: str | None = None):
+        if not isinstance(unsafe, bool):
+            raise TypeError(f"unsafe must be True or False, got {unsafe!r}")
+        self.unsafe = unsafe
+        self.bwrap = (bwrap or os.environ.get("GENVIZ_BWRAP") or shutil.which("bwrap")
+                      or "/usr/bin/bwrap")
+        self.root = os.geteuid() == 0
+        self.kind = "none (--unsafe)" if unsafe else "bubblewrap"
+        self._probed = False
+
+    # -- availability --------------------------------------------------------------------------
+    def probe(self) -> None:
+        """Raise :class:`SandboxUnavailable` unless the sandbox starts Python here."""
+        if self.unsafe or self._probed:
+            return
+        if not os.path.exists(self.bwrap):
+            raise SandboxUnavailable(INSTALL_HELP.format(why=f"no {self.bwrap}"))
+        with tempfile.TemporaryDirectory(prefix="genviz-probe-") as tmp:
+            cmd = self._command(pathlib.Path(tmp), job=None, uid=self._uid(),
+                                argv=[sys.executable, "-c", "import genviz, jupyter_client"])
+            try:
+                out = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
+                                     preexec_fn=self._limit(Limits()))
+            except (OSError, subprocess.TimeoutExpired) as err:
+                raise SandboxUnavailable(INSTALL_HELP.format(why=str(err))) from None
+        if out.returncode != 0:
+            why = (out.stderr.strip().splitlines() or [f"exit status {out.returncode}"])[-1]
+            raise SandboxUnavailable(INSTALL_HELP.format(why=f"bwrap: {why[:200]}"))
+        self._probed = True
+
+    # -- the command ----------------------------------------------------------------------------
+    def _uid(self) -> int:
+        # a throw-away user id per grading process (one sandbox at a time per process): the
+        # process limit then counts this sandbox's processes only
+        return 1_500_000_000 + os.getpid() if self.root else os.getuid()
+
+    def _command(self, tmp: pathlib.Path, job, uid: int, argv=None) -> list[str]:
+        etc = tmp / "etc"
+        etc.mkdir(exist_ok=True)
+        (etc / "passwd").write_text(f"root:x:0:0::/root:/bin/sh\nstudent:x:{uid}:{uid}::"
+                                    "/tmp/home:/bin/sh\n")
+        (etc / "group").write_text(f"root:x:0:\nstudent:x:{uid}:\n")
+        (etc / "hosts").write_text("127.0.0.1 localhost\n::1 localhost ip6-localhost\n")
+        cmd = [self.bwrap, "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+               "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+               "--hostname", "sandbox"]
+        if not self.root:
+            cmd += ["--unshare-user", "--uid", str(uid), "--gid", str(os.getgid()),
+                    "--disable-userns"]
+        cmd += ["--ro-bind", "/usr", "/usr"]
+        for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+            if os.path.islink(top):
+                cmd += ["--symlink", os.readlink(top), top]
+            elif os.path.isdir(top):
+                cmd += ["--ro-bind", top, top]
+        made = set()
+        for root in _python_roots():
+            for parent in _parents(root):
+                if parent not in made:
+                    made.add(parent)
+                    cmd += ["--perms", "0755", "--dir", parent]
+            cmd += ["--ro-bind", root, root]
+        cmd += ["--perms", "0755", "--dir", "/etc"]
+        for name in ("passwd", "group", "hosts"):
+            cmd += ["--ro-bind", str(etc / name), f"/etc/{name}"]
+        for name in ("ld.so.cache", "localtime", "nsswitch.conf"):
+            if os.path.exists(f"/etc/{name}"):
+                cmd += ["--ro-bind", f"/etc/{name}", f"/etc/{name}"]
+        cmd += ["--proc", "/proc", "--dev", "/dev",
+                "--size", str(Limits().tmp_bytes if job is None else job["tmp_bytes"]),
+                "--tmpfs", "/tmp", "--chmod", "1777", "/tmp",
+                "--perms", "0755", "--dir", "/job"]
+        cmd += ["--ro-bind", str(RUNNER), "/job/runner.py"]
+        if job is not None:
+            cmd += ["--ro-bind", str(tmp / "job.json"), "/job/job.json"]
+        cmd += ["--chdir", "/tmp", "--clearenv"]
+        venv_bin = str(pathlib.Path(sys.executable).parent)
+        env = {"HOME": "/tmp/home", "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8",
+               "PATH": f"{venv_bin}:/usr/bin:/bin", "MPLBACKEND": "Agg",
+               "MPLCONFIGDIR": "/tmp/home/.matplotlib", "IPYTHONDIR": "/tmp/home/.ipython",
+               "JUPYTER_RUNTIME_DIR": "/tmp/home/.runtime", "JUPYTER_PLATFORM_DIRS": "1",
+               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+               "PYTHONDONTWRITEBYTECODE": "1", "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
+        for key, value in env.items():
+            cmd += ["--setenv", key, value]
+        argv = argv or [sys.executable, "/job/runner.py", "/job/job.json"]
+        if self.root:
+            cmd += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
+                    "--cap-add", "CAP_SETPCAP", "--", "/usr/bin/setpriv", "--reuid", str(uid),
+                    "--regid", str(uid), "--clear-groups", "--inh-caps=-all",
+                    "--bounding-set=-all", "--no-new-privs"]
+        else:
+            cmd += ["--"]
+        return cmd + argv
+
+    def _limit(self, limits: Limits):
+        processes = limits.processes
+        if not self.root:
+            # an ordinary user's process limit counts all of that user's processes
+            processes += _threads_of(os.getuid())
+
+        def apply():
+            for what, value in ((resource.RLIMIT_CPU, limits.cpu_seconds),
+                                (resource.RLIMIT_AS, limits.memory_bytes),
+                                (resource.RLIMIT_NPROC, processes),
+                                (resource.RLIMIT_FSIZE, limits.file_bytes),
+                                (resource.RLIMIT_NOFILE, 1024),
+                                (resource.RLIMIT_CORE, 0)):
+                soft, hard = resource.getrlimit(what)
+                value = value if hard == resource.RLIM_INFINITY else min(value, hard)
+                resource.setrlimit(what, (value, value))
+        return apply
+
+    # -- a run ----------------------------------------------------------------------------------
+    def run(self, job: dict, limits: Limits = Limits()) -> RunResult:
+        """Run the runner on ``job`` (cells, answer names, notebook) and read what it says."""
+        job = {**job, "cell_seconds": limits.cell_seconds, "output_bytes": limits.output_bytes,
+               "tmp_bytes": limits.tmp_bytes, "home": "/tmp/home",
+               "processes": limits.processes if self.root and not self.unsafe else None}
+        with tempfile.TemporaryDirectory(prefix="genviz-sandbox-") as tmp:
+            tmp = pathlib.Path(tmp)
+            if self.unsafe:
+                return self._run_unsafe(tmp, job, limits)
+            self.probe()
+            (tmp / "job.json").write_text(json.dumps(job))
+            cmd = self._command(tmp, job, self._uid())
+            info_r, info_w = os.pipe()
+            cmd = cmd[:1] + ["--info-fd", str(info_w)] + cmd[1:]
+            start = time.monotonic()
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, pass_fds=(info_w,),
+                                    preexec_fn=self._limit(limits), start_new_session=True)
+            os.close(info_w)
+            namespace = _read_namespace(info_r)
+            result = _collect(proc, limits, len(job["cells"]), start)
+            result.leftover = _processes_in(namespace) if namespace else []
+            return result
+
+    def _run_unsafe(self, tmp: pathlib.Path, job: dict, limits: Limits) -> RunResult:
+        home = tmp / "home"
+        job = {**job, "home": str(home)}
+        (tmp / "job.json").write_text(json.dumps(job))
+        env = {"HOME": str(home), "PATH": f"{pathlib.Path(sys.executable).parent}:/usr/bin:/bin",
+               "MPLBACKEND": "Agg", "LANG": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1",
+               "IPYTHONDIR": str(home / ".ipython"), "JUPYTER_RUNTIME_DIR": str(home / ".rt"),
+               "MPLCONFIGDIR": str(home / ".matplotlib")}
+        start = time.monotonic()
+        proc = subprocess.Popen([sys.executable, str(RUNNER), str(tmp / "job.json")],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, cwd=tmp, env=env,
+                                preexec_fn=self._limit(dataclasses.replace(
+                                    limits, processes=limits.processes + _threads_of(os.getuid()))),
+                                start_new_session=True)
+        result = _collect(proc, limits, len(job["cells"]), start)
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        result.sandbox = self.kind
+        result.leftover = _processes_in_session(proc.pid)
+        return result
+
+
+def _threads_of(uid: int) -> int:
+    n = 0
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    n += len(os.listdir(f"/proc/{entry.name}/task"))
+            except OSError:
+                pass
+    return n
+
+
+def _read_namespace(fd: int) -> str | None:
+    """bwrap's --info-fd says the sandbox's first process; its PID namespace identifies every
+    process of the sandbox."""
+    data = b""
+    try:
+        while len(data) < 65536:  # bwrap writes the JSON and closes its end
+            chunk = os.read(fd, 4096)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    try:
+        pid = int(json.loads(data.decode() or "{}").get("child-pid"))
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except (ValueError, TypeError, OSError):
+        return None
+
+
+def _processes_in(namespace: str, wait: float = 2.0) -> list[int]:
+    """PIDs (as this machine sees them) of live processes in the PID namespace ``namespace``
+    (zombies, ended and not yet reaped, do not count); the kernel kills a namespace's processes
+    as soon as its first process ends, so this waits a moment for them to die before it
+    reports any."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = []
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                try:
+                    if os.readlink(f"/proc/{entry.name}/ns/pid") == namespace \
+                            and _state(entry.name) not in ("Z", "X"):
+                        found.append(int(entry.name))
+                except OSError:
+                    pass
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
+def _state(pid: str) -> str:
+    """A process's state letter (Z: a zombie, ended and waiting to be reaped)."""
+    with open(f"/proc/{pid}/stat", "rb") as fh:
+        return fh.read().rsplit(b")", 1)[1].split()[0].decode()
+
+
+def _processes_in_session(sid: int) -> list[int]:
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if os.getsid(int(entry.name)) == sid:
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def _collect(proc, limits: Limits, n_cells: int, start: float) -> RunResult:
+    """Read the runner's lines until it ends, the wall limit passes or it says too much."""
+    import selectors
+
+    wall = limits.wall(n_cells)
+    result = RunResult(events=[])
+    buffer = b""
+    total = 0
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    fd = proc.stdout.fileno()
+    while True:
+        left = start + wall - time.monotonic()
+        if left <= 0:
+            result.ended = "wall"
+            break
+        if not sel.select(timeout=min(left, 1.0)):
+            if proc.poll() is not None:
+                break
+            continue
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        total += len(chunk)
+        if total > limits.result_bytes:
+            result.ended = "output"
+            break
+        buffer += chunk
+        *lines, buffer = buffer.split(b"\n")
+        for line in lines:
+            _take(result, line)
+    if result.ended != "ok":
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    else:
+        _take(result, buffer)
+    sel.close()
+    proc.stdout.close()
+    try:
+        result.exit_code = proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        result.exit_code = proc.wait()
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def _take(result: RunResult, line: bytes) -> None:
+    if not line.strip():
+        return
+    try:
+        event = decode(line, max_bytes=1_000_000)
+    except NotPlain:
+        result.garbage += 1
+        return
+    if isinstance(event, dict) and isinstance(event.get("event"), str):
+        result.events.append(event)
+    else:
+        result.garbage += 1
