@@ -40,6 +40,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import math
+import re
 from typing import Callable
 
 from course.variants import Draw, Variant, permute_choice, render, render_text, seed
@@ -621,11 +623,53 @@ def _self_study_transfers(assignment: Assignment, exercises) -> bool:
     return False
 
 
+#: A number as it can stand in a released notebook's text (code or prose).
+_NUMBER = re.compile(r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?")
+
+
+def _release_gives_away(assignment: Assignment, var: Variant, exercises) -> bool:
+    """Would a number printed in this variant's released notebook pass one of its numeric
+    questions? (A parameter or a sentence of the notebook can coincide with a student's answer
+    within the checker's tolerance; the release must hold no passing value, so such a draw is
+    taken again.)"""
+    import json
+
+    from course.build import is_choice, notebook, reference
+
+    text = json.dumps([c.source for c in notebook(assignment, var, exercises).cells])
+    numbers = {float(t) for t in _NUMBER.findall(text)}
+    import numpy as np
+
+    printed = np.array(sorted(numbers) or [np.nan])
+    for ex in exercises:
+        ref = reference(ex)
+        if is_choice(ex) or isinstance(ref, (bool, str)):
+            continue
+        try:
+            values = np.ravel(np.asarray(ref, dtype=float))
+        except (TypeError, ValueError):  # labels, text
+            continue
+        for r in filter(_distinctive, values):
+            # an element of the answer printed in the release, at the checker's tolerance
+            if np.any(np.abs(printed - r) <= ex.atol + ex.rtol * abs(r)):
+                return True
+    return False
+
+
+def _distinctive(value: float) -> bool:
+    """A value whose appearance in a text would give an answer away: finite, not an integer,
+    three or more significant digits (0.5, 4 or 71 stand in prompts and data by themselves)."""
+    if not math.isfinite(value) or value == round(value):
+        return False
+    return len(f"{abs(value):.10g}".split("e")[0].replace(".", "").strip("0")) >= 3
+
+
 def variant(assignment: Assignment, student: str | None, secret: bytes | None):
     """(Variant, exercises) of ``student``: the values drawn from the student id and the course
     secret, the questions built on them, each multiple-choice question's options shuffled. A
-    draw is taken again when a question would be ambiguous (``accept``), cannot be built, or
-    has a numeric answer that the self-study notebook's answer would pass.
+    draw is taken again when a question would be ambiguous (``accept``), cannot be built, has a
+    numeric answer that the self-study notebook's answer would pass, or has one that a number
+    printed in the student's own release would pass.
     ``student=None`` is the notebook's own variant (the self-study data, options in order)."""
     from course.build import is_choice
 
@@ -652,6 +696,9 @@ def variant(assignment: Assignment, student: str | None, secret: bytes | None):
             if is_choice(ex):
                 orders[i] = d.permutation(len(ex.options))
                 exercises[i] = permute_choice(ex, orders[i])
-        return Variant(assignment.name, student, params, orders, attempt), exercises
+        var = Variant(assignment.name, student, params, orders, attempt)
+        if _release_gives_away(assignment, var, exercises):
+            continue
+        return var, exercises
     raise RuntimeError(f"{assignment.name}: no valid variant for {student!r} in {MAX_ATTEMPTS} "
                        "draws: the assignment's draw or accept is broken") from last

@@ -7,6 +7,7 @@ corpus.
 """
 
 import ast
+import dataclasses
 import json
 import math
 import pathlib
@@ -695,3 +696,48 @@ def test_the_self_study_transfer_check_can_fail(name):
 def test_student_markup_is_inert_in_the_formgraders_notebook():
     assert G._inert("<script>x</script> [a](JavaScript:alert(1)) $a<b$") == \
         "&lt;script>x&lt;/script> [a](javascript&#58;alert(1)) $a&lt;b$"
+
+
+def test_a_release_that_prints_a_passing_number_is_caught():
+    """The rule behind redrawing: a numeric answer printed in the release (here planted in
+    the intro of a03_gda's release) is seen; without the plant the variant's release is clean."""
+    from course.assignments import _release_gives_away
+
+    a = ASSIGNMENTS["a03_gda"]
+    var, exercises = variant(a, "alice", SECRET)
+    assert not _release_gives_away(a, var, exercises)
+    numeric = next(ex for ex in exercises
+                   if not B.is_choice(ex) and not isinstance(B.reference(ex), str))
+    r = float(np.ravel(np.asarray(B.reference(numeric), dtype=float))[0])
+    planted = dataclasses.replace(a, title=f"{a.title} (see {r * (1 + numeric.rtol / 2):.6g})")
+    assert _release_gives_away(planted, var, exercises)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_release_prints_a_value_that_passes_its_own_questions(name):
+    """Over 25 students (fixed secret, so reproducible): no number in a student's release text
+    is within the checker's tolerance of any distinctive element of their answers. The oracle is
+    the release's own text scanned independently of the rule above."""
+    import json
+    import re as _re
+
+    a = ASSIGNMENTS[name]
+    for k in range(25):
+        student = f"s{k:03d}"
+        nb, _, exercises = B.student_notebook(a, student, SECRET)
+        text = json.dumps([c.source for c in nb.cells])
+        numbers = np.array([float(t) for t in _re.findall(
+            r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", text)])
+        for ex in exercises:
+            if B.is_choice(ex) or isinstance(B.reference(ex), str):
+                continue
+            try:
+                values = np.ravel(np.asarray(B.reference(ex), dtype=float))
+            except (TypeError, ValueError):
+                continue
+            for v in values:
+                if not np.isfinite(v) or v == round(v) or len(
+                        f"{abs(v):.10g}".split("e")[0].replace(".", "").strip("0")) < 3:
+                    continue
+                hit = np.abs(numbers - v) <= ex.atol + ex.rtol * abs(v)
+                assert not hit.any(), (name, student, v, numbers[hit][:3])
