@@ -159,10 +159,12 @@ bench-class: $(BENCH_CLASS_STAMP)
 		--moves $(MOVES) --interval $(INTERVAL) --notebook $(NOTEBOOK) \
 		--cull-timeout $(CULL_TIMEOUT) --max-seconds $(MAX_SECONDS) \
 		--out benchmarks/class-run.md --json benchmarks/class-run.jsonl
-# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator), each user gets a
-# home under build/hub/home with the course notebooks, JupyterLab with the project's settings,
-# the idle culler. deploy/run_hub.py checks what is missing (proxy, ports) before it starts.
-# configurable-http-proxy (Node.js) comes from PATH, else from npm into build/node.
+# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator, 127.0.0.1 only),
+# each user gets a home under build/hub/home with the course notebooks, JupyterLab with the
+# project's settings, the idle culler. deploy/run_hub.py checks what is missing (proxy, ports)
+# before it starts, stops what a killed hub left running (and says what), and on Ctrl-C stops
+# the hub and every server and kernel within seconds. configurable-http-proxy (Node.js) comes
+# from PATH, else from npm into build/node.
 .PHONY: hub
 HUB_PORT  ?= 8000
 HUB_STAMP := $(VENV)/.genviz-hub-installed

@@ -2,11 +2,31 @@
 # (deploy/jupyterhub_config.py), for TLJH's own hub. deploy/tljh/setup.sh copies this file to
 # /opt/tljh/config/jupyterhub_config.d/genviz.py; TLJH loads it after its own configuration.
 # The repository is checked out at GENVIZ_REPO (setup.sh: /opt/genviz).
+import importlib.util
 import os
 
 c = get_config()  # noqa: F821 (provided by JupyterHub)
 
 GENVIZ_REPO = os.environ.get("GENVIZ_REPO", "/opt/genviz")
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Never a hub that lets anyone in (issue #29): TLJH's own settings (auth.*, users.allowed), read
+# with TLJH's configurer because this file's `c` is loaded apart from them. The hub exits with
+# a message in `journalctl -u jupyterhub` naming what to set; setup.sh refused already.
+_hub_auth = _load(f"{GENVIZ_REPO}/deploy/hub_auth.py", "genviz_hub_auth")
+try:
+    _tljh = _hub_auth.tljh_config()
+except ImportError as exc:
+    raise SystemExit(f"genviz: cannot read TLJH's login settings ({exc}); this file is for The "
+                     f"Littlest JupyterHub's jupyterhub_config.d.") from None
+_hub_auth.refuse_open_login(_tljh, "tljh")
 
 # The project's single-user settings: deploy/singleuser first (kernels over IPC in a short
 # runtime directory, the course-update notice in every kernel); postBuild put etc/jupyter (no
