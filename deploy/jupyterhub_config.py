@@ -19,6 +19,8 @@ GENVIZ_HUB_HOME            where users' homes go (default build/hub/home/<user>)
 GENVIZ_HUB_STATE           database, cookie secret, pid files (default build/hub/state)
 GENVIZ_HUB_PASSWORD        one shared password for every user (default: none needed)
 GENVIZ_HUB_ADMINS          comma-separated admin user names (default "instructor")
+GENVIZ_HUB_INSTRUCTORS     the group "instructors": who runs the room's votes (default: the admins)
+GENVIZ_POLL_PORT           the poll service's port (default HUB_PORT + 3), on 127.0.0.1
 GENVIZ_HUB_API_TOKEN       a token for scripts (pre-starting servers before a lecture)
 GENVIZ_HUB_MAX_SERVERS     active_server_limit (default 50; 0 = no limit)
 GENVIZ_CULL_TIMEOUT        seconds of inactivity before the culler stops a server (3600)
@@ -52,6 +54,7 @@ def _load(path, name):
 
 
 hub_auth = _load(DEPLOY / "hub_auth.py", "genviz_hub_auth")
+poll = _load(DEPLOY / "poll" / "hub_config.py", "genviz_poll_hub_config")
 
 
 def _env_int(name, default):
@@ -126,6 +129,8 @@ if os.environ.get("GENVIZ_HUB_PASSWORD"):
     c.DummyAuthenticator.password = os.environ["GENVIZ_HUB_PASSWORD"]
 ADMINS = {n.strip() for n in os.environ.get("GENVIZ_HUB_ADMINS", "instructor").split(",") if n.strip()}
 c.Authenticator.admin_users = ADMINS
+INSTRUCTORS = {n.strip() for n in os.environ.get("GENVIZ_HUB_INSTRUCTORS", ",".join(sorted(ADMINS)))
+               .split(",") if n.strip()}
 
 # --- the servers ----------------------------------------------------------------------------------
 c.JupyterHub.spawner_class = "simple"
@@ -221,3 +226,11 @@ if os.environ.get("GENVIZ_HUB_API_TOKEN"):
         "scopes": ["admin:users", "admin:servers", "list:users", "read:users"],
         "services": ["course-admin"],
     })
+
+# --- the room votes (issue #31) -----------------------------------------------------------------
+# The poll service (deploy/poll/genviz_poll.py) beside the hub: students' kernels send their
+# committed predictions (genviz.widgets.room), the group "instructors" runs the rounds and sees
+# the counts. Its votes live in the state directory until the lecturer deletes them (or 12 h).
+POLL_PORT = _env_int("GENVIZ_POLL_PORT", HUB_PORT + 3)
+poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "poll"),
+               instructors=INSTRUCTORS, environment=MARK)

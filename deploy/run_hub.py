@@ -54,7 +54,8 @@ def hub_ports(env=None) -> dict[str, int]:
     """The ports the trial hub binds, by the variable that sets each (as the config reads them)."""
     env = os.environ if env is None else env
     out = {}
-    for name, offset in [("HUB_PORT", 0), ("GENVIZ_HUB_API_PORT", 1), ("GENVIZ_PROXY_API_PORT", 2)]:
+    for name, offset in [("HUB_PORT", 0), ("GENVIZ_HUB_API_PORT", 1), ("GENVIZ_PROXY_API_PORT", 2),
+                         ("GENVIZ_POLL_PORT", 3)]:
         raw = env.get(name, "").strip()
         if raw:
             try:
@@ -140,8 +141,9 @@ def problems(env=None, argv=()) -> list[str]:
         if port_in_use(port):
             found.append(f"port {port} on 127.0.0.1 ({name}) is in use: another hub or program "
                          f"is listening there. Stop it, or pick other ports, e.g. "
-                         f"`make hub HUB_PORT=8010` (the hub also uses HUB_PORT+1 and HUB_PORT+2; "
-                         f"set GENVIZ_HUB_API_PORT / GENVIZ_PROXY_API_PORT to move those).")
+                         f"`make hub HUB_PORT=8010` (the hub also uses HUB_PORT+1, +2 and +3; "
+                         f"set GENVIZ_HUB_API_PORT / GENVIZ_PROXY_API_PORT / GENVIZ_POLL_PORT "
+                         f"to move those).")
     return found
 
 
