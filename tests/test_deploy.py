@@ -105,11 +105,11 @@ def test_trial_hub_limits_servers_with_a_page_that_says_so(trial):
 
 def test_trial_hub_runs_the_idle_culler_with_a_role_and_the_timeout_from_the_environment(trial):
     c = trial(GENVIZ_CULL_TIMEOUT="60")
-    (culler,) = c.JupyterHub.services
-    assert culler["name"] == "idle-culler"
+    culler, poll = c.JupyterHub.services  # and the room's poll service (test_poll_config.py)
+    assert culler["name"] == "idle-culler" and poll["name"] == "genviz-poll"
     assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"]
     assert "--timeout=60" in culler["command"] and "--cull-every=30" in culler["command"]
-    (role,) = c.JupyterHub.load_roles
+    role = c.JupyterHub.load_roles[0]
     assert role["services"] == ["idle-culler"]
     assert set(role["scopes"]) == {"list:users", "read:users:activity", "read:servers",
                                    "delete:servers"}
@@ -194,7 +194,7 @@ def _free_port():
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        if port < 65000 and not any(run_hub.port_in_use(port + i) for i in range(3)):
+        if port < 65000 and not any(run_hub.port_in_use(port + i) for i in range(4)):
             return port
 
 
@@ -204,14 +204,15 @@ def test_launcher_names_a_port_in_use_and_how_to_pick_another():
         busy.listen()
         port = busy.getsockname()[1]
         env = {"PATH": os.environ["PATH"], "HUB_PORT": str(port),
-               "GENVIZ_HUB_API_PORT": str(_free_port()), "GENVIZ_PROXY_API_PORT": str(_free_port())}
+               "GENVIZ_HUB_API_PORT": str(_free_port()), "GENVIZ_PROXY_API_PORT": str(_free_port()),
+               "GENVIZ_POLL_PORT": str(_free_port())}
         found = [p for p in run_hub.problems(env) if "in use" in p]
     assert len(found) == 1 and f"port {port}" in found[0] and "HUB_PORT=" in found[0]
 
 
 def test_launcher_ports_and_their_bad_values():
     assert run_hub.hub_ports({}) == {"HUB_PORT": 8000, "GENVIZ_HUB_API_PORT": 8001,
-                                     "GENVIZ_PROXY_API_PORT": 8002}
+                                     "GENVIZ_PROXY_API_PORT": 8002, "GENVIZ_POLL_PORT": 8003}
     assert run_hub.hub_ports({"HUB_PORT": "9000"})["GENVIZ_PROXY_API_PORT"] == 9002
     for bad, match in [("eighty", "HUB_PORT must be a port number"), ("0", "between 1 and 65535"),
                        ("70000", "between 1 and 65535")]:

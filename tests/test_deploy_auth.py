@@ -258,12 +258,16 @@ def _setup_sh(tmp_path, fake, auth_yaml: str):
     bin_.mkdir()
     calls = tmp_path / "calls.txt"
     calls.write_text("")
-    for path, name in [(bin_ / "tljh-config", "tljh-config"), (user_env / "bin" / "python", "user-python")]:
-        path.write_text(f"#!/bin/sh\necho {name} \"$@\" >> \"$CALLS\"\n")
+    # stand-ins for everything that would change this machine (users, ownership, TLJH)
+    stubs = [(bin_ / "tljh-config", "tljh-config", 0), (user_env / "bin" / "python", "user-python", 0),
+             (bin_ / "useradd", "useradd", 0), (bin_ / "chown", "chown", 0), (bin_ / "id", "id", 1)]
+    for path, name, code in stubs:
+        path.write_text(f"#!/bin/sh\necho {name} \"$@\" >> \"$CALLS\"\nexit {code}\n")
         path.chmod(0o755)
     env = dict(os.environ, PATH=f"{bin_}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
                GENVIZ_REPO=str(tmp_path / "opt-genviz"), TLJH_USER_ENV=str(user_env),
                TLJH_CONFIG_DIR=str(tmp_path / "tljh-config"), TLJH_HUB_PYTHON=sys.executable,
+               GENVIZ_POLL_STATE=str(tmp_path / "poll-state"),
                FAKE_TLJH_CONFIG=str(config), PYTHONPATH=str(fake_pkg))
     result = subprocess.run(["bash", str(DEPLOY / "tljh" / "setup.sh"), str(origin), "main"],
                             env=env, capture_output=True, text=True, timeout=120)
@@ -290,6 +294,9 @@ def test_tljh_setup_goes_on_with_a_list_of_students(tmp_path, fake_tljh):
     assert "user-python -m pip install" in calls and "postBuild" in calls
     assert "tljh-config reload hub" in calls
     assert (tmp_path / "tljh-config" / "jupyterhub_config.d" / "genviz.py").is_file()
+    # the poll service's own system user and private state directory
+    assert "useradd --system" in calls and f"chown genviz-poll {tmp_path / 'poll-state'}" in calls
+    assert (tmp_path / "poll-state").is_dir()
 
 
 def _load_snippet(monkeypatch, fake, auth_yaml):

@@ -47,23 +47,30 @@ def poll_url(host: str, port: int) -> str:
 
 
 def service(python: str, *, port: int, state_dir: str, host: str = "127.0.0.1",
-            script: str | Path = SCRIPT, environment=None) -> dict:
-    """The ``c.JupyterHub.services`` entry."""
-    return {"name": SERVICE, "url": service_url(host, port), "display": False,
-            "command": [python, str(script), f"--state-dir={state_dir}"],
-            "environment": dict(environment or {})}
+            script: str | Path = SCRIPT, environment=None, user: str | None = None) -> dict:
+    """The ``c.JupyterHub.services`` entry (``user``: the system user it runs as, when the
+    hub runs as root; it works in ``state_dir``)."""
+    entry = {"name": SERVICE, "url": service_url(host, port), "display": False,
+             "command": [python, str(script), f"--state-dir={state_dir}"],
+             "environment": dict(environment or {}), "cwd": state_dir}
+    if user:
+        entry["user"] = user
+    return entry
 
 
 def configure(c, *, python: str, port: int, state_dir: str, host: str = "127.0.0.1",
-              url: str | None = None, instructors=(), environment=None) -> None:
+              url: str | None = None, instructors=(), environment=None,
+              user: str | None = None) -> None:
     """Add the poll service, its roles and scopes, and the students' settings to ``c``.
 
     Works on a Config that already holds lists and dicts (the trial hub) and on one loaded
     apart from the hub's own settings (TLJH's jupyterhub_config.d: appends and updates are
     merged into TLJH's values).
     """
+    if user is None:  # runs as the hub's user: its working directory must exist (TLJH:
+        Path(state_dir).mkdir(parents=True, exist_ok=True)  # setup.sh makes it for its user)
     c.JupyterHub.services.append(service(python, port=port, state_dir=state_dir, host=host,
-                                         environment=environment))
+                                         environment=environment, user=user))
     c.JupyterHub.load_roles.extend(ROLES)
     c.JupyterHub.custom_scopes.update(CUSTOM_SCOPES)
     c.Spawner.server_token_scopes = list(SERVER_TOKEN_SCOPES)

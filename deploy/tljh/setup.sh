@@ -16,9 +16,10 @@
 #  3. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
 #     the genviz-a11y extension, the websocket settings, into the environment's prefix);
-#  4. applies deploy/tljh/config.yaml with tljh-config, and copies the hub snippet
+#  4. applies deploy/tljh/config.yaml with tljh-config, creates the system user `genviz-poll`
+#     and its state directory (the room's poll service runs as it), and copies the hub snippet
 #     deploy/tljh/jupyterhub_config.d/genviz.py (timeouts, server limit, the single-user
-#     settings), then reloads the hub.
+#     settings, the poll service), then reloads the hub.
 set -euo pipefail
 REPO_URL="${1:?usage: setup.sh REPOSITORY_URL [BRANCH]}"
 BRANCH="${2:-main}"
@@ -27,6 +28,7 @@ GENVIZ_REPO="${GENVIZ_REPO:-/opt/genviz}"
 USER_ENV="${TLJH_USER_ENV:-/opt/tljh/user}"
 TLJH_CONFIG="${TLJH_CONFIG_DIR:-/opt/tljh/config}"
 HUB_PYTHON="${TLJH_HUB_PYTHON:-/opt/tljh/hub/bin/python3}"
+POLL_STATE="${GENVIZ_POLL_STATE:-/opt/tljh/state/genviz-poll}"
 
 command -v tljh-config >/dev/null || { echo "tljh-config not found: install TLJH first (https://tljh.jupyter.org)"; exit 2; }
 
@@ -55,6 +57,13 @@ tljh-config set services.cull.timeout 3600
 tljh-config set services.cull.every 300
 tljh-config set services.cull.users false
 tljh-config add-item users.admin instructor
+
+# The room votes: the poll service's own system user and state directory (votes, its key)
+id -u genviz-poll >/dev/null 2>&1 || useradd --system --no-create-home \
+  --home-dir "$POLL_STATE" --shell /usr/sbin/nologin genviz-poll
+mkdir -p "$POLL_STATE"
+chown genviz-poll "$POLL_STATE"
+chmod 700 "$POLL_STATE"
 
 mkdir -p "$TLJH_CONFIG/jupyterhub_config.d"
 cp "$GENVIZ_REPO/deploy/tljh/jupyterhub_config.d/genviz.py" "$TLJH_CONFIG/jupyterhub_config.d/genviz.py"

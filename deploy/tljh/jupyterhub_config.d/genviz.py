@@ -4,6 +4,7 @@
 # The repository is checked out at GENVIZ_REPO (setup.sh: /opt/genviz).
 import importlib.util
 import os
+import sys
 
 c = get_config()  # noqa: F821 (provided by JupyterHub)
 
@@ -45,3 +46,14 @@ c.JupyterHub.active_server_limit = int(os.environ.get("GENVIZ_HUB_MAX_SERVERS", 
 c.JupyterHub.template_paths = [f"{GENVIZ_REPO}/deploy/templates"]
 c.JupyterHub.template_vars = {"genviz_max_servers": c.JupyterHub.active_server_limit}
 c.Spawner.default_url = "/lab"
+
+# The room votes (issue #31): the poll service beside TLJH's hub, as its own system user
+# (setup.sh creates `genviz-poll` and its state directory); TLJH's admins (users.admin) form
+# the group "instructors" who run the rounds; add others on the hub's admin page (Groups).
+POLL_PORT = int(os.environ.get("GENVIZ_POLL_PORT", "15011"))
+POLL_STATE = os.environ.get("GENVIZ_POLL_STATE", "/opt/tljh/state/genviz-poll")
+_poll = _load(f"{GENVIZ_REPO}/deploy/poll/hub_config.py", "genviz_poll_hub_config")
+_manage_groups = any(_tljh[s].get("manage_groups") for s in _tljh if s.endswith("Authenticator"))
+_poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
+                user=os.environ.get("GENVIZ_POLL_USER", "genviz-poll"),
+                instructors=() if _manage_groups else set(_tljh.Authenticator.get("admin_users") or ()))
