@@ -150,7 +150,7 @@ def room_chart_html(state, options, *, correct=(), show_open: bool = False,
     voters = state["voters"]
     heads = []
     for r in ("1", "2", "observation"):
-        if voters[r] or state["open"] == _round_value(r):
+        if voters[r] or (r != "observation" and state["open"] == _round_value(r)):
             label = _ROUND_STYLE[r][0]
             live = " (open)" if state["open"] == _round_value(r) else ""
             heads.append(f"{label}{live}: <b>{voters[r]}</b> answered")
@@ -208,8 +208,10 @@ class LecturerPanel(widgets.VBox):
                              + (f": {html.escape(prompt)}" if prompt else "") + "</div>")
         self.chart = widgets.HTML(room_chart_html(None, self.options))
         self.status = widgets.HTML("")
-        layout = widgets.Layout(width="auto", height="44px")
-        self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip)
+        # projector-sized whatever the page's template (Voilà's default or genviz-lecture)
+        layout, style = widgets.Layout(width="auto", height="44px"), {"font_size": "20px"}
+        self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip,
+                                             style=style)
                         for name, text, tip in [
                             ("open", "Open vote", "Open the first vote (students can change "
                                                   "their answer until you close it)"),
@@ -220,11 +222,14 @@ class LecturerPanel(widgets.VBox):
         for name, button in self.buttons.items():
             button.on_click(lambda _b, name=name: self.press(name))
             button.add_class("genviz-room-button")
-        self.show_open = widgets.Checkbox(value=False, description="Show answers while open",
-                                          indent=False)
+        self.show_open = widgets.ToggleButton(
+            value=False, description="Show answers while open", icon="eye", style=style,
+            layout=layout, tooltip="For a screen the room does not see: the bars of the open "
+                                   "round, before you close it")
         self.show_open.observe(lambda _c: self._redraw(), names="value")
-        super().__init__([title, self.chart, widgets.HBox(list(self.buttons.values())),
-                          self.show_open, self.status],
+        controls = widgets.HBox([*self.buttons.values(), self.show_open],
+                                layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([title, self.chart, controls, self.status],
                          layout=widgets.Layout(width="640px"))
         self.add_class("genviz-room-panel")
         if room is None:
@@ -259,13 +264,17 @@ class LecturerPanel(widgets.VBox):
             if old is not None and outcome.data["version"] < old["version"]:
                 return True  # an answer overtaken by a newer one (a button press meanwhile)
             self.state = outcome.data
-            self.status.value = f"<span style='font-size:18px'>{_phase(self.state)}</span>"
+            self.status.value = f"<span style='font-size:20px'>{_phase(self.state)}</span>"
         elif outcome.status == 404:
             self.state = None
         elif outcome.status in (401, 403):
             self.status.value = (f"<b>{html.escape(outcome.message)}</b>. The room's answers are "
                                  f"for the hub's instructors (the group <code>instructors</code>; "
                                  f"restart your server after being added).")
+            self._redraw()
+            for b in (*self.buttons.values(), self.show_open):
+                b.disabled = True  # not a lecturer: nothing here works for them
+            return False
         else:
             self.status.value = f"<i>{html.escape(outcome.message)}</i>"
         self._redraw()
