@@ -21,6 +21,7 @@ help:
 	@echo "make assignments - graded nbgrader assignments (01-09) into build/course/release/"
 	@echo "make grade COURSE=DIR - autograde DIR/submitted/<student>/<assignment>/ -> DIR/grades.csv + feedback"
 	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
+	@echo "make bench-votes - the room votes: 30/100/300 students voting within 10 s -> benchmarks/votes.md"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -171,6 +172,13 @@ HUB_STAMP := $(VENV)/.genviz-hub-installed
 $(HUB_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,hub]"
 	@touch $(HUB_STAMP)
+
+# The room votes under load (benchmarks/bench_votes.py): N students commit within 10 s against
+# the poll service behind a trial hub; commit -> lecturer's chart, service memory ->
+# benchmarks/votes.md. Stops everything it started, by PID.
+.PHONY: bench-votes
+bench-votes: $(BENCH_CLASS_STAMP)
+	$(PY) benchmarks/bench_votes.py
 
 hub: $(HUB_STAMP) $(LAB_OVERRIDES)
 	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \

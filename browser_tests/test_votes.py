@@ -26,7 +26,7 @@ from conftest import _new_page
 from pages import ARTIFACTS, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
-from hub_testing import TrialHub, wait_gone  # noqa: E402
+from hub_testing import TrialHub, cleanup, wait_gone  # noqa: E402
 
 STUDENTS = {"ada": (0, 0), "ben": (1, 0), "chloe": (1, 2)}  # first vote, second vote
 OPTIONS = ["up", "down", "it stays"]
@@ -77,7 +77,7 @@ def hub(artifacts):
         TIMINGS["hub_and_4_servers_s"] = round(time.monotonic() - t0, 1)
         yield h
     finally:
-        h.kill_everything()
+        cleanup(h)
         (ARTIFACTS / "votes.json").write_text(json.dumps(TIMINGS, indent=1))
 
 

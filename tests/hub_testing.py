@@ -13,6 +13,7 @@ import http.cookiejar
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -54,7 +55,7 @@ class TrialHub:
     """One ``deploy/run_hub.py`` process and what it started."""
 
     def __init__(self, workdir: Path | None = None, *, env=None, log_name="hub.log"):
-        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="genviz-hub-test-"))
+        self.workdir = Path(workdir or tempfile.mkdtemp(prefix="genviz-trialhub-"))
         self.home = self.workdir / "home"
         self.state = self.workdir / "state"
         self.token = secrets.token_hex(16)
@@ -212,6 +213,16 @@ class TrialHub:
         if self.proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=5)
+
+
+def cleanup(*hubs) -> None:
+    """Kill whatever the hubs still run, then remove their directories."""
+    for hub in hubs:
+        if hub is not None:
+            hub.kill_everything()
+    for hub in hubs:
+        if hub is not None:
+            shutil.rmtree(hub.workdir, ignore_errors=True)
 
 
 def alive(pid: int) -> bool:

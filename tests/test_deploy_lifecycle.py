@@ -15,14 +15,13 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import signal
 import time
 
 import psutil
 import pytest
 
-from hub_testing import RUN_HUB, TrialHub, alive, wait_gone
+from hub_testing import RUN_HUB, TrialHub, alive, cleanup, wait_gone
 
 _spec = importlib.util.spec_from_file_location("run_hub_lifecycle", RUN_HUB)
 run_hub = importlib.util.module_from_spec(_spec)
@@ -79,10 +78,7 @@ def killed_then_restarted():
         yield {"first": first, "second": second, "before": before, "roles": roles,
                "orphans": orphans, "output": output}
     finally:
-        for hub in (second, first):
-            if hub is not None:
-                hub.kill_everything()
-        shutil.rmtree(first.workdir, ignore_errors=True)
+        cleanup(second, first)
 
 
 def test_a_killed_runner_leaves_its_hub_running_until_the_next_start_cleans_it_up(

@@ -19,7 +19,7 @@ import psutil
 import pytest
 
 from genviz.widgets import room
-from hub_testing import TrialHub, alive, wait_gone
+from hub_testing import TrialHub, alive, cleanup, wait_gone
 
 pytestmark = pytest.mark.slow
 STUDENTS = ["ada", "ben", "chloe"]
@@ -34,7 +34,7 @@ def hub():
         h.start_servers([*STUDENTS, "instructor"])
         yield h
     finally:
-        h.kill_everything()
+        cleanup(h)
 
 
 def _server_env(hub, user) -> dict:
