@@ -154,3 +154,17 @@ def test_summary_names_what_was_stopped():
     assert run_hub.role(["/v/bin/python", "-m", "jupyterhub", "-f", "c.py"]) == "hub"
     assert run_hub.role(["/v/bin/python", "-m", "jupyterhub_idle_culler"]) == "culler"
     assert run_hub.role(["bash"]) == "process"
+
+
+def test_a_second_runner_on_the_same_state_refuses_to_start(tmp_path):
+    """Two `make hub` with one state directory: the second names the first and stops; it never
+    kills a live hub's processes."""
+    me = run_hub._record(psutil.Process())
+    path = tmp_path / "trial_hub.json"
+    run_hub.write_state(path, {"runner": me, "processes": [me]})
+    with pytest.raises(RuntimeError, match=f"already running .*PID {me['pid']}"):
+        run_hub.clean_previous(path, mark=str(tmp_path))
+    assert alive(me["pid"]) and path.exists()
+    # a state file whose runner is gone (PID reused by this process, other start time) is stale
+    run_hub.write_state(path, {"runner": {**me, "create_time": 1.0}, "processes": []})
+    assert run_hub.clean_previous(path, mark=str(tmp_path)) == [] and not path.exists()
