@@ -12,6 +12,7 @@ import contextlib
 import http.cookiejar
 import json
 import os
+import random
 import secrets
 import shutil
 import signal
@@ -30,13 +31,23 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_HUB = ROOT / "deploy" / "run_hub.py"
 
 
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        lo, hi = map(int, open("/proc/sys/net/ipv4/ip_local_port_range").read().split())
+        return lo, hi
+    except (OSError, ValueError):
+        return 32768, 60999
+
+
 def free_port_block(n: int = 4) -> int:
-    """A port p with p..p+n-1 free on 127.0.0.1 (never the ports other tools use)."""
-    for _ in range(500):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            p = s.getsockname()[1]
-        if p + n >= 65535 or {8000, 8888, 8866} & set(range(p, p + n)):
+    """A port p with p..p+n-1 free on 127.0.0.1, below the ephemeral range: a port the kernel
+    hands to outgoing connections could be taken between this check and the hub's bind (the
+    poll service binds last, seconds later). Never the ports other tools use."""
+    lo, _ = _ephemeral_range()
+    rng = random.Random()
+    for _ in range(1000):
+        p = rng.randrange(10000, max(lo - n, 10001))
+        if {8000, 8888, 8866} & set(range(p, p + n)):
             continue
         ok = True
         for q in range(p, p + n):
@@ -93,7 +104,8 @@ class TrialHub:
         deadline = time.monotonic() + timeout
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"run_hub.py exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
+                raise RuntimeError(f"run_hub.py exited with {self.proc.returncode}:\n"
+                                   f"{self.problems_in_output()}\n...\n{self.output()[-2000:]}")
             try:
                 if self.hub_pid() is not None:  # this runner's hub, not one it is cleaning up
                     self.api("/")
@@ -105,6 +117,15 @@ class TrialHub:
                 time.sleep(0.3)
         self.remember()
         return self.output()
+
+    def problems_in_output(self, limit: int = 60) -> str:
+        """The log's lines that say what went wrong (tracebacks, errors, the runner's words)."""
+        keep, lines = [], self.output().splitlines()
+        for i, line in enumerate(lines):
+            if any(k in line for k in ("Traceback", "Error", "rror:", "[C ", "[E ", "cannot start",
+                                       "not stopped cleanly", "genviz-poll")):
+                keep.extend(lines[i:i + 3] if "Traceback" in line else [line])
+        return "\n".join(keep[:limit])
 
     def output(self) -> str:
         try:

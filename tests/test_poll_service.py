@@ -387,3 +387,72 @@ def test_counts_equal_each_users_last_accepted_vote(tmp_path_factory, steps):
     again = poll.Store(state)  # and the same after a restart
     assert again.counts("q") == counts
     again.db.close()
+
+
+# --- the process a hub runs -------------------------------------------------------------------------
+
+def _run_service(tmp_path, state_dir):
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, JUPYTERHUB_SERVICE_URL=f"http://127.0.0.1:{port}",
+               JUPYTERHUB_SERVICE_PREFIX="/services/genviz-poll/",
+               JUPYTERHUB_SERVICE_NAME="genviz-poll", JUPYTERHUB_API_TOKEN="unused",
+               JUPYTERHUB_API_URL="http://127.0.0.1:9/hub/api")
+    proc = subprocess.Popen([sys.executable, str(poll.__file__), f"--state-dir={state_dir}"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}/services/genviz-poll/api/"
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            urllib.request.urlopen(urllib.request.Request(url, headers={"Authorization": "token x"}),
+                                   timeout=5)
+        except urllib.error.HTTPError as e:
+            return proc, e.code, e.read()
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(proc.stdout.read().decode())
+            time.sleep(0.2)
+
+
+def test_the_service_process_answers_and_stops_at_once_on_sigterm(tmp_path):
+    import json
+    import signal
+
+    proc, status, body = _run_service(tmp_path, tmp_path / "state")
+    try:
+        # the hub at JUPYTERHUB_API_URL is unreachable here: the token check says so (503)
+        assert status == 503 and "could not check the token" in json.loads(body)["error"]
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+        print(f"\nSIGTERM -> exit in {time.monotonic() - t0:.2f} s")
+    finally:
+        proc.kill()
+    assert (tmp_path / "state" / "votes.sqlite").exists()
+
+
+def test_a_store_that_cannot_be_opened_keeps_the_service_up_saying_why(tmp_path):
+    """JupyterHub will not start when a managed service exits at start: the votes must never
+    take the hub down."""
+    import json
+    import signal
+
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the state directory should be")
+    proc, status, body = _run_service(tmp_path, blocker / "state")
+    try:
+        assert status == 503 and "could not open its store" in json.loads(body)["error"]
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        proc.kill()
+    assert "cannot open the store" in proc.stdout.read().decode()

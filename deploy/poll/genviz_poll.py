@@ -321,6 +321,9 @@ class Base(web.RequestHandler):
         """Tokens only, never cookies: no cross-site request can carry a token."""
 
     async def prepare(self):
+        if self.s["store"] is None:
+            raise Refused(503, f"the poll service could not open its store "
+                               f"({self.s['store_error']}); the hub's log says more")
         header = self.request.headers.get("Authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() not in ("token", "bearer") or not token.strip():
@@ -470,14 +473,16 @@ class NotFound(Base):
         raise Refused(404, "no such endpoint: see deploy/poll/genviz_poll.py")
 
 
-def make_app(store: Store, hub_auth, *, prefix: str = "/services/genviz-poll/",
+def make_app(store: Store | None, hub_auth, *, prefix: str = "/services/genviz-poll/",
              name: str = "genviz-poll", rate: float = 2.0, burst: int = 10,
-             check_scopes=None) -> web.Application:
+             check_scopes=None, store_error: str = "") -> web.Application:
     """The tornado application. ``hub_auth`` answers ``user_for_token(token, sync=False)``
-    with the hub's model of the token's owner (a ``HubAuth`` on a hub, a stand-in in tests)."""
+    with the hub's model of the token's owner (a ``HubAuth`` on a hub, a stand-in in tests).
+    Without a store (it could not be opened) every request gets 503 saying so."""
     if check_scopes is None:
         from jupyterhub.services.auth import check_scopes
-    state = {"store": store, "hub_auth": hub_auth, "name": name, "check_scopes": check_scopes,
+    state = {"store": store, "store_error": store_error, "hub_auth": hub_auth, "name": name,
+             "check_scopes": check_scopes,
              "access_scope": f"access:services!service={name}", "rate": RateLimit(rate, burst)}
     prefix = "/" + prefix.strip("/") + "/"
     q = r"([^/]+)"
@@ -514,11 +519,17 @@ async def serve(args) -> None:
     url = urlparse(os.environ.get("JUPYTERHUB_SERVICE_URL", "http://127.0.0.1:10101"))
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/services/genviz-poll/")
     name = os.environ.get("JUPYTERHUB_SERVICE_NAME", "genviz-poll")
-    store = Store(args.state_dir, args.keep_hours)
+    # JupyterHub does not start when a managed service exits at start: a store that cannot be
+    # opened (an unwritable or full disk) must not take the hub down with the votes
+    try:
+        store, store_error = Store(args.state_dir, args.keep_hours), ""
+    except Exception as exc:  # noqa: BLE001 (any reason: say it on every request)
+        log.exception("cannot open the store in %s", args.state_dir)
+        store, store_error = None, f"{type(exc).__name__}: {exc}"
     # a token's owner is asked from the hub once, then cached for 5 min (HubAuth's default):
     # the hub's check commits to its database, the cost of a class's first votes
     app = make_app(store, HubAuth(cache_max_age=300), prefix=prefix, name=name, rate=args.rate,
-                   burst=args.burst)
+                   burst=args.burst, store_error=store_error)
     server = httpserver.HTTPServer(app, max_body_size=MAX_REQUEST, xheaders=False)
     server.listen(url.port or 80, args.ip or url.hostname)
     log.info("genviz-poll on %s%s (state in %s)", url.geturl().rstrip("/"), prefix,
@@ -531,9 +542,11 @@ async def serve(args) -> None:
         try:
             await asyncio.wait_for(stop.wait(), 3600)
         except asyncio.TimeoutError:
-            store.expire()
+            if store is not None:
+                store.expire()
     server.stop()
-    store.db.close()
+    if store is not None:
+        store.db.close()
     log.info("genviz-poll stopped")
 
 
