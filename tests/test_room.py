@@ -203,7 +203,7 @@ def test_a_student_opening_the_lecturers_panel_is_told_it_is_for_instructors(svc
     try:
         outcome = panel.press("open")
         assert outcome.status == 403 and "instructors" in panel.status.value
-        assert all(b.disabled for b in panel.buttons.values())
+        assert all(b.disabled for b in panel.buttons.values()) and panel.chart.value == ""
         assert svc.request("GET", f"api/questions/{Q}", "t-instructor")[0] == 404
     finally:
         panel.close()

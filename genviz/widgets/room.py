@@ -272,8 +272,9 @@ class LecturerPanel(widgets.VBox):
                                  f"for the hub's instructors (the group <code>instructors</code>; "
                                  f"restart your server after being added).")
             self._redraw()
+            self.chart.value = ""  # not a lecturer: no chart, no control works for them
             for b in (*self.buttons.values(), self.show_open):
-                b.disabled = True  # not a lecturer: nothing here works for them
+                b.disabled = True
             return False
         else:
             self.status.value = f"<i>{html.escape(outcome.message)}</i>"
