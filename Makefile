@@ -22,6 +22,7 @@ help:
 	@echo "make grade COURSE=DIR - grade DIR/submitted/<student>/<assignment>/ in a sandbox -> DIR/grades.csv, report, feedback"
 	@echo "make solution STUDENT=ID ASSIGNMENT=A - that student's solved variant -> build/course/solutions/ID/A/"
 	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
+	@echo "make bench-votes - the room votes: 30/100/300 students voting within 10 s -> benchmarks/votes.md"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
 $(STAMP): pyproject.toml
@@ -172,16 +173,25 @@ bench-class: $(BENCH_CLASS_STAMP)
 		--moves $(MOVES) --interval $(INTERVAL) --notebook $(NOTEBOOK) \
 		--cull-timeout $(CULL_TIMEOUT) --max-seconds $(MAX_SECONDS) \
 		--out benchmarks/class-run.md --json benchmarks/class-run.jsonl
-# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator), each user gets a
-# home under build/hub/home with the course notebooks, JupyterLab with the project's settings,
-# the idle culler. deploy/run_hub.py checks what is missing (proxy, ports) before it starts.
-# configurable-http-proxy (Node.js) comes from PATH, else from npm into build/node.
+# The trial JupyterHub (deploy/): any user name logs in (dummy authenticator, 127.0.0.1 only),
+# each user gets a home under build/hub/home with the course notebooks, JupyterLab with the
+# project's settings, the idle culler. deploy/run_hub.py checks what is missing (proxy, ports)
+# before it starts, stops what a killed hub left running (and says what), and on Ctrl-C stops
+# the hub and every server and kernel within seconds. configurable-http-proxy (Node.js) comes
+# from PATH, else from npm into build/node.
 .PHONY: hub
 HUB_PORT  ?= 8000
 HUB_STAMP := $(VENV)/.genviz-hub-installed
 $(HUB_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,hub]"
 	@touch $(HUB_STAMP)
+
+# The room votes under load (benchmarks/bench_votes.py): N students commit within 10 s against
+# the poll service behind a trial hub; commit -> lecturer's chart, service memory ->
+# benchmarks/votes.md. Stops everything it started, by PID.
+.PHONY: bench-votes
+bench-votes: $(BENCH_CLASS_STAMP)
+	$(PY) benchmarks/bench_votes.py
 
 hub: $(HUB_STAMP) $(LAB_OVERRIDES)
 	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \

@@ -78,7 +78,7 @@ class Hub:
     def __init__(self, config: pathlib.Path, *, cull_timeout: int, workdir: pathlib.Path,
                  log=print, server_env=None):
         self.config = config
-        self.port = free_port_block()
+        self.port = free_port_block(4)  # + the poll service at HUB_PORT + 3
         self.url = f"http://127.0.0.1:{self.port}"
         self.workdir = workdir
         self.home = workdir / "homes"

@@ -4,7 +4,8 @@ the class benchmark all start ``jupyterhub -f deploy/jupyterhub_config.py``.
 A lecturer's laptop, not a production hub: any user name logs in (the dummy authenticator,
 optionally with one shared password), every user's server is a local process of the same Unix
 user (SimpleLocalProcessSpawner) with its own home directory, and everything listens on
-127.0.0.1. The single-user settings are those of the real deployments (deploy/tljh/,
+127.0.0.1 -- and only there: the hub refuses to start when asked to listen anywhere else (a
+login that lets any name in must not be reachable from the network; deploy/hub_auth.py). The single-user settings are those of the real deployments (deploy/tljh/,
 deploy/z2jh/): kernels over IPC in a short runtime directory (the port race), long start
 timeouts, a server limit with a clear message, the idle culler.
 
@@ -18,22 +19,42 @@ GENVIZ_HUB_HOME            where users' homes go (default build/hub/home/<user>)
 GENVIZ_HUB_STATE           database, cookie secret, pid files (default build/hub/state)
 GENVIZ_HUB_PASSWORD        one shared password for every user (default: none needed)
 GENVIZ_HUB_ADMINS          comma-separated admin user names (default "instructor")
+GENVIZ_HUB_INSTRUCTORS     the group "instructors": who runs the room's votes (default: the admins)
+GENVIZ_POLL_PORT           the poll service's port (default HUB_PORT + 3), on 127.0.0.1
 GENVIZ_HUB_API_TOKEN       a token for scripts (pre-starting servers before a lecture)
 GENVIZ_HUB_MAX_SERVERS     active_server_limit (default 50; 0 = no limit)
 GENVIZ_CULL_TIMEOUT        seconds of inactivity before the culler stops a server (3600)
 GENVIZ_CHP                 the configurable-http-proxy command (default: from PATH)
 =========================  ===========================================================
+
+deploy/run_hub.py marks every process of the hub with ``GENVIZ_TRIAL_HUB=<state dir>`` (passed
+on to the servers, kernels and services here) so that it can stop all of them, and clean up
+after a hub that was killed.
 """
 
+import importlib.util
 import os
 import pathlib
 import shutil
 import sys
 
+from jupyterhub.auth import DummyAuthenticator
+
 c = get_config()  # noqa: F821 (provided by JupyterHub when it loads this file)
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+hub_auth = _load(DEPLOY / "hub_auth.py", "genviz_hub_auth")
+poll = _load(DEPLOY / "poll" / "hub_config.py", "genviz_poll_hub_config")
 
 
 def _env_int(name, default):
@@ -49,6 +70,8 @@ HOME = pathlib.Path(os.environ.get("GENVIZ_HUB_HOME") or ROOT / "build" / "hub" 
 STATE = pathlib.Path(os.environ.get("GENVIZ_HUB_STATE") or ROOT / "build" / "hub" / "state").resolve()
 STATE.mkdir(parents=True, exist_ok=True)
 HOME.mkdir(parents=True, exist_ok=True)
+#: every process of this hub carries it (deploy/run_hub.py finds and stops them by it)
+MARK = {"GENVIZ_TRIAL_HUB": os.environ.get("GENVIZ_TRIAL_HUB") or str(STATE)}
 
 #: the directory the course arrives in, as nbgitpuller names it (the repository's name)
 COURSE_DIR = "genviz"
@@ -74,12 +97,40 @@ c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
 c.JupyterHub.cleanup_servers = True  # stopping the hub stops every user's server
 
 # --- who logs in --------------------------------------------------------------------------------
-c.JupyterHub.authenticator_class = "dummy"
+
+class TrialDummyAuthenticator(DummyAuthenticator):
+    """JupyterHub's dummy login (any user name, optionally one shared password), which refuses
+    to start a hub that listens beyond 127.0.0.1: checked on the hub's final settings, so
+    ``--ip=0.0.0.0`` on the command line or a config file loaded after this one is refused too."""
+
+    def check_allow_config(self):
+        super().check_allow_config()
+        app = self.parent
+        if app is None:
+            return
+        settings = {"JupyterHub": {"bind_url": app.bind_url, "hub_bind_url": app.hub_bind_url,
+                                   "hub_ip": app.hub_ip},
+                    "Spawner": {"ip": app.config.Spawner.get("ip", "127.0.0.1")}}
+        if not settings["JupyterHub"]["hub_bind_url"]:
+            del settings["JupyterHub"]["hub_bind_url"]
+        wide = hub_auth.loopback_problems(settings)
+        if wide:
+            message = ("genviz's trial hub lets any user name log in, so it listens on 127.0.0.1 "
+                       "only; refused: " + "; ".join(wide) + ". For a class, use The Littlest "
+                       "JupyterHub or Zero to JupyterHub with a real login (docs: Teach a class).")
+            self.log.critical(message)
+            print(message, file=sys.stderr)
+            raise SystemExit(1)
+
+
+c.JupyterHub.authenticator_class = TrialDummyAuthenticator
 c.Authenticator.allow_all = True
 if os.environ.get("GENVIZ_HUB_PASSWORD"):
     c.DummyAuthenticator.password = os.environ["GENVIZ_HUB_PASSWORD"]
 ADMINS = {n.strip() for n in os.environ.get("GENVIZ_HUB_ADMINS", "instructor").split(",") if n.strip()}
 c.Authenticator.admin_users = ADMINS
+INSTRUCTORS = {n.strip() for n in os.environ.get("GENVIZ_HUB_INSTRUCTORS", ",".join(sorted(ADMINS)))
+               .split(",") if n.strip()}
 
 # --- the servers ----------------------------------------------------------------------------------
 c.JupyterHub.spawner_class = "simple"
@@ -93,6 +144,14 @@ c.Spawner.http_timeout = HTTP_TIMEOUT
 c.Spawner.start_timeout = START_TIMEOUT
 if os.geteuid() == 0:  # containers and CI run as root; jupyter-server refuses that unless told
     c.Spawner.args = ["--allow-root"]
+# Stopping a server (Ctrl-C on the hub, the culler, the "Stop My Server" button): SIGINT, then
+# SIGTERM, then SIGKILL. A server takes 3+ s to act on SIGINT (it asks each kernel to shut down)
+# and JupyterHub's 10 + 5 + 5 s would keep a stopping hub waiting up to 20 s; SIGTERM after 1 s
+# stops it at once (its kernels follow their parent). deploy/run_hub.py kills what is left 6 s
+# after Ctrl-C.
+c.Spawner.interrupt_timeout = 1
+c.Spawner.term_timeout = 2
+c.Spawner.kill_timeout = 2
 # The project's settings, as `make lab` uses them: deploy/singleuser (IPC kernels in a short
 # runtime directory, the course-update notice in every kernel) first, then the project's own
 # etc/jupyter (no Nagle on the websockets) and share/jupyter (the genviz-a11y extension).
@@ -102,6 +161,7 @@ c.Spawner.environment = {
         [str(DEPLOY / "singleuser" / "etc" / "jupyter"), str(ROOT / "etc" / "jupyter")]),
     "JUPYTER_PATH": os.pathsep.join(
         [str(DEPLOY / "singleuser" / "share" / "jupyter"), str(ROOT / "share" / "jupyter")]),
+    **MARK,
 }
 # PYTHONPATH is in the spawner's env_keep: a hub started with PYTHONPATH=<a work tree> gives
 # its kernels that tree's genviz.
@@ -149,6 +209,7 @@ c.JupyterHub.services = [{
     "name": "idle-culler",
     "command": [sys.executable, "-m", "jupyterhub_idle_culler",
                 f"--timeout={CULL_TIMEOUT}", f"--cull-every={CULL_EVERY}"],
+    "environment": dict(MARK),
 }]
 c.JupyterHub.load_roles = [{
     "name": "idle-culler",
@@ -165,3 +226,11 @@ if os.environ.get("GENVIZ_HUB_API_TOKEN"):
         "scopes": ["admin:users", "admin:servers", "list:users", "read:users"],
         "services": ["course-admin"],
     })
+
+# --- the room votes (issue #31) -----------------------------------------------------------------
+# The poll service (deploy/poll/genviz_poll.py) beside the hub: students' kernels send their
+# committed predictions (genviz.widgets.room), the group "instructors" runs the rounds and sees
+# the counts. Its votes live in the state directory until the lecturer deletes them (or 12 h).
+POLL_PORT = _env_int("GENVIZ_POLL_PORT", HUB_PORT + 3)
+poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "poll"),
+               instructors=INSTRUCTORS, environment=MARK)

@@ -63,8 +63,12 @@ def test_trial_hub_listens_on_loopback_only_with_the_ports_from_the_environment(
 
 
 def test_trial_hub_logs_in_anyone_optionally_with_one_password(trial):
+    from jupyterhub.auth import DummyAuthenticator
+
     c = trial()
-    assert c.JupyterHub.authenticator_class == "dummy" and c.Authenticator.allow_all is True
+    # JupyterHub's dummy login, refusing any address but 127.0.0.1 (tests/test_deploy_auth.py)
+    assert issubclass(c.JupyterHub.authenticator_class, DummyAuthenticator)
+    assert c.Authenticator.allow_all is True
     assert "password" not in c.DummyAuthenticator
     assert trial(GENVIZ_HUB_PASSWORD="s3cret").DummyAuthenticator.password == "s3cret"
     assert trial(GENVIZ_HUB_ADMINS="ada, bob").Authenticator.admin_users == {"ada", "bob"}
@@ -101,11 +105,11 @@ def test_trial_hub_limits_servers_with_a_page_that_says_so(trial):
 
 def test_trial_hub_runs_the_idle_culler_with_a_role_and_the_timeout_from_the_environment(trial):
     c = trial(GENVIZ_CULL_TIMEOUT="60")
-    (culler,) = c.JupyterHub.services
-    assert culler["name"] == "idle-culler"
+    culler, poll = c.JupyterHub.services  # and the room's poll service (test_poll_config.py)
+    assert culler["name"] == "idle-culler" and poll["name"] == "genviz-poll"
     assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"]
     assert "--timeout=60" in culler["command"] and "--cull-every=30" in culler["command"]
-    (role,) = c.JupyterHub.load_roles
+    role = c.JupyterHub.load_roles[0]
     assert role["services"] == ["idle-culler"]
     assert set(role["scopes"]) == {"list:users", "read:users:activity", "read:servers",
                                    "delete:servers"}
@@ -190,7 +194,7 @@ def _free_port():
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        if port < 65000 and not any(run_hub.port_in_use(port + i) for i in range(3)):
+        if port < 65000 and not any(run_hub.port_in_use(port + i) for i in range(4)):
             return port
 
 
@@ -200,14 +204,15 @@ def test_launcher_names_a_port_in_use_and_how_to_pick_another():
         busy.listen()
         port = busy.getsockname()[1]
         env = {"PATH": os.environ["PATH"], "HUB_PORT": str(port),
-               "GENVIZ_HUB_API_PORT": str(_free_port()), "GENVIZ_PROXY_API_PORT": str(_free_port())}
+               "GENVIZ_HUB_API_PORT": str(_free_port()), "GENVIZ_PROXY_API_PORT": str(_free_port()),
+               "GENVIZ_POLL_PORT": str(_free_port())}
         found = [p for p in run_hub.problems(env) if "in use" in p]
     assert len(found) == 1 and f"port {port}" in found[0] and "HUB_PORT=" in found[0]
 
 
 def test_launcher_ports_and_their_bad_values():
     assert run_hub.hub_ports({}) == {"HUB_PORT": 8000, "GENVIZ_HUB_API_PORT": 8001,
-                                     "GENVIZ_PROXY_API_PORT": 8002}
+                                     "GENVIZ_PROXY_API_PORT": 8002, "GENVIZ_POLL_PORT": 8003}
     assert run_hub.hub_ports({"HUB_PORT": "9000"})["GENVIZ_PROXY_API_PORT"] == 9002
     for bad, match in [("eighty", "HUB_PORT must be a port number"), ("0", "between 1 and 65535"),
                        ("70000", "between 1 and 65535")]:
@@ -245,7 +250,9 @@ def test_hub_extra_lists_what_the_trial_hub_imports():
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {re.split(r"[<>=!~ ]", r)[0] for r in extras["hub"]}
-    assert names == {"jupyterhub", "jupyterhub-idle-culler"}
+    # psutil: deploy/run_hub.py finds and stops every process of the hub
+    assert names == {"jupyterhub", "jupyterhub-idle-culler", "psutil"}
+    assert "psutil" in {re.split(r"[<>=!~ ]", r)[0] for r in extras["test"]}
 
 
 # --- Zero to JupyterHub -------------------------------------------------------------------------
@@ -356,16 +363,25 @@ def test_tljh_config_and_setup_script_use_known_keys_and_agree():
     subprocess.run(["bash", "-n", str(DEPLOY / "tljh" / "setup.sh")], check=True)
 
 
-def test_tljh_hub_snippet_has_the_trial_hubs_single_user_settings(trial, monkeypatch):
-    c = load_config(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", {}, monkeypatch)
+def test_tljh_hub_snippet_has_the_trial_hubs_single_user_settings(trial, monkeypatch, tmp_path):
+    from hub_testing import fake_tljh_package
+
+    # TLJH with a closed login (the snippet refuses an open one: tests/test_deploy_auth.py)
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    # the repository's checkout: /opt/genviz on TLJH (setup.sh), this work tree here
+    c = load_config(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py",
+                    {"FAKE_TLJH_CONFIG": str(config), "GENVIZ_REPO": str(ROOT)}, monkeypatch)
     t = trial()
     assert c.Spawner.http_timeout == t.Spawner.http_timeout
     assert c.Spawner.start_timeout == t.Spawner.start_timeout
     assert c.JupyterHub.active_server_limit > 0
     env = c.Spawner.environment.get_value({})  # a LazyConfigValue: TLJH's own entries + ours
-    assert env["JUPYTER_CONFIG_PATH"] == "/opt/genviz/deploy/singleuser/etc/jupyter"
-    assert env["JUPYTER_PATH"] == "/opt/genviz/deploy/singleuser/share/jupyter"
-    assert c.JupyterHub.template_paths == ["/opt/genviz/deploy/templates"]
+    assert env["JUPYTER_CONFIG_PATH"] == f"{ROOT}/deploy/singleuser/etc/jupyter"
+    assert env["JUPYTER_PATH"] == f"{ROOT}/deploy/singleuser/share/jupyter"
+    assert c.JupyterHub.template_paths == [f"{ROOT}/deploy/templates"]
+    assert Path(env["JUPYTER_CONFIG_PATH"]).is_dir() and Path(env["JUPYTER_PATH"]).is_dir()
+    assert 'GENVIZ_REPO", "/opt/genviz"' in (DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py").read_text()
     assert "/opt/genviz" in (DEPLOY / "tljh" / "setup.sh").read_text()
 
 

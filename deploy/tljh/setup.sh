@@ -4,22 +4,32 @@
 #   curl -L https://tljh.jupyter.org/bootstrap.py | sudo python3 - --admin instructor
 #   sudo bash deploy/tljh/setup.sh https://github.com/<account>/genviz [BRANCH]
 #
+# Set up who may log in FIRST (docs: Teach a class, "Who can log in"): TLJH's default lets any
+# visitor create an account, and this script refuses to go on while it does.
+#
 # Run it again to update the installation (the students' notebooks are updated by their
 # nbgitpuller links, never by this script). What it does:
 #  1. checks the repository out at /opt/genviz (the single-user settings are read from there);
-#  2. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
+#  2. refuses (exit 2, naming what to set) when TLJH's login lets anyone in:
+#     deploy/hub_auth.py --tljh, with TLJH's own configurer; the hub snippet checks again at
+#     every start;
+#  3. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
 #     the genviz-a11y extension, the websocket settings, into the environment's prefix), and
 #     defines the course-update merge drivers in git's system config (genviz_updates.driver);
-#  3. applies deploy/tljh/config.yaml with tljh-config, and copies the hub snippet
+#  4. applies deploy/tljh/config.yaml with tljh-config, creates the system user `genviz-poll`
+#     and its state directory (the room's poll service runs as it), and copies the hub snippet
 #     deploy/tljh/jupyterhub_config.d/genviz.py (timeouts, server limit, the single-user
-#     settings), then reloads the hub.
+#     settings, the poll service), then reloads the hub.
 set -euo pipefail
 REPO_URL="${1:?usage: setup.sh REPOSITORY_URL [BRANCH]}"
 BRANCH="${2:-main}"
-GENVIZ_REPO=/opt/genviz
-USER_ENV=/opt/tljh/user
-TLJH_CONFIG=/opt/tljh/config
+# (the locations can be overridden for the tests, tests/test_deploy_auth.py)
+GENVIZ_REPO="${GENVIZ_REPO:-/opt/genviz}"
+USER_ENV="${TLJH_USER_ENV:-/opt/tljh/user}"
+TLJH_CONFIG="${TLJH_CONFIG_DIR:-/opt/tljh/config}"
+HUB_PYTHON="${TLJH_HUB_PYTHON:-/opt/tljh/hub/bin/python3}"
+POLL_STATE="${GENVIZ_POLL_STATE:-/opt/tljh/state/genviz-poll}"
 
 command -v tljh-config >/dev/null || { echo "tljh-config not found: install TLJH first (https://tljh.jupyter.org)"; exit 2; }
 
@@ -30,6 +40,12 @@ else
   git clone --depth 1 --branch "$BRANCH" "$REPO_URL" "$GENVIZ_REPO"
 fi
 chmod -R a+rX "$GENVIZ_REPO"
+
+# Who may log in: never everyone (issue #29). TLJH's configurer says what its hub will use.
+"$HUB_PYTHON" "$GENVIZ_REPO/deploy/hub_auth.py" --tljh || {
+  echo "setup.sh stopped before installing anything: set who may log in, then run it again." >&2
+  exit 2
+}
 
 PATH="$USER_ENV/bin:$PATH" python -m pip install --quiet -e "$GENVIZ_REPO[lab]"
 (cd "$GENVIZ_REPO" && PATH="$USER_ENV/bin:$PATH" bash postBuild)
@@ -45,6 +61,13 @@ tljh-config set services.cull.timeout 3600
 tljh-config set services.cull.every 300
 tljh-config set services.cull.users false
 tljh-config add-item users.admin instructor
+
+# The room votes: the poll service's own system user and state directory (votes, its key)
+id -u genviz-poll >/dev/null 2>&1 || useradd --system --no-create-home \
+  --home-dir "$POLL_STATE" --shell /usr/sbin/nologin genviz-poll
+mkdir -p "$POLL_STATE"
+chown genviz-poll "$POLL_STATE"
+chmod 700 "$POLL_STATE"
 
 mkdir -p "$TLJH_CONFIG/jupyterhub_config.d"
 cp "$GENVIZ_REPO/deploy/tljh/jupyterhub_config.d/genviz.py" "$TLJH_CONFIG/jupyterhub_config.d/genviz.py"

@@ -2,11 +2,32 @@
 # (deploy/jupyterhub_config.py), for TLJH's own hub. deploy/tljh/setup.sh copies this file to
 # /opt/tljh/config/jupyterhub_config.d/genviz.py; TLJH loads it after its own configuration.
 # The repository is checked out at GENVIZ_REPO (setup.sh: /opt/genviz).
+import importlib.util
 import os
+import sys
 
 c = get_config()  # noqa: F821 (provided by JupyterHub)
 
 GENVIZ_REPO = os.environ.get("GENVIZ_REPO", "/opt/genviz")
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Never a hub that lets anyone in (issue #29): TLJH's own settings (auth.*, users.allowed), read
+# with TLJH's configurer because this file's `c` is loaded apart from them. The hub exits with
+# a message in `journalctl -u jupyterhub` naming what to set; setup.sh refused already.
+_hub_auth = _load(f"{GENVIZ_REPO}/deploy/hub_auth.py", "genviz_hub_auth")
+try:
+    _tljh = _hub_auth.tljh_config()
+except ImportError as exc:
+    raise SystemExit(f"genviz: cannot read TLJH's login settings ({exc}); this file is for The "
+                     f"Littlest JupyterHub's jupyterhub_config.d.") from None
+_hub_auth.refuse_open_login(_tljh, "tljh")
 
 # The project's single-user settings: deploy/singleuser first (kernels over IPC in a short
 # runtime directory, the course-update notice in every kernel); postBuild put etc/jupyter (no
@@ -25,3 +46,14 @@ c.JupyterHub.active_server_limit = int(os.environ.get("GENVIZ_HUB_MAX_SERVERS", 
 c.JupyterHub.template_paths = [f"{GENVIZ_REPO}/deploy/templates"]
 c.JupyterHub.template_vars = {"genviz_max_servers": c.JupyterHub.active_server_limit}
 c.Spawner.default_url = "/lab"
+
+# The room votes (issue #31): the poll service beside TLJH's hub, as its own system user
+# (setup.sh creates `genviz-poll` and its state directory); TLJH's admins (users.admin) form
+# the group "instructors" who run the rounds; add others on the hub's admin page (Groups).
+POLL_PORT = int(os.environ.get("GENVIZ_POLL_PORT", "15011"))
+POLL_STATE = os.environ.get("GENVIZ_POLL_STATE", "/opt/tljh/state/genviz-poll")
+_poll = _load(f"{GENVIZ_REPO}/deploy/poll/hub_config.py", "genviz_poll_hub_config")
+_manage_groups = any(_tljh[s].get("manage_groups") for s in _tljh if s.endswith("Authenticator"))
+_poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
+                user=os.environ.get("GENVIZ_POLL_USER", "genviz-poll"),
+                instructors=() if _manage_groups else set(_tljh.Authenticator.get("admin_users") or ()))

@@ -1,0 +1,308 @@
+"""The room votes under load (issue #31): N students commit a prediction within 10 s against the
+real poll service behind a real trial hub; how long until the lecturer's chart shows each vote.
+
+    python benchmarks/bench_votes.py                      # N = 30 100 300, writes benchmarks/votes.md
+    python benchmarks/bench_votes.py --n 300 --out /tmp/votes.md
+
+The hub is started as ``make hub`` starts it (deploy/run_hub.py, via tests/hub_testing.py's
+TrialHub: free 127.0.0.1 ports, a temporary state directory, stopped by PID at the end). Each
+simulated student has their own hub user and API token (scope
+``access:services!service=genviz-poll``, minted through the hub's REST API by the admin), so
+the service checks every student's token with the hub exactly once -- as in a lecture, where a
+student's first commit is the service's first sight of their server's token. A student commits
+at a random moment within ``--within`` s (seeded): one POST to the service on a fresh connection,
+as genviz.widgets.room sends it from a kernel; a tenth of them change their mind 0.5-2 s later.
+
+The lecturer's chart is simulated two ways, in the same run, each on its own question and its
+own students (fresh tokens, so neither phase profits from the other's token cache):
+
+* **long poll** (genviz.widgets.room.LecturerPanel): ``GET ...?since=<version>&wait=20``, the
+  service answers as soon as a vote changes the question;
+* **polling every second** (the naive panel): ``GET`` the counts once a second.
+
+*Commit -> chart* for a student's first vote is the time from sending the vote to the first
+lecturer response, received after the vote was acknowledged, whose number of voters includes it
+(the r-th acknowledged voter is in a response with at least r voters). Every vote is checked
+counted at the end (the final counts against each student's last vote). The service's memory is
+its PSS (``/proc/<pid>/smaps_rollup``), sampled every 0.25 s; CPU is ``utime + stime`` of the
+service and of the hub over each phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import json
+import os
+import platform
+import random
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import aiohttp
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from hub_testing import TrialHub  # noqa: E402
+
+OPTIONS = 4
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    pos = (len(xs) - 1) * q / 100
+    lo, hi = int(pos), min(int(pos) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def pss_mb(pid):
+    try:
+        return psutil.Process(pid).memory_full_info().pss / 2**20
+    except psutil.Error:
+        return float("nan")
+
+
+def cpu_s(pid):
+    try:
+        t = psutil.Process(pid).cpu_times()
+        return t.user + t.system
+    except psutil.Error:
+        return float("nan")
+
+
+class Bench:
+    def __init__(self, hub: TrialHub, admin_token: str, lecturer_token: str):
+        self.hub = hub
+        self.admin = admin_token
+        self.lecturer = lecturer_token
+        self.poll = f"http://127.0.0.1:{hub.port + 3}/services/genviz-poll/"
+        self.service_pid = next(p for p in hub.processes()
+                                if "genviz_poll.py" in " ".join(psutil.Process(p).cmdline()))
+        self.hub_pid = hub.hub_pid()
+
+    # -- setup: users and their tokens (not measured) ---------------------------------------------
+    async def students(self, http, prefix, n):
+        names = [f"{prefix}{i:03d}" for i in range(n)]
+        api = f"{self.hub.base}/hub/api"
+        hdr = {"Authorization": f"token {self.admin}"}
+        async with http.post(f"{api}/users", headers=hdr, json={"usernames": names}) as r:
+            assert r.status in (201, 409), await r.text()
+        sem = asyncio.Semaphore(8)
+
+        async def token(name):
+            async with sem, http.post(f"{api}/users/{name}/tokens", headers=hdr,
+                                      json={"scopes": ["access:services!service=genviz-poll"],
+                                            "note": "bench_votes"}) as r:
+                assert r.status == 201, await r.text()
+                return (await r.json())["token"]
+
+        return dict(zip(names, await asyncio.gather(*(token(n) for n in names))))
+
+    # -- one phase -----------------------------------------------------------------------------
+    async def lecturer_chart(self, http, qid, mode, seen, stop):
+        hdr = {"Authorization": f"token {self.lecturer}"}
+        version = None
+        while not stop.is_set():
+            query = f"?since={version}&wait=20" if (mode == "long poll" and version is not None) else ""
+            try:
+                async with http.get(f"{self.poll}api/questions/{qid}{query}", headers=hdr,
+                                    timeout=aiohttp.ClientTimeout(total=30)) as r:
+                    data = await r.json()
+            except (aiohttp.ClientError, asyncio.TimeoutError):
+                continue
+            seen.append((time.monotonic(), data["voters"]["1"]))
+            version = data["version"]
+            if mode == "polling every second":
+                try:
+                    await asyncio.wait_for(stop.wait(), 1.0)
+                except asyncio.TimeoutError:
+                    pass
+
+    async def phase(self, n, mode, tokens, within, seed):
+        qid = f"bench-{mode.replace(' ', '-')}-{n}"
+        rng = random.Random(seed)
+        plan = []  # (arrival, name, first option, changed option or None, change delay)
+        for name in tokens:
+            change = rng.random() < 0.1
+            plan.append((rng.uniform(0, within), name, rng.randrange(OPTIONS),
+                         rng.randrange(OPTIONS) if change else None, rng.uniform(0.5, 2.0)))
+        plan.sort()
+        final = {name: (changed if changed is not None else first)
+                 for _, name, first, changed, _ in plan}
+        connector = aiohttp.TCPConnector(limit=0, force_close=True)  # a new connection per vote
+        async with aiohttp.ClientSession(connector=connector) as http, \
+                aiohttp.ClientSession() as lecturer_http:
+            hdr = {"Authorization": f"token {self.lecturer}"}
+            async with lecturer_http.put(f"{self.poll}api/questions/{qid}", headers=hdr,
+                                         json={"options": OPTIONS, "open": 1}) as r:
+                assert r.status == 200, await r.text()
+            seen, stop = [], asyncio.Event()
+            chart = asyncio.create_task(self.lecturer_chart(lecturer_http, qid, mode, seen, stop))
+            await asyncio.sleep(0.3)
+            votes, failures = [], []
+            pss, sampling = [], asyncio.Event()
+
+            async def sample():
+                while not sampling.is_set():
+                    pss.append(pss_mb(self.service_pid))
+                    await asyncio.sleep(0.25)
+
+            async def send(name, option):
+                t0 = time.monotonic()
+                try:
+                    async with http.post(f"{self.poll}api/votes",
+                                         headers={"Authorization": f"token {tokens[name]}"},
+                                         json={"question": qid, "option": option, "round": 1},
+                                         timeout=aiohttp.ClientTimeout(total=30)) as r:
+                        ok = r.status == 200
+                        await r.read()
+                except (aiohttp.ClientError, asyncio.TimeoutError) as e:
+                    ok, r = False, e
+                t1 = time.monotonic()
+                return t0, t1, ok, r
+
+            async def student(arrival, name, first, changed, delay):
+                await asyncio.sleep(max(0.0, start + arrival - time.monotonic()))
+                t0, t1, ok, r = await send(name, first)
+                (votes if ok else failures).append((t0, t1, name) if ok else (name, str(r)))
+                if changed is not None:
+                    await asyncio.sleep(delay)
+                    _, _, ok2, r2 = await send(name, changed)
+                    if not ok2:
+                        failures.append((name, str(r2)))
+
+            sampler = asyncio.create_task(sample())
+            cpu0 = (cpu_s(self.service_pid), cpu_s(self.hub_pid))
+            start = time.monotonic()
+            await asyncio.gather(*(student(*p) for p in plan))
+            sent_s = time.monotonic() - start
+            await asyncio.sleep(2.0)  # the chart catches up
+            cpu1 = (cpu_s(self.service_pid), cpu_s(self.hub_pid))
+            stop.set()
+            sampling.set()
+            await asyncio.gather(chart, sampler, return_exceptions=True)
+            async with lecturer_http.get(f"{self.poll}api/questions/{qid}", headers=hdr) as r:
+                counts = await r.json()
+            async with lecturer_http.delete(f"{self.poll}api/questions/{qid}", headers=hdr) as r:
+                await r.read()
+        expected = [sum(1 for v in final.values() if v == i) for i in range(OPTIONS)]
+        # commit -> chart: the r-th acknowledged voter, in the first response after its ack
+        # that has at least r voters
+        latencies, commit_ack = [], []
+        for rank, (t0, t1, _) in enumerate(sorted(votes, key=lambda v: v[1]), start=1):
+            commit_ack.append(t1 - t0)
+            shown = next((t for t, voters in seen if t >= t1 and voters >= rank), None)
+            if shown is not None:
+                latencies.append(shown - t0)
+        return {"n": n, "mode": mode, "within_s": within, "sent_s": sent_s,
+                "failures": failures, "counted": counts["voters"]["1"],
+                "counts_ok": counts["counts"]["1"] == expected, "chart_updates": len(seen),
+                "commit_to_chart_s": latencies, "unseen": len(votes) - len(latencies),
+                "commit_to_ack_s": commit_ack, "service_pss_mb": pss,
+                "service_cpu_s": cpu1[0] - cpu0[0], "hub_cpu_s": cpu1[1] - cpu0[1]}
+
+
+def _row(r):
+    lat, ack = r["commit_to_chart_s"], r["commit_to_ack_s"]
+    pss = [x for x in r["service_pss_mb"] if x == x]
+    ok = "yes" if (r["counted"] == r["n"] and r["counts_ok"] and not r["failures"]) else \
+        f"**no** ({r['counted']}/{r['n']}, {len(r['failures'])} failed)"
+    return (f"| {r['n']} | {r['mode']} | {ok} | {1000 * percentile(ack, 50):.0f} / "
+            f"{1000 * percentile(ack, 95):.0f} | {1000 * percentile(lat, 50):.0f} / "
+            f"**{1000 * percentile(lat, 95):.0f}** / {1000 * max(lat, default=float('nan')):.0f} "
+            f"| {r['chart_updates']} | {max(pss, default=float('nan')):.1f} "
+            f"| {r['service_cpu_s']:.2f} / {r['hub_cpu_s']:.2f} |")
+
+
+def report(results, *, started, load_before, load_after, pss_idle) -> str:
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    L = [f"## Run of {started} UTC", "",
+         f"Machine: {os.cpu_count()} cores, {mem:.1f} GiB RAM, {platform.platform()}. Load "
+         f"average (1/5/15 min) before {' / '.join(f'{x:.2f}' for x in load_before)}, after "
+         f"{' / '.join(f'{x:.2f}' for x in load_after)}. Service PSS idle after start: "
+         f"{pss_idle:.1f} MB.", "",
+         "| students | lecturer's chart | every vote counted | commit → ack p50 / p95 (ms) "
+         "| commit → chart p50 / p95 / max (ms) | chart updates | service PSS peak (MB) "
+         "| CPU s: service / hub |",
+         "|---|---|---|---|---|---|---|---|"]
+    L += [_row(r) for r in results]
+    L.append("")
+    for n in sorted({r["n"] for r in results}):
+        pair = {r["mode"]: r for r in results if r["n"] == n}
+        if len(pair) == 2:
+            a = percentile(pair["long poll"]["commit_to_chart_s"], 95)
+            b = percentile(pair["polling every second"]["commit_to_chart_s"], 95)
+            L.append(f"- N = {n}: commit → chart p95, polling every second / long poll = "
+                     f"{b / a:.1f}× ({1000 * b:.0f} / {1000 * a:.0f} ms).")
+    L.append("")
+    return "\n".join(L)
+
+
+async def run(args) -> str:
+    hub = TrialHub()
+    started = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
+    load_before = os.getloadavg()
+    results = []
+    try:
+        hub.start()
+        admin = hub.user_token("instructor")  # the trial hub's admin, in group instructors
+        bench = Bench(hub, admin, admin)
+        time.sleep(1.0)
+        pss_idle = pss_mb(bench.service_pid)
+        async with aiohttp.ClientSession() as http:
+            for i, n in enumerate(args.n):
+                modes = ["long poll", "polling every second"]
+                for k, mode in enumerate(modes if i % 2 == 0 else modes[::-1]):  # no order bias
+                    tokens = await bench.students(http, f"s{n}{'ab'[k]}-", n)
+                    r = await bench.phase(n, mode, tokens, args.within, seed=args.seed + n + k)
+                    results.append(r)
+                    print(_row(r), flush=True)
+    finally:
+        hub.kill_everything()
+        if not args.keep:
+            shutil.rmtree(hub.workdir, ignore_errors=True)
+        else:
+            print(f"the hub's directory (log: hub.log): {hub.workdir}")
+    md = report(results, started=started, load_before=load_before, load_after=os.getloadavg(),
+                pss_idle=pss_idle)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    return md
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--n", type=int, nargs="+", default=[30, 100, 300])
+    p.add_argument("--within", type=float, default=10.0, help="seconds over which students commit")
+    p.add_argument("--seed", type=int, default=31)
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / "votes.md"),
+                   help="Markdown file the run's section is appended to")
+    p.add_argument("--json", default=None, help="also write the raw numbers here")
+    p.add_argument("--keep", action="store_true", help="keep the hub's directory (its log)")
+    args = p.parse_args(argv)
+    md = asyncio.run(run(args))
+    out = Path(args.out)
+    head = "" if out.exists() else HEADER
+    with open(out, "a") as f:
+        f.write(head + md + "\n")
+    print(md)
+
+
+HEADER = """# The room votes: load benchmark
+
+Written by `python benchmarks/bench_votes.py` (or `make bench-votes`); each run appends a
+section. What is measured and how: the docstring of `benchmarks/bench_votes.py`. Target (issue
+#31): 300 students voting within 10 s on 2 cores -- every vote counted, commit -> the lecturer's
+chart p95 <= 1 s; the service's memory reported.
+
+"""
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Turn on the room votes in a hub's configuration: ``configure(c, ...)``.
+
+Used by the trial hub (deploy/jupyterhub_config.py) and TLJH's hub snippet
+(deploy/tljh/jupyterhub_config.d/genviz.py); deploy/z2jh/values.yaml states the same settings
+in the chart's terms (tests/test_poll_config.py checks they agree). What it sets:
+
+* the **service** ``genviz-poll``: deploy/poll/genviz_poll.py, started and stopped by the hub,
+  listening on ``url`` (not shown in the hub's Services menu: nobody browses it);
+* **who may use it**: every user (the ``user`` role gains ``access:services!service=genviz-poll``)
+  votes; the group ``instructors`` gets the role ``genviz-lecturer`` with the custom scope
+  ``custom:genviz-poll:lecture`` (open, close, reveal, see the counts, delete);
+* **what a student's kernel holds**: the server's token (``JUPYTERHUB_API_TOKEN``, which the
+  kernel inherits) gets those two scopes besides the default ones -- a token never holds more
+  than its owner, so only instructors' tokens carry the lecturer's scope -- and
+  ``GENVIZ_POLL_URL`` tells genviz.widgets.room where the service is.
+
+A user added to ``instructors`` while their server runs gets the lecturer's scope at their next
+server start (the token is made when the server starts).
+"""
+
+from pathlib import Path
+
+SERVICE = "genviz-poll"
+LECTURE_SCOPE = "custom:genviz-poll:lecture"
+ACCESS_SCOPE = f"access:services!service={SERVICE}"
+INSTRUCTORS = "instructors"
+SCRIPT = Path(__file__).resolve().parent / "genviz_poll.py"
+#: JupyterHub's default for a server's token (the ``server`` role), plus the service's two
+SERVER_TOKEN_SCOPES = ["access:servers!server", "users:activity!user", ACCESS_SCOPE, LECTURE_SCOPE]
+CUSTOM_SCOPES = {LECTURE_SCOPE: {
+    "description": "Open, close and reveal the room's votes and see their counts "
+                   "(genviz's poll service)"}}
+ROLES = [
+    {"name": "user", "scopes": ["self", ACCESS_SCOPE]},
+    {"name": "genviz-lecturer", "description": "Lecturers: run the room's votes",
+     "scopes": [LECTURE_SCOPE, ACCESS_SCOPE], "groups": [INSTRUCTORS]},
+]
+
+
+def service_url(host: str, port: int) -> str:
+    return f"http://{host}:{port}"
+
+
+def poll_url(host: str, port: int) -> str:
+    """Where students' kernels reach the service (its own port, under its prefix)."""
+    return f"{service_url(host, port)}/services/{SERVICE}/"
+
+
+def service(python: str, *, port: int, state_dir: str, host: str = "127.0.0.1",
+            script: str | Path = SCRIPT, environment=None, user: str | None = None) -> dict:
+    """The ``c.JupyterHub.services`` entry (``user``: the system user it runs as, when the
+    hub runs as root; it works in ``state_dir``)."""
+    entry = {"name": SERVICE, "url": service_url(host, port), "display": False,
+             "command": [python, str(script), f"--state-dir={state_dir}"],
+             "environment": dict(environment or {}), "cwd": state_dir}
+    if user:
+        entry["user"] = user
+    return entry
+
+
+def configure(c, *, python: str, port: int, state_dir: str, host: str = "127.0.0.1",
+              url: str | None = None, instructors=(), environment=None,
+              user: str | None = None) -> None:
+    """Add the poll service, its roles and scopes, and the students' settings to ``c``.
+
+    Works on a Config that already holds lists and dicts (the trial hub) and on one loaded
+    apart from the hub's own settings (TLJH's jupyterhub_config.d: appends and updates are
+    merged into TLJH's values).
+    """
+    if user is None:  # runs as the hub's user: its working directory must exist (TLJH:
+        Path(state_dir).mkdir(parents=True, exist_ok=True)  # setup.sh makes it for its user)
+    c.JupyterHub.services.append(service(python, port=port, state_dir=state_dir, host=host,
+                                         environment=environment, user=user))
+    c.JupyterHub.load_roles.extend(ROLES)
+    c.JupyterHub.custom_scopes.update(CUSTOM_SCOPES)
+    c.Spawner.server_token_scopes = list(SERVER_TOKEN_SCOPES)
+    c.Spawner.environment.update({"GENVIZ_POLL_URL": url or poll_url(host, port)})
+    if instructors:
+        c.JupyterHub.load_groups.update({INSTRUCTORS: {"users": sorted(instructors)}})

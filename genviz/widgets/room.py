@@ -1,0 +1,354 @@
+"""The room votes: a student's committed prediction counted on the course hub, and the
+lecturer's live view of the room's answers (issue #31).
+
+On the course hub a poll service (``deploy/poll/genviz_poll.py``) counts the class's answers.
+A student's kernel finds it from its server's environment -- the hub's API token
+``JUPYTERHUB_API_TOKEN`` (whose owner the service asks the hub about: nobody can vote for
+someone else) and ``GENVIZ_POLL_URL``, set by the hub's configuration -- and sends a committed
+prediction with :func:`vote` (a recorded observation with :func:`observe`). Anywhere else
+(a laptop, Binder, the course website, nbval) both are missing and nothing happens: no
+error, no thread, no network call.
+
+On the hub a vote is sent from one background thread with a short timeout (``TIMEOUT`` s), so
+a commit never waits for the network and never raises into the notebook; :func:`vote` returns
+a ``concurrent.futures.Future`` of its :class:`Outcome` for whoever wants to know.
+
+The lecturer (a member of the hub's group ``instructors``) puts :func:`lecturer_panel` beside
+a prediction in lecture mode: the count of answers, live; Open vote / Close / Second vote /
+Reveal; the bars of a round once it is closed (so the projected chart never shows the room's
+answers to someone who has not voted yet), and at the reveal the first vote against the
+second. Only counts reach the lecturer: the service keeps no names.
+
+>>> on_hub({})
+False
+>>> vote("q-demo", 1, env={}) is None     # off the hub: nothing, silently
+True
+>>> question_id_for("Which way does the peak move?", ["up", "down"])
+'q-37f5d5f0f06c5ecd'
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import html
+import threading
+import time
+
+import ipywidgets as widgets
+
+from genviz.plots.style import PALETTE
+from genviz.widgets._room_client import (LETTERS, ROUNDS, TIMEOUT, Outcome, Room,
+                                         check_option, check_options, check_question_id,
+                                         check_round, connect, on_hub)
+
+__all__ = ["Outcome", "Room", "on_hub", "connect", "vote", "observe", "question_id_for",
+           "room_chart_html", "LecturerPanel", "lecturer_panel", "TIMEOUT", "ROUNDS"]
+
+_sender: concurrent.futures.ThreadPoolExecutor | None = None
+_sender_lock = threading.Lock()
+
+
+def _send(fn, *args) -> concurrent.futures.Future:
+    global _sender
+    with _sender_lock:
+        if _sender is None:  # one thread, made at the first vote on a hub: votes keep their order
+            _sender = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="genviz-room")
+    return _sender.submit(fn, *args)
+
+
+def vote(question_id: str, option: int, round=1, *, env=None):  # noqa: A002
+    """Send a committed answer to the room: ``option`` (0 for the first) of ``question_id``.
+
+    ``round`` is 1 (the first vote), 2 (the second vote, after discussing) or
+    ``"observation"`` (what the explorer showed). Returns None off the hub; on the hub a
+    ``Future`` of the :class:`Outcome` (sent from a background thread; it never raises).
+
+    Raises
+    ------
+    ValueError, TypeError
+        ``question_id``, ``option`` or ``round`` is malformed (everywhere, so a caller's
+        mistake shows off the hub too).
+    """
+    check_question_id(question_id)
+    check_option(option)
+    check_round(round)
+    room = connect(env)
+    if room is None:
+        return None
+    return _send(room.vote, question_id, option, round)
+
+
+def observe(question_id: str, option: int, *, env=None):
+    """Record what the explorer showed: :func:`vote` with ``round="observation"``."""
+    return vote(question_id, option, "observation", env=env)
+
+
+def question_id_for(prompt: str, options) -> str:
+    """A stable id for a question, from its prompt and options: a student's box and the
+    lecturer's panel, built from the same prediction, name the same question.
+
+    >>> question_id_for("Which way?", ["up", "down"]) == question_id_for("Which way?", ("up", "down"))
+    True
+    """
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise ValueError("prompt must be the question's text")
+    text = "\x1f".join([prompt.strip(), *check_options(options)])
+    return "q-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# --- the lecturer's view -------------------------------------------------------------------------
+
+_ROUND_STYLE = {"1": ("first vote", PALETTE["blue"]), "2": ("second vote", PALETTE["vermillion"]),
+                "observation": ("observed", PALETTE["green"])}
+
+
+def _phase(state) -> str:
+    if state is None:
+        return "not opened"
+    if state["revealed"]:
+        return "revealed"
+    if state["open"] in (1, 2):
+        return f"round {state['open']} open"
+    return "closed"
+
+
+def _shown_rounds(state, show_open: bool) -> list[str]:
+    """Whose bars the chart shows: none of an open round (unless asked), the latest closed
+    round, and at the reveal every round with answers."""
+    voters = state["voters"]
+    if state["revealed"]:
+        return [r for r in ("1", "2", "observation") if voters[r]] or ["1"]
+    rounds = []
+    if state["open"] == 2 or (state["open"] is None and not voters["2"]):
+        rounds = ["1"]
+    elif state["open"] is None:
+        rounds = ["2"]
+    if show_open and state["open"] in (1, 2) and str(state["open"]) not in rounds:
+        rounds.append(str(state["open"]))
+    return rounds
+
+
+def room_chart_html(state, options, *, correct=(), show_open: bool = False,
+                    width_px: int = 600) -> str:
+    """The room's answers as bars, sized for a projector (HTML, no JavaScript).
+
+    ``state`` is the poll service's answer for the question (None before it is opened). The
+    number of answers of an open round is shown; its bars only once it is closed (or with
+    ``show_open``, for a lecturer looking at a screen the room does not see).
+
+    >>> s = {"open": None, "revealed": False, "voters": {"1": 4, "2": 0, "observation": 0},
+    ...      "counts": {"1": [3, 1], "2": [0, 0], "observation": [0, 0]}}
+    >>> "75%" in room_chart_html(s, ["up", "down"])
+    True
+    """
+    options = check_options(options)
+    font = "font-size:22px;line-height:1.3"
+    if state is None:
+        return (f'<div class="genviz-room" style="{font};width:{width_px}px">'
+                f"Not opened yet: press <b>Open vote</b> when the room is ready.</div>")
+    voters = state["voters"]
+    heads = []
+    for r in ("1", "2", "observation"):
+        if voters[r] or (r != "observation" and state["open"] == _round_value(r)):
+            label = _ROUND_STYLE[r][0]
+            live = " (open)" if state["open"] == _round_value(r) else ""
+            heads.append(f"{label}{live}: <b>{voters[r]}</b> answered")
+    lines = [f'<div style="{font}">{" &middot; ".join(heads) or "no answers yet"}</div>']
+    shown = _shown_rounds(state, show_open)
+    legend = len(shown) > 1
+    bar_w = width_px - 330
+    for i, text in enumerate(options):
+        mark = " &#10003;" if state["revealed"] and i in correct else ""
+        label = (f'<div style="{font};margin-top:8px"><b>({LETTERS[i]})</b> '
+                 f"{html.escape(text)}{mark}</div>")
+        bars = []
+        for r in shown:
+            n, total = state["counts"][r][i], voters[r]
+            pct = round(100 * n / total) if total else 0
+            name, colour = _ROUND_STYLE[r]
+            bars.append(
+                f'<div style="display:flex;align-items:center;gap:10px;font-size:20px">'
+                f'<div style="width:{bar_w}px;background:#eee;height:26px" '
+                f'role="img" aria-label="{name}: {n} of {total}">'
+                f'<div style="width:{pct}%;background:{colour};height:26px"></div></div>'
+                f"<span>{n} ({pct}%){' ' + name if legend else ''}</span></div>")
+        lines.append(label + "".join(bars))
+    hidden = [r for r in ("1", "2") if state["open"] == _round_value(r) and r not in shown]
+    if hidden:
+        lines.append(f'<div style="font-size:18px;color:#555;margin-top:8px">The answers of the '
+                     f"open round appear when you close it.</div>")
+    return (f'<div class="genviz-room" style="width:{width_px}px">' + "".join(lines) + "</div>")
+
+
+def _round_value(r: str):
+    return int(r) if r.isdigit() else r
+
+
+class LecturerPanel(widgets.VBox):
+    """The lecturer's view of one question: live count, bars, and the round's controls.
+
+    Built by :func:`lecturer_panel`. Off the hub it only says so (no network call). On the hub
+    one background thread follows the question (a long poll: the service answers when a vote
+    or the round's state changes) and redraws the bars.
+    """
+
+    def __init__(self, question_id, options, *, room=None, correct=(), prompt=None,
+                 wait: float = 20.0):
+        self.question_id = check_question_id(question_id)
+        self.options = check_options(options)
+        self.correct = tuple(correct)
+        self.room = room
+        self.state = None
+        self.wait = wait
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._clear_armed = 0.0
+        title = widgets.HTML(f'<div style="font-size:24px;font-weight:bold">The room'
+                             + (f": {html.escape(prompt)}" if prompt else "") + "</div>")
+        self.chart = widgets.HTML(room_chart_html(None, self.options))
+        self.status = widgets.HTML("")
+        # projector-sized whatever the page's template (Voilà's default or genviz-lecture)
+        layout, style = widgets.Layout(width="auto", height="44px"), {"font_size": "20px"}
+        self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip,
+                                             style=style)
+                        for name, text, tip in [
+                            ("open", "Open vote", "Open the first vote (students can change "
+                                                  "their answer until you close it)"),
+                            ("close", "Close", "Close the open round: its bars appear"),
+                            ("second", "Second vote", "After discussing: open the second vote"),
+                            ("reveal", "Reveal", "Show first vote against second vote"),
+                            ("clear", "Clear votes", "Delete this question's votes")]}
+        for name, button in self.buttons.items():
+            button.on_click(lambda _b, name=name: self.press(name))
+            button.add_class("genviz-room-button")
+        self.show_open = widgets.ToggleButton(
+            value=False, description="Show answers while open", icon="eye", style=style,
+            layout=layout, tooltip="For a screen the room does not see: the bars of the open "
+                                   "round, before you close it")
+        self.show_open.observe(lambda _c: self._redraw(), names="value")
+        controls = widgets.HBox([*self.buttons.values(), self.show_open],
+                                layout=widgets.Layout(flex_flow="row wrap"))
+        super().__init__([title, self.chart, controls, self.status],
+                         layout=widgets.Layout(width="640px"))
+        self.add_class("genviz-room-panel")
+        if room is None:
+            self.status.value = ("<i>Off the course hub: the room's answers appear here when this "
+                                 "notebook runs on the hub.</i>")
+            for b in self.buttons.values():
+                b.disabled = True
+            self.show_open.disabled = True
+            return
+        self._redraw()
+        self._watcher = threading.Thread(target=self._follow, name="genviz-room-panel",
+                                         daemon=True)
+        self._watcher.start()
+
+    # -- state ------------------------------------------------------------------------------------
+    def _redraw(self) -> None:
+        with self._lock:
+            state = self.state
+            self.chart.value = room_chart_html(state, self.options, correct=self.correct,
+                                               show_open=self.show_open.value)
+            phase = _phase(state)
+            opened = state is not None
+            self.buttons["open"].disabled = opened and (state["open"] is not None or state["revealed"])
+            self.buttons["close"].disabled = not opened or state["open"] not in (1, 2)
+            self.buttons["second"].disabled = not opened or state["revealed"] or state["open"] == 2
+            self.buttons["reveal"].disabled = not opened or state["revealed"]
+            self.buttons["clear"].disabled = not opened
+
+    def _took(self, outcome: Outcome) -> bool:
+        if outcome.ok and outcome.data and "voters" in outcome.data:
+            old = self.state
+            if old is not None and outcome.data["version"] < old["version"]:
+                return True  # an answer overtaken by a newer one (a button press meanwhile)
+            self.state = outcome.data
+            self.status.value = f"<span style='font-size:20px'>{_phase(self.state)}</span>"
+        elif outcome.status == 404:
+            self.state = None
+        elif outcome.status in (401, 403):
+            self.status.value = (f"<b>{html.escape(outcome.message)}</b>. The room's answers are "
+                                 f"for the hub's instructors (the group <code>instructors</code>; "
+                                 f"restart your server after being added).")
+            self._redraw()
+            self.chart.value = ""  # not a lecturer: no chart, no control works for them
+            for b in (*self.buttons.values(), self.show_open):
+                b.disabled = True
+            return False
+        else:
+            self.status.value = f"<i>{html.escape(outcome.message)}</i>"
+        self._redraw()
+        return outcome.ok
+
+    def refresh(self) -> Outcome:
+        """Ask the service for the question's state now."""
+        outcome = self.room.question(self.question_id)
+        self._took(outcome)
+        return outcome
+
+    def press(self, name: str) -> Outcome | None:
+        """What a button does (also callable from code): open, close, second, reveal, clear."""
+        if self.room is None:
+            return None
+        n = len(self.options)
+        if name == "clear":
+            if time.monotonic() - self._clear_armed > 5:  # a second click within 5 s deletes
+                self._clear_armed = time.monotonic()
+                self.buttons["clear"].description = "Click again to delete"
+                return None
+            self._clear_armed = 0.0
+            self.buttons["clear"].description = "Clear votes"
+            outcome = self.room.delete(self.question_id)
+            self.state = None
+            self._took(self.room.question(self.question_id))
+            return outcome
+        state = {"open": {"open": 1, "revealed": False}, "close": {"open": None},
+                 "second": {"open": 2}, "reveal": {"open": "observation", "revealed": True}}
+        if name not in state:
+            raise ValueError(f"name must be one of open, close, second, reveal, clear; got {name!r}")
+        outcome = self.room.set_state(self.question_id, options=n, **state[name])
+        self._took(outcome)
+        return outcome
+
+    def _follow(self) -> None:
+        while not self._stop.is_set():
+            version = None if self.state is None else self.state["version"]
+            if version is None:
+                outcome = self.room.question(self.question_id)
+            else:
+                outcome = self.room.question(self.question_id, since=version, wait=self.wait)
+            if self._stop.is_set():
+                return
+            ok = self._took(outcome)
+            if outcome.status in (401, 403):
+                return  # not a lecturer: nothing to follow
+            if not ok or self.state is None:
+                self._stop.wait(2.0)
+
+    def close(self):
+        """Stop following the room and close the widget."""
+        stop = getattr(self, "_stop", None)  # absent when __init__ refused its arguments
+        if stop is not None:
+            stop.set()
+        super().close()
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live panel where a widget manager runs; elsewhere one line of text."""
+        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        if isinstance(data, tuple):
+            data = data[0]
+        text = "The room's answers (lecture mode on the course hub)."
+        return {**data, "text/plain": text, "text/html": f"<p><i>{text}</i></p>"}
+
+
+def lecturer_panel(question_id: str, options, *, correct=(), prompt=None, env=None,
+                   wait: float = 20.0) -> LecturerPanel:
+    """The lecturer's live view of the room's answers to one question, with its controls.
+
+    Put it beside the prediction in lecture mode; ``correct`` (the right options' indices)
+    are ticked at the reveal. Off the hub the panel says it needs the hub and makes no
+    network call.
+    """
+    return LecturerPanel(question_id, options, room=connect(env), correct=correct,
+                         prompt=prompt, wait=wait)

@@ -1,0 +1,135 @@
+"""The room's poll service is on in every deployment, the same way (issue #31): the trial hub
+and TLJH's snippet through deploy/poll/hub_config.py, Zero to JupyterHub in values.yaml. Each
+gives every user the service's access, the group ``instructors`` the lecturer's scope, the
+students' server tokens both scopes, and the kernels the service's URL -- and on Z2JH the
+service file, its port and the network policies agree with each other."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from urllib.parse import urlparse
+
+import yaml
+from traitlets.config import PyFileConfigLoader
+
+from hub_testing import fake_tljh_package
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+_spec = importlib.util.spec_from_file_location("poll_hub_config", DEPLOY / "poll" / "hub_config.py")
+hub_config = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(hub_config)
+Z2JH = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
+
+
+def _load(path, monkeypatch, **env):
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    return PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
+
+
+def _value(v, default):
+    return v.get_value(default) if type(v).__name__ == "LazyConfigValue" else v
+
+
+def _check(c, *, instructors):
+    services = _value(c.JupyterHub.services, [])
+    (poll,) = [s for s in services if s["name"] == "genviz-poll"]
+    assert Path(poll["command"][1]).name == "genviz_poll.py" and poll["display"] is False
+    assert any(a.startswith("--state-dir=") for a in poll["command"])
+    roles = {r["name"]: r for r in _value(c.JupyterHub.load_roles, [])}
+    assert roles["user"]["scopes"] == ["self", "access:services!service=genviz-poll"]
+    assert roles["genviz-lecturer"]["groups"] == ["instructors"]
+    assert "custom:genviz-poll:lecture" in roles["genviz-lecturer"]["scopes"]
+    scopes = _value(c.JupyterHub.custom_scopes, {})
+    assert "custom:genviz-poll:lecture" in scopes and scopes["custom:genviz-poll:lecture"]["description"]
+    assert c.Spawner.server_token_scopes == hub_config.SERVER_TOKEN_SCOPES
+    assert {"access:servers!server", "users:activity!user"} <= set(c.Spawner.server_token_scopes)
+    env = _value(c.Spawner.environment, {})
+    url = urlparse(env["GENVIZ_POLL_URL"])
+    assert url.path == "/services/genviz-poll/"
+    assert url.port == urlparse(poll["url"]).port
+    groups = _value(c.JupyterHub.load_groups, {})
+    assert groups.get("instructors", {}).get("users", []) == sorted(instructors)
+    return poll
+
+
+def test_the_trial_hub_runs_the_poll_service(tmp_path, monkeypatch):
+    c = _load(DEPLOY / "jupyterhub_config.py", monkeypatch, HUB_PORT="18200",
+              GENVIZ_HUB_HOME=str(tmp_path / "home"), GENVIZ_HUB_STATE=str(tmp_path / "state"))
+    poll = _check(c, instructors={"instructor"})
+    assert poll["url"] == "http://127.0.0.1:18203"  # HUB_PORT + 3, loopback
+    assert poll["environment"]["GENVIZ_TRIAL_HUB"]  # stopped with the hub (run_hub.py)
+    assert Path(poll["cwd"]).is_dir() and Path(poll["cwd"]).parent == tmp_path / "state"
+    c = _load(DEPLOY / "jupyterhub_config.py", monkeypatch, GENVIZ_POLL_PORT="18299",
+              GENVIZ_HUB_INSTRUCTORS="ada, bob")
+    assert _check(c, instructors={"ada", "bob"})["url"].endswith(":18299")
+
+
+def test_tljh_runs_the_poll_service_as_its_own_user(tmp_path, monkeypatch):
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\n  admin: [prof]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    c = _load(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", monkeypatch,
+              FAKE_TLJH_CONFIG=str(config), GENVIZ_REPO=str(ROOT))
+    poll = _check(c, instructors={"prof"})  # TLJH's admins run the votes
+    assert poll["user"] == "genviz-poll" and poll["cwd"] == "/opt/tljh/state/genviz-poll"
+    assert poll["url"] == "http://127.0.0.1:15011"
+    script = (DEPLOY / "tljh" / "setup.sh").read_text()
+    assert "useradd --system" in script and "genviz-poll" in script
+
+
+def test_z2jh_states_the_same_settings():
+    hub, su = Z2JH["hub"], Z2JH["singleuser"]
+    config = hub["config"]
+    assert config["KubeSpawner"]["server_token_scopes"] == hub_config.SERVER_TOKEN_SCOPES
+    assert config["JupyterHub"]["custom_scopes"] == hub_config.CUSTOM_SCOPES
+    roles = [{"name": name, **role} for name, role in hub["loadRoles"].items()]
+    assert roles == hub_config.ROLES
+    assert config["JupyterHub"]["load_groups"]["instructors"]["users"]
+
+
+def test_z2jh_service_file_port_and_network_policies_agree():
+    hub, su = Z2JH["hub"], Z2JH["singleuser"]
+    poll = hub["services"]["genviz-poll"]
+    url = urlparse(poll["url"])
+    port = url.port
+    script = poll["command"][1]
+    assert poll["command"][0] == "python3" and "--ip=0.0.0.0" in poll["command"]
+    assert any(a.startswith("--state-dir=/srv/jupyterhub/") for a in poll["command"])  # hub PVC
+    # the file: mounted where the command runs it; its content given at install (--set-file)
+    files = hub["extraFiles"]["genviz-poll"]
+    assert files["mountPath"] == script and "stringData" not in files
+    text = (DEPLOY / "z2jh" / "values.yaml").read_text()
+    install = "--set-file hub.extraFiles.genviz-poll.stringData=deploy/poll/genviz_poll.py"
+    assert install in text
+    assert install in (ROOT / "docs" / "teach_a_class.md").read_text()
+    # the port: on the hub's k8s Service, open to labelled pods, reachable from user pods
+    assert {"name": "genviz-poll", "port": port, "targetPort": port} in hub["service"]["extraPorts"]
+    (ingress,) = hub["networkPolicy"]["ingress"]
+    assert ingress["ports"] == [{"port": port}]
+    assert ingress["from"][0]["podSelector"]["matchLabels"] == {"hub.jupyter.org/network-access-hub": "true"}
+    (egress,) = su["networkPolicy"]["egress"]
+    assert egress["ports"] == [{"port": port}]
+    assert egress["to"][0]["podSelector"]["matchLabels"]["component"] == "hub"
+    kernel_url = urlparse(su["extraEnv"]["GENVIZ_POLL_URL"])
+    assert (kernel_url.hostname, kernel_url.port, kernel_url.path) == \
+        (url.hostname, port, "/services/genviz-poll/")
+
+
+def test_the_service_file_runs_in_the_hub_image_with_what_jupyterhub_brings():
+    """The chart runs the file with the hub image's python3: it may import only the standard
+    library, tornado and jupyterhub (no genviz, no third-party package)."""
+    import ast
+    import sys
+
+    tree = ast.parse((DEPLOY / "poll" / "genviz_poll.py").read_text())
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+    assert modules - set(sys.stdlib_module_names) == {"tornado", "jupyterhub"}
+    assert os.access(DEPLOY / "poll" / "genviz_poll.py", os.R_OK)
