@@ -372,6 +372,10 @@ class View:
 
     def _on_draw(self, event) -> None:
         canvas = self.fig.canvas
+        if canvas.is_saving():
+            # savefig draws every artist, animated ones in their z-order: no background to
+            # keep, nothing to draw again (a second pass would darken translucent artists)
+            return
         if event is not None and event.canvas is canvas and can_blit(canvas):
             self._background = canvas.copy_from_bbox(self.fig.bbox)
             self._background_size = canvas.get_width_height(physical=True)

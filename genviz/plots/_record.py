@@ -176,7 +176,7 @@ class Recorder(RendererBase):
         return points * self.dpi / 72.0
 
     def flipy(self):
-        return False
+        return True  # as Agg: text positions arrive with y measured from the top
 
     def option_image_nocomposite(self):
         return True
@@ -280,6 +280,8 @@ class Recorder(RendererBase):
         offset, dashes = gc.get_dashes()
         style = {"j": _JOINS.get(gc.get_joinstyle(), "round"),
                  "c": _CAPS.get(gc.get_capstyle(), "butt")}
+        if not gc.get_antialiased():
+            style["aa"] = 0  # Agg renders it aliased: thin strokes cover whole pixels
         if dashes is not None and len(dashes) and lw > 0:
             style["d"] = [round(float(self.points_to_pixels(d)), 4) for d in dashes]
             style["o"] = round(float(self.points_to_pixels(offset or 0.0)), 4)
@@ -320,7 +322,7 @@ class Recorder(RendererBase):
         self._clip(gc)
         simplify = path.should_simplify and rgbFace is None
         v, c = self._clean(path, transform + self._flip, simplify=simplify,
-                           snap=gc.get_snap(), stroke_width=lw)
+                           snap=gc.get_snap(), stroke_width=lw if stroke else 0.0)
         sid = self._frame.style(**self._line_style(gc, lw))
         colour = (fill or (0, 0, 0, 0)) + (stroke or (0, 0, 0, 0))
         self._add_paths(sid, [v], [c], [colour], [lw if stroke else 0.0])
@@ -338,8 +340,11 @@ class Recorder(RendererBase):
         self._flush()
         # Agg stamps markers at whole pixels: floor(x + 0.5), with y flipped
         pts = np.floor(np.column_stack([pts[:, 0], self.height - pts[:, 1]]) + 0.5)
-        mv, mc = self._clean(marker_path, marker_trans + Affine2D().scale(1.0, -1.0),
-                             snap=gc.get_snap(), stroke_width=lw)
+        tr = marker_trans + Affine2D().scale(1.0, -1.0)
+        mv, mc = self._clean(marker_path, tr, snap=gc.get_snap(), stroke_width=lw)
+        raw, _ = self._clean(marker_path, tr, snap=False)
+        if raw.shape == mv.shape and np.array_equal(raw, mv):
+            mv = mv + 0.5  # not snapped: Agg centres the marker on the pixel
         colour = (fill or (0, 0, 0, 0)) + (stroke or (0, 0, 0, 0))
         self._markers(gc, lw, mv, mc, pts, np.asarray([colour], np.uint8), stroke)
 
@@ -387,6 +392,8 @@ class Recorder(RendererBase):
         if linestyles:
             gc0.set_dashes(*linestyles[0])
         gc0.set_linewidth(float(lws[0]))
+        if len(antialiaseds):
+            gc0.set_antialiased(bool(np.asarray(antialiaseds).ravel()[0]))
         self._clip(gc0)
         width0 = float(widths.max()) if len(widths) else 0.0
         if n_paths == 1 and n_off >= 1 and n_tr <= 1:

@@ -177,14 +177,18 @@ export function paint(ctx, background, frame) {
       const n = i32[p + 2];
       let v = i32[p + 3] / 2, c = i32[p + 4];
       const col = i32[p + 5], wid = i32[p + 6];
-      lineStyle(ctx, styles[i32[p + 1]]);
+      const style = styles[i32[p + 1]];
+      lineStyle(ctx, style);
+      const minWidth = style.aa === 0 ? 1 : 0;  // aliased in Agg: at least a whole pixel
       for (let k = 0; k < n; k++) {
         const nv = i32[p + 7 + k], o = col + 8 * k;
         ctx.beginPath();
         trace(ctx, f32, v, u8, c, nv);
         if (u8[o + 3]) { ctx.fillStyle = colour(u8, o); ctx.fill(); }
-        const w = f32[wid + k];
-        if (u8[o + 7] && w > 0) { ctx.lineWidth = w; ctx.strokeStyle = colour(u8, o + 4); ctx.stroke(); }
+        const w = Math.max(f32[wid + k], f32[wid + k] > 0 ? minWidth : 0);
+        if (u8[o + 7] && w > 0) {
+          ctx.lineWidth = w; ctx.miterLimit = w; ctx.strokeStyle = colour(u8, o + 4); ctx.stroke();
+        }
         v += nv; c += nv;
       }
       p += 7 + n;
@@ -196,6 +200,7 @@ export function paint(ctx, background, frame) {
       const marker = new Path2D();
       trace(marker, f32, v, u8, c, nv);
       ctx.lineWidth = w > 0 ? w : 1;
+      ctx.miterLimit = w > 0 ? w : 1;  // as Agg: the limit is the width in pixels
       for (let k = 0; k < np; k++) {
         const o = col + (per ? 8 * k : 0);
         ctx.setTransform(1, 0, 0, 1, f32[pts + 2 * k], f32[pts + 2 * k + 1]);
