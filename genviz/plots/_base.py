@@ -230,7 +230,14 @@ def show(fig, alt: str | None = None) -> None:
     text = figure_description(fig) if alt is None else str(alt)
     data, metadata = image_bundle(figure_png(fig), text)
     display(data, metadata=metadata, raw=True)
-    plt.close(fig)
+    close_figure(fig)
+
+
+def close_figure(fig) -> None:
+    """Free a figure: pyplot's (``plt.figure``) are closed; :func:`new_figure`'s belong to no
+    one but their owner and go with it."""
+    if getattr(fig.canvas, "manager", None) is not None:
+        plt.close(fig)
 
 
 class View:
@@ -315,7 +322,7 @@ class View:
 
     def close(self) -> None:
         """Free the figure (views holding other resources extend this)."""
-        plt.close(self.fig)
+        close_figure(self.fig)
 
     def describe(self) -> str:
         """Alt text: what the figure shows, with the numbers of the current state.

@@ -190,7 +190,8 @@ class Choice(Control):
             raise ValueError(f"{description}: options must not be empty")
         self.options = pairs
         self.style = style
-        super().__init__(description, value, continuous_update=True, grid=grid)
+        # a choice is one discrete event (no drag): it never updates "continuously"
+        super().__init__(description, value, continuous_update=False, grid=grid)
 
     def _index(self, value):
         for i, (_, v) in enumerate(self.options):

@@ -99,10 +99,11 @@ function colour(u8, o) {
 }
 
 function trace(p, f32, v, u8, c, n) {
-  // p: a CanvasRenderingContext2D or a Path2D; v: first vertex (float index / 2), c: first code
+  // p: a CanvasRenderingContext2D or a Path2D; v: offset of the first x in f32, c: of the
+  // first code in u8; n vertices
   let i = 0;
   while (i < n) {
-    const code = u8[c + i], k = 2 * (v + i);
+    const code = u8[c + i], k = v + 2 * i;
     if (code === 1) { p.moveTo(f32[k], f32[k + 1]); i += 1; }
     else if (code === 2) { p.lineTo(f32[k], f32[k + 1]); i += 1; }
     else if (code === 3) { p.quadraticCurveTo(f32[k], f32[k + 1], f32[k + 2], f32[k + 3]); i += 2; }
@@ -170,12 +171,12 @@ export function paint(ctx, background, frame) {
         ctx.beginPath();
         ctx.rect(f32[r], f32[r + 1], f32[r + 2], f32[r + 3]);
         ctx.clip();
-        if (kind === 2) { ctx.beginPath(); trace(ctx, f32, i32[p + 4] / 2, u8, i32[p + 5], i32[p + 3]); ctx.clip(); }
+        if (kind === 2) { ctx.beginPath(); trace(ctx, f32, i32[p + 4], u8, i32[p + 5], i32[p + 3]); ctx.clip(); }
       }
       p += 6;
     } else if (op === OP_PATHS) {
       const n = i32[p + 2];
-      let v = i32[p + 3] / 2, c = i32[p + 4];
+      let v = i32[p + 3], c = i32[p + 4];
       const col = i32[p + 5], wid = i32[p + 6];
       const style = styles[i32[p + 1]];
       lineStyle(ctx, style);
@@ -189,11 +190,11 @@ export function paint(ctx, background, frame) {
         if (u8[o + 7] && w > 0) {
           ctx.lineWidth = w; ctx.miterLimit = w; ctx.strokeStyle = colour(u8, o + 4); ctx.stroke();
         }
-        v += nv; c += nv;
+        v += 2 * nv; c += nv;
       }
       p += 7 + n;
     } else if (op === OP_MARKERS) {
-      const nv = i32[p + 2], v = i32[p + 3] / 2, c = i32[p + 4];
+      const nv = i32[p + 2], v = i32[p + 3], c = i32[p + 4];
       const np = i32[p + 5], pts = i32[p + 6], col = i32[p + 7], per = i32[p + 8];
       const w = f32[i32[p + 9]];
       lineStyle(ctx, styles[i32[p + 1]]);
