@@ -67,7 +67,7 @@ ALLOWED = {
     "exercises": _COMPUTE,
     "view": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython.display"),
     "widget": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython", "ipywidgets", "ipympl",
-                          "traitlets", "PIL"),
+                          "traitlets", "PIL", "anywidget"),
 }
 
 #: callables that import the module named by their first argument (matched by their last name:

@@ -428,17 +428,19 @@ class View:
             self._background_hash = key
         return self._background_png, key
 
-    def record_frame(self) -> bytes:
+    def record_frame(self, pool=None) -> bytes:
         """The animated artists in their current state, recorded as drawing operations in
         canvas pixels (:mod:`genviz.plots._record`): what the browser draws over
         :meth:`background_png`. Draws the background first when it changed, so the layout
-        the frame is recorded in is the one the background shows."""
+        the frame is recorded in is the one the background shows. With a
+        :class:`~genviz.plots._record.Pool`, sprites and large images go to it (a grid)."""
         if self._needs_full_draw():
             self.redraw()
         width, height = self.fig.canvas.get_width_height(physical=True)
         rec = self._recorder
         if rec is None or (rec.width, rec.height, rec.dpi) != (width, height, self.fig.dpi):
             rec = self._recorder = Recorder(width, height, self.fig.dpi)
+        rec.pool = pool
         artists = self.animated_artists()
         for artist in artists:
             if hasattr(artist, "do_3d_projection"):

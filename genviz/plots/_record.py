@@ -34,12 +34,20 @@ Operations in the int32 stream (offsets index the float32 or uint8 stream)::
     4 IMAGE   w h pixels@u8 n_palette(0: RGBA pixels) palette@u8 rect@f32(x, y, w, h) smooth
               alpha(0..1000)
     5 SPRITE  w h pixels@u8(RGBA) x y
+    6 SPRITE  as 5, pixels in the shared pool
+    7 IMAGE   as 4, pixels and palette in the shared pool
 
-Path codes are matplotlib's (1 move, 2 line, 3 quadratic, 4 cubic, 79 close).
+Path codes are matplotlib's (1 move, 2 line, 3 quadratic, 4 cubic, 79 close). Coordinates are
+rounded to 1/16 pixel (invisible; the float32 values then compress several times better).
+
+The *pool* serves the states of a grid (genviz.widgets.states): a recorder given a
+:class:`Pool` puts each distinct sprite and large image once in it, and frames refer to it
+(ops 6 and 7): the email explorer's word labels are the same in its 161 states.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import struct
@@ -51,10 +59,32 @@ from matplotlib.image import AxesImage
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D, IdentityTransform
 
-__all__ = ["Recorder", "encode", "decode", "FRAME_MAGIC", "OPS"]
+__all__ = ["Recorder", "Pool", "encode", "decode", "FRAME_MAGIC", "OPS"]
 
 FRAME_MAGIC = b"GVF1"
-OPS = {"CLIP": 1, "PATHS": 2, "MARKERS": 3, "IMAGE": 4, "SPRITE": 5}
+OPS = {"CLIP": 1, "PATHS": 2, "MARKERS": 3, "IMAGE": 4, "SPRITE": 5, "SPRITE_POOL": 6,
+       "IMAGE_POOL": 7}
+#: coordinates are kept to this fraction of a pixel
+QUANTUM = 16.0
+#: images at least this large go to the pool (a grid's states often share them)
+POOL_IMAGE_BYTES = 2048
+
+
+class Pool:
+    """Byte blocks shared by many frames, each stored once (keyed by content)."""
+
+    def __init__(self):
+        self.data = bytearray()
+        self._where: dict = {}
+
+    def add(self, block) -> int:
+        b = np.ascontiguousarray(block, dtype=np.uint8).tobytes()
+        key = hashlib.blake2b(b, digest_size=16).digest()
+        off = self._where.get(key)
+        if off is None:
+            off = self._where[key] = len(self.data)
+            self.data += b
+        return off
 _CAPS = {"butt": "butt", "round": "round", "projecting": "square"}
 _JOINS = {"miter": "miter", "round": "round", "bevel": "bevel"}
 
@@ -79,6 +109,14 @@ class _Frame:
 
     def add_f32(self, values) -> int:
         a = np.ascontiguousarray(values, dtype=np.float32).ravel()
+        return self._add_f32(a)
+
+    def add_xy(self, values) -> int:
+        """Coordinates, rounded to 1/QUANTUM pixel."""
+        a = np.round(np.asarray(values, dtype=np.float64) * QUANTUM) / QUANTUM
+        return self._add_f32(np.ascontiguousarray(a, dtype=np.float32).ravel())
+
+    def _add_f32(self, a) -> int:
         off = self.n_f32
         self.f32.append(a)
         self.n_f32 += a.size
@@ -156,8 +194,9 @@ class Recorder(RendererBase):
     frame. Text metrics and text sprites come from an Agg renderer of the same size and dpi.
     """
 
-    def __init__(self, width: int, height: int, dpi: float):
+    def __init__(self, width: int, height: int, dpi: float, *, pool: Pool | None = None):
         super().__init__()
+        self.pool = pool
         self.width, self.height, self.dpi = int(width), int(height), float(dpi)
         self._agg = RendererAgg(self.width, self.height, self.dpi)
         self._flip = Affine2D().scale(1.0, -1.0).translate(0.0, self.height)
@@ -242,7 +281,7 @@ class Recorder(RendererBase):
             f.i32 += [OPS["CLIP"], 1, roff, 0, 0, 0]
             return
         v, c = self._clean(cpath, ctrans + self._flip, simplify=False)
-        f.i32 += [OPS["CLIP"], 2, roff, len(c), f.add_f32(v), f.add_u8(c)]
+        f.i32 += [OPS["CLIP"], 2, roff, len(c), f.add_xy(v), f.add_u8(c)]
 
     # -- paths -------------------------------------------------------------------------------
     @staticmethod
@@ -296,7 +335,7 @@ class Recorder(RendererBase):
         f = self._frame
         v = np.concatenate(verts) if verts else np.zeros((0, 2))
         c = np.concatenate(codes) if codes else np.zeros(0, np.uint8)
-        f.i32 += [OPS["PATHS"], sid, len(counts), f.add_f32(v), f.add_u8(c),
+        f.i32 += [OPS["PATHS"], sid, len(counts), f.add_xy(v), f.add_u8(c),
                   f.add_u8(np.asarray(colours, np.uint8)), f.add_f32(widths)]
         f.i32 += [int(n) for n in counts]
 
@@ -352,8 +391,8 @@ class Recorder(RendererBase):
         f = self._frame
         sid = f.style(**self._line_style(gc, lw))
         per_point = 1 if len(colours) > 1 else 0
-        f.i32 += [OPS["MARKERS"], sid, len(mc), f.add_f32(mv), f.add_u8(mc), len(pts),
-                  f.add_f32(pts), f.add_u8(colours), per_point,
+        f.i32 += [OPS["MARKERS"], sid, len(mc), f.add_xy(mv), f.add_u8(mc), len(pts),
+                  f.add_xy(pts), f.add_u8(colours), per_point,
                   f.add_f32([lw if stroke else 0.0])]
 
     def draw_path_collection(self, gc, master_transform, paths, all_transforms, offsets,
@@ -429,7 +468,12 @@ class Recorder(RendererBase):
                     tr = tr + Affine2D().translate(xo, yo)
             if face[i, 3] == 0 and widths[i] <= 0:
                 continue
-            v, c = self._fast_clean(p, tr + flip)
+            if face[i, 3] == 0 and len(p.vertices) > 128 and p.should_simplify:
+                # an unfilled curve of many points (a bump of the KDE explorer): simplified as
+                # Agg simplifies lines (to 1/9 px), a fraction of the vertices
+                v, c = self._clean(p, tr + flip, simplify=True)
+            else:
+                v, c = self._fast_clean(p, tr + flip)
             verts_list.append(v)
             codes_list.append(c)
             colours.append(tuple(face[i]) + tuple(edge[i]))
@@ -475,12 +519,14 @@ class Recorder(RendererBase):
         flat = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
         palette, index = np.unique(flat, return_inverse=True)
         if len(palette) <= 256:
-            data = f.add_u8(index.astype(np.uint8))
-            pal = f.add_u8(palette.view(np.uint8))
-            npal = len(palette)
+            index, pal_bytes, npal = index.astype(np.uint8), palette.view(np.uint8), len(palette)
         else:
-            data, pal, npal = f.add_u8(pixels), 0, 0
-        f.i32 += [OPS["IMAGE"], w, h, data, npal, pal, f.add_f32(rect), int(bool(smooth)),
+            index, pal_bytes, npal = np.ascontiguousarray(pixels), np.zeros(0, np.uint8), 0
+        if self.pool is not None and index.size >= POOL_IMAGE_BYTES:
+            op, data, pal = OPS["IMAGE_POOL"], self.pool.add(index), self.pool.add(pal_bytes)
+        else:
+            op, data, pal = OPS["IMAGE"], f.add_u8(index), f.add_u8(pal_bytes)
+        f.i32 += [op, w, h, data, npal, pal, f.add_f32(rect), int(bool(smooth)),
                   int(round(1000 * (1.0 if alpha is None else float(alpha))))]
 
     def _record_axes_image(self, image) -> None:
@@ -543,5 +589,8 @@ class Recorder(RendererBase):
         cols = np.flatnonzero(alpha[rows[0]:rows[-1] + 1].any(axis=0))
         sprite = buf[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
         f = self._frame
-        f.i32 += [OPS["SPRITE"], sprite.shape[1], sprite.shape[0], f.add_u8(sprite),
-                  int(cols[0]), int(rows[0])]
+        if self.pool is not None:
+            op, off = OPS["SPRITE_POOL"], self.pool.add(sprite)
+        else:
+            op, off = OPS["SPRITE"], f.add_u8(sprite)
+        f.i32 += [op, sprite.shape[1], sprite.shape[0], off, int(cols[0]), int(rows[0])]

@@ -33,7 +33,8 @@ Blob layout (zlib-compressed): ``b"GVG1"``, the JSON header length (uint32 LE), 
 
     {"v": 1, "key": ..., "axes": [{"name", "n"}], "base": {name: front value},
      "states": [[frame offset, frame length, background, readout, alt], ...] (row-major over
-     the axes), "readouts": [...], "alts": [...], "backgrounds": [[offset, length], ...]}
+     the axes), "readouts": [...], "alts": [...], "backgrounds": [[offset, length], ...],
+     "pool": [offset, length]}   (sprites and images the frames share: genviz.plots._record)
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from __future__ import annotations
 import argparse
 import base64
 import hashlib
-import io
 import itertools
 import json
 import os
@@ -57,8 +57,8 @@ import zlib
 import matplotlib
 import numpy as np
 from IPython import get_ipython
-from PIL import Image
 
+from genviz.plots._record import Pool
 from genviz.widgets._controls import Slider
 
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid", "store_grid",
@@ -256,12 +256,13 @@ def _build(core, axes) -> bytes:
     frames, states = [], []
     readouts, alts, backgrounds = {}, {}, {}
     bg_blobs = []
+    pool = Pool()
     try:
         for combo in itertools.product(*[c.grid_values() for _, c in axes]):
             for (name, control), value in zip(axes, combo):
                 control.set(value, notify=False)
             core.refresh(origin="grid")
-            frame = core.view.record_frame()
+            frame = core.view.record_frame(pool=pool)
             png, bkey = core.view.background_png()
             if bkey not in backgrounds:
                 backgrounds[bkey] = len(bg_blobs)
@@ -276,16 +277,17 @@ def _build(core, axes) -> bytes:
         core.refresh(origin="grid")
         core.on_refresh = on_refresh
     body, offsets = bytearray(), []
-    for blob in [*bg_blobs, *frames]:
+    for blob in [bytes(pool.data), *bg_blobs, *frames]:
         body += b"\0" * (-len(body) % 4)
         offsets.append((len(body), len(blob)))
         body += blob
-    bg_off, fr_off = offsets[:len(bg_blobs)], offsets[len(bg_blobs):]
+    pool_off, bg_off, fr_off = offsets[0], offsets[1:1 + len(bg_blobs)], offsets[1 + len(bg_blobs):]
     head = {"v": 1, "key": grid_key(core),
             "axes": [{"name": n, "n": len(c.grid_values())} for n, c in axes],
             "base": base_values(core),
             "states": [[o, n, b, r, a] for (o, n), (b, r, a) in zip(fr_off, states)],
-            "readouts": list(readouts), "alts": list(alts), "backgrounds": bg_off}
+            "readouts": list(readouts), "alts": list(alts), "backgrounds": bg_off,
+            "pool": pool_off}
     head_bytes = json.dumps(head, separators=(",", ":")).encode()
     head_bytes += b" " * (-len(head_bytes) % 4)
     raw = GRID_MAGIC + struct.pack("<I", len(head_bytes)) + head_bytes + bytes(body)
@@ -428,20 +430,11 @@ def _on_kernel_loop(fn) -> None:
 
 def static_payload(explorer) -> dict:
     """What the site's copy of explorer.js needs to draw and move an explorer with no kernel:
-    the browser state plus the grid, binary parts in base64."""
-    b64 = lambda b: base64.b64encode(b).decode("ascii")  # noqa: E731
+    the controls, their values, the readout and the grid (base64). The grid holds the current
+    state too, so no separate frame or background is sent."""
     return {"spec": explorer.spec, "values_front": explorer.values_front,
             "readout_html": explorer.readout_html, "alt": explorer.alt,
-            "background": b64(_site_png(explorer.background)), "frame": b64(explorer.frame),
-            "grid": b64(explorer.grid_bytes or b"")}
-
-
-def _site_png(png: bytes) -> bytes:
-    """The background PNG recompressed for the web (Pillow, optimize): once per page."""
-    im = Image.open(io.BytesIO(png))
-    out = io.BytesIO()
-    im.save(out, format="png", optimize=True)
-    return out.getvalue() if out.tell() < len(png) else png
+            "grid": base64.b64encode(explorer.grid_bytes or b"").decode("ascii")}
 
 
 def module_source() -> str:

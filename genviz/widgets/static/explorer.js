@@ -14,6 +14,7 @@
 // values, frame} with the positions / option indices / text of the controls that changed.
 
 const OP_CLIP = 1, OP_PATHS = 2, OP_MARKERS = 3, OP_IMAGE = 4, OP_SPRITE = 5;
+const OP_SPRITE_POOL = 6, OP_IMAGE_POOL = 7;  // pixels in the grid's shared pool
 const GRID_SYNC_MS = 300;   // a gridded control: the kernel hears its value after this pause
 const FLIGHT_TIMEOUT_MS = 15000;
 
@@ -67,7 +68,9 @@ export async function decodeGrid(bytesIn) {
   if (s !== head.states.length) throw new Error('grid has ' + head.states.length + ' states, axes say ' + s);
   const backgrounds = await Promise.all(head.backgrounds.map(([off, len]) =>
     bitmapOf(body.subarray(off, off + len))));
-  return {head, body, strides, backgrounds, frames: new Map()};
+  const [poolOff, poolLen] = head.pool || [0, 0];
+  const pool = body.subarray(poolOff, poolOff + poolLen);
+  return {head, body, strides, backgrounds, pool, frames: new Map()};
 }
 
 function bitmapOf(png) {
@@ -79,6 +82,7 @@ function gridFrame(grid, index) {
   if (!f) {
     const [off, len] = grid.head.states[index];
     f = decodeFrame(grid.body.subarray(off, off + len));
+    f.pool = grid.pool;
     grid.frames.set(index, f);
   }
   return f;
@@ -210,16 +214,18 @@ export function paint(ctx, background, frame) {
       }
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       p += 10;
-    } else if (op === OP_IMAGE) {
+    } else if (op === OP_IMAGE || op === OP_IMAGE_POOL) {
       const w = i32[p + 1], h = i32[p + 2], r = i32[p + 6];
+      const src = op === OP_IMAGE ? u8 : frame.pool;
       ctx.globalAlpha = i32[p + 8] / 1000;
-      blit(ctx, imageData(u8, i32[p + 3], w, h, i32[p + 4], i32[p + 5]),
+      blit(ctx, imageData(src, i32[p + 3], w, h, i32[p + 4], i32[p + 5]),
            f32[r], f32[r + 1], f32[r + 2], f32[r + 3], i32[p + 7] === 1);
       ctx.globalAlpha = 1;
       p += 9;
-    } else if (op === OP_SPRITE) {
+    } else if (op === OP_SPRITE || op === OP_SPRITE_POOL) {
       const w = i32[p + 1], h = i32[p + 2];
-      blit(ctx, imageData(u8, i32[p + 3], w, h, 0, 0), i32[p + 4], i32[p + 5], w, h, false);
+      const src = op === OP_SPRITE ? u8 : frame.pool;
+      blit(ctx, imageData(src, i32[p + 3], w, h, 0, 0), i32[p + 4], i32[p + 5], w, h, false);
       p += 6;
     } else {
       throw new Error('unknown drawing operation ' + op);
@@ -435,7 +441,9 @@ class ExplorerView {
   async start() {
     if (this.live) this.model.send({type: 'ready', view: this.id});
     await this.loadGrid();
-    if (!this.paintFromGrid()) await this.kernelFrame(true);
+    if (this.paintFromGrid()) return;
+    if (this.live) { await this.kernelFrame(true); return; }
+    if (!this.gridError) this.failed('This explorer has no precomputed states here');
   }
 
   destroy() {
@@ -668,6 +676,14 @@ export async function mountStaticExplorers(root = document) {
       box.__genviz = view;
       if (img) { view.fallback = img; img.hidden = true; view.figure.appendChild(img); }
       await view.start();
+      if (!view.root.classList.contains('genviz-failed')) {
+        const caption = box.querySelector('figcaption');
+        const moving = (payload.spec.controls || []).filter((c) => c.grid).map((c) => c.label);
+        if (caption && moving.length) {
+          caption.textContent = `Move ${moving.join(' and ')} here; run this notebook in ` +
+            'JupyterLab, Voilà or Binder to move the other controls.';
+        }
+      }
       views.push(view);
     } catch (err) {
       if (img) img.hidden = false;
