@@ -190,7 +190,7 @@ class ExplorerCore:
     def spec(self) -> dict:
         """What the browser draws: title, controls (in order), figure size in pixels."""
         w, h = self.view.fig.canvas.get_width_height(physical=True)
-        return {"title": self.title or "", "width": w, "height": h,
+        return {"title": self.title or "", "width": w, "height": h, "id": f"{id(self):x}",
                 "controls": [{"name": name, **c.spec()} for name, c in self.controls.items()],
                 "run": self.how_to_run()}
 

@@ -268,6 +268,8 @@ class ExplorerView {
     this.spec = spec;
     const root = document.createElement('div');
     root.className = 'genviz-explorer genviz-anywidget';
+    root.__genviz = this;
+    if (spec.id) root.dataset.explorerId = spec.id;
     // keys pressed in the explorer (arrows, PageUp/Down, Home/End, text) are the controls':
     // JupyterLab's command-mode shortcuts must not take them (Lumino honours this attribute;
     // ipywidgets stops the propagation of key events from its inputs too)
@@ -323,6 +325,8 @@ class ExplorerView {
   control(c, id) {
     const box = document.createElement('div');
     box.className = `genviz-control genviz-${c.kind}`;
+    box.dataset.name = c.name;
+    box.dataset.grid = c.grid ? '1' : '0';
     const label = document.createElement(c.kind === 'choice' && c.style === 'toggle' ? 'span' : 'label');
     label.className = 'genviz-label';
     label.textContent = c.label;
