@@ -664,7 +664,7 @@ class StaticModel {
 }
 
 export async function mountStaticExplorers(root = document) {
-  // <figure class="genviz-static-explorer"> holds the image (the no-JavaScript fallback) and a
+  // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
   const views = [];
   for (const box of root.querySelectorAll('.genviz-static-explorer:not([data-genviz-mounted])')) {
