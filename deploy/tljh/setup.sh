@@ -10,6 +10,7 @@
 #  2. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
 #     the genviz-a11y extension, the websocket settings, into the environment's prefix);
+#     postBuild also builds the explorers' precomputed states once (python -m genviz.widgets.states);
 #  3. applies deploy/tljh/config.yaml with tljh-config, and copies the hub snippet
 #     deploy/tljh/jupyterhub_config.d/genviz.py (timeouts, server limit, the single-user
 #     settings), then reloads the hub.

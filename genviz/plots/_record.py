@@ -206,21 +206,27 @@ class Recorder(RendererBase):
 
     # -- what matplotlib asks every renderer ------------------------------------------------
     def get_canvas_width_height(self):
+        """The canvas size in pixels."""
         return self.width, self.height
 
     def get_text_width_height_descent(self, s, prop, ismath):
+        """Text metrics, from Agg."""
         return self._agg.get_text_width_height_descent(s, prop, ismath)
 
     def points_to_pixels(self, points):
+        """Points to pixels at this dpi."""
         return points * self.dpi / 72.0
 
     def flipy(self):
-        return True  # as Agg: text positions arrive with y measured from the top
+        """As Agg: text positions arrive with y measured from the top."""
+        return True
 
     def option_image_nocomposite(self):
+        """Images are recorded one by one, never composited."""
         return True
 
     def new_gc(self):
+        """A plain graphics context."""
         return GraphicsContextBase()
 
     # -- recording ------------------------------------------------------------------------------
@@ -354,6 +360,8 @@ class Recorder(RendererBase):
             b[5].append(len(c))
 
     def draw_path(self, gc, path, transform, rgbFace=None):
+        """Record one path: canvas coordinates, fill and stroke, batched with its neighbours
+        of the same style (snapped and simplified as Agg would)."""
         fill = self._face(gc, rgbFace)
         stroke, lw = self._stroke(gc)
         if fill is None and stroke is None:
@@ -367,6 +375,7 @@ class Recorder(RendererBase):
         self._add_paths(sid, [v], [c], [colour], [lw if stroke else 0.0])
 
     def draw_markers(self, gc, marker_path, marker_trans, path, trans, rgbFace=None):
+        """Record a marker stamped at every vertex of ``path`` (at whole pixels, as Agg)."""
         fill = self._face(gc, rgbFace)
         stroke, lw = self._stroke(gc)
         if fill is None and stroke is None:
@@ -398,6 +407,8 @@ class Recorder(RendererBase):
     def draw_path_collection(self, gc, master_transform, paths, all_transforms, offsets,
                              offset_trans, facecolors, edgecolors, linewidths, linestyles,
                              antialiaseds, urls, offset_position, *, hatchcolors=None):
+        """Record a collection: one marker at many offsets (scatter) as one MARKERS op; many
+        paths (contours, line collections, 3-D polygons) as one PATHS batch."""
         offsets = np.asarray(offsets, dtype=float).reshape(-1, 2)
         n_paths, n_tr, n_off = len(paths), len(all_transforms), len(offsets)
         if n_paths == 0 or (len(facecolors) == 0 and len(edgecolors) == 0):
@@ -502,9 +513,11 @@ class Recorder(RendererBase):
         RendererBase.draw_path_collection(self, gc, *args[:-1], hatchcolors=args[-1])
 
     def draw_quad_mesh(self, *args, **kwargs):
+        """Record a quad mesh as matplotlib's generic path collection."""
         return RendererBase.draw_quad_mesh(self, *args, **kwargs)
 
     def draw_gouraud_triangles(self, gc, triangles_array, colors_array, transform):
+        """Record Gouraud-shaded triangles as flat ones (unused by genviz's views)."""
         # not used by genviz's views; drawn as flat triangles of their mean colour
         tri = np.asarray(triangles_array)
         col = np.asarray(colors_array).mean(axis=1)
@@ -561,6 +574,8 @@ class Recorder(RendererBase):
         self._image_op(rgba, (left, top, w, h), smooth, alpha)
 
     def draw_image(self, gc, x, y, im, transform=None):
+        """Record a raster matplotlib already resampled (an image with a non-affine
+        transform)."""
         # a raster matplotlib resampled (non-affine images): pixels as they are
         self._clip(gc)
         self._flush()
@@ -570,6 +585,7 @@ class Recorder(RendererBase):
 
     # -- text ----------------------------------------------------------------------------------
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
+        """Record text as a sprite Agg rendered (matplotlib's fonts, hinting and mathtext)."""
         if not s or not s.strip():
             return
         self._clip(gc)

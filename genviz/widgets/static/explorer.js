@@ -682,10 +682,13 @@ export async function mountStaticExplorers(root = document) {
       await view.start();
       if (!view.root.classList.contains('genviz-failed')) {
         const caption = box.querySelector('figcaption');
-        const moving = (payload.spec.controls || []).filter((c) => c.grid).map((c) => c.label);
+        const controls = payload.spec.controls || [];
+        const moving = controls.filter((c) => c.grid).map((c) => c.label);
         if (caption && moving.length) {
-          caption.textContent = `Move ${moving.join(' and ')} here; run this notebook in ` +
-            'JupyterLab, Voilà or Binder to move the other controls.';
+          caption.textContent = moving.length === controls.length
+            ? `Move ${moving.join(' and ')} here, or run this notebook in JupyterLab, Voilà or Binder.`
+            : `Move ${moving.join(' and ')} here; run this notebook in JupyterLab, Voilà or ` +
+              'Binder to move the other controls.';
         }
       }
       views.push(view);
