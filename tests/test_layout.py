@@ -16,6 +16,7 @@ which checks the static ``*_figure`` functions the same way).
 from __future__ import annotations
 
 import contextlib
+import re
 
 import matplotlib.pyplot as plt
 import pytest
@@ -125,7 +126,9 @@ def test_explorer_layout_wraps_and_never_sets_a_fixed_width():
     for cls in ("genviz-body", "genviz-side", "genviz-controls", "genviz-readout",
                 "genviz-figure", "genviz-canvas"):
         assert f"'{cls}'" in js, cls
-    assert "width:" not in css.split(".genviz-explorer .genviz-body")[1].split("}")[0]
+    for box in ("genviz-body", "genviz-side", "genviz-controls", "genviz-figure"):
+        rule = re.search(r"\.genviz-explorer \." + box + r" \{([^}]*)\}", css).group(1)
+        assert not re.search(r"(?<![-\w])width:\s*\d+px", rule), (box, rule)  # never fixed
     e = gaussian_explorer(surface=False)
     assert e.spec["width"] <= 7.8 * e.view.fig.dpi + 1  # style.FIGURE_WIDTH_BUDGET
     e.close()
