@@ -241,6 +241,19 @@ INIT_JS = r"""
     view(i) { return gv.root(i).__genviz; },
     explorerId(i) { return gv.root(i).dataset.explorerId || ''; },
     gridReady(i) { const v = gv.view(i); return !!(v && v.grid); },
+    // Put every control the grid does not cover back where the grid was built (as a reader
+    // would, through explorer.js's own change handling): gridded moves draw locally again.
+    toBase(i) {
+      const v = gv.view(i);
+      if (!v || !v.grid) return false;
+      for (const [name, val] of Object.entries(v.grid.head.base)) {
+        const e = v.inputs[name];
+        if (!e || v.vals[name] === val) continue;
+        e.set(val);
+        v.changed(e.c, val, 'change');
+      }
+      return v.gridCovers();
+    },
     canvases(el) {
       return [...(el || document).querySelectorAll('canvas.genviz-canvas')].filter(c => !c.hidden);
     },

@@ -13,7 +13,7 @@ import os
 from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
 from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
     measure_latency, resize, summarize, viewport_screenshot
-from test_lab import _explorers_or_skip, _suffix, check_first_slider, wait_for_grids
+from test_lab import _explorers_or_skip, _suffix, back_to_base, check_first_slider, wait_for_grids
 
 VOILA_LATENCY_MOVES = int(os.environ.get("GENVIZ_VOILA_LATENCY_MOVES", "8"))
 
@@ -43,6 +43,7 @@ def test_voila_latency(voila_nb, latency_table):
     wait_for_grids(page, len(explorers))
     for ex in explorers:
         i = ex["index"]
+        back_to_base(voila_nb, i)
         sliders = gv(page, "sliders(arg)", i)
         chosen = [s for s in sliders if s["grid"]][:1] + [s for s in sliders if not s["grid"]][:1]
         for s in chosen:

@@ -18,7 +18,7 @@ from matplotlib.path import Path
 from matplotlib.transforms import Bbox, IdentityTransform, TransformedPath
 from PIL import Image
 
-from genviz.plots._record import OPS, decode
+from genviz.plots._ops import OPS, decode
 
 _CAPS = {"butt": "butt", "round": "round", "square": "projecting"}
 

@@ -30,7 +30,7 @@ from explorer_testing import control_values, explorer_cases, make_explorer
 from frame_replay import difference, replay, savefig_rgba
 from genviz.plots import _frames
 from genviz.plots._base import View, new_figure
-from genviz.plots._record import OPS, Recorder, decode
+from genviz.plots._ops import OPS, decode
 
 
 def _decode(png: bytes) -> np.ndarray:

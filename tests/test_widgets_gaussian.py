@@ -61,7 +61,7 @@ def test_no_frame_is_recorded_until_the_explorer_is_displayed(monkeypatch):
 
 
 def test_kernel_path_sends_the_frame_and_the_background_only_when_it_changed():
-    from genviz.plots._record import decode
+    from genviz.plots._ops import decode
 
     e = gaussian_explorer()  # the 3-D surface: its z-limit follows the peak
     e._repr_mimebundle_()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import base64
 import functools
-import hashlib
 import html
 import inspect
 import io
@@ -25,11 +24,10 @@ from IPython.display import display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from genviz.plots._frames import png_rgba
-from genviz.plots._record import Recorder
+from genviz.plots import _record
 from genviz.plots.style import tidy_ticks
 
-__all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
+__all__ = ["View", "new_figure", "show", "close_figure", "figure_png", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
            "plain_text", "fmt", "finish_layout"]
 
@@ -415,37 +413,14 @@ class View:
 
     # -- what the browser replays: a static background and recorded animated artists -------
     def background_png(self) -> tuple[bytes, str]:
-        """``(png, key)``: the static background (the figure without its animated artists)
-        as a PNG, and a hash of its pixels. Draws the figure in full first if the background
-        changed since the last full draw; the PNG is encoded once per distinct background
-        (zlib level 1, no row filter: :func:`genviz.plots._frames.png_rgba`)."""
-        if self._needs_full_draw():
-            self.redraw()
-        pixels = self._background_rgba
-        key = hashlib.blake2b(pixels.data, digest_size=12).hexdigest()
-        if key != self._background_hash:
-            self._background_png = png_rgba(pixels)
-            self._background_hash = key
-        return self._background_png, key
+        """``(png, key)``: the static background as a PNG and a hash of its pixels (drawn in
+        full first when it changed): :func:`genviz.plots._record.background_png`."""
+        return _record.background_png(self)
 
     def record_frame(self, pool=None) -> bytes:
-        """The animated artists in their current state, recorded as drawing operations in
-        canvas pixels (:mod:`genviz.plots._record`): what the browser draws over
-        :meth:`background_png`. Draws the background first when it changed, so the layout
-        the frame is recorded in is the one the background shows. With a
-        :class:`~genviz.plots._record.Pool`, sprites and large images go to it (a grid)."""
-        if self._needs_full_draw():
-            self.redraw()
-        width, height = self.fig.canvas.get_width_height(physical=True)
-        rec = self._recorder
-        if rec is None or (rec.width, rec.height, rec.dpi) != (width, height, self.fig.dpi):
-            rec = self._recorder = Recorder(width, height, self.fig.dpi)
-        rec.pool = pool
-        artists = self.animated_artists()
-        for artist in artists:
-            if hasattr(artist, "do_3d_projection"):
-                artist.do_3d_projection()
-        return rec.record(artists)
+        """The animated artists recorded as drawing operations for the browser (an encoded
+        frame): :func:`genviz.plots._record.record_view`."""
+        return _record.record_view(self, pool)
 
     # -- error banner --------------------------------------------------------------------------
     @property

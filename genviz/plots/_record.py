@@ -18,39 +18,14 @@ result in display pixels:
 * text (the error banner, tick-free labels that ``update`` changes): rendered by Agg into a
   small sprite, so the fonts are matplotlib's.
 
-:func:`encode` packs one frame as bytes (little-endian): a 20-byte header (``b"GVF1"``, the
-JSON length and the lengths of three streams), a JSON object (canvas size, the styles), then an
-int32 stream of operations, a float32 stream (coordinates) and a uint8 stream (path codes,
-colours, pixels). ``explorer.js`` decodes it with typed-array views, no parsing per vertex.
-Coordinates are canvas pixels: origin top left, y down.
-
-Operations in the int32 stream (offsets index the float32 or uint8 stream)::
-
-    1 CLIP    kind(0 none, 1 rect, 2 rect+path) rect@f32(x, y, w, h) n vertices@f32 codes@u8
-    2 PATHS   style n_paths vertices@f32 codes@u8 colours@u8(fill rgba, stroke rgba per path)
-              widths@f32(one per path) then n_paths vertex counts
-    3 MARKERS style n_vertices vertices@f32 codes@u8 n_points points@f32 colours@u8
-              per_point(0: one fill+stroke pair, 1: one pair per point) width@f32
-    4 IMAGE   w h pixels@u8 n_palette(0: RGBA pixels) palette@u8 rect@f32(x, y, w, h) smooth
-              alpha(0..1000)
-    5 SPRITE  w h pixels@u8(RGBA) x y
-    6 SPRITE  as 5, pixels in the shared pool
-    7 IMAGE   as 4, pixels and palette in the shared pool
-
-Path codes are matplotlib's (1 move, 2 line, 3 quadratic, 4 cubic, 79 close). Coordinates are
-rounded to 1/16 pixel (invisible; the float32 values then compress several times better).
-
-The *pool* serves the states of a grid (genviz.widgets.states): a recorder given a
-:class:`Pool` puts each distinct sprite and large image once in it, and frames refer to it
-(ops 6 and 7): the email explorer's word labels are the same in its 161 states.
+The bytes are laid out by :mod:`genviz.plots._ops` (the frame format, shared with
+explorer.js and tests/frame_replay.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
-import struct
 
 import numpy as np
 from matplotlib.backend_bases import GraphicsContextBase, RendererBase
@@ -59,32 +34,11 @@ from matplotlib.image import AxesImage
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D, IdentityTransform
 
-__all__ = ["Recorder", "Pool", "encode", "decode", "FRAME_MAGIC", "OPS"]
+from genviz.plots._frames import png_rgba
+from genviz.plots._ops import OPS, POOL_IMAGE_BYTES, Frame, encode
 
-FRAME_MAGIC = b"GVF1"
-OPS = {"CLIP": 1, "PATHS": 2, "MARKERS": 3, "IMAGE": 4, "SPRITE": 5, "SPRITE_POOL": 6,
-       "IMAGE_POOL": 7}
-#: coordinates are kept to this fraction of a pixel
-QUANTUM = 16.0
-#: images at least this large go to the pool (a grid's states often share them)
-POOL_IMAGE_BYTES = 2048
+__all__ = ["Recorder", "record_view", "background_png"]
 
-
-class Pool:
-    """Byte blocks shared by many frames, each stored once (keyed by content)."""
-
-    def __init__(self):
-        self.data = bytearray()
-        self._where: dict = {}
-
-    def add(self, block) -> int:
-        b = np.ascontiguousarray(block, dtype=np.uint8).tobytes()
-        key = hashlib.blake2b(b, digest_size=16).digest()
-        off = self._where.get(key)
-        if off is None:
-            off = self._where[key] = len(self.data)
-            self.data += b
-        return off
 _CAPS = {"butt": "butt", "round": "round", "projecting": "square"}
 _JOINS = {"miter": "miter", "round": "round", "bevel": "bevel"}
 
@@ -92,84 +46,6 @@ _JOINS = {"miter": "miter", "round": "round", "bevel": "bevel"}
 def _rgba_bytes(rgba) -> tuple:
     r, g, b, a = (float(v) for v in rgba)
     return (int(round(r * 255)), int(round(g * 255)), int(round(b * 255)), int(round(a * 255)))
-
-
-class _Frame:
-    """The three streams and the style table of one frame being recorded."""
-
-    def __init__(self, width: int, height: int):
-        self.width, self.height = width, height
-        self.i32: list = []
-        self.f32: list = []  # numpy float32 arrays
-        self.u8: list = []   # numpy uint8 arrays / bytes
-        self.n_f32 = 0
-        self.n_u8 = 0
-        self.styles: list = []
-        self._style_ids: dict = {}
-
-    def add_f32(self, values) -> int:
-        a = np.ascontiguousarray(values, dtype=np.float32).ravel()
-        return self._add_f32(a)
-
-    def add_xy(self, values) -> int:
-        """Coordinates, rounded to 1/QUANTUM pixel."""
-        a = np.round(np.asarray(values, dtype=np.float64) * QUANTUM) / QUANTUM
-        return self._add_f32(np.ascontiguousarray(a, dtype=np.float32).ravel())
-
-    def _add_f32(self, a) -> int:
-        off = self.n_f32
-        self.f32.append(a)
-        self.n_f32 += a.size
-        return off
-
-    def add_u8(self, values) -> int:
-        a = np.ascontiguousarray(values, dtype=np.uint8).ravel()
-        off = self.n_u8
-        self.u8.append(a)
-        self.n_u8 += a.size
-        return off
-
-    def style(self, **style) -> int:
-        key = json.dumps(style, sort_keys=True)
-        sid = self._style_ids.get(key)
-        if sid is None:
-            sid = self._style_ids[key] = len(self.styles)
-            self.styles.append(style)
-        return sid
-
-
-def encode(frame: _Frame) -> bytes:
-    """The frame as bytes (see the module docstring for the layout)."""
-    head = json.dumps({"w": frame.width, "h": frame.height, "styles": frame.styles},
-                      separators=(",", ":")).encode()
-    head += b" " * (-len(head) % 4)
-    i32 = np.asarray(frame.i32, dtype="<i4").tobytes()
-    f32 = (np.concatenate(frame.f32) if frame.f32 else np.zeros(0, np.float32)).astype("<f4")
-    u8 = np.concatenate(frame.u8) if frame.u8 else np.zeros(0, np.uint8)
-    return b"".join([FRAME_MAGIC, struct.pack("<4I", len(head), len(frame.i32), f32.size,
-                                              u8.size), head, i32, f32.tobytes(), u8.tobytes()])
-
-
-def decode(data: bytes) -> dict:
-    """The parts of an encoded frame: ``{"meta", "i32", "f32", "u8"}`` (for tests and tools).
-
-    Raises ValueError when ``data`` is not a frame (wrong magic or truncated)."""
-    data = bytes(data)
-    if len(data) < 20 or data[:4] != FRAME_MAGIC:
-        raise ValueError("data is not a genviz frame (no GVF1 header)")
-    n_head, n_i32, n_f32, n_u8 = struct.unpack("<4I", data[4:20])
-    need = 20 + n_head + 4 * n_i32 + 4 * n_f32 + n_u8
-    if len(data) < need:
-        raise ValueError(f"data is a truncated genviz frame ({len(data)} of {need} bytes)")
-    pos = 20
-    meta = json.loads(data[pos:pos + n_head])
-    pos += n_head
-    i32 = np.frombuffer(data, "<i4", n_i32, pos)
-    pos += 4 * n_i32
-    f32 = np.frombuffer(data, "<f4", n_f32, pos)
-    pos += 4 * n_f32
-    u8 = np.frombuffer(data, np.uint8, n_u8, pos)
-    return {"meta": meta, "i32": i32, "f32": f32, "u8": u8}
 
 
 def _image_interpolation_smooth(image, A, dest_w, dest_h) -> bool:
@@ -200,7 +76,7 @@ class Recorder(RendererBase):
         self.width, self.height, self.dpi = int(width), int(height), float(dpi)
         self._agg = RendererAgg(self.width, self.height, self.dpi)
         self._flip = Affine2D().scale(1.0, -1.0).translate(0.0, self.height)
-        self._frame: _Frame | None = None
+        self._frame: Frame | None = None
         self._clip_key = None
         self._batch = None  # (style id, lists) of the PATHS op being filled
 
@@ -232,7 +108,7 @@ class Recorder(RendererBase):
     # -- recording ------------------------------------------------------------------------------
     def record(self, artists) -> bytes:
         """Draw ``artists`` (in the order given) into a new frame; returns it encoded."""
-        self._frame = _Frame(self.width, self.height)
+        self._frame = Frame(self.width, self.height)
         self._clip_key = None
         self._batch = None
         try:
@@ -447,19 +323,9 @@ class Recorder(RendererBase):
         self._clip(gc0)
         width0 = float(widths.max()) if len(widths) else 0.0
         if n_paths == 1 and n_off >= 1 and n_tr <= 1:
-            # one marker stamped at many offsets (scatter)
             tr = (Affine2D(all_transforms[0]) if n_tr else IdentityTransform()) + master_transform
-            pts = offset_trans.transform(offsets)
-            ok = np.isfinite(pts).all(axis=1)
-            if not ok.any():
-                return
-            self._flush()
-            pts = np.column_stack([pts[ok, 0], self.height - pts[ok, 1]])
-            mv, mc = self._clean(paths[0], tr + Affine2D().scale(1.0, -1.0))
-            colours = np.concatenate([face[ok], edge[ok]], axis=1)
-            if len(np.unique(colours.view(np.uint64))) == 1:
-                colours = colours[:1]
-            self._markers(gc0, width0, mv, mc, pts, colours, width0 > 0)
+            self._collection_markers(gc0, width0, paths[0], tr, offset_trans.transform(offsets),
+                                     face, edge)
             return
         # many paths (contours, line collections, 3-D polygons): one PATHS batch
         sid = self._frame.style(**self._line_style(gc0, width0))
@@ -490,6 +356,20 @@ class Recorder(RendererBase):
             colours.append(tuple(face[i]) + tuple(edge[i]))
             wlist.append(float(widths[i]))
         self._add_paths(sid, verts_list, codes_list, colours, wlist)
+
+    def _collection_markers(self, gc, width, path, transform, pts, face, edge):
+        """One marker stamped at many offsets (a scatter): one MARKERS op, colours per point
+        when they differ."""
+        ok = np.isfinite(pts).all(axis=1)
+        if not ok.any():
+            return
+        self._flush()
+        pts = np.column_stack([pts[ok, 0], self.height - pts[ok, 1]])
+        mv, mc = self._clean(path, transform + Affine2D().scale(1.0, -1.0))
+        colours = np.concatenate([face[ok], edge[ok]], axis=1)
+        if len(np.unique(colours.view(np.uint64))) == 1:
+            colours = colours[:1]
+        self._markers(gc, width, mv, mc, pts, colours, width > 0)
 
     def _fast_clean(self, path, transform):
         """A collection path in canvas pixels: a plain affine transform when it has no NaN
@@ -610,3 +490,38 @@ class Recorder(RendererBase):
         else:
             op, off = OPS["SPRITE"], f.add_u8(sprite)
         f.i32 += [op, sprite.shape[1], sprite.shape[0], off, int(cols[0]), int(rows[0])]
+
+
+# -- a view's two layers ----------------------------------------------------------------------------
+def background_png(view) -> tuple[bytes, str]:
+    """``(png, key)``: the view's static background (its figure without the animated artists)
+    as a PNG, and a hash of its pixels. Draws the figure in full first if the background
+    changed since the last full draw (:meth:`View.request_full_redraw`); the PNG is encoded once
+    per distinct background (zlib level 1, no row filter: :func:`genviz.plots._frames.png_rgba`)."""
+    if view._needs_full_draw():
+        view.redraw()
+    pixels = view._background_rgba
+    key = hashlib.blake2b(pixels.data, digest_size=12).hexdigest()
+    if key != view._background_hash:
+        view._background_png = png_rgba(pixels)
+        view._background_hash = key
+    return view._background_png, key
+
+
+def record_view(view, pool=None) -> bytes:
+    """The view's animated artists in their current state, recorded (an encoded frame): what
+    the browser draws over :func:`background_png`. Draws the background first when it changed,
+    so the layout the frame is recorded in is the one the background shows. With a
+    :class:`~genviz.plots._ops.Pool`, sprites and large images go to it (a grid's states)."""
+    if view._needs_full_draw():
+        view.redraw()
+    width, height = view.fig.canvas.get_width_height(physical=True)
+    rec = view._recorder
+    if rec is None or (rec.width, rec.height, rec.dpi) != (width, height, view.fig.dpi):
+        rec = view._recorder = Recorder(width, height, view.fig.dpi)
+    rec.pool = pool
+    artists = view.animated_artists()
+    for artist in artists:
+        if hasattr(artist, "do_3d_projection"):
+            artist.do_3d_projection()
+    return rec.record(artists)

@@ -36,7 +36,7 @@ from genviz.plots._base import figure_description, figure_png, image_bundle
 from genviz.widgets import states
 from genviz.widgets._controls import Choice, Control, Slider, TextArea
 
-__all__ = ["Explorer", "float_slider", "int_slider", "log_slider", "dropdown", "toggle_buttons",
+__all__ = ["Explorer", "ExplorerCore", "Readout", "float_slider", "int_slider", "log_slider", "dropdown", "toggle_buttons",
            "text_area", "readout_html", "explorer_factory", "STATIC"]
 
 #: The front end: one ES module and its stylesheet (package data).

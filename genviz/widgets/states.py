@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import hashlib
 import itertools
 import json
 import os
@@ -54,16 +53,17 @@ import threading
 import time
 import zlib
 
-import matplotlib
 import numpy as np
 from IPython import get_ipython
 
-from genviz.plots._record import Pool
+from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
+from genviz.widgets._keys import base_values, grid_key, gridded
 
-__all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid", "store_grid",
-           "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES", "MAX_BYTES",
-           "main"]
+__all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
+           "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
+           "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless", "module_source",
+           "on_built", "static_payload"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -101,94 +101,9 @@ def is_headless() -> bool:
     return getattr(_HEADLESS, "on", False)
 
 
-# -- the content hash ----------------------------------------------------------------------------
-def _feed(h, obj, depth=0) -> None:
-    """Hash ``obj`` by content: arrays by dtype, shape and bytes; containers recursively;
-    functions by module and name; other objects by type and attributes."""
-    if depth > 12:
-        h.update(b"<deep>")
-        return
-    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
-        h.update(repr((type(obj).__name__, obj)).encode())
-    elif isinstance(obj, np.ndarray):
-        a = np.ascontiguousarray(obj)
-        h.update(f"nd{a.dtype.str}{a.shape}".encode())
-        if a.dtype.hasobject:
-            for item in a.ravel():
-                _feed(h, item, depth + 1)
-        else:
-            h.update(a.tobytes())
-    elif isinstance(obj, np.generic):
-        _feed(h, obj.item(), depth + 1)
-    elif isinstance(obj, (list, tuple)):
-        h.update(f"{type(obj).__name__}{len(obj)}".encode())
-        for item in obj:
-            _feed(h, item, depth + 1)
-    elif isinstance(obj, dict):
-        h.update(f"dict{len(obj)}".encode())
-        for key in sorted(obj, key=repr):
-            _feed(h, key, depth + 1)
-            _feed(h, obj[key], depth + 1)
-    elif callable(obj) and hasattr(obj, "__qualname__"):
-        h.update(f"fn:{getattr(obj, '__module__', '')}.{obj.__qualname__}".encode())
-    elif hasattr(obj, "__dict__") or hasattr(obj, "__slots__"):
-        h.update(f"obj:{type(obj).__module__}.{type(obj).__qualname__}".encode())
-        state = dict(vars(obj)) if hasattr(obj, "__dict__") else {}
-        for slot in getattr(type(obj), "__slots__", ()):
-            if hasattr(obj, slot):
-                state[slot] = getattr(obj, slot)
-        _feed(h, state, depth + 1)
-    else:
-        h.update(repr(obj).encode())
-
-
-_SOURCE_FINGERPRINT: str | None = None
-
-
-def source_fingerprint() -> str:
-    """A hash of genviz's Python sources (computed once per process)."""
-    global _SOURCE_FINGERPRINT
-    if _SOURCE_FINGERPRINT is None:
-        root = pathlib.Path(__file__).resolve().parents[1]
-        h = hashlib.sha256()
-        for path in sorted(root.rglob("*.py")):
-            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
-        _SOURCE_FINGERPRINT = h.hexdigest()[:16]
-    return _SOURCE_FINGERPRINT
-
-
-def grid_key(explorer) -> str | None:
-    """The content hash of an explorer's grid, or None (no factory recorded, no gridded
-    control)."""
-    core = _core(explorer)
-    if core.factory is None or not gridded(core):
-        return None
-    fn, args, kwargs = core.factory
-    h = hashlib.sha256()
-    h.update(f"{fn.__module__}.{fn.__qualname__}".encode())
-    _feed(h, list(args))
-    _feed(h, dict(kwargs))
-    h.update(source_fingerprint().encode())
-    h.update(matplotlib.__version__.encode())
-    h.update(repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items())).encode())
-    _feed(h, base_values(core))
-    _feed(h, [name for name, _ in gridded(core)])
-    return h.hexdigest()[:32]
-
-
 def _core(explorer):
     """The ExplorerCore of an Explorer (or the core itself)."""
     return getattr(explorer, "_core", explorer)
-
-
-def gridded(core) -> list:
-    """``[(name, control)]`` of the gridded controls, in the explorer's order."""
-    return [(n, c) for n, c in _core(core).controls.items() if c.grid]
-
-
-def base_values(core) -> dict:
-    """The browser values of the non-gridded controls (where the grid is valid)."""
-    return {n: c.to_front() for n, c in _core(core).controls.items() if not c.grid}
 
 
 # -- building ---------------------------------------------------------------------------------------
