@@ -40,11 +40,13 @@ def _composite(buf, src, x, y, alpha, clip):
     buf[top:bottom, left:right] = np.round(d).astype(np.uint8)
 
 
-def replay(background_png: bytes, frame: bytes) -> np.ndarray:
-    """The figure as the frame says: background, then every operation. Returns RGBA pixels."""
+def replay(background_png: bytes, frame: bytes, pool: bytes = b"") -> np.ndarray:
+    """The figure as the frame says: background, then every operation (``pool``: the shared
+    blocks of a grid, for ops 6 and 7). Returns RGBA pixels."""
     bg = np.asarray(Image.open(io.BytesIO(background_png)).convert("RGBA"))
     f = decode(frame)
     i32, f32, u8, styles = f["i32"], f["f32"], f["u8"], f["meta"]["styles"]
+    shared = np.frombuffer(pool, np.uint8)
     H, W = bg.shape[:2]
     r = RendererAgg(W, H, 72.0)
     buf = np.asarray(r.buffer_rgba())
@@ -112,23 +114,25 @@ def replay(background_png: bytes, frame: bytes) -> np.ndarray:
                 x, y = float(f32[pts + 2 * k]), float(f32[pts + 2 * k + 1])
                 r.draw_path(gc, path_at(v, c, nv, x, y), IdentityTransform(), fill)
             p += 10
-        elif op == OPS["IMAGE"]:
+        elif op in (OPS["IMAGE"], OPS["IMAGE_POOL"]):
+            src = u8 if op == OPS["IMAGE"] else shared
             w, h, data, npal, pal = (int(i32[p + k]) for k in range(1, 6))
             ro, smooth, alpha = int(i32[p + 6]), int(i32[p + 7]), int(i32[p + 8]) / 1000.0
             if npal:
-                palette = u8[pal:pal + 4 * npal].reshape(npal, 4)
-                pixels = palette[u8[data:data + w * h]].reshape(h, w, 4)
+                palette = src[pal:pal + 4 * npal].reshape(npal, 4)
+                pixels = palette[src[data:data + w * h]].reshape(h, w, 4)
             else:
-                pixels = u8[data:data + 4 * w * h].reshape(h, w, 4)
+                pixels = src[data:data + 4 * w * h].reshape(h, w, 4)
             x, y, dw, dh = (float(v) for v in f32[ro:ro + 4])
             size = (max(1, int(round(dw))), max(1, int(round(dh))))
             img = Image.fromarray(np.ascontiguousarray(pixels), "RGBA").resize(
                 size, Image.BILINEAR if smooth else Image.NEAREST)
             _composite(buf, np.asarray(img), int(round(x)), int(round(y)), alpha, clip_rect)
             p += 9
-        elif op == OPS["SPRITE"]:
+        elif op in (OPS["SPRITE"], OPS["SPRITE_POOL"]):
+            src = u8 if op == OPS["SPRITE"] else shared
             w, h, data, x, y = (int(i32[p + k]) for k in range(1, 6))
-            sprite = u8[data:data + 4 * w * h].reshape(h, w, 4)
+            sprite = src[data:data + 4 * w * h].reshape(h, w, 4)
             _composite(buf, sprite, x, y, 1.0, clip_rect)
             p += 6
         else:

@@ -166,3 +166,34 @@ def test_house_style_controls():
         int_slider("n", 5, 10, 1)
     with pytest.raises(TypeError, match="h: value must be a number"):
         f.value = "big"
+
+
+def test_a_grid_builds_in_the_background_from_a_headless_copy(monkeypatch, tmp_path):
+    """Once shown, an explorer without a stored grid builds one in a thread from a second,
+    widget-less copy made by its factory (the bandwidth explorer's factory calls when_shown
+    too), stores it in the cache and sends it; a failure becomes a one-line notice."""
+    from genviz.widgets import states
+    from genviz.widgets.kde import bandwidth_explorer
+
+    monkeypatch.setenv("GENVIZ_STATES", "background")
+    monkeypatch.setenv("GENVIZ_STATES_CACHE", str(tmp_path))
+    monkeypatch.setenv("GENVIZ_STATES_PATH", str(tmp_path / "none"))
+    monkeypatch.setattr(states, "_on_kernel_loop", lambda fn: fn())
+    e = bandwidth_explorer(n=100)
+    e.view.prefetch = lambda ns: None
+    e._on_front_message(e, {"type": "ready", "view": "a"}, [])
+    e._grid_thread.join(120)
+    assert e.notice == "" and e.grid, e.notice
+    header, _ = states.read_grid(e.grid)
+    assert header["axes"] == [{"name": "h", "n": 116}] and header["key"] == e.grid_key
+    assert (tmp_path / f"{e.grid_key}.gvgrid").read_bytes() == e.grid
+    e.close()
+    f = gaussian_explorer(surface=False)
+    f.grid_key = "k"
+    monkeypatch.setattr(states, "grid_key", lambda x: "k")
+    monkeypatch.setattr(states, "build_grid", lambda core: (_ for _ in ()).throw(
+        RuntimeError("no memory")))
+    f._on_front_message(f, {"type": "ready", "view": "a"}, [])
+    f._grid_thread.join(60)
+    assert f.grid == b"" and "Precomputed states unavailable (RuntimeError: no memory)" in f.notice
+    f.close()

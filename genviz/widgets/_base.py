@@ -154,6 +154,9 @@ class ExplorerCore:
         """Current value of every control, by parameter name."""
         return {name: control.value for name, control in self.controls.items()}
 
+    def when_shown(self, fn) -> None:
+        """No browser ever shows a core: ``fn`` never runs (see :meth:`Explorer.when_shown`)."""
+
     def _on_change(self, control) -> None:
         self.refresh()
 

@@ -326,11 +326,12 @@ def _build_in_background(explorer, factory, key) -> None:
             pass
         _on_kernel_loop(lambda: setattr(explorer, "grid", blob))
     except GridBudgetError as exc:
-        _on_kernel_loop(lambda: setattr(explorer, "notice", str(exc)))
+        text = str(exc)
+        _on_kernel_loop(lambda: setattr(explorer, "notice", text))
     except Exception as exc:  # never into the notebook: the kernel path keeps working
-        _on_kernel_loop(lambda: setattr(
-            explorer, "notice", f"Precomputed states unavailable ({type(exc).__name__}: "
-                                f"{exc}); every move asks the kernel."))
+        text = (f"Precomputed states unavailable ({type(exc).__name__}: {exc}); every move "
+                f"asks the kernel.")
+        _on_kernel_loop(lambda: setattr(explorer, "notice", text))
 
 
 def _on_kernel_loop(fn) -> None:
