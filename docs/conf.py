@@ -205,13 +205,13 @@ def _api_modules() -> dict[str, list[str]]:
     import genviz
 
     groups = {"Models": [], "Exercises": [], "Views (matplotlib)": [],
-              "Explorers (ipywidgets)": []}
+              "Explorers (widgets)": []}
     for info in pkgutil.walk_packages(genviz.__path__, "genviz."):
         name = info.name
         if name.startswith("genviz.plots"):
             groups["Views (matplotlib)"].append(name)
         elif name.startswith("genviz.widgets"):
-            groups["Explorers (ipywidgets)"].append(name)
+            groups["Explorers (widgets)"].append(name)
         elif name.startswith("genviz.exercises"):
             groups["Exercises"].append(name)
         elif name.split(".")[-1] != "_validation":
