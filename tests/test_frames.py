@@ -30,7 +30,7 @@ from explorer_testing import control_values, explorer_cases, make_explorer
 from frame_replay import difference, replay, savefig_rgba
 from genviz.plots import _frames
 from genviz.plots._base import View, new_figure
-from genviz.plots._ops import OPS, decode
+from genviz.plots._ops import OPS, Pool, decode
 
 
 def _decode(png: bytes) -> np.ndarray:
@@ -169,7 +169,10 @@ def test_recorder_records_each_kind_of_artist_and_replays_like_savefig():
     p = ops.index(OPS["IMAGE"])
     i32 = list(f["i32"])
     k = [j for j in range(len(i32)) if i32[j] == OPS["IMAGE"]][0]
-    assert (i32[k + 1], i32[k + 2]) == (4, 3) and i32[k + 4] == 12  # 12 colours, a palette
+    assert (i32[k + 1], i32[k + 2]) == (4, 3) and i32[k + 4] == 0  # its 12 RGBA pixels
+    pooled = decode(v.record_frame(pool=Pool()))["i32"]  # in a grid: palette + indices
+    k = [j for j in range(len(pooled)) if pooled[j] == OPS["IMAGE"]][0]
+    assert (pooled[k + 1], pooled[k + 2], pooled[k + 4]) == (4, 3, 12)
     png, _ = v.background_png()
     d = difference(replay(png, frame), savefig_rgba(v.fig))
     assert d["mean"] < 1.0 and d["far"] < 0.01, d

@@ -267,6 +267,8 @@ class View:
                                  visible=False)
         self.animate(self._message)
         self._background_rgba = None  # the static layer's pixels at the last full draw
+        self._background_version = 0  # counts full draws (a background to hash anew)
+        self._background_seen = -1
         self._background_hash = None
         self._background_png = None
         self._recorder = None
@@ -385,6 +387,7 @@ class View:
             self._background = canvas.copy_from_bbox(self.fig.bbox)
             self._background_size = canvas.get_width_height(physical=True)
             self._background_rgba = np.asarray(canvas.buffer_rgba()).copy()
+            self._background_version += 1
             self._full_redraw = False
         renderer = event.renderer if event is not None else canvas.get_renderer()
         self._draw_animated(renderer)

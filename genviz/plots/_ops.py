@@ -99,7 +99,7 @@ class Frame:
         return off
 
     def style(self, **style) -> int:
-        key = json.dumps(style, sort_keys=True)
+        key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in style.items()))
         sid = self._style_ids.get(key)
         if sid is None:
             sid = self._style_ids[key] = len(self.styles)

@@ -77,6 +77,7 @@ class Recorder(RendererBase):
         self._agg = RendererAgg(self.width, self.height, self.dpi)
         self._flip = Affine2D().scale(1.0, -1.0).translate(0.0, self.height)
         self._frame: Frame | None = None
+        self._sprites: dict = {}  # text sprites by what they depend on (draw_text)
         self._clip_key = None
         self._batch = None  # (style id, lists) of the PATHS op being filled
 
@@ -333,6 +334,11 @@ class Recorder(RendererBase):
             pts = offset_trans.transform(offsets)
         verts_list, codes_list, colours, wlist = [], [], [], []
         flip = self._flip
+        if n_tr <= 1 and (not n_off or not np.any(pts)):
+            shared = (Affine2D(all_transforms[0]) if n_tr else IdentityTransform()) \
+                + master_transform + flip
+            self._batch_shared(sid, paths, n, shared, face, edge, widths)
+            return
         for i in range(n):
             p = paths[i % n_paths]
             tr = (Affine2D(all_transforms[i % n_tr]) if n_tr else IdentityTransform()) \
@@ -346,8 +352,6 @@ class Recorder(RendererBase):
             if face[i, 3] == 0 and widths[i] <= 0:
                 continue
             if face[i, 3] == 0 and len(p.vertices) > 128 and p.should_simplify:
-                # an unfilled curve of many points (a bump of the KDE explorer): simplified as
-                # Agg simplifies lines (to 1/9 px), a fraction of the vertices
                 v, c = self._clean(p, tr + flip, simplify=True)
             else:
                 v, c = self._fast_clean(p, tr + flip)
@@ -367,9 +371,54 @@ class Recorder(RendererBase):
         pts = np.column_stack([pts[ok, 0], self.height - pts[ok, 1]])
         mv, mc = self._clean(path, transform + Affine2D().scale(1.0, -1.0))
         colours = np.concatenate([face[ok], edge[ok]], axis=1)
-        if len(np.unique(colours.view(np.uint64))) == 1:
+        if (colours == colours[0]).all():
             colours = colours[:1]
         self._markers(gc, width, mv, mc, pts, colours, width > 0)
+
+    def _batch_shared(self, sid, paths, n, shared, face, edge, widths):
+        """Many paths under one transform (a 3-D surface's ~1,200 polygons, contour sets):
+        their vertices in one array, transformed by one matrix product, one PATHS batch."""
+        verts_list, codes_list, colours, wlist = [], [], [], []
+        pending = []  # indices of verts_list still to transform
+        for i in range(n):
+            p = paths[i % len(paths)]
+            if face[i, 3] == 0 and widths[i] <= 0:
+                continue
+            v = p.vertices
+            if (face[i, 3] == 0 and len(v) > 128 and p.should_simplify) \
+                    or not np.isfinite(v).all():
+                # unfilled curves of many points (the KDE's bumps): simplified as Agg
+                # simplifies lines (to 1/9 px); paths with NaN: cleaned
+                v, c = self._clean(p, shared, simplify=bool(face[i, 3] == 0))
+            else:
+                v, c = self._raw_codes(p)
+                pending.append(len(verts_list))
+            verts_list.append(v)
+            codes_list.append(c)
+            colours.append(tuple(face[i]) + tuple(edge[i]))
+            wlist.append(float(widths[i]))
+        if pending:
+            stacked = np.concatenate([verts_list[i] for i in pending])
+            out = shared.transform_affine(stacked) if len(stacked) else stacked
+            k = 0
+            for i in pending:
+                m = len(verts_list[i])
+                verts_list[i] = out[k:k + m]
+                k += m
+        self._add_paths(sid, verts_list, codes_list, colours, wlist)
+
+    @staticmethod
+    def _raw_codes(path):
+        """A path's vertices (untransformed, STOP removed) and its codes."""
+        v, codes = path.vertices, path.codes
+        if codes is None:
+            codes = np.full(len(v), Path.LINETO, np.uint8)
+            if len(codes):
+                codes[0] = Path.MOVETO
+            return v, codes
+        codes = np.asarray(codes, np.uint8)
+        keep = codes != Path.STOP
+        return v[keep], codes[keep]
 
     def _fast_clean(self, path, transform):
         """A collection path in canvas pixels: a plain affine transform when it has no NaN
@@ -406,12 +455,17 @@ class Recorder(RendererBase):
 
     # -- images -------------------------------------------------------------------------------
     def _image_op(self, pixels, rect, smooth, alpha):
-        """IMAGE op from RGBA pixels (rows top first), as palette + indices when it can."""
+        """IMAGE op from RGBA pixels (rows top first). For a grid (a pool), as palette +
+        indices when it has at most 256 colours (a quarter of the bytes, stored once); a
+        kernel-path frame sends the pixels as they are (finding the palette costs more CPU
+        than the bytes cost on a local socket)."""
         f = self._frame
         h, w = pixels.shape[:2]
-        flat = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
-        palette, index = np.unique(flat, return_inverse=True)
-        if len(palette) <= 256:
+        palette = ()
+        if self.pool is not None:
+            flat = np.ascontiguousarray(pixels).view(np.uint32).reshape(-1)
+            palette, index = np.unique(flat, return_inverse=True)
+        if 0 < len(palette) <= 256:
             index, pal_bytes, npal = index.astype(np.uint8), palette.view(np.uint8), len(palette)
         else:
             index, pal_bytes, npal = np.ascontiguousarray(pixels), np.zeros(0, np.uint8), 0
@@ -465,11 +519,38 @@ class Recorder(RendererBase):
 
     # -- text ----------------------------------------------------------------------------------
     def draw_text(self, gc, x, y, s, prop, angle, ismath=False, mtext=None):
-        """Record text as a sprite Agg rendered (matplotlib's fonts, hinting and mathtext)."""
+        """Record text as a sprite Agg rendered (matplotlib's fonts, hinting and mathtext).
+
+        Agg places a text's bitmap at whole pixels, so the sprite depends on the text, its
+        font, angle and colour and the fractional part of its position only: sprites are
+        cached on those (labels that do not change cost nothing after the first frame)."""
         if not s or not s.strip():
             return
         self._clip(gc)
         self._flush()
+        fx, fy = math.floor(x), math.floor(y)
+        key = (s, hash(prop), str(prop), float(angle), bool(ismath), tuple(gc.get_rgb()),
+               gc.get_alpha(), gc.get_antialiased(), round(x - fx, 4), round(y - fy, 4))
+        hit = self._sprites.get(key)
+        if hit is None:
+            hit = self._render_text(gc, x, y, s, prop, angle, ismath, mtext)
+            if hit is not None:
+                hit = (hit[0], hit[1] - fx, hit[2] - fy)
+            if len(self._sprites) > 1024:
+                self._sprites.clear()
+            self._sprites[key] = hit
+        if hit is None:
+            return
+        sprite, dx, dy = hit
+        f = self._frame
+        if self.pool is not None:
+            op, off = OPS["SPRITE_POOL"], self.pool.add(sprite)
+        else:
+            op, off = OPS["SPRITE"], f.add_u8(sprite)
+        f.i32 += [op, sprite.shape[1], sprite.shape[0], off, int(fx + dx), int(fy + dy)]
+
+    def _render_text(self, gc, x, y, s, prop, angle, ismath, mtext):
+        """``(sprite, left, top)``: the text rendered by Agg, cropped to its ink, or None."""
         agg = self._agg
         agg.clear()
         gc_plain = self.new_gc()
@@ -481,15 +562,10 @@ class Recorder(RendererBase):
         alpha = buf[..., 3]
         rows = np.flatnonzero(alpha.any(axis=1))
         if not len(rows):
-            return
+            return None
         cols = np.flatnonzero(alpha[rows[0]:rows[-1] + 1].any(axis=0))
-        sprite = buf[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
-        f = self._frame
-        if self.pool is not None:
-            op, off = OPS["SPRITE_POOL"], self.pool.add(sprite)
-        else:
-            op, off = OPS["SPRITE"], f.add_u8(sprite)
-        f.i32 += [op, sprite.shape[1], sprite.shape[0], off, int(cols[0]), int(rows[0])]
+        sprite = buf[rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1].copy()
+        return sprite, int(cols[0]), int(rows[0])
 
 
 # -- a view's two layers ----------------------------------------------------------------------------
@@ -500,12 +576,14 @@ def background_png(view) -> tuple[bytes, str]:
     per distinct background (zlib level 1, no row filter: :func:`genviz.plots._frames.png_rgba`)."""
     if view._needs_full_draw():
         view.redraw()
-    pixels = view._background_rgba
-    key = hashlib.blake2b(pixels.data, digest_size=12).hexdigest()
-    if key != view._background_hash:
-        view._background_png = png_rgba(pixels)
-        view._background_hash = key
-    return view._background_png, key
+    if view._background_seen != view._background_version:  # a full draw since: hash it
+        pixels = view._background_rgba
+        key = hashlib.blake2b(pixels.data, digest_size=12).hexdigest()
+        if key != view._background_hash:
+            view._background_png = png_rgba(pixels)
+            view._background_hash = key
+        view._background_seen = view._background_version
+    return view._background_png, view._background_hash
 
 
 def record_view(view, pool=None) -> bytes:
