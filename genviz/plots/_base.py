@@ -27,7 +27,7 @@ from matplotlib.figure import Figure
 from genviz.plots import _record
 from genviz.plots.style import tidy_ticks
 
-__all__ = ["View", "new_figure", "show", "close_figure", "figure_png", "can_blit",
+__all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
            "plain_text", "fmt", "finish_layout"]
 
@@ -228,10 +228,10 @@ def show(fig, alt: str | None = None) -> None:
     text = figure_description(fig) if alt is None else str(alt)
     data, metadata = image_bundle(figure_png(fig), text)
     display(data, metadata=metadata, raw=True)
-    close_figure(fig)
+    _close_figure(fig)
 
 
-def close_figure(fig) -> None:
+def _close_figure(fig) -> None:
     """Free a figure: pyplot's (``plt.figure``) are closed; :func:`new_figure`'s belong to no
     one but their owner and go with it."""
     if getattr(fig.canvas, "manager", None) is not None:
@@ -322,7 +322,7 @@ class View:
 
     def close(self) -> None:
         """Free the figure (views holding other resources extend this)."""
-        close_figure(self.fig)
+        _close_figure(self.fig)
 
     def describe(self) -> str:
         """Alt text: what the figure shows, with the numbers of the current state.
