@@ -291,7 +291,9 @@ class ExplorerView {
     const controls = document.createElement('div');
     controls.className = 'genviz-controls';
     this.inputs = {};
-    for (const c of spec.controls) controls.appendChild(this.control(c, `gv${n}-${c.name}`));
+    // ids unique on the page: anywidget gives each explorer its own copy of this module (a
+    // counter would restart at 1 in each), so the view's random id is part of them
+    for (const c of spec.controls) controls.appendChild(this.control(c, `gv-${this.id}-${n}-${c.name}`));
     side.appendChild(controls);
     this.readout = document.createElement('div');
     this.readout.className = 'genviz-readout';
