@@ -248,7 +248,14 @@ def _write_report(results) -> None:
 
     for (where, rid, impact, help_), pages in sorted(seen.items()):
         lines.append(f"- **{where}** `{rid}` ({impact}): {help_} — {'; '.join(pages[:4])}")
-    lines += ["", "## Slider names and readout live regions (genviz-a11y)", "",
+    lines += ["", "## Slider names and readout live regions", "",
+              "Since issue #32 explorers are drawn by genviz's own ES module "
+              "(genviz/widgets/static/explorer.js): each slider is a native range input named "
+              "by its `<label for>` with `aria-valuetext`, each readout one `role=status` "
+              "region created once. Checked here as before: Chromium's computed name of every "
+              "slider equals its visible label; the readout element survives a move. Readouts "
+              "on the website (new with moving explorers) darken the palette's vermillion for "
+              "contrast (explorer.css). History:", "",
               "Before the genviz-a11y front-end extension (this file, 2026-11-23, before "
               "17:30 UTC) every JupyterLab and Voilà render above had 1 **serious** violation "
               "in our outputs, whitelisted then as third-party: `aria-input-field-name` on every "
