@@ -13,6 +13,7 @@ help:
 	@echo "make lab    - set up .venv and start JupyterLab on notebooks/ (127.0.0.1, token auth)"
 	@echo "make test   - set up .venv and run every test (unit, oracle, doctest, widget, nbval)"
 	@echo "make bench  - measure explorer update latency against the naive approach"
+	@echo "make states - build the explorers' precomputed states once (into the venv)"
 	@echo "make bench-class - a class on the trial hub: N students log in, run a notebook, drag (N=\"1 10 20 40\")"
 	@echo "make test-browser - real-browser tests (JupyterLab + Voila in headless Chromium)"
 	@echo "make present - lecture mode: Voila on 127.0.0.1 (code hidden, large fonts)"
@@ -57,6 +58,14 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(PY) benchmarks/run.py
+
+# The explorers' precomputed states (genviz.widgets.states): every notebook executed once, each
+# explorer's grid stored in $(VENV)/share/genviz/states, where the venv's kernels look first
+# (postBuild does the same for Binder, TLJH and the Z2JH image). Without it `make lab` builds each
+# grid in the background the first time an explorer is shown (into ~/.cache/genviz/states).
+.PHONY: states
+states: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m genviz.widgets.states build notebooks
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

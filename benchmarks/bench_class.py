@@ -297,7 +297,9 @@ async def run_class(n: int, args, workdir: pathlib.Path, log) -> dict:
         lat = [v for s in drag_students for v in s.latency.latency.values()]
         res["moves_total"] = sum(len(s.latency.moves) for s in drag_students)
         res["unanswered_moves"] = sum(s.latency.unanswered() for s in drag_students)
-        res["frames_total"] = sum(fe.frames for s in drag_students for fe in s.canvases.values())
+        res["frames_total"] = sum(fe.frames for s in drag_students for fe in s.explorers.values())
+        grid = [s.grid_messages for s in drag_students if s.grid_messages is not None]
+        res["grid_drag_messages"] = summary(grid)
         res["updates_sent"] = sum(len(s.latency._carried) for s in drag_students)
         res["slider_to_frame_ms"] = summary([v * 1000 for v in lat])
         for key in ("spawn", "kernel", "run_all"):

@@ -2,12 +2,13 @@
 
 Each ``benchmarks/bench_<topic>.py`` defines ``CASES``, a list of :class:`ExplorerCase` and
 :class:`TimingCase`. Explorer cases time what a slider move costs on the kernel side on the real
-interactive path: ipympl's canvas (as in JupyterLab with ``%matplotlib widget``), with a front
-end "connected" so that ipympl encodes and ships only the changed pixels — the update, the
-redraw (blit, or a full draw when the axes changed) and the PNG diff sent to the browser. The
-naive approach is timed in the same run on the same sequence of values: what an ``interact``
-user typically writes, a new figure per update drawn from scratch and encoded as a full PNG for
-the inline backend.
+interactive path, the kernel path of genviz.widgets (a move the browser cannot draw from
+precomputed states): the browser's ``update`` message handled by a displayed explorer — the
+view's update, the animated artists recorded for the browser, the readout and alt text, the
+model state serialised for the comm (and the static background PNG when it changed). The naive
+approach is timed in the same run on the same sequence of values: what an ``interact`` user
+typically writes, a new figure per update drawn from scratch and encoded as a full PNG for the
+inline backend.
 """
 
 from __future__ import annotations
@@ -67,17 +68,18 @@ def stats(times_s) -> dict:
 
 def time_explorer(case: ExplorerCase) -> dict:
     explorer = case.make()
-    canvas = explorer.view.fig.canvas
-    if hasattr(canvas, "syncing_data_url"):
-        canvas.syncing_data_url = False  # as after the browser's "initialized" message
-    canvas.draw()  # the first paint the browser asks for
-    times, modes = [], {"blit": 0, "full": 0}
+    explorer._on_front_message(explorer, {"type": "ready", "view": "bench"}, [])  # displayed
+    times, modes = [], {"blit": 0, "full": 0}  # "full": the background PNG was sent again
     gc.collect()
-    for name, value in case.moves:
+    for seq, (name, value) in enumerate(case.moves, 1):
+        control = explorer.controls[name]
+        msg = {"type": "update", "view": "bench", "seq": seq, "frame": True,
+               "values": {name: control.to_front(control.validate(value))}}
+        background = explorer.background
         t0 = time.perf_counter()
-        explorer.controls[name].value = value  # a full redraw draws at once: front end "up"
+        explorer._on_front_message(explorer, msg, [])  # what a browser's move costs
         times.append(time.perf_counter() - t0)
-        modes[explorer.view.last_redraw or "full"] += 1
+        modes["full" if explorer.background is not background else "blit"] += 1
     ours = stats(times)
     values = {k: c.value for k, c in explorer.controls.items()}
     naive_times = []

@@ -24,7 +24,8 @@ sys.path.insert(0, str(HERE))
 from harness import ExplorerCase, TimingCase, time_case, time_explorer  # noqa: E402
 
 SECTIONS = {  # key -> (heading, table header)
-    "explorer": ("## Explorer updates (kernel side: update + redraw + PNG diff shipped by ipympl)",
+    "explorer": ("## Explorer updates (kernel path: update + recorded frame + readout; "
+                 "blit/full: background PNG re-sent)",
                  "| explorer | view | median ms | p95 ms | blit/full | naive median ms | naive p95 ms | naive / ours |\n"
                  "|---|---|---|---|---|---|---|---|"),
     "timing": ("## Computations",

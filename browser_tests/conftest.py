@@ -109,8 +109,10 @@ def voila(artifacts):
 
 @pytest.fixture(scope="session")
 def latency_table(artifacts):
-    """Rows appended by the latency tests; written as Markdown at the end of the session."""
-    table = {"lab": {}, "voila": {}, "explorers": {}}
+    """Rows appended by the latency tests; written as Markdown at the end of the session.
+    Keys: (notebook, explorer index, slider label); "explorers": (notebook, index) -> info;
+    "drags": key -> websocket messages a drag sent; "site": key -> summary."""
+    table = {"lab": {}, "voila": {}, "site": {}, "explorers": {}, "drags": {}, "paths": {}}
     yield table
     _write_latency_table(table)
 
@@ -141,8 +143,9 @@ def _new_page(browser, viewport, record):
 def _describe_explorers(page) -> list:
     return page.evaluate("""() => window.__gv.explorers().map((r, i) => ({
         index: i,
-        title: (((r.closest('.genviz-explorer') || r).querySelector('.widget-html-content b') || {}).innerText || '').trim(),
-        slider: ((r.querySelector('.widget-slider .widget-label') || {}).innerText || '').trim(),
+        title: ((r.querySelector('.genviz-title b') || {}).innerText || '').trim(),
+        slider: ((r.querySelector('.genviz-slider .genviz-label') || {}).innerText || '').trim(),
+        id: r.dataset.explorerId || '',
     }))""")
 
 
@@ -154,16 +157,15 @@ def _expects_widgets(name) -> bool:
 
 
 def _wait_for_figures(page, name, timeout_s=90):
-    """Until every ipympl canvas shows an image (some ink) and the set is stable for 1.5 s.
-    (Voila renders widgets after the page loads, and sizes a canvas before its first image
-    arrives, seconds later.)"""
+    """Until every explorer canvas shows an image (some ink) and the set is stable for 1.5 s.
+    (Voila renders widgets after the page loads.)"""
     deadline = time.monotonic() + timeout_s
     last, since = None, time.monotonic()
     need = 1 if _expects_widgets(name) else 0
     while time.monotonic() < deadline:
         state = page.evaluate("""() => { const c = window.__gv.canvases(document);
             return [c.length, c.filter(x => x.width > 0 && window.__gv.inked(x) > 0).length,
-                    document.querySelectorAll('.jupyter-widgets').length]; }""")
+                    document.querySelectorAll('.jupyter-widgets, .genviz-explorer').length]; }""")
         if state != last:
             last, since = state, time.monotonic()
         elif (state[0] == state[1] and state[2] >= need
@@ -313,46 +315,44 @@ def _count(s):
 
 
 def _write_latency_table(table):
-    if not table["lab"] and not table["voila"]:
+    if not table["lab"] and not table["voila"] and not table["site"]:
         return
     lines = [
-        "# Browser latency: slider change → new pixels",
+        "# Browser latency: slider change → painted frame",
         "",
-        "Written by `make test-browser` (browser_tests/test_lab.py, test_voila.py). Headless "
-        f"{_chromium_version()} driven by Playwright, JupyterLab and Voilà on 127.0.0.1, "
-        f"{os.cpu_count()} cores shared with other work; "
+        "Written by `make test-browser` (browser_tests/test_lab.py, test_voila.py, "
+        f"test_site.py). Headless {_chromium_version()} driven by Playwright; JupyterLab and "
+        f"Voilà on 127.0.0.1; the course website from build/site over http; {os.cpu_count()} "
+        f"cores shared with other work (figures measured under that load); "
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC.",
         "",
-        "One sample = one arrow-key press on the explorer's first slider (focused "
-        "`.noUi-handle`): from the keydown event (capture listener) to the first "
-        "`requestAnimationFrame` in which a hash of the figure's canvas pixels differs "
-        "(hashed only in frames after the canvas was painted, so the measuring does not load "
-        "the page; detection granularity ≤ 1 frame ≈ 16 ms). The canvas settles between samples. "
-        "JupyterLab at 1280×800 with the file browser open (explorer figures ≤ 7.8 in wide, "
-        "controls above the figure); Voilà in lecture mode (`make present`: genviz-lecture "
-        "template, larger figures beside the controls) at 1280×720. "
-        "Goal (ARCHITECTURE.md, \"Targets\"): ≤ 100 ms median and ≤ 150 ms p95 in JupyterLab.",
+        "One sample = one arrow-key press on a focused slider (a native range input): from the "
+        "keydown event (capture listener) to the first `requestAnimationFrame` after the "
+        "canvas was painted with new pixels (detection granularity ≤ 1 frame ≈ 16 ms). "
+        "**grid**: a slider whose states are precomputed (genviz.widgets.states): the browser "
+        "paints the recorded state itself, the kernel hears the value later (debounced). "
+        "**kernel**: the kernel updates the view and sends the recorded frame (one request in "
+        "flight). `frame in`: keydown to the arrival of the kernel's frame message. "
+        "`msgs/drag`: websocket messages the page sent during one mouse drag across the slider "
+        "(goal ≤ 1). JupyterLab at 1280×800 with the file browser open; Voilà in lecture mode "
+        "at 1280×720; the site at 1280×900. Goals (ARCHITECTURE.md, \"Targets\"): grid "
+        "p95 ≤ 20 ms; kernel path ≤ 100 ms median, ≤ 150 ms p95.",
         "",
-        "`n` counts the presses that changed pixels; `(+k)` presses that changed none within "
-        "5 s (the figure does not depend on that slider there), which are left out. "
-        "`frame in` is the median time from the keydown to the arrival of the frame's "
-        "websocket message (the first one over 4 kB): the slider, the server and the kernel; "
-        "the rest of the median is the browser loading, decoding and painting that PNG.",
-        "",
-        "| notebook | explorer | slider | Lab n | Lab median ms | Lab p95 ms | Lab frame in ms | "
-        "Voilà n | Voilà median ms | Voilà p95 ms |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| notebook | explorer | slider | path | Lab n | Lab median | Lab p95 | Lab frame in | "
+        "msgs/drag | Voilà median | Voilà p95 | site median | site p95 |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    keys = sorted(set(table["lab"]) | set(table["voila"]))
+    keys = sorted(set(table["lab"]) | set(table["voila"]) | set(table["site"]))
     for key in keys:
-        nb, i = key
-        info = table["explorers"].get(key, {})
-        lab, vo = table["lab"].get(key), table["voila"].get(key)
+        nb, i, slider = key
+        info = table["explorers"].get((nb, i), {})
+        lab, vo, site = table["lab"].get(key), table["voila"].get(key), table["site"].get(key)
+        drag = table["drags"].get(key)
         lines.append(
-            f"| {nb} | {i}: {info.get('title') or '(untitled)'} | {info.get('slider', '')} | "
-            f"{_count(lab)} | {_fmt(lab)} | {_fmt(lab, 'p95')} | "
-            f"{_fmt((lab or {}).get('frame'))} | "
-            f"{_count(vo)} | {_fmt(vo)} | {_fmt(vo, 'p95')} |")
+            f"| {nb} | {i}: {info.get('title') or '(untitled)'} | {slider} | "
+            f"{table['paths'].get(key, '')} | {_count(lab)} | {_fmt(lab)} | {_fmt(lab, 'p95')} | "
+            f"{_fmt((lab or {}).get('frame'))} | {'—' if drag is None else drag} | "
+            f"{_fmt(vo)} | {_fmt(vo, 'p95')} | {_fmt(site)} | {_fmt(site, 'p95')} |")
     without = sorted(set(NOTEBOOK_NAMES) - {k[0] for k in keys})
     if without:
         lines += ["", "Notebooks without an explorer (nothing to time): "

@@ -4,14 +4,14 @@ Everything that knows about the DOM of JupyterLab, Voila, ipywidgets and ipympl 
 the tests read as a list of claims. The page-side code is installed with ``add_init_script`` as
 ``window.__gv``:
 
-* an *explorer* is the nearest ancestor of an ipympl figure (``.jupyter-matplotlib``) that also
-  holds a slider handle (``.noUi-handle``); this finds every ``Explorer`` (and any other
-  slider-plus-figure widget) without knowing its Python class;
-* its *readout* is the text of its ``widgets.HTML`` children (``.widget-html-content``) outside
-  the sliders and the figure;
-* a figure's pixels are read from ipympl's visible ``<canvas>`` with ``getImageData``;
-* ``drawImage`` is wrapped to count paints per canvas, which tells when a frame that changes no
-  pixel has nevertheless arrived (needed to compare a blitted canvas with a full redraw).
+* an *explorer* is the root element genviz's ES module draws (``.genviz-explorer
+  .genviz-anywidget``; genviz/widgets/static/explorer.js): its sliders are native range inputs,
+  its readout the ``.genviz-readout`` status region, its figure ``canvas.genviz-canvas``;
+* a figure's pixels are read from that canvas with ``getImageData``;
+* ``drawImage`` is wrapped to count paints per canvas (every paint starts by drawing the static
+  background), which tells when a frame has been painted;
+* ``WebSocket.send`` is wrapped to count the messages the page sends (a drag of a slider whose
+  states are precomputed sends at most one).
 """
 
 from __future__ import annotations
@@ -121,7 +121,10 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
     # ... and its config directory (etc/jupyter: TCP_NODELAY on the server's websockets)
     env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(
         [str(ROOT / "etc" / "jupyter"), *filter(None, [os.environ.get("JUPYTER_CONFIG_PATH")])])
-    env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
+    env.pop("MPLBACKEND", None)  # the notebooks choose their backend themselves
+    # explorers build their precomputed states here (in the background, once shown), never in
+    # the user's cache
+    env["GENVIZ_STATES_CACHE"] = str(tmp / "states")
     port = free_port()
     argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
             f"--port={port}", f"--IdentityProvider.token={token}",
@@ -140,6 +143,7 @@ def start_voila(port: int) -> Server:
     ``VENV=/path/.venv -o /path/.venv/.genviz-installed`` to use an existing environment."""
     env = dict(os.environ)
     env.pop("MPLBACKEND", None)
+    env.setdefault("GENVIZ_STATES_CACHE", str(ARTIFACTS / "voila-states"))
     argv = ["make", "--no-print-directory", "present", f"PRESENT_PORT={port}",
             "VOILA_FLAGS=--show_tracebacks=True",
             *os.environ.get("GENVIZ_MAKE_ARGS", "").split()]
@@ -185,17 +189,15 @@ def kernel_execute(connection_file: pathlib.Path, code: str, timeout=60) -> str:
         client.stop_channels()
 
 
-# Force every live ipympl figure to repaint in full and ship a full (not diff) image.
-FULL_REDRAW_CODE = """
-import matplotlib._pylab_helpers as _gv_helpers
-_gv_n = 0
-for _gv_manager in _gv_helpers.Gcf.get_all_fig_managers():
-    _gv_canvas = _gv_manager.canvas
-    if type(_gv_canvas).__module__.startswith("ipympl"):
-        _gv_canvas._force_full = True
-        _gv_canvas.draw()
-        _gv_n += 1
-print(_gv_n)
+# The matplotlib rendering of an explorer's current state in the kernel (by its spec id), as a
+# PNG in base64: what its canvas must show once the controls settle.
+EXPLORER_PNG_CODE = """
+import base64 as _gv_b64, gc as _gv_gc
+from genviz.plots._base import figure_png as _gv_png
+from genviz.widgets._base import Explorer as _gv_Explorer
+_gv_e = [o for o in _gv_gc.get_objects() if isinstance(o, _gv_Explorer)
+         and o.spec.get("id") == {id!r}]
+print(_gv_b64.b64encode(_gv_png(_gv_e[0].view.fig)).decode() if _gv_e else "")
 """
 
 
@@ -209,9 +211,11 @@ INIT_JS = r"""
     paints.set(this.canvas, (paints.get(this.canvas) || 0) + 1);
     return drawImage.apply(this, args);
   };
-  // Arrival times of large websocket messages (> 4 kB: the frames ipympl ships; widget state
-  // messages are smaller), so a latency sample can be split into "frame received" and "painted".
+  // Arrival times of large websocket messages (> 4 kB: the frames the kernel records; state
+  // messages are smaller), so a latency sample can be split into "frame received" and
+  // "painted"; and the number of messages the page SENDS (a gridded drag: at most one).
   const frames = [];
+  let sent = 0;
   const NativeWebSocket = window.WebSocket;
   window.WebSocket = class extends NativeWebSocket {
     constructor(...args) {
@@ -221,27 +225,37 @@ INIT_JS = r"""
         if (n > 4096) { frames.push(performance.now()); if (frames.length > 64) frames.shift(); }
       });
     }
+    send(data) { sent += 1; return super.send(data); }
   };
   const gv = {
     keyT0: null,
     frameMs: null,
+    sent() { return sent; },
+    // An explorer is the root element explorer.js draws (.genviz-explorer.genviz-anywidget).
     explorers() {
-      const roots = [];
-      for (const fig of document.querySelectorAll('.jupyter-matplotlib')) {
-        let el = fig.parentElement;
-        while (el && el !== document.body) {
-          if (el.querySelector('.noUi-handle')) break;
-          if (el.classList.contains('jp-OutputArea-output')) { el = null; break; }
-          el = el.parentElement;
-        }
-        if (el && el !== document.body && !roots.includes(el)) roots.push(el);
-      }
+      const roots = [...document.querySelectorAll('.genviz-explorer.genviz-anywidget')];
       roots.forEach((r, i) => r.setAttribute('data-gv-explorer', String(i)));
       return roots;
     },
     root(i) { return document.querySelector(`[data-gv-explorer="${i}"]`) || gv.explorers()[i]; },
+    view(i) { return gv.root(i).__genviz; },
+    explorerId(i) { return gv.root(i).dataset.explorerId || ''; },
+    gridReady(i) { const v = gv.view(i); return !!(v && v.grid); },
+    // Put every control the grid does not cover back where the grid was built (as a reader
+    // would, through explorer.js's own change handling): gridded moves draw locally again.
+    toBase(i) {
+      const v = gv.view(i);
+      if (!v || !v.grid) return false;
+      for (const [name, val] of Object.entries(v.grid.head.base)) {
+        const e = v.inputs[name];
+        if (!e || v.vals[name] === val) continue;
+        e.set(val);
+        v.changed(e.c, val, 'change');
+      }
+      return v.gridCovers();
+    },
     canvases(el) {
-      return [...(el || document).querySelectorAll('.jupyter-matplotlib-canvas-div > canvas:first-child')];
+      return [...(el || document).querySelectorAll('canvas.genviz-canvas')].filter(c => !c.hidden);
     },
     pixels(c) {
       if (!c.width || !c.height) return null;
@@ -267,8 +281,7 @@ INIT_JS = r"""
       }
       return n / (d.length / 4);
     },
-    // Figures shown twice in one cell (same pixels): e.g. show(fig) as a cell's last line
-    // returning the canvas, which Jupyter then displays a second time as the cell's result.
+    // Figures shown twice in one cell (same pixels).
     duplicates() {
       const byCell = new Map();
       for (const c of gv.canvases(document)) {
@@ -288,19 +301,27 @@ INIT_JS = r"""
         inked: gv.inked(c)}));
     },
     readout(i) {
-      const r = gv.root(i);
-      return [...r.querySelectorAll('.widget-html-content')]
-        .filter(e => !e.closest('.widget-slider') && !e.closest('.jupyter-matplotlib'))
-        .map(e => e.innerText).join('\n');
+      const r = gv.root(i).querySelector('.genviz-readout');
+      return r ? r.innerText : '';
     },
     sliderIdx: {},
-    handle(i) { return gv.root(i).querySelectorAll('.noUi-handle')[gv.sliderIdx[i] || 0]; },
-    nSliders(i) { return gv.root(i).querySelectorAll('.noUi-handle').length; },
+    ranges(i) { return [...gv.root(i).querySelectorAll('input[type=range]')]; },
+    handle(i) { return gv.ranges(i)[gv.sliderIdx[i] || 0]; },
+    nSliders(i) { return gv.ranges(i).length; },
     useSlider([i, k]) { gv.sliderIdx[i] = k; gv.dir = undefined; return true; },
+    // Every slider of explorer i: its index, label, whether its states are precomputed.
+    sliders(i) {
+      return gv.ranges(i).map((h, k) => {
+        const box = h.closest('.genviz-control');
+        return {index: k, name: box.dataset.name, grid: box.dataset.grid === '1',
+                label: (box.querySelector('.genviz-label') || {}).textContent || '',
+                disabled: h.disabled};
+      });
+    },
     sliderLabel(i) {
-      const s = gv.handle(i).closest('.widget-slider');
-      const l = s ? s.querySelector('.widget-label') : null;
-      return l ? l.innerText.trim() : '';
+      const box = gv.handle(i).closest('.genviz-control');
+      const l = box ? box.querySelector('.genviz-label') : null;
+      return l ? l.textContent.trim() : '';
     },
     // Resolve true as soon as the explorer's pixels differ from hash h0 (false on timeout).
     waitChange([i, h0, timeoutMs]) {
@@ -315,27 +336,21 @@ INIT_JS = r"""
       });
     },
     focusHandle(i) { const h = gv.handle(i); h.scrollIntoView({block: 'center'}); h.focus(); return document.activeElement === h; },
-    // Which arrow key moves the first slider away from the end it sits on.
+    // Which arrow key moves the slider away from the end it sits on.
     nextKey(i) {
       const h = gv.handle(i);
-      const v = parseFloat(h.getAttribute('aria-valuenow'));
-      const lo = parseFloat(h.getAttribute('aria-valuemin'));
-      const hi = parseFloat(h.getAttribute('aria-valuemax'));
+      const v = +h.value, lo = +h.min, hi = +h.max;
       if (gv.dir === undefined) gv.dir = 1;
       if (v >= hi) gv.dir = -1; else if (v <= lo) gv.dir = 1;
       return gv.dir > 0 ? 'ArrowRight' : 'ArrowLeft';
     },
-    // aria-valuenow is rounded by the slider's readout format; add the readout text too.
     sliderValue(i) {
-      const h = gv.handle(i), s = h.closest('.widget-slider');
-      const r = s ? s.querySelector('.widget-readout') : null;
-      return h.getAttribute('aria-valuenow') + ' / ' + (r ? r.innerText.trim() : '');
+      const h = gv.handle(i);
+      return h.value + ' / ' + (h.getAttribute('aria-valuetext') || '');
     },
     // Resolve when the explorer's pixels differ from now, after the next keydown:
     // milliseconds from keydown to the first animation frame showing new pixels.
-    // The pixels are hashed only in frames after a paint (drawImage on the explorer's canvas):
-    // hashing every frame would keep the page's main thread busy while the update is under way
-    // and delay the very message handling and decoding being measured.
+    // The pixels are hashed only in frames after a paint (drawImage on the explorer's canvas).
     arm(i, timeoutMs) {
       const h0 = gv.hash(i);
       let seen = gv.paintCount(i);
@@ -376,20 +391,7 @@ INIT_JS = r"""
         setTimeout(tick, 50);
       });
     },
-    snapshot(i) { gv.snap = gv.canvases(gv.root(i)).map(c => new Uint8ClampedArray(gv.pixels(c))); return true; },
     snapshotPng(i) { return gv.canvases(gv.root(i)).map(c => c.toDataURL('image/png')); },
-    // Pixels that differ between the snapshot and now, per canvas.
-    diffSnapshot(i) {
-      return gv.canvases(gv.root(i)).map((c, k) => {
-        const a = gv.snap[k], b = gv.pixels(c);
-        if (!a || !b || a.length !== b.length) return -1;
-        let n = 0;
-        for (let p = 0; p < a.length; p += 4) {
-          if (a[p] !== b[p] || a[p + 1] !== b[p + 1] || a[p + 2] !== b[p + 2] || a[p + 3] !== b[p + 3]) n++;
-        }
-        return n;
-      });
-    },
     errors() {
       const out = [];
       for (const o of document.querySelectorAll('.jp-OutputArea-output')) {
@@ -401,6 +403,9 @@ INIT_JS = r"""
       for (const e of document.querySelectorAll('.jp-RenderedText[data-mime-type="application/vnd.jupyter.stderr"]')) {
         const text = e.innerText || '';
         if (/Traceback/.test(text) && !out.includes(text.slice(0, 2000))) out.push(text.slice(0, 2000));
+      }
+      for (const n of document.querySelectorAll('.genviz-notice')) {
+        if (!n.hidden && n.textContent.trim()) out.push('explorer notice: ' + n.textContent.trim());
       }
       return out;
     },
@@ -414,8 +419,7 @@ INIT_JS = r"""
         .filter(o => o.getBoundingClientRect().width > 0 && o.scrollWidth > o.clientWidth + 1)
         .map(o => `output ${o.scrollWidth} px wide in ${o.clientWidth} px: ` + (o.innerText || '').trim().slice(0, 60));
     },
-    // The whole explorer widget (title, controls, readout, figure) around root i.
-    explorerBox(i) { const r = gv.root(i); return r.closest('.genviz-explorer') || r; },
+    explorerBox(i) { return gv.root(i); },
     // Horizontal fit of explorer i: every element box inside the output area (and the
     // viewport), no element that scrolls or clips sideways; readouts never wider than their box.
     fit(i) {
@@ -424,16 +428,16 @@ INIT_JS = r"""
       const A = area.getBoundingClientRect();
       const right = Math.min(A.right, window.innerWidth), left = Math.max(A.left, 0);
       const problems = [];
-      const name = e => (e.className && e.className.baseVal === undefined ? String(e.className) : e.tagName)
-        .split(' ').filter(c => c.startsWith('genviz') || c.startsWith('widget') || c.startsWith('jupyter')).slice(0, 2).join('.') || e.tagName;
-      const els = [ex, ...ex.querySelectorAll('.jupyter-widgets, .widget-html-content, canvas, table, img, .widget-readout, .widget-label')];
+      const name = e => (typeof e.className === 'string' ? e.className : e.tagName)
+        .split(' ').filter(c => c.startsWith('genviz')).slice(0, 2).join('.') || e.tagName;
+      const els = [ex, ...ex.querySelectorAll('.genviz-control, .genviz-readout, canvas, table, img, label, input, select, textarea, output')];
       for (const e of els) {
         const b = e.getBoundingClientRect();
         if (b.width === 0 || b.height === 0) continue;
         if (b.right > right + 1 || b.left < left - 1)
           problems.push(`${name(e)} spans x=${b.left.toFixed(0)}..${b.right.toFixed(0)}, outside the output area ${left.toFixed(0)}..${right.toFixed(0)}`);
       }
-      for (const e of [ex, area, ...ex.querySelectorAll('.genviz-readout, .genviz-readout .widget-html-content, .genviz-side, .genviz-body, .genviz-controls')]) {
+      for (const e of [ex, area, ...ex.querySelectorAll('.genviz-readout, .genviz-side, .genviz-body, .genviz-controls, .genviz-figure')]) {
         if (e.scrollWidth > e.clientWidth + 1)
           problems.push(`${name(e)} content ${e.scrollWidth} px wide in a ${e.clientWidth} px box (clipped or scrolls sideways)`);
       }
@@ -444,7 +448,7 @@ INIT_JS = r"""
     // Vertical extent of controls + figure (the readout may sit below the controls).
     together(i) {
       const ex = gv.explorerBox(i);
-      const parts = [...ex.querySelectorAll('.genviz-controls, .genviz-title')].concat(gv.canvases(gv.root(i)));
+      const parts = [...ex.querySelectorAll('.genviz-controls, .genviz-title')].concat(gv.canvases(ex));
       const bs = parts.map(e => e.getBoundingClientRect()).filter(b => b.height > 0);
       const top = Math.min(...bs.map(b => b.top)), bottom = Math.max(...bs.map(b => b.bottom));
       return {top: Math.round(top), bottom: Math.round(bottom), height: Math.round(bottom - top)};
@@ -466,9 +470,9 @@ INIT_JS = r"""
       };
       const readout = [...ex.querySelectorAll('.genviz-readout *')].filter(e => [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim()));
       return {
-        labels: smallest(ex.querySelectorAll('.widget-label')),
-        slider_readouts: smallest(ex.querySelectorAll('.widget-readout')),
-        buttons: smallest(ex.querySelectorAll('button, .widget-dropdown select, textarea')),
+        labels: smallest(ex.querySelectorAll('.genviz-label')),
+        slider_readouts: smallest(ex.querySelectorAll('output.genviz-value')),
+        buttons: smallest(ex.querySelectorAll('select, textarea, .genviz-toggle label')),
         readout: smallest(readout),
         prose: smallest([...document.querySelectorAll('.jp-RenderedMarkdown p, .jp-RenderedMarkdown li')].slice(0, 40)),
       };

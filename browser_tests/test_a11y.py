@@ -66,21 +66,29 @@ def test_site_page_has_no_serious_violation(browser, site_url, name, built_site)
     assert not severe, f"{name}: {json.dumps(severe, indent=1)}"
 
 
-# Slider handles (noUiSlider, drawn by ipywidgets) get their accessible name, and explorer
-# readouts their live region, from the genviz-a11y front-end extension
+# Explorer sliders are native range inputs with a <label for> (explorer.js), so their accessible
+# name is their visible label, and each readout is a role=status region explorer.js creates once.
+# Any ipywidgets slider a notebook shows gets its name from the genviz-a11y front-end extension
 # (share/jupyter/labextensions/genviz-a11y), which the Lab and Voila servers of this suite load
 # as `make lab` and `make present` do. No violation inside our outputs is whitelisted.
 
 #: Every slider handle with its widget's visible label and the accessible name Chromium computes
 #: for it (CDP Accessibility.getPartialAXTree: the browser's own accname computation, not ours).
-SLIDERS_JS = """() => [...document.querySelectorAll('.widget-slider [role=slider]')].map((h, i) => {
+SLIDERS_JS = """() => [...document.querySelectorAll(
+        '.widget-slider [role=slider], .genviz-explorer input[type=range]')].map((h, i) => {
     h.setAttribute('data-gv-a11y-probe', String(i));
     const w = h.closest('.widget-slider');
+    if (!w) {
+        const box = h.closest('.genviz-control');
+        return {probe: i, label: ((box.querySelector('.genviz-label') || {}).textContent || '').trim(),
+                range: false, lower: true, explorer: true,
+                valuetext: h.getAttribute('aria-valuetext') || ''};
+    }
     const label = [...w.children].find(c => c.classList.contains('widget-label'));
     const handles = w.querySelectorAll('[role=slider]');
     return {probe: i, label: ((label || {}).textContent || '').trim(),
             range: handles.length === 2, lower: handles[0] === h,
-            explorer: !!h.closest('.genviz-explorer')};
+            explorer: !!h.closest('.genviz-explorer'), valuetext: 'n/a'};
 })"""
 
 
@@ -142,7 +150,7 @@ def check_sliders_named(sliders):
     the label plus "(lower)"/"(upper)"), and the audited notebooks do have explorer sliders."""
     assert any(s["explorer"] for s in sliders), sliders
     for s in sliders:
-        assert s["role"] == "slider" and s["label"], s
+        assert s["role"] == "slider" and s["label"] and s["valuetext"], s
         expected = s["label"] + ((" (lower)" if s["lower"] else " (upper)") if s["range"] else "")
         assert s["name"] == expected, s
 
@@ -171,7 +179,7 @@ def check_readout_region_persists(page):
     region created anew on each update would not be announced by screen readers."""
     page.evaluate("""() => { const r = document.querySelector('.genviz-explorer .genviz-readout');
         r.__gvSame = true; window.__gvReadout = r; window.__gvText = r.innerText; }""")
-    handle = page.locator(".genviz-explorer .widget-slider [role=slider]").first
+    handle = page.locator(".genviz-explorer input[type=range]").first
     handle.focus()
     try:
         handle.press("ArrowRight")
@@ -240,7 +248,14 @@ def _write_report(results) -> None:
 
     for (where, rid, impact, help_), pages in sorted(seen.items()):
         lines.append(f"- **{where}** `{rid}` ({impact}): {help_} — {'; '.join(pages[:4])}")
-    lines += ["", "## Slider names and readout live regions (genviz-a11y)", "",
+    lines += ["", "## Slider names and readout live regions", "",
+              "Since issue #32 explorers are drawn by genviz's own ES module "
+              "(genviz/widgets/static/explorer.js): each slider is a native range input named "
+              "by its `<label for>` with `aria-valuetext`, each readout one `role=status` "
+              "region created once. Checked here as before: Chromium's computed name of every "
+              "slider equals its visible label; the readout element survives a move. Readouts "
+              "on the website (new with moving explorers) darken the palette's vermillion for "
+              "contrast (explorer.css). History:", "",
               "Before the genviz-a11y front-end extension (this file, 2026-11-23, before "
               "17:30 UTC) every JupyterLab and Voilà render above had 1 **serious** violation "
               "in our outputs, whitelisted then as third-party: `aria-input-field-name` on every "

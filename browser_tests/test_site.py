@@ -200,3 +200,198 @@ def test_code_cells_hide_tool_lines_but_keep_the_code(built_site):
         for want, got in zip(expected, shown):
             assert not any(h in got for h in hidden), f"{nb.name}: {got[:200]!r}"
             assert [ln for ln in got.splitlines() if ln.strip()] == want, nb.name
+
+
+# -- explorers that move with no kernel ------------------------------------------------------------
+#: Page weight of one explorer on the site: its states (the JSON in the page), its image and the
+#: inlined module and stylesheet (once per page, counted once per explorer: the worst case).
+MAX_EXPLORER_BYTES = 1_500_000
+EXPLORER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
+
+SITE_EXPLORERS_JS = """() => [...document.querySelectorAll('.genviz-static-explorer')].map((box, i) => {
+    const v = box.__genviz;
+    const canvas = box.querySelector('canvas.genviz-canvas');
+    const img = box.querySelector('img');
+    const notice = box.querySelector('.genviz-notice');
+    return {index: i, mounted: !!v, grid: !!(v && v.grid),
+            canvas: !!canvas && !canvas.hidden, img_hidden: !!img && img.hidden,
+            alt: canvas ? canvas.getAttribute('aria-label') : null,
+            img_alt: img ? img.getAttribute('alt') : null,
+            notice: notice && !notice.hidden ? notice.textContent : '',
+            caption: (box.querySelector('figcaption') || {}).textContent || '',
+            sliders: [...box.querySelectorAll('input[type=range]')].map(h => ({
+                grid: h.closest('.genviz-control').dataset.grid === '1', disabled: h.disabled,
+                label: h.closest('.genviz-control').querySelector('.genviz-label').textContent}))};
+})"""
+
+
+def _site_page(browser, url, record, *, javascript=True, viewport=None):
+    context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900},
+                                  java_script_enabled=javascript)
+    context.add_init_script(__import__("pages").INIT_JS)
+    guard_network(context, record)
+    page = context.new_page()
+    page.on("pageerror", lambda e: record.setdefault("page_errors", []).append(str(e)))
+    page.goto(url, wait_until="load", timeout=120_000)
+    return context, page
+
+
+def _wait_mounted(page, timeout_ms=60_000):
+    page.wait_for_function("""() => { const b = [...document.querySelectorAll('.genviz-static-explorer')];
+        return b.length && b.every(x => x.__genviz && (x.__genviz.grid || x.querySelector('.genviz-notice:not([hidden])'))); }""",
+                           timeout=timeout_ms)
+
+
+@pytest.mark.parametrize("name", EXPLORER_PAGES)
+def test_every_explorer_moves_offline(browser, site_url, built_site, name, latency_table):
+    """Each explorer of the page mounts from the page alone (every other request refused),
+    shows its canvas over the hidden image, and each gridded slider moves it: pixels, readout
+    and alt text follow; the other sliders are disabled with a hint. Latency of each gridded
+    slider goes to the table."""
+    from pages import gv, measure_latency, summarize
+
+    html = (SITE / name).read_text()
+    expected = len(re.findall(r'<figure class="[^"]*genviz-static-explorer', html))
+    if not expected:
+        pytest.skip(f"{name} has no explorer")
+    record = {"page": name}
+    context, page = _site_page(browser, f"{site_url}/{name}", record)
+    try:
+        _wait_mounted(page)
+        boxes = page.evaluate(SITE_EXPLORERS_JS)
+        assert len(boxes) == expected
+        failures = []
+        for b in boxes:
+            where = f"explorer {b['index']}"
+            if not (b["mounted"] and b["grid"] and b["canvas"] and b["img_hidden"]):
+                failures.append(f"{where} did not start: {b}")
+                continue
+            assert b["alt"] and len(b["alt"].split()) >= 6, b
+            assert "here" in b["caption"] and "run this notebook" in b["caption"], b["caption"]
+            for s in b["sliders"]:
+                assert s["disabled"] != s["grid"], f"{where}: {s}"
+        # move every gridded slider: the probe's explorers are the view roots
+        n = page.evaluate("() => window.__gv.explorers().length")
+        assert n == expected
+        for i in range(n):
+            for s in gv(page, "sliders(arg)", i):
+                if not s["grid"]:
+                    continue
+                gv(page, "useSlider(arg)", [i, s["index"]])
+                gv(page, "focusHandle(arg)", i)
+                alt_js = ("i => window.__gv.canvases(window.__gv.root(i))[0]"
+                          ".getAttribute('aria-label')")
+                before = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i),
+                          page.evaluate(alt_js, i))
+                page.keyboard.press(gv(page, "nextKey(arg)", i))
+                page.wait_for_timeout(100)
+                after = (gv(page, "hash(arg)", i), gv(page, "readout(arg)", i),
+                         page.evaluate(alt_js, i))
+                if after[0] == before[0]:
+                    failures.append(f"explorer {i} {s['label']}: pixels unchanged")
+                if after[1] == before[1] and after[2] == before[2]:
+                    failures.append(f"explorer {i} {s['label']}: readout and alt unchanged")
+                samples = measure_latency(page, i, moves=10)
+                key = (pathlib.Path(name).stem + ".ipynb", i, s["label"])
+                latency_table["site"][key] = summarize(samples)
+                latency_table["paths"][key] = "grid"
+                if not summarize(samples)["n"]:
+                    failures.append(f"explorer {i} {s['label']}: no key press repainted")
+        assert not record["blocked"] and not record.get("page_errors"), record
+        assert not failures, f"{name}: " + "; ".join(failures)
+    finally:
+        context.close()
+
+
+def test_explorer_page_weight(built_site):
+    """Each explorer costs at most 1.5 MB of page (its states, its image, the inlined module);
+    the figures are written to artifacts/site/explorer_weight.json."""
+    import html as html_lib
+
+    weights = []
+    for name in EXPLORER_PAGES:
+        text = (SITE / name).read_text()
+        module = text.find('<script type="module">')
+        module_bytes = len(text[module:text.find("</script>", module)].encode()) if module >= 0 else 0
+        for m in re.finditer(r'<figure class="[^"]*genviz-static-explorer[^"]*".*?</figure>', text, re.S):
+            block = m.group(0)
+            data = re.search(r'<script type="application/json" class="genviz-explorer-data">(.*?)</script>',
+                             block, re.S)
+            src = re.search(r'<img [^>]*src="([^"]+)"', block)
+            img_bytes = 0
+            if src:
+                path = (SITE / name).parent / html_lib.unescape(src.group(1))
+                img_bytes = path.stat().st_size if path.exists() else len(src.group(1))
+            total = len(data.group(1).encode()) + img_bytes + module_bytes
+            weights.append({"page": name, "bytes": total, "states": len(data.group(1).encode()),
+                            "image": img_bytes, "module": module_bytes})
+    SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (SITE_ARTIFACTS / "explorer_weight.json").write_text(json.dumps(weights, indent=1))
+    assert len(weights) >= 19, weights
+    heavy = [w for w in weights if w["bytes"] > MAX_EXPLORER_BYTES]
+    assert not heavy, heavy
+
+
+def test_without_javascript_the_image_and_alt_stay(browser, site_url, built_site):
+    name = "notebooks/05_density_estimation.html"
+    record = {"page": name}
+    context, page = _site_page(browser, f"{site_url}/{name}", record, javascript=False)
+    try:
+        shown = page.evaluate("""() => [...document.querySelectorAll('.genviz-static-explorer')].map(b => {
+            const img = b.querySelector('img');
+            return {img: !!img && img.complete && img.naturalWidth > 0 && img.getBoundingClientRect().width > 0,
+                    alt: img ? img.getAttribute('alt') : '', canvas: !!b.querySelector('canvas'),
+                    caption: (b.querySelector('figcaption') || {}).textContent || ''}; })""")
+    finally:
+        context.close()
+    assert len(shown) == 4, shown
+    for s in shown:
+        assert s["img"] and len(s["alt"].split()) >= 6 and not s["canvas"], s
+        assert "Run this notebook" in s["caption"], s
+
+
+def test_corrupted_states_fall_back_to_the_image_with_a_notice(browser, site_url, built_site):
+    """A browser that cannot decode an explorer's states shows its image and one line saying
+    so; the other explorers of the page still move."""
+    name = "notebooks/05_density_estimation.html"
+    text = (SITE / name).read_text()
+    first = text.index('"grid":"') + len('"grid":"')
+    broken = text[:first] + "AAAAAAAAAAAAAAAAAAAAAAAA" + text[first + 24:]
+    record = {"page": name}
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(__import__("pages").INIT_JS)
+    guard_network(context, record)
+    page = context.new_page()
+    page.route(f"{site_url}/{name}", lambda r: r.fulfill(status=200, body=broken,
+                                                          content_type="text/html"))
+    try:
+        page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
+        page.wait_for_function("() => document.querySelectorAll('.genviz-static-explorer .genviz-notice:not([hidden])').length >= 1",
+                               timeout=60_000)
+        page.wait_for_timeout(1500)
+        boxes = page.evaluate(SITE_EXPLORERS_JS)
+    finally:
+        context.close()
+    bad, good = boxes[0], boxes[1:]
+    assert bad["notice"] and "\n" not in bad["notice"].strip() and "image" in bad["notice"], bad
+    assert not bad["canvas"] and not bad["img_hidden"], bad
+    assert all(g["grid"] and g["canvas"] and not g["notice"] for g in good), good
+
+
+def test_explorers_move_from_a_file_url(browser, built_site):
+    """Opened from the file system (file://, where module files are refused), the inlined
+    module still mounts every explorer."""
+    name = "notebooks/09_nearest_neighbors.html"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(__import__("pages").INIT_JS)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto((SITE / name).resolve().as_uri(), wait_until="load", timeout=120_000)
+        _wait_mounted(page)
+        boxes = page.evaluate(SITE_EXPLORERS_JS)
+    finally:
+        context.close()
+    assert len(boxes) == 3 and all(b["grid"] and b["canvas"] for b in boxes), boxes
+    assert not errors, errors

@@ -4,11 +4,20 @@ Generator: Sphinx + MyST-NB (notebooks executed at build time, outputs cached by
 with jupyter-cache) + sphinx-book-theme (the Jupyter Book 1.x look, launch and download
 buttons). Everything the pages load is local: the theme ships its CSS, JS and icon fonts,
 MathJax 3 comes from the ``sphinx-mathjax-offline`` wheel and is copied into ``_static/``, and
-no ipywidgets JavaScript is loaded (explorers are shown as images of their state).
+no ipywidgets JavaScript is loaded.
+
+Explorers move on the site with no kernel: the build runs the notebooks with
+``GENVIZ_STATES=embed`` (scripts/build_site.py), so each explorer's image output carries, in its
+metadata, the precomputed states of its gridded controls (genviz.widgets.states). Here that
+image becomes a ``genviz-static-explorer`` box (the image and caption, the states in a JSON
+script), and a page with such boxes gets the explorers' ES module inlined once, mounted by its
+``mountStaticExplorers`` (an inline module script runs from ``file://`` too, where a module
+file would be refused). Without JavaScript the image, its alt text and caption stay.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -143,9 +152,13 @@ def _patch_myst_nb() -> None:
         for node in result:
             if isinstance(node, nodes.image):
                 node["alt"] = str(alt)
+        payload = meta.get("genviz_explorer")
         if caption:
-            figure = nodes.figure("", *result, classes=["genviz-explorer"])
+            classes = ["genviz-explorer"] + (["genviz-static-explorer"] if payload else [])
+            figure = nodes.figure("", *result, classes=classes)
             figure += nodes.caption("", str(caption))
+            if payload:
+                figure += nodes.raw("", explorer_data_script(payload), format="html")
             return [figure]
         return result
 
@@ -160,6 +173,31 @@ def _patch_myst_nb() -> None:
 _patch_myst_nb()
 
 
+# -- explorers that move on the page -----------------------------------------------------------
+def explorer_data_script(payload: dict) -> str:
+    """The explorer's states as a JSON script element (``</`` escaped, so no string in it can
+    close the element)."""
+    text = json.dumps(payload, separators=(",", ":")).replace("</", "<\\/")
+    return f'<script type="application/json" class="genviz-explorer-data">{text}</script>'
+
+
+def explorer_module_html() -> str:
+    """explorer.js and its stylesheet, inlined (module scripts do not load from file://)."""
+    static = ROOT / "genviz" / "widgets" / "static"
+    js = (static / "explorer.js").read_text(encoding="utf-8")
+    css = (static / "explorer.css").read_text(encoding="utf-8")
+    assert "</script" not in js and "</style" not in css
+    return (f"<style>{css}</style>\n<script type=\"module\">\n{js}\n"
+            "mountStaticExplorers();\n</script>\n")
+
+
+def _inline_explorer_module(app, pagename, templatename, context, doctree) -> None:
+    """Pages with a moving explorer get explorer.js once, at the end of the body."""
+    body = context.get("body", "")
+    if "genviz-static-explorer" in body:
+        context["body"] = body + explorer_module_html()
+
+
 # -- API reference: every module of genviz, listed at build time ---------------------------------
 def _api_modules() -> dict[str, list[str]]:
     import pkgutil
@@ -167,7 +205,7 @@ def _api_modules() -> dict[str, list[str]]:
     import genviz
 
     groups = {"Models": [], "Studies (what each figure shows, computed)": [], "Exercises": [],
-              "Views (matplotlib)": [], "Explorers (ipywidgets)": []}
+              "Views (matplotlib)": [], "Explorers (widgets)": []}
     for info in pkgutil.walk_packages(genviz.__path__, "genviz."):
         name = info.name
         if name.startswith("genviz.studies"):
@@ -175,7 +213,7 @@ def _api_modules() -> dict[str, list[str]]:
         elif name.startswith("genviz.plots"):
             groups["Views (matplotlib)"].append(name)
         elif name.startswith("genviz.widgets"):
-            groups["Explorers (ipywidgets)"].append(name)
+            groups["Explorers (widgets)"].append(name)
         elif name.startswith("genviz.exercises"):
             groups["Exercises"].append(name)
         elif name.split(".")[-1] != "_validation":
@@ -238,3 +276,4 @@ def setup(app):
     # see changes in conf.py's functions).
     app.add_config_value("genviz_hidden_source_lines", list(HIDDEN_SOURCE_LINES), "env")
     app.connect("doctree-read", _strip_tool_lines_from_cells)
+    app.connect("html-page-context", _inline_explorer_module)

@@ -82,7 +82,12 @@ def main(argv=None) -> int:
         print(f"genviz fingerprint {fingerprint}: notebooks will be executed again")
     changed = stage(src)
     print(f"staged {len(changed)} changed source file(s) in {src.relative_to(ROOT)}")
+    # explorers carry their precomputed states into the page (genviz.widgets.states), built once
+    # per content hash into build/states (reused by later builds)
     env = {**os.environ, "GENVIZ_SITE_CACHE": str(cache), "MPLBACKEND": "Agg",
+           "GENVIZ_STATES": "embed",
+           "GENVIZ_STATES_CACHE": os.environ.get("GENVIZ_STATES_CACHE",
+                                                 str(ROOT / "build" / "states")),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT / "docs"),
            "-d", str(doctrees), "--keep-going", "-q", str(src), str(out)]

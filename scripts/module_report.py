@@ -80,7 +80,7 @@ ALLOWED = {
     "exercises": _COMPUTE,
     "view": ("numpy", "matplotlib", "mpl_toolkits", "IPython.display"),
     "widget": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython", "ipywidgets", "ipympl",
-                          "traitlets", "PIL"),
+                          "traitlets", "PIL", "anywidget"),
 }
 
 #: callables that import the module named by their first argument (matched by their last name:

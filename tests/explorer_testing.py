@@ -23,11 +23,11 @@ import matplotlib.collections as mcoll
 import matplotlib.image as mimage
 import matplotlib.lines as mlines
 import numpy as np
-import ipywidgets as widgets
 
 import genviz.plots
 import genviz.widgets
 from genviz.plots._base import View
+from genviz.widgets._controls import Choice, Slider, TextArea
 
 #: where a missing case goes (the messages of the coverage tests say it)
 ADD_A_CASE = ("add the explorer's name to BUILDERS and a branch building it to _build in "
@@ -35,25 +35,19 @@ ADD_A_CASE = ("add the explorer's name to BUILDERS and a branch building it to _
 
 
 def control_values(control, n: int = 5) -> list:
-    """Values spanning a control's range, ends included (options for dropdowns/toggles)."""
-    if isinstance(control, (widgets.FloatSlider, widgets.FloatLogSlider)):
-        if isinstance(control, widgets.FloatLogSlider):
+    """Values spanning a control's range, ends included (every option of a choice; for text,
+    the current text, an empty one and one with no known word)."""
+    if isinstance(control, Slider):
+        if control.base is not None:
             exps = np.linspace(control.min, control.max, n)
             return [float(control.base ** e) for e in exps]
+        if control.integer:
+            return sorted({int(round(v)) for v in np.linspace(control.min, control.max, n)})
         return [float(v) for v in np.linspace(control.min, control.max, n)]
-    if isinstance(control, widgets.IntSlider):
-        return sorted({int(round(v)) for v in np.linspace(control.min, control.max, n)})
-    if isinstance(control, (widgets.Dropdown, widgets.ToggleButtons, widgets.RadioButtons,
-                            widgets.Select, widgets.SelectionSlider)):
-        return [value for _, value in control.options] if control.options and isinstance(
-            control.options[0], tuple) else list(control.options)
-    if isinstance(control, (widgets.Checkbox, widgets.ToggleButton)):
-        return [True, False]
-    if isinstance(control, (widgets.Text, widgets.Textarea)):
-        # the current text, an empty one, and one with no known word
+    if isinstance(control, Choice):
+        return [value for _, value in control.options]
+    if isinstance(control, TextArea):
         return [control.value, "", "zzqx 12345 !!!", control.value]
-    if isinstance(control, widgets.FloatRangeSlider):
-        return [(control.min, control.max), (control.min, control.min + (control.max - control.min) / 2)]
     raise TypeError(f"no sweep rule for {type(control).__name__}; extend control_values")
 
 

@@ -6,9 +6,9 @@ run without servers, checked against the libraries they imitate.
 * ipywidgets' per-model throttle (``WidgetModel.sync`` / ``_handle_status`` in
   @jupyter-widgets/base 8): one update in flight, the newest buffered value wins, released on
   the ``idle`` of the message in flight only.
-* ipympl's canvas front end: the opening handshake, ``draw`` answered once while a frame is
-  awaited, frames counted, ``resize`` answered by ``refresh``; its replies are messages ipympl's
-  kernel side accepts (a real ipympl Canvas handles them without warnings).
+* genviz's explorer front end (explorer.js): ``ready`` when drawn, one kernel-path request in
+  flight with the newest position buffered until the kernel's ack, gridded moves sent once on
+  release; a real Explorer handles its messages (frames with the ack; none for a release).
 * Move -> frame latency bookkeeping and the percentile against numpy.
 """
 
@@ -86,51 +86,74 @@ def test_throttle_last_value_always_sent(values, data):
     assert len(sent) <= len(values)
 
 
-def _custom(kind, **kw):
-    return {"method": "custom", "content": {"data": json.dumps({"type": kind, **kw})}}
+def _ack(view, seq, frame=True):
+    return {"method": "update", "state": {"ack": f"{view}:{seq}", "readout_html": "r"},
+            "buffer_paths": [["frame"]] if frame else []}
 
 
-def test_canvas_handshake_draw_and_frames():
-    fe = P.CanvasFrontEnd()
-    assert [m["content"]["type"] for m in fe.opened()] == ["refresh", "send_image_mode",
-                                                          "initialized"]
-    assert all(m["method"] == "custom" for m in fe.opened())
-    hi = P.CanvasFrontEnd(device_pixel_ratio=2)
-    assert [m["content"]["type"] for m in hi.opened()][:2] == ["set_dpi_ratio",
-                                                               "set_device_pixel_ratio"]
-    assert fe.on_message(_custom("draw")) == [{"method": "custom", "content": {"type": "draw"}}]
-    assert fe.on_message(_custom("draw")) == []  # a frame is awaited: no second draw
-    assert fe.on_message(_custom("binary"), [b"x" * 10]) == []
-    assert fe.frames == 1 and fe.frame_bytes == 10 and not fe.waiting_for_image
-    assert fe.on_message(_custom("draw"))[0]["content"]["type"] == "draw"
-    assert fe.on_message(_custom("resize", size=[10, 10]))[0]["content"]["type"] == "refresh"
-    fe.on_message(_custom("image_mode", mode="full"))
-    assert fe.image_mode == "full"
-    # widget state messages are not canvas messages; ipympl sends no ack, nor does its front end
+def test_explorer_front_end_ready_coalescing_and_grid():
+    fe = P.ExplorerFrontEnd({"spec": {"controls": [
+        {"name": "mu1", "kind": "slider", "grid": False, "n": 40},
+        {"name": "rho", "kind": "slider", "grid": True, "n": 38}]},
+        "values_front": {"mu1": 20, "rho": 19}}, view="v")
+    assert fe.opened() == [{"method": "custom", "content": {"type": "ready", "view": "v"}}]
+    first = fe.move("mu1", 21)
+    assert [m["content"] for m in first] == [{"type": "update", "view": "v", "seq": 1,
+                                              "values": {"mu1": 21}, "frame": True}]
+    assert fe.move("mu1", 22) == [] and fe.move("mu1", 23) == []  # one in flight, buffered
+    assert fe.on_message(_ack("other", 1)) == []  # another view's ack releases nothing
+    assert fe.frames == 1  # ... but its frame is drawn
+    nxt = fe.on_message(_ack("v", 1), [b"f" * 7])
+    assert [m["content"]["values"] for m in nxt] == [{"mu1": 23}]  # the newest only
+    assert fe.frames == 2 and fe.frame_bytes == 7 and fe.in_flight == 2
+    assert fe.on_message(_ack("v", 2)) == [] and fe.in_flight == 0
+    # a gridded drag: nothing sent while it moves, one message on release
+    assert all(fe.grid_move("rho", k) == [] for k in range(30))
+    (release,) = fe.grid_release()
+    assert release["content"]["values"] == {"rho": 29} and release["content"]["frame"] is False
+    assert fe.grid_release() == []
     assert fe.on_message({"method": "echo_update", "state": {}}) == []
-    assert all(m["content"]["type"] != "ack" for m in fe.opened())
 
 
-def test_canvas_replies_are_understood_by_ipympl(caplog):
-    import matplotlib.pyplot as plt
+def test_explorer_front_end_speaks_the_kernels_protocol():
+    """The simulated front end's messages, handled by a real Explorer: frames come back with
+    the ack; a gridded release updates the kernel with no frame."""
+    import os
 
-    backend = plt.get_backend()
-    pytest.importorskip("ipympl")
-    from ipympl.backend_nbagg import Canvas, FigureManager  # makes itself pyplot's backend
-    from matplotlib.figure import Figure
+    os.environ["GENVIZ_STATES"] = "off"
+    from genviz.widgets import gaussian_explorer
 
-    plt.switch_backend(backend)  # ... which the other tests of the session must not inherit
+    e = gaussian_explorer(surface=False)
+    sent_state = []
+    e._repr_mimebundle_()
+    fe = P.ExplorerFrontEnd({"spec": e.spec, "values_front": e.values_front}, view="v")
 
-    fig = Figure()
-    canvas = Canvas(fig)
-    FigureManager(canvas, 1)
-    fe = P.CanvasFrontEnd()
-    with caplog.at_level("WARNING", logger="matplotlib"):
-        for m in fe.opened() + fe.on_message(_custom("draw")) + fe.on_message(
-                _custom("resize", size=[1, 1])):
-            canvas._handle_message(canvas, m["content"], [])
-    assert canvas.syncing_data_url is False  # "initialized" was understood
-    assert not [r for r in caplog.records if "Unhandled message" in r.getMessage()]
+    def deliver(msgs):
+        for m in msgs:
+            changes = {}
+            orig = e.send_state
+
+            def capture(key=None):
+                changes.setdefault("keys", []).extend(
+                    [key] if isinstance(key, str) else list(key or e.keys))
+            e.send_state = capture
+            try:
+                e._on_front_message(e, m["content"], [])
+            finally:
+                e.send_state = orig
+            sent_state.append(changes.get("keys", []))
+
+    deliver(fe.opened())
+    deliver(fe.move("mu1", 30))
+    assert e.ack == "v:1" and e.controls["mu1"].value == pytest.approx(e.controls["mu1"].value_at(30))
+    assert "frame" in sent_state[-1] and "ack" in sent_state[-1]
+    out = fe.on_message(_ack("v", 1))
+    assert out == []
+    fe.grid_move("rho", 5)
+    deliver(fe.grid_release())
+    assert e.values()["rho"] == pytest.approx(e.controls["rho"].value_at(5))
+    assert "frame" not in sent_state[-1]
+    e.close()
 
 
 def test_move_latency_settles_every_move_up_to_the_carried_one():
@@ -173,7 +196,9 @@ def test_message_kind_names():
     assert message_kind({"msg_type": "status", "content": {"execution_state": "idle"}},
                         canv) == "status:idle"
     assert message_kind({"msg_type": "comm_msg", "content": {"comm_id": "c",
-                         "data": _custom("binary")}}, canv) == "canvas:binary"
+                         "data": _ack("v", 1)}}, canv) == "explorer:frame"
+    assert message_kind({"msg_type": "comm_msg", "content": {"comm_id": "c",
+                         "data": _ack("v", 1, frame=False)}}, canv) == "explorer:update"
     assert message_kind({"msg_type": "comm_msg", "content": {"comm_id": "w",
                          "data": {"method": "echo_update"}}}, canv) == "comm_msg:echo_update"
 
@@ -189,7 +214,8 @@ def test_report_of_a_run_states_every_figure():
            "pss_dragged": {"a": {"total_mb": 200.0}, "b": {"total_mb": 220.0}},
            "cpu_s": {"hub": 0.01, "proxy": 0.03, "server": 0.04, "kernel": 0.16, "client": 0.01},
            "moves_total": 8, "updates_sent": 8, "frames_total": 8, "unanswered_moves": 0,
-           "drag_s": 1.2, "drag_message_kinds": {"canvas:binary": 8, "status:idle": 8},
+           "drag_s": 1.2, "drag_message_kinds": {"explorer:frame": 8, "status:idle": 8},
+           "grid_drag_messages": {"n": 2, "p50": 1.0, "p95": 1.0, "max": 1.0},
            "cpu_to_ready_s": {"server": s, "kernel": s}, "pss_hub_proxy_mb": 150.0,
            "failures": [{"student": "b", "reason": "spawn: HTTP 500"}],
            "cull": {"timeout_s": 60, "stopped_after_s": {"n": 2, "p50": 100.0, "p95": 110.0,
@@ -198,7 +224,8 @@ def test_report_of_a_run_states_every_figure():
     text = report_class(run)
     for expected in ("| slider → frame (ms) | 8 | 50 | 90 | 120 |", "kernels 20.0",
                      "total 30.0", "b: spawn: HTTP 500", "stopped 100–111 s",
-                     "left after the hub was stopped: none", "30% pytest", "canvas:binary 1.00",
+                     "left after the hub was stopped: none", "30% pytest", "explorer:frame 1.00",
+                     "1 message(s) sent per drag",
                      "| PSS per student, server + kernel (MB) | 2 | 210 |"):
         assert expected in text, expected
     mem = report_memory([{"notebook": "09.ipynb", "run_all_s": s, "failures": [],

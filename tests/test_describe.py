@@ -297,6 +297,8 @@ def test_image_bundle_puts_the_alt_text_in_html_metadata_and_plain_text():
 
 
 def test_show_displays_png_with_alt_and_closes_the_figure(monkeypatch):
+    from matplotlib._pylab_helpers import Gcf
+
     import genviz.plots._base
     from genviz.plots import show
     from genviz.plots.gaussian import GaussianView
@@ -309,11 +311,13 @@ def test_show_displays_png_with_alt_and_closes_the_figure(monkeypatch):
     assert kw["raw"] is True
     assert args[0]["text/plain"] == v.describe()
     assert kw["metadata"]["image/png"]["alt"] == v.describe()
-    assert not plt.fignum_exists(v.fig.number)
+    # a view's figure is not pyplot's (genviz.plots._base.new_figure): nothing keeps it alive
+    assert all(m.canvas.figure is not v.fig for m in Gcf.get_all_fig_managers())
     fig = plt.figure()
     fig.add_subplot().plot([1, 2])
     show(fig, alt="A rising line.")
     assert shown[-1][0][0]["text/plain"] == "A rising line."
+    assert not plt.fignum_exists(fig.number)  # a pyplot figure is closed
 
 
 def _panel_arrangement(fig) -> tuple[bool, bool]:

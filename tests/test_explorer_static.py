@@ -4,13 +4,14 @@
 import base64
 import io
 
-import ipywidgets as widgets
 import pytest
 from IPython.core.formatters import DisplayFormatter
 from PIL import Image
 
 from genviz.widgets import gaussian_explorer
-from genviz.widgets._base import Explorer
+from genviz.plots._base import figure_png
+from genviz.widgets._base import STATIC, Explorer
+from genviz.widgets._controls import Control
 
 
 @pytest.fixture
@@ -44,8 +45,8 @@ def test_bundle_follows_the_controls(explorer):
     after = explorer._repr_mimebundle_()[0]
     assert "ρ = -0.5" in after["text/plain"] and "ρ = -0.5" not in before["text/plain"]
     assert after["image/png"] != before["image/png"]
-    # the PNG is the picture the explorer shows (the Agg path encodes the canvas buffer)
-    assert base64.b64decode(after["image/png"]) == explorer.canvas.value
+    # the PNG is the figure matplotlib draws for the current state
+    assert base64.b64decode(after["image/png"]) == figure_png(explorer.view.fig)
 
 
 def test_ipython_formats_the_explorer_with_every_representation(explorer):
@@ -65,10 +66,13 @@ def test_invalid_setting_is_described_too():
 
 
 def test_readout_markup_does_not_recreate_the_live_region(explorer):
-    """The live region is the readout widget's persistent element (.genviz-readout, marked by
-    the genviz-a11y extension; browser_tests/test_a11y.py checks it in the browser): the value,
-    replaced on every update, must not carry a second region that would be recreated each time."""
-    assert "genviz-readout" in explorer.readout._dom_classes
+    """The live region is the readout's persistent element (explorer.js makes the
+    .genviz-readout box role=status aria-live=polite once; browser_tests/test_a11y.py checks it
+    in the browser): the value, replaced on every update, must not carry a second region that
+    would be recreated each time."""
+    js = (STATIC / "explorer.js").read_text()
+    assert "this.readout.setAttribute('role', 'status')" in js
+    assert "this.readout.setAttribute('aria-live', 'polite')" in js
     for _ in range(2):
         value = explorer.readout.value
         assert value.strip()
@@ -80,7 +84,7 @@ def test_readout_markup_does_not_recreate_the_live_region(explorer):
 
 def test_sliders_have_visible_labels(explorer):
     for control in explorer.controls.values():
-        assert isinstance(control, widgets.ValueWidget) and control.description
+        assert isinstance(control, Control) and control.description
 
 
 def test_answer_box_folds_hint_and_solution_where_no_widget_manager_runs():

@@ -1,14 +1,17 @@
-"""Frames shipped to the browser (genviz.plots._frames) and the repaint contract of View.
+"""What reaches the browser: the static background and the recorded animated artists.
 
-* ``png_rgba`` against Pillow's decoder (the oracle): the exact pixels back, any shape, any level;
-  every kind of bad input refused, naming the argument.
-* ``install`` on an ipympl canvas: whole frames, webagg's bookkeeping kept; other canvases
-  untouched.
-* The repaint contract: views switch pyplot's stale callback off (no hidden draw_idle), so every
-  static change must request a full redraw. For EVERY explorer (discovered, as in
-  test_layout.py) and every control over its range, the pixels after the explorer's own redraw
-  (blit or full) equal a full draw from scratch. A view that changed a static artist without
-  asking for a full redraw fails here.
+* ``png_rgba`` (the background's encoder) against Pillow's decoder (the oracle): the exact
+  pixels back, any shape, any level; every kind of bad input refused, naming the argument.
+* The recording renderer (genviz.plots._record): frames decode, bad frames are refused, each
+  kind of operation is recorded (paths with dashes and clip rectangles and paths, markers,
+  collections batched, images as small arrays, text as sprites).
+* The repaint contract: views switch pyplot's stale callback off, so every static change must
+  request a full redraw. For EVERY explorer (discovered, as in test_layout.py) and every
+  control over its range, the static background the view hands out plus its recorded frame,
+  replayed by matplotlib's Agg (tests/frame_replay.py), equals ``savefig`` of the same state.
+  A view that changed a static artist without asking for a full redraw (a stale background),
+  or an artist the recorder mis-reads, fails here; browser_tests/test_fidelity.py checks the
+  browser's replay the same way.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from hypothesis.extra.numpy import arrays
 from PIL import Image
 
 from explorer_testing import control_values, explorer_cases, make_explorer
+from frame_replay import difference, replay, savefig_rgba
 from genviz.plots import _frames
 from genviz.plots._base import View, new_figure
+from genviz.plots._ops import OPS, Pool, decode
 
 
 def _decode(png: bytes) -> np.ndarray:
@@ -77,55 +82,6 @@ def test_png_rgba_refuses_bad_level(level):
         _frames.png_rgba(np.zeros((2, 2, 4), np.uint8), level=level)
 
 
-def test_install_leaves_agg_alone():
-    fig = new_figure()
-    assert not _frames.install(fig.canvas)
-    assert "get_diff_image" not in vars(fig.canvas)
-    plt.close(fig)
-
-
-@pytest.fixture
-def ipympl_figure():
-    from matplotlib.figure import Figure
-
-    backend = plt.get_backend()
-    pytest.importorskip("ipympl")
-    from ipympl.backend_nbagg import Canvas, FigureManager  # makes itself pyplot's backend
-
-    plt.switch_backend(backend)
-
-    fig = Figure(figsize=(3, 2), dpi=50)
-    canvas = Canvas(fig)
-    FigureManager(canvas, 0)
-    sent = []
-    canvas.send_binary = sent.append  # what would go to the browser
-    yield fig, sent
-    canvas.close()
-
-
-def test_install_on_ipympl_ships_whole_frames(ipympl_figure):
-    fig, sent = ipympl_figure
-    canvas = fig.canvas
-    assert _frames.install(canvas)
-    ax = fig.add_subplot()
-    (line,) = ax.plot([0, 1], [0, 1])
-    canvas.draw()
-    assert len(sent) == 1
-    first = _decode(sent[0])
-    np.testing.assert_array_equal(first, np.asarray(canvas.buffer_rgba()))
-    assert canvas._current_image_mode == "full"
-    # a small change: webagg would send a diff (mostly transparent); we send the whole frame
-    line.set_ydata([1, 0])
-    canvas.draw()
-    assert len(sent) == 2
-    second = _decode(sent[1])
-    assert (second[..., 3] == 255).all()
-    np.testing.assert_array_equal(second, np.asarray(canvas.buffer_rgba()))
-    # the bookkeeping ipympl reads for its static snapshot
-    np.testing.assert_array_equal(canvas._last_buff.view(np.uint8).reshape(second.shape), second)
-    assert canvas.get_diff_image() is None  # nothing new drawn
-
-
 class _Line(View):
     def __init__(self, fig):
         super().__init__(fig)
@@ -150,65 +106,141 @@ def test_views_switch_the_stale_callback_off():
     plt.close(fig)
 
 
-def test_a_blitted_figure_is_not_stale_so_pyplot_draw_all_leaves_it_alone():
-    """IPython runs pyplot's draw_all after every comm message (each slider move): it calls
-    draw_idle on every stale figure it manages. After a blit the view's figure is up to date."""
-    from matplotlib._pylab_helpers import Gcf
-
+def test_a_blit_paints_what_a_full_draw_paints():
     fig = new_figure()
-    assert fig in [m.canvas.figure for m in Gcf.get_all_fig_managers()]
     view = _Line(fig)
     fig.canvas.draw()
-    calls = []
-    fig.canvas.draw_idle = lambda *a, **k: calls.append(1)
     view.update(y=0.3)
-    view.line.axes.stale = True  # as replacing an animated artist does (3-D surfaces)
-    assert view.redraw() == "blit"
-    assert not fig.stale
-    Gcf.draw_all()
-    assert calls == []
-    view.title.set_text("changed")  # a static change does make it stale again
-    assert fig.stale
-    plt.close(fig)
-
-
-def test_full_redraw_on_a_live_ipympl_canvas_draws_at_once(ipympl_figure):
-    fig, sent = ipympl_figure
-    view = _Line(fig)
-    fig.canvas.syncing_data_url = False  # the browser's "initialized" message arrived
-    view.request_full_redraw()
-    assert view.redraw() == "full"
-    assert len(sent) == 1  # a frame was shipped without waiting for the browser to ask
+    assert view.redraw() == "blit" and not fig.stale
+    blitted = _pixels(fig)
     fig.canvas.draw()
-    view.update(y=0.7)
-    assert view.redraw() == "blit"
-    assert len(sent) == 3
-    np.testing.assert_array_equal(_decode(sent[-1]), np.asarray(fig.canvas.buffer_rgba()))
-
-
-def test_full_redraw_before_the_browser_is_up_waits_for_it(ipympl_figure):
-    fig, sent = ipympl_figure
-    view = _Line(fig)
-    requested = []
-    fig.canvas.draw_idle = lambda *a, **k: requested.append(1)
+    np.testing.assert_array_equal(blitted, _pixels(fig))
+    view.title.set_text("changed")  # a static change: the next redraw must be a full one
     view.request_full_redraw()
     assert view.redraw() == "full"
-    assert requested == [1] and sent == []
 
 
 def _pixels(fig):
     return np.asarray(fig.canvas.buffer_rgba()).copy()
 
 
+# -- the recorder ---------------------------------------------------------------------------------
+def _ops(frame: bytes) -> list[int]:
+    f = decode(frame)
+    i32, out, p = f["i32"], [], 0
+    sizes = {OPS["CLIP"]: 6, OPS["MARKERS"]: 10, OPS["IMAGE"]: 9, OPS["SPRITE"]: 6}
+    while p < len(i32):
+        op = int(i32[p])
+        out.append(op)
+        p += 7 + int(i32[p + 2]) if op == OPS["PATHS"] else sizes[op]
+    assert p == len(i32), "operations do not end where the stream ends"
+    return out
+
+
+class _Everything(View):
+    """One of each kind of animated artist a view may have."""
+
+    def __init__(self):
+        super().__init__(new_figure(figsize=(4, 3), dpi=100))
+        ax = self.ax = self.fig.add_subplot()
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        self.line = self.animate(ax.plot([0, 1], [0, 1], "--o", lw=2, ms=5)[0])
+        self.scatter = self.animate(ax.scatter([0.2, 0.4, 0.6], [0.5, 0.6, 0.7], c=[0, 1, 2]))
+        self.image = self.animate(ax.imshow(np.arange(12.0).reshape(3, 4), extent=(0, 1, 0, 1),
+                                            origin="lower", interpolation="nearest"))
+        self.text = self.animate(ax.text(0.5, 0.5, "moving text"))
+        self.patch = self.animate(ax.add_patch(plt.Circle((0.5, 0.5), 0.2, fc="none", ec="r")))
+        self.patch.set_clip_path(plt.Rectangle((0.3, 0.3), 0.3, 0.3, transform=ax.transData))
+
+    def update(self, y=0.0):
+        self.line.set_ydata([y, 1 - y])
+
+
+def test_recorder_records_each_kind_of_artist_and_replays_like_savefig():
+    v = _Everything()
+    frame = v.record_frame()
+    ops = _ops(frame)
+    assert {OPS["CLIP"], OPS["PATHS"], OPS["MARKERS"], OPS["IMAGE"], OPS["SPRITE"]} <= set(ops)
+    f = decode(frame)
+    assert (f["meta"]["w"], f["meta"]["h"]) == (400, 300)
+    assert any(s.get("d") for s in f["meta"]["styles"])  # the dashed line keeps its dashes
+    # the image travels as its own 3 x 4 array, not as a resampled raster
+    p = ops.index(OPS["IMAGE"])
+    i32 = list(f["i32"])
+    k = [j for j in range(len(i32)) if i32[j] == OPS["IMAGE"]][0]
+    assert (i32[k + 1], i32[k + 2]) == (4, 3) and i32[k + 4] == 0  # its 12 RGBA pixels
+    pooled = decode(v.record_frame(pool=Pool()))["i32"]  # in a grid: palette + indices
+    k = [j for j in range(len(pooled)) if pooled[j] == OPS["IMAGE"]][0]
+    assert (pooled[k + 1], pooled[k + 2], pooled[k + 4]) == (4, 3, 12)
+    png, _ = v.background_png()
+    d = difference(replay(png, frame), savefig_rgba(v.fig))
+    assert d["mean"] < 1.0 and d["far"] < 0.01, d
+    v.close()
+
+
+def test_collections_are_batched_into_one_operation():
+    """A 3-D surface's ~1,200 polygons are one PATHS op (one style, per-polygon colours)."""
+    from genviz.plots.gaussian import GaussianView
+
+    v = GaussianView()
+    ops = _ops(v.record_frame())
+    assert ops.count(OPS["PATHS"]) < 12 and ops.count(OPS["MARKERS"]) == 2
+    f = decode(v.record_frame())
+    i32 = f["i32"]
+    sizes = []
+    p = 0
+    while p < len(i32):
+        op = int(i32[p])
+        if op == OPS["PATHS"]:
+            sizes.append(int(i32[p + 2]))
+            p += 7 + int(i32[p + 2])
+        else:
+            p += {1: 6, 3: 10, 4: 9, 5: 6}[op]
+    assert max(sizes) > 1000
+    v.close()
+
+
+@pytest.mark.parametrize("data, match", [
+    (b"", "not a genviz frame"),
+    (b"GVF2" + bytes(40), "not a genviz frame"),
+    (b"GVF1" + np.array([4, 1, 0, 0], "<u4").tobytes() + b"{}  ", "truncated"),
+])
+def test_decode_refuses_what_is_not_a_frame(data, match):
+    with pytest.raises(ValueError, match=match):
+        decode(data)
+
+
+def test_replay_check_fails_on_a_stale_background():
+    """The contract below is not vacuous: a view that changes a static artist without asking
+    for a full redraw hands out a stale background, and the replay differs from savefig."""
+    fig = new_figure(figsize=(4, 3))
+    view = _Line(fig)
+    view.background_png()
+    view.title.set_text("a much longer title that the stale background lacks")
+    view.title.set_fontsize(20)
+    png, _ = view.background_png()  # no request_full_redraw: still the old background
+    d = difference(replay(png, view.record_frame()), savefig_rgba(fig))
+    assert d["far"] > 0.005
+    view.request_full_redraw()
+    png, _ = view.background_png()
+    d = difference(replay(png, view.record_frame()), savefig_rgba(fig))
+    assert d["mean"] < 0.5 and d["far"] < 0.002
+
+
+#: Agg replaying a recorded frame against Agg drawing the figure: float32 coordinates, Pillow's
+#: bilinear for Agg's image filter. (The browser's canvas meets 4 levels / 5 % in
+#: browser_tests/test_fidelity.py.)
+REPLAY_MEAN, REPLAY_FAR = 1.5, 0.02
+
+
 @pytest.mark.parametrize("case", explorer_cases())
-def test_explorer_redraw_equals_a_full_draw(case):
-    """After each control move, what the explorer painted (blit or full) is what a full draw
-    from scratch paints: no static artist changed behind the blit cache."""
+def test_background_plus_recorded_frame_equals_savefig(case):
+    """After each control move, the view's background and recorded frame, replayed, are what
+    savefig draws: no static artist changed behind the background cache, nothing mis-read."""
     e = make_explorer(case)
     fig = e.view.fig
-    assert type(fig.canvas).__name__ == "FigureCanvasAgg"  # full redraws draw at once
     try:
-        fig.canvas.draw()
         moves = 0
         for name, control in e.controls.items():
             start = control.value
@@ -217,13 +249,11 @@ def test_explorer_redraw_equals_a_full_draw(case):
                     continue
                 control.value = value
                 moves += 1
-                painted = _pixels(fig)
-                fig.canvas.draw()
-                diff = np.any(painted != _pixels(fig), axis=-1)
-                assert not diff.any(), (
-                    f"{case}: after {name} = {value!r} ({e.view.last_redraw}) {int(diff.sum())} "
-                    f"pixels differ from a full draw, rows {np.flatnonzero(diff.any(1))[[0, -1]]}, "
-                    f"columns {np.flatnonzero(diff.any(0))[[0, -1]]}")
+                png, _ = e.view.background_png()
+                d = difference(replay(png, e.view.record_frame()), savefig_rgba(fig))
+                assert d["mean"] <= REPLAY_MEAN and d["far"] <= REPLAY_FAR, (
+                    f"{case}: after {name} = {value!r} the replayed frame differs from "
+                    f"savefig: {d}")
         assert moves, f"{case}: no control could be moved"
     finally:
         e.close()

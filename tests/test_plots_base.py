@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from genviz.plots import CLASS_COLORS, PALETTE, figure_png, lecture_mode, new_figure, set_lecture_mode, show
-from genviz.plots._base import can_blit, is_live_canvas
+from genviz.plots._base import can_blit
 from genviz.plots.style import is_lecture_mode
 
 
@@ -39,9 +39,16 @@ def test_palette_is_okabe_ito_and_first_two_classes_differ_in_lightness():
     assert len(set(CLASS_COLORS)) == len(CLASS_COLORS)
 
 
-def test_agg_canvas_is_not_live_but_can_blit():
+def test_new_figure_is_agg_whatever_pyplot_backend_and_can_blit(monkeypatch):
+    """Explorers never put a figure's canvas in the page (the browser draws it from recorded
+    operations): a figure is Agg even under ``%matplotlib widget``, and not pyplot's."""
+    import matplotlib.pyplot as plt
+    from matplotlib._pylab_helpers import Gcf
+
+    monkeypatch.setattr(plt, "figure", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
     fig = new_figure()
-    assert not is_live_canvas(fig.canvas)
+    assert type(fig.canvas).__name__ == "FigureCanvasAgg"
+    assert fig not in [m.canvas.figure for m in Gcf.get_all_fig_managers()]
     assert can_blit(fig.canvas)
 
 

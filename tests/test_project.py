@@ -145,13 +145,14 @@ PLANTED = [
     *[("genviz.kde", False, f"import {lib}") for lib in [
         "pylab", "ipympl", "seaborn", "plotly.express", "bokeh.plotting", "PIL.Image",
         "mpl_toolkits.mplot3d", "ipywidgets", "IPython", "ipykernel", "altair", "tkinter",
-        "traitlets", "sklearn"]],
+        "traitlets", "sklearn", "anywidget"]],
     ("genviz.exercises.kde", False, "import seaborn as sns"),
     ("genviz.exercises.kde", False, "from IPython.display import HTML"),
     ("genviz.plots.kde", False, "import pylab"),
     ("genviz.plots.kde", False, "import seaborn"),
     ("genviz.plots.kde", False, "import plotly.graph_objects as go"),
     ("genviz.plots.kde", False, "import ipympl"),
+    ("genviz.plots._base", False, "import anywidget"),
     ("genviz.plots.kde", False, "from IPython.display import Javascript\nimport IPython.core"),
 ]
 
@@ -220,6 +221,7 @@ def test_allowed_imports_are_not_flagged():
     assert MR.violations("import matplotlib.pyplot", "genviz.plots._base") == []
     assert MR.violations("from IPython.display import display", "genviz.plots._base") == []
     assert MR.violations("import ipywidgets\nimport ipympl\nfrom PIL import Image", "genviz.widgets.kde") == []
+    assert MR.violations("import anywidget", "genviz.widgets._base") == []
     assert MR.violations("import json, html, concurrent.futures\nfrom scipy.special import expit",
                          "genviz.kde") == []
     assert MR.violations("import importlib\nimportlib.import_module('genviz.kde')", "genviz.knn") == []
@@ -229,7 +231,7 @@ def test_allowed_imports_are_not_flagged():
 #: libraries that draw or bind to a front end: none may be loaded by importing the model layer
 PLOTTING_AND_UI = ("matplotlib", "mpl_toolkits", "pylab", "PIL", "ipympl", "ipywidgets", "IPython",
                    "ipykernel", "traitlets", "comm", "seaborn", "plotly", "bokeh", "altair",
-                   "holoviews", "panel", "tkinter", "turtle", "sklearn",
+                   "holoviews", "panel", "tkinter", "turtle", "sklearn", "anywidget",
                    "genviz.plots", "genviz.widgets")
 
 

@@ -2,10 +2,10 @@
 
 import re
 
-import ipywidgets as widgets
 import numpy as np
 import pytest
 
+from genviz.widgets._controls import TextArea
 from explorer_testing import control_values, sweep_explorer
 from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
@@ -55,7 +55,7 @@ def test_threshold_explorer_sweep_and_readout(data):
 def test_email_explorer_sweep_and_readout(data):
     e = email_explorer(data["models"], data["vocab"], text="Click here for cheap meds, friend")
     assert set(e.controls) == {"text", "model", "log10_c"}
-    assert isinstance(e.controls["text"], widgets.Textarea)
+    assert isinstance(e.controls["text"], TextArea)
     sweep_explorer(e, n=3)
     e.controls["text"].value = "win money now, meeting later, neurips"
     st = e.view.state
@@ -68,5 +68,5 @@ def test_email_explorer_sweep_and_readout(data):
 
 
 def test_control_values_for_text_controls():
-    assert control_values(widgets.Textarea(value="hi")) == ["hi", "", "zzqx 12345 !!!", "hi"]
-    assert control_values(widgets.Text(value="")) == ["", "", "zzqx 12345 !!!", ""]
+    assert control_values(TextArea("t", "hi")) == ["hi", "", "zzqx 12345 !!!", "hi"]
+    assert control_values(TextArea("t", "")) == ["", "", "zzqx 12345 !!!", ""]

@@ -189,7 +189,7 @@ def _run_module():
 
 OLD_RESULTS = """# Benchmarks (2026-01-01, CPython 3.11.7, 2 cores, matplotlib 3.11.2)
 
-## Explorer updates (kernel side: update + redraw + PNG diff shipped by ipympl)
+## Explorer updates (kernel path: update + recorded frame + readout; blit/full: background PNG re-sent)
 
 | explorer | view | median ms | p95 ms | blit/full | naive median ms | naive p95 ms | naive / ours |
 |---|---|---|---|---|---|---|---|

@@ -58,7 +58,7 @@ from genviz.studies import Result, Study
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PLOTS = ROOT / "genviz" / "plots"
 #: the view infrastructure: no model, no figure of its own; painters build on it
-INFRASTRUCTURE = {"__init__.py", "_base.py", "_frames.py", "style.py"}
+INFRASTRUCTURE = {"__init__.py", "_base.py", "_frames.py", "_ops.py", "_record.py", "style.py"}
 PAINTERS = sorted(p for p in PLOTS.glob("*.py") if p.name not in INFRASTRUCTURE)
 WIDGETS = sorted((ROOT / "genviz" / "widgets").glob("*.py"))
 

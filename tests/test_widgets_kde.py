@@ -39,13 +39,14 @@ def test_bandwidth_explorer_sweep():
     assert np.isfinite(s["ise"])
 
 
-def test_bandwidth_explorer_prefetches_every_n_once_shown():
+def test_bandwidth_explorer_prefetches_every_n_once_shown(monkeypatch):
+    monkeypatch.setenv("GENVIZ_STATES", "off")
     e = bandwidth_explorer(n=300)
     asked = []
     e.view.prefetch = lambda ns: asked.append(list(ns))
     assert asked == []  # nothing off a browser (tests, nbval, the site)
-    e._on_canvas_message(e.canvas, {"type": "initialized"}, [])
-    e._on_canvas_message(e.canvas, {"type": "initialized"}, [])
+    e._on_front_message(e, {"type": "ready", "view": "a"}, [])  # a browser shows it
+    e._on_front_message(e, {"type": "ready", "view": "b"}, [])
     n = e.controls["n"]
     assert asked == [list(range(n.min, n.max + 1, n.step))]  # once, every slider position
     e.close()

@@ -9,12 +9,11 @@ Copied from the front ends this benchmark stands in for (versions in the venv):
   message per model is in flight; changes made meanwhile are buffered, the newest value
   replacing older ones, and sent when the kernel reports ``idle`` for the message in flight
   (``_handle_status``). :class:`ThrottledModel`.
-* **ipympl canvases** (``jupyter-matplotlib`` 0.10, ``MPLCanvasModel``): on creation the model
-  sends ``refresh``, ``send_image_mode``, ``initialized`` (plus the two dpi messages when
-  ``devicePixelRatio != 1``); a ``draw`` request is answered with one ``draw`` unless a frame is
-  already awaited (``waiting_for_image``); a frame (``binary``) clears that flag; a ``resize``
-  is answered with ``refresh``. ipympl's front end sends **no** ``ack`` per frame (matplotlib's
-  own webagg page does; ipympl has no such message). :class:`CanvasFrontEnd`.
+* **genviz explorers** (``genviz/widgets/static/explorer.js``, one anywidget per explorer): a
+  ``ready`` message when drawn; kernel-path moves as ``update`` custom messages, one in flight,
+  the newest buffered until the kernel's state update acknowledges it (it carries the
+  recorded frame); gridded moves drawn locally, one message on release.
+  :class:`ExplorerFrontEnd`.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from jupyter_server.services.kernels.connection.base import (
 )
 
 __all__ = ["WS_PROTOCOL", "make_msg", "pack_ws", "unpack_ws", "comm_msg", "slider_update",
-           "ThrottledModel", "CanvasFrontEnd", "MoveLatency", "percentile", "summary"]
+           "ThrottledModel", "ExplorerFrontEnd", "MoveLatency", "percentile", "summary"]
 
 WS_PROTOCOL = "v1.kernel.websocket.jupyter.org"
 
@@ -110,57 +109,92 @@ class ThrottledModel:
         return None
 
 
-class CanvasFrontEnd:
-    """ipympl's ``MPLCanvasModel`` on the comm messages of one canvas.
+class ExplorerFrontEnd:
+    """genviz's explorer front end (genviz/widgets/static/explorer.js, an anywidget) on the
+    comm messages of one ``Explorer`` model.
 
-    ``opened()`` and ``on_message(data, buffers)`` return the list of comm ``data`` dicts the
-    front end sends back (``{"method": "custom", "content": {"type": ...}}``). Frames are counted in ``frames``.
+    * when a view is drawn it sends ``{"type": "ready"}`` (a custom message);
+    * a **kernel-path** control (``move``) sends ``{"type": "update", "values": {name: position},
+      "frame": true}`` with a sequence number, one request in flight, the newest position
+      buffered until the kernel's state update acknowledges the request (``ack`` =
+      ``"<view>:<seq>"``, sent with the recorded ``frame`` in the same message);
+    * a **gridded** control (``grid_move``) is drawn from the precomputed states: nothing is
+      sent while it moves; on release (``grid_release``) one update with ``"frame": false``.
+
+    Every method returns the comm ``data`` dicts to send (``{"method": "custom", "content":
+    ...}``, what ipywidgets' ``WidgetModel.send`` puts on the wire). Frames are counted in
+    ``frames``.
     """
 
-    def __init__(self, device_pixel_ratio: float = 1.0):
-        self.ratio = device_pixel_ratio
-        self.waiting_for_image = False
+    def __init__(self, state: dict, view: str | None = None):
+        self.spec = state.get("spec", {})
+        self.values = dict(state.get("values_front", {}))
+        self.view = view or uuid.uuid4().hex[:8]
+        self.seq = 0
+        self.in_flight = 0
+        self.pending: dict = {}
+        self.grid_dirty: dict = {}
         self.frames = 0
         self.frame_bytes = 0
-        self.draw_requests = 0
-        self.image_mode = None
+        self.acks = 0
 
-    def _send(self, kind: str, **extra) -> dict:
-        # MPLCanvasModel.send_message -> WidgetModel.send: a "custom" comm message
-        return {"method": "custom", "content": {"type": kind, **extra}}
+    def control(self, name: str) -> dict:
+        return next(c for c in self.spec.get("controls", []) if c["name"] == name)
+
+    def _custom(self, content: dict) -> dict:
+        return {"method": "custom", "content": content}
 
     def opened(self) -> list:
-        out = []
-        if self.ratio != 1:
-            out += [self._send("set_dpi_ratio", dpi_ratio=self.ratio),
-                    self._send("set_device_pixel_ratio", device_pixel_ratio=self.ratio)]
-        return out + [self._send("refresh"), self._send("send_image_mode"),
-                      self._send("initialized")]
+        return [self._custom({"type": "ready", "view": self.view})]
+
+    def _update(self, values: dict, frame: bool) -> dict:
+        self.seq += 1
+        if frame:
+            self.in_flight = self.seq
+        return self._custom({"type": "update", "view": self.view, "seq": self.seq,
+                             "values": values, "frame": frame})
+
+    def move(self, name: str, position) -> list:
+        self.values[name] = position
+        self.pending[name] = position
+        if self.in_flight:
+            return []
+        values, self.pending = {**self.grid_dirty, **self.pending}, {}
+        self.grid_dirty = {}
+        return [self._update(values, True)]
+
+    def grid_move(self, name: str, position) -> list:
+        self.values[name] = position
+        self.grid_dirty[name] = position
+        return []
+
+    def grid_release(self) -> list:
+        if not self.grid_dirty:
+            return []
+        values, self.grid_dirty = self.grid_dirty, {}
+        return [self._update(values, False)]
 
     def on_message(self, data, buffers=()) -> list:
-        """``data`` is the comm message's ``data``: ipywidgets' ``{"method": "custom",
-        "content": {"data": "<JSON>"}}`` for ipympl's messages (anything else, e.g. a state
-        ``update``/``echo_update``, is not a canvas message)."""
-        content = data.get("content") if isinstance(data, dict) else None
-        if data.get("method") != "custom" or not isinstance(content, dict) or "data" not in content:
+        """A comm message from the kernel: a state ``update`` may carry the frame and the ack
+        of our request in flight (then the newest buffered position goes out)."""
+        if not isinstance(data, dict) or data.get("method") != "update":
             return []
-        msg = json.loads(content["data"])
-        kind = msg.get("type")
-        if kind == "binary":
+        state = data.get("state", {})
+        paths = [tuple(p) for p in data.get("buffer_paths", [])]
+        if ("frame",) in paths or state.get("frame"):
             self.frames += 1
             self.frame_bytes += sum(len(b) for b in buffers)
-            self.waiting_for_image = False
+        ack = state.get("ack")
+        if not ack:
             return []
-        if kind == "draw":
-            self.draw_requests += 1
-            if self.waiting_for_image:
-                return []
-            self.waiting_for_image = True
-            return [self._send("draw")]
-        if kind == "resize":
-            return [self._send("refresh")]
-        if kind == "image_mode":
-            self.image_mode = msg.get("mode")
+        view, _, seq = str(ack).partition(":")
+        if view != self.view or int(seq or 0) < self.in_flight:
+            return []
+        self.acks += 1
+        self.in_flight = 0
+        if self.pending:
+            values, self.pending = self.pending, {}
+            return [self._update(values, True)]
         return []
 
 

@@ -58,6 +58,12 @@ def report_class(r: dict) -> str:
                  f"kernel per update message: " + ", ".join(
                      f"{k} {v / max(r['updates_sent'], 1):.2f}"
                      for k, v in sorted(r.get("drag_message_kinds", {}).items())) + ".")
+        g = r.get("grid_drag_messages")
+        if g and g.get("n"):
+            L.append("")
+            L.append(f"Gridded drag (the same number of moves on the explorer's precomputed "
+                     f"slider, drawn by the browser): {_f(g['p50'], '{:.0f}')} message(s) sent "
+                     f"per drag (max {_f(g['max'], '{:.0f}')}; goal ≤ 1).")
         L.append("")
     if r.get("cpu_to_ready_s"):
         cs, ck = r["cpu_to_ready_s"]["server"], r["cpu_to_ready_s"]["kernel"]

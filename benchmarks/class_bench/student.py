@@ -4,7 +4,8 @@ Logs in (dummy authenticator: the login form), starts a server (the hub's REST A
 progress stream, as the spawn-pending page does), opens JupyterLab (which completes the hub's
 OAuth and sets the server's cookies), creates a notebook session (``/user/<name>/api/sessions``),
 connects the kernel websocket through the proxy with the v1 subprotocol, runs every code cell,
-plays the widget front end (:mod:`.protocol`) and drags a slider.
+plays genviz's explorer front end (:mod:`.protocol`), drags a kernel-path slider and then a
+gridded one.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ import uuid
 
 import aiohttp
 
-from .protocol import (WS_PROTOCOL, CanvasFrontEnd, MoveLatency, ThrottledModel, comm_msg,
-                       make_msg, pack_ws, slider_update, unpack_ws)
-
-SLIDERS = ("FloatSliderModel", "IntSliderModel")
+from .protocol import (WS_PROTOCOL, ExplorerFrontEnd, MoveLatency, comm_msg, make_msg, pack_ws,
+                       unpack_ws)
 
 
 class StudentError(Exception):
@@ -43,10 +42,12 @@ class Student:
         self.failure: StudentError | None = None
         self.session_id = uuid.uuid4().hex
         self.models: dict = {}  # comm_id -> widget state (jupyter.widget comms)
-        self.canvases: dict = {}  # comm_id -> CanvasFrontEnd
-        self.throttle = ThrottledModel()
+        self.explorers: dict = {}  # comm_id -> ExplorerFrontEnd
         self.latency = MoveLatency()
-        self.slider_id: str | None = None
+        self.slider_id: str | None = None  # the explorer's comm id
+        self.control: str | None = None     # the kernel-path slider dragged
+        self.grid_control: str | None = None
+        self.grid_messages: int | None = None  # messages sent by one gridded drag
         self.ws = None
         self.http: aiohttp.ClientSession | None = None
         self._waiters: dict = {}  # msg_id -> Future resolved on (reply, idle)
@@ -166,7 +167,7 @@ class Student:
                 self.bytes_in += len(wsmsg.data)
                 msg = unpack_ws(wsmsg.data)
                 if self.dragging:
-                    k = message_kind(msg, self.canvases)
+                    k = message_kind(msg, self.explorers)
                     self.drag_kinds[k] = self.drag_kinds.get(k, 0) + 1
                 await self._dispatch(msg, now)
         except Exception as exc:  # noqa: BLE001 - reported as the student's failure
@@ -187,26 +188,24 @@ class Student:
         elif kind == "status" and content.get("execution_state") == "idle":
             self._idle.add(parent)
             self._settle(parent)
-            nxt = self.throttle.idle(parent)
-            if nxt is not None:
-                await self._send_slider(nxt)
         elif kind == "comm_open" and content.get("target_name") == "jupyter.widget":
             state = content.get("data", {}).get("state", {})
             self.models[content["comm_id"]] = state
-            if state.get("_model_name") == "MPLCanvasModel":
-                fe = self.canvases[content["comm_id"]] = CanvasFrontEnd()
+            if state.get("_model_name") == "AnyModel" and "spec" in state:
+                fe = self.explorers[content["comm_id"]] = ExplorerFrontEnd(state)
                 for data in fe.opened():
-                    await self.send(comm_msg(content["comm_id"], data, session=self.session_id))
+                    await self._send_explorer(content["comm_id"], data)
         elif kind == "comm_msg":
             cid = content.get("comm_id")
             data = content.get("data", {})
-            if cid in self.canvases:
-                fe = self.canvases[cid]
+            if cid in self.explorers:
+                fe = self.explorers[cid]
                 before = fe.frames
-                for out in fe.on_message(data, msg["buffers"]):
-                    await self.send(comm_msg(cid, out, session=self.session_id))
+                outs = fe.on_message(data, msg["buffers"])
                 if fe.frames > before:
                     self.latency.frame(parent, now)
+                for out in outs:
+                    await self._send_explorer(cid, out)
             if cid in self.models and isinstance(data, dict) and data.get("method") in (
                     "update", "echo_update"):
                 self.models[cid].update(data.get("state", {}))
@@ -243,47 +242,68 @@ class Student:
 
     # -- the slider -------------------------------------------------------------------------
     def pick_slider(self) -> dict:
-        sliders = [(cid, s) for cid, s in self.models.items() if s.get("_model_name") in SLIDERS]
-        if self.slider_name:
-            sliders = [(c, s) for c, s in sliders if s.get("description") == self.slider_name]
-        if not sliders or not self.canvases:
-            raise StudentError("drag", f"no slider{f' {self.slider_name!r}' if self.slider_name else ''}"
-                                       f" or no canvas among {len(self.models)} widget models")
-        self.slider_id, state = sliders[0]
-        return state
+        """The explorer and its kernel-path slider to drag (``--slider``: by label; default
+        the first slider whose states are not precomputed), and a gridded slider."""
+        for cid, fe in self.explorers.items():
+            sliders = [c for c in fe.spec.get("controls", []) if c["kind"] == "slider"]
+            kernel = [c for c in sliders if not c["grid"]]
+            if self.slider_name:
+                kernel = [c for c in sliders if c["label"] == self.slider_name]
+            if kernel:
+                self.slider_id, self.control = cid, kernel[0]["name"]
+                grid = [c for c in sliders if c["grid"]]
+                self.grid_control = grid[0]["name"] if grid else None
+                c = kernel[0]
+                return {"min": 0, "max": c["n"], "step": 1, "value": fe.values[c["name"]],
+                        "_model_name": "IntSliderModel"}
+        raise StudentError("drag", f"no explorer slider"
+                                   f"{f' {self.slider_name!r}' if self.slider_name else ''}"
+                                   f" among {len(self.explorers)} explorers")
 
     async def wait_first_frame(self, timeout: float) -> None:
         try:
             async with asyncio.timeout(timeout):
-                while not any(fe.frames for fe in self.canvases.values()):
+                while not any(fe.frames for fe in self.explorers.values()):
                     await asyncio.sleep(0.05)
         except TimeoutError:
-            raise StudentError("drag", f"no canvas frame within {timeout:.0f} s of run-all")
+            raise StudentError("drag", f"no explorer frame within {timeout:.0f} s of run-all")
 
-    async def _send_slider(self, value) -> None:
-        msg = slider_update(self.slider_id, value, session=self.session_id)
-        self.throttle.sent(msg["header"]["msg_id"])
-        self.latency.carried(msg["header"]["msg_id"], len(self.latency.moves) - 1)
+    async def _send_explorer(self, cid: str, data: dict) -> None:
+        msg = comm_msg(cid, data, session=self.session_id)
+        content = data.get("content", {})
+        if content.get("type") == "update" and content.get("frame") and cid == self.slider_id:
+            self.latency.carried(msg["header"]["msg_id"], len(self.latency.moves) - 1)
         await self.send(msg)
 
     async def drag(self, values, interval: float, settle: float = 10.0) -> None:
-        """Move the slider through ``values``, one every ``interval`` s (lecture pace), then
-        wait up to ``settle`` s for the last frames."""
+        """Move the kernel-path slider through ``values``, one every ``interval`` s (lecture
+        pace), then wait up to ``settle`` s for the last frames; then drag the gridded slider
+        as far (drawn locally: messages counted)."""
+        fe = self.explorers[self.slider_id]
         t_next = time.monotonic()
         self.dragging = True
         for v in values:
             t_next += interval
             self.latency.moved(time.monotonic())
-            now = self.throttle.set(v)
-            if now is not None:
-                await self._send_slider(now)
+            for out in fe.move(self.control, v):
+                await self._send_explorer(self.slider_id, out)
             await asyncio.sleep(max(0.0, t_next - time.monotonic()))
         try:
             async with asyncio.timeout(settle):
-                while self.latency.unanswered() or self.throttle.in_flight:
+                while self.latency.unanswered() or fe.in_flight:
                     await asyncio.sleep(0.02)
         except TimeoutError:
             pass
+        if self.grid_control is not None:
+            n = fe.control(self.grid_control)["n"]
+            sent = 0
+            for k in range(len(values)):
+                fe.grid_move(self.grid_control, k % (n + 1))
+                await asyncio.sleep(interval)
+            for out in fe.grid_release():
+                await self._send_explorer(self.slider_id, out)
+                sent += 1
+            self.grid_messages = sent
         self.dragging = False
 
     async def close_tab(self) -> None:
@@ -306,20 +326,18 @@ class Student:
         return bool(info.get("servers", {}).get(""))
 
 
-def message_kind(msg: dict, canvases) -> str:
+def message_kind(msg: dict, explorers) -> str:
     """A short name for a message from the kernel: ``status:busy``, ``comm_msg:echo_update``,
-    ``comm_msg:update``, ``canvas:binary`` ..."""
+    ``explorer:frame`` (a state update with a recorded frame), ``explorer:update`` ..."""
     kind = msg["msg_type"]
     c = msg["content"]
     if kind == "status":
         return f"status:{c.get('execution_state')}"
     if kind == "comm_msg":
         data = c.get("data", {})
-        if c.get("comm_id") in canvases and data.get("method") == "custom":
-            try:
-                return "canvas:" + json.loads(data["content"]["data"]).get("type", "?")
-            except (KeyError, TypeError, ValueError):
-                return "canvas:?"
+        if c.get("comm_id") in explorers and data.get("method") == "update":
+            paths = [tuple(p) for p in data.get("buffer_paths", [])]
+            return "explorer:frame" if ("frame",) in paths else "explorer:update"
         return f"comm_msg:{data.get('method')}"
     return kind
 

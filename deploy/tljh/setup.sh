@@ -15,7 +15,8 @@
 #     every start;
 #  3. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
-#     the genviz-a11y extension, the websocket settings, into the environment's prefix), and
+#     the genviz-a11y extension, the websocket settings, into the environment's prefix; it also
+#     builds the explorers' precomputed states once: python -m genviz.widgets.states), and
 #     defines the course-update merge drivers in git's system config (genviz_updates.driver);
 #  4. applies deploy/tljh/config.yaml with tljh-config, creates the system user `genviz-poll`
 #     and its state directory (the room's poll service runs as it), and copies the hub snippet

@@ -3,8 +3,10 @@
 A view owns one matplotlib Figure and a study (:mod:`genviz.studies`). ``update(**params)``
 asks the study for a result and has the view's ``paint`` mutate existing artists from it
 (``set_data``, ``set_offsets``, ``set_array``); it never creates a new figure. ``state`` is the
-result, the numbers the view shows, so tests check numbers rather than pixels. Views work on any
-canvas: Agg in tests and exports, ipympl in JupyterLab and Voila.
+result, the numbers the view shows, so tests check numbers rather than pixels. A view's figure
+is always drawn by Agg (tests, exports, the static background); what ``update`` changes is
+recorded as drawing operations for the browser (:mod:`genviz.plots._record`,
+:meth:`View.record_frame`).
 """
 
 from __future__ import annotations
@@ -18,32 +20,29 @@ import re
 import weakref
 
 import matplotlib.pyplot as plt
+import numpy as np
 from IPython.display import display
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 
-from genviz.plots import _frames
+from genviz.plots import _record
 from genviz.plots.style import tidy_ticks
 
-__all__ = ["View", "new_figure", "show", "figure_png", "can_blit", "is_live_canvas",
+__all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
            "plain_text", "fmt", "finish_layout"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
-    """Create a figure with the current backend's canvas, without displaying it.
+    """Create a figure on an Agg canvas, without displaying it (whatever pyplot's backend).
 
-    Inside a notebook with ``%matplotlib widget`` the canvas is an ipympl widget that an explorer
-    embeds in its layout; elsewhere it is Agg.
+    Explorers never put a figure's canvas in the page: the browser draws the figure from its
+    static background (a PNG, re-sent only when it changes) and the recorded animated artists
+    (:meth:`View.record_frame`). So ``%matplotlib widget`` in a notebook changes nothing here,
+    and the figure is not pyplot's (pyplot's hooks never repaint it behind the view's back).
     """
-    with plt.ioff():
-        fig = plt.figure(figsize=figsize, **kwargs)
-    canvas = fig.canvas
-    # ipympl canvas options (absent on Agg): no "Figure 1" header; fixed size.
-    # No toolbar either: its pan/zoom would fight the views' blit cache, and its 40 px column
-    # would push explorer figures past the output-area width budget (style.FIGURE_WIDTH_BUDGET).
-    for attr, value in (("header_visible", False), ("resizable", False),
-                        ("toolbar_visible", False), ("footer_visible", False)):
-        if hasattr(canvas, attr):
-            setattr(canvas, attr, value)
+    fig = Figure(figsize=figsize, **kwargs)
+    FigureCanvasAgg(fig)
     return fig
 
 
@@ -80,20 +79,9 @@ def figure_png(fig, dpi=None) -> bytes:
     return buf.getvalue()
 
 
-def is_live_canvas(canvas) -> bool:
-    """Whether the canvas is an ipympl widget (``%matplotlib widget``), checked without
-    importing ipywidgets (views stay free of widget code)."""
-    return type(canvas).__module__.startswith("ipympl")
-
-
 def can_blit(canvas) -> bool:
-    """Whether views may blit on this canvas.
-
-    Not ``canvas.supports_blit``: matplotlib reports False for the webagg family (ipympl
-    included) since 3.4 because its *widgets* (``useblit=True``) misbehaved there (matplotlib
-    PR #19762), while manual ``copy_from_bbox``/``restore_region``/``blit`` works and ships only
-    changed pixels (ipympl issue #228). Our browser tests check the pixels after fast updates.
-    """
+    """Whether views may blit on this canvas (an Agg canvas can: ``copy_from_bbox`` and
+    ``restore_region``)."""
     return hasattr(canvas, "copy_from_bbox") and hasattr(canvas, "restore_region")
 
 
@@ -252,7 +240,14 @@ def show(fig, alt: str | None = None) -> None:
     text = figure_description(fig) if alt is None else str(alt)
     data, metadata = image_bundle(figure_png(fig), text)
     display(data, metadata=metadata, raw=True)
-    plt.close(fig)
+    _close_figure(fig)
+
+
+def _close_figure(fig) -> None:
+    """Free a figure: pyplot's (``plt.figure``) are closed; :func:`new_figure`'s belong to no
+    one but their owner and go with it."""
+    if getattr(fig.canvas, "manager", None) is not None:
+        plt.close(fig)
 
 
 class View:
@@ -260,13 +255,14 @@ class View:
 
     Subclasses name their study (``class V(View, study=S)``), create their artists once,
     register the ones ``paint`` changes with :meth:`animate`, and call
-    :meth:`request_full_redraw` when something static changes (axis limits, tick labels). :meth:`redraw` then repaints by blitting: the static background is
-    cached at every full draw and only the animated artists are drawn over it, which is what
-    makes slider updates cheap (a full Agg draw is dominated by tick labels and text). On ipympl
-    the frame goes to the browser at once, as a whole frame with a fast PNG encoder
-    (:mod:`genviz.plots._frames`); a full redraw is drawn at once too once the browser's view is
-    up. Repaints happen only here: pyplot's stale callback is switched off, so a static change
-    must call :meth:`request_full_redraw`. ``savefig`` always renders everything.
+    :meth:`request_full_redraw` when something static changes (axis limits, tick labels). The
+    figure is then two layers: the **static background** (the figure drawn by Agg without its
+    animated artists: :meth:`background_png`, redrawn only after :meth:`request_full_redraw`)
+    and the **animated artists**, which :meth:`record_frame` records as drawing operations
+    (:mod:`genviz.plots._record`) for the browser to replay over the background.
+    :meth:`redraw` paints the same two layers on the Agg canvas (a blit), so the canvas, the
+    recording and ``savefig`` show the same figure. pyplot's stale callback is off: repaints
+    happen only when asked, so a static change must call :meth:`request_full_redraw`.
     """
 
     def __init__(self, fig):
@@ -282,14 +278,17 @@ class View:
                                  bbox=dict(boxstyle="round", fc="#fff3f3", ec="#7a0000"),
                                  visible=False)
         self.animate(self._message)
+        self._background_rgba = None  # the static layer's pixels at the last full draw
+        self._background_version = 0  # counts full draws (a background to hash anew)
+        self._background_seen = -1
+        self._background_hash = None
+        self._background_png = None
+        self._recorder = None
         fig.canvas.mpl_connect("draw_event", self._on_draw)
-        # The view owns its repaints (redraw, after every update). pyplot's stale callback
-        # would add a draw_idle whenever a non-animated artist changes -- on ipympl a browser
-        # round trip and a second, full draw after each blitted update (four per move of the
-        # 3-D Gaussian's sliders). Static changes call request_full_redraw instead;
-        # tests/test_frames.py checks every explorer's blitted pixels against a full draw.
+        # The view owns its repaints: static changes call request_full_redraw (pyplot's stale
+        # callback would otherwise schedule hidden draws); tests/test_frames.py checks, for every
+        # explorer and control, that background + recorded frame equals a full draw.
         fig.stale_callback = None
-        _frames.install(fig.canvas)
         # show(view.fig) and explorers find the view's description through its figure
         fig._genviz_view = weakref.ref(self)
 
@@ -425,7 +424,7 @@ class View:
         study = getattr(self, "_study", None)
         if study is not None:
             study.close()
-        plt.close(self.fig)
+        _close_figure(self.fig)
 
     def describe(self) -> str:
         """Alt text: what the figure shows, with the numbers of the current state.
@@ -469,47 +468,64 @@ class View:
         """The static background changed (limits, labels): the next redraw is a full one."""
         self._full_redraw = True
 
+    def animated_artists(self) -> list:
+        """The animated artists to draw, in drawing order (zorder), visible ones only."""
+        return [a for a in sorted(self._animated, key=lambda a: a.get_zorder())
+                if a.figure is not None and a.get_visible()]
+
     def _draw_animated(self, renderer) -> None:
-        for artist in sorted(self._animated, key=lambda a: a.get_zorder()):
-            if artist.figure is None or not artist.get_visible():
-                continue
+        for artist in self.animated_artists():
             if hasattr(artist, "do_3d_projection"):
                 artist.do_3d_projection()
             artist.draw(renderer)
 
     def _on_draw(self, event) -> None:
         canvas = self.fig.canvas
+        if canvas.is_saving():
+            # savefig draws every artist, animated ones in their z-order: no background to
+            # keep, nothing to draw again (a second pass would darken translucent artists)
+            return
         if event is not None and event.canvas is canvas and can_blit(canvas):
             self._background = canvas.copy_from_bbox(self.fig.bbox)
             self._background_size = canvas.get_width_height(physical=True)
+            self._background_rgba = np.asarray(canvas.buffer_rgba()).copy()
+            self._background_version += 1
             self._full_redraw = False
         renderer = event.renderer if event is not None else canvas.get_renderer()
         self._draw_animated(renderer)
 
-    def redraw(self) -> str:
-        """Repaint the canvas; returns ``"blit"`` or ``"full"`` (also kept in ``last_redraw``)."""
+    def _needs_full_draw(self) -> bool:
         canvas = self.fig.canvas
-        if (self._full_redraw or self._background is None
-                or not can_blit(canvas)
-                or canvas.get_width_height(physical=True) != self._background_size):
-            if getattr(canvas, "syncing_data_url", True) is False:
-                # an ipympl canvas whose browser view is up: draw now and ship the frame, rather
-                # than draw_idle's round trip (ask the browser, which asks back for a draw)
-                canvas.draw()
-            else:
-                canvas.draw_idle()
+        return (self._full_redraw or self._background is None or not can_blit(canvas)
+                or canvas.get_width_height(physical=True) != self._background_size)
+
+    def redraw(self) -> str:
+        """Repaint the Agg canvas; returns ``"blit"`` or ``"full"`` (also in ``last_redraw``).
+
+        A full draw when the static background changed (:meth:`request_full_redraw`) or was
+        never drawn; else the cached background is restored and only the animated artists are
+        drawn over it (a full Agg draw is dominated by tick labels and text)."""
+        canvas = self.fig.canvas
+        if self._needs_full_draw():
+            canvas.draw()
             self.last_redraw = "full"
         else:
             canvas.restore_region(self._background)
             self._draw_animated(canvas.get_renderer())
-            canvas.blit(self.fig.bbox)  # ipympl: ships a whole frame (genviz.plots._frames)
-            # The canvas now shows the figure as it is. Say so: with %matplotlib widget,
-            # IPython runs pyplot's draw_all after *every* comm message (a slider move), and it
-            # would send every still-"stale" figure a draw_idle -- a browser round trip and a
-            # second, full draw per move.
             self.fig.stale = False
             self.last_redraw = "blit"
         return self.last_redraw
+
+    # -- what the browser replays: a static background and recorded animated artists -------
+    def background_png(self) -> tuple[bytes, str]:
+        """``(png, key)``: the static background as a PNG and a hash of its pixels (drawn in
+        full first when it changed): :func:`genviz.plots._record.background_png`."""
+        return _record.background_png(self)
+
+    def record_frame(self, pool=None) -> bytes:
+        """The animated artists recorded as drawing operations for the browser (an encoded
+        frame): :func:`genviz.plots._record.record_view`."""
+        return _record.record_view(self, pool)
 
     # -- error banner --------------------------------------------------------------------------
     @property

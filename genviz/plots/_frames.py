@@ -1,31 +1,21 @@
-"""How a live (ipympl) canvas ships its pixels to the browser: fast, always whole frames.
+"""Fast PNG encoding of RGBA pixels: the static backgrounds explorers send to the browser.
 
-ipympl, through matplotlib's webagg core, sends every repaint to the browser as a PNG made by
-Pillow at its default settings (adaptive per-row filters, zlib level 6). On our explorer figures
-that encoding alone is 13–38 ms per frame: most of what a slider move costs in the kernel
-(benchmarks/results.md, the "PNG frame" rows). The frame is sent over a local socket and
-decoded once; squeezing its size buys nothing. :func:`png_rgba` writes the same lossless image
-with no row filter and zlib level 1: 2–6 ms for the same frames, about 1.2× the bytes.
-
-Every frame is a *whole* frame. webagg would otherwise send only the pixels that changed since
-its previous frame, but the browser drops a frame that arrives before the previous one has loaded
-(it replaces the image's source), and every later diff then lands on stale pixels: the browser
-tests caught an explorer showing only its moving curves on a blank canvas. A whole frame per
-update heals a dropped frame at the next one.
-
-:func:`install` swaps the encoder on one canvas (views call it for their own figure); other
-figures in the notebook keep ipympl's behaviour.
+An explorer's figure reaches the browser as a static background PNG (re-sent only when it
+changes: limits, labels, layout) plus recorded drawing operations for what a control moves
+(:mod:`genviz.plots._record`). Pillow at its default settings (adaptive per-row filters, zlib
+level 6) takes 13-38 ms for one of our figures; :func:`png_rgba` writes the same lossless image
+with no row filter and zlib level 1 in 2-6 ms, about 1.2x the bytes (benchmarks/results.md,
+the "PNG frame" rows). The course website's pages recompress it (smaller files, once).
 """
 
 from __future__ import annotations
 
 import struct
-import types
 import zlib
 
 import numpy as np
 
-__all__ = ["png_rgba", "install"]
+__all__ = ["png_rgba"]
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -59,28 +49,3 @@ def png_rgba(pixels, *, level: int = 1) -> bytes:
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
     return (_SIGNATURE + _chunk(b"IHDR", header)
             + _chunk(b"IDAT", zlib.compress(rows.data, int(level))) + _chunk(b"IEND", b""))
-
-
-def _whole_frame(canvas):
-    """``get_diff_image`` for a webagg canvas: the whole current frame, fast PNG (or None when
-    nothing was drawn since the last frame). Keeps webagg's bookkeeping: ipympl reads
-    ``_last_buff`` for the figure's static snapshot."""
-    if not canvas._png_is_old:
-        return None
-    pixels = np.asarray(canvas.get_renderer().buffer_rgba())
-    canvas.set_image_mode("full")  # the browser clears the canvas, then draws the frame
-    canvas._last_buff = pixels.view(np.uint32).squeeze(2).copy()
-    canvas._force_full = False
-    canvas._png_is_old = False
-    return png_rgba(pixels)
-
-
-def install(canvas) -> bool:
-    """Make a webagg-family canvas (ipympl) ship whole frames encoded by :func:`png_rgba`.
-
-    Returns False, changing nothing, for any other canvas (Agg, inline, PDF)."""
-    if not (hasattr(canvas, "get_diff_image") and hasattr(canvas, "_png_is_old")
-            and hasattr(canvas, "set_image_mode")):
-        return False
-    canvas.get_diff_image = types.MethodType(_whole_frame, canvas)
-    return True

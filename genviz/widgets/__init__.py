@@ -1,4 +1,5 @@
-"""Explorers (ipywidgets only): one function per concept, returning a displayable widget."""
+"""Explorers: one function per concept, returning a widget drawn in the browser (an anywidget
+whose front end is genviz/widgets/static/explorer.js)."""
 
 from genviz.widgets._base import Explorer
 from genviz.widgets.exercises import (answer_box, choice_box, observation_box, prediction_box,

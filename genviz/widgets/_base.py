@@ -1,56 +1,49 @@
-"""The explorer pattern: controls bound to a view, with a live text readout.
+"""The explorer pattern: controls bound to a view, with a live readout, drawn by the browser.
 
-An :class:`Explorer` is an ipywidgets ``VBox`` holding the controls, the readout and the
-figure. Moving a control calls ``view.update(**values)`` once, then repaints:
+An :class:`Explorer` is one anywidget: one hand-written ES module
+(``genviz/widgets/static/explorer.js``, shipped as package data, no build step) draws the
+controls (native range inputs, selects, radio buttons, a textarea), the readout and the figure
+in JupyterLab, in Voilà and on the course website. The figure is a ``<canvas>`` over the view's
+static background PNG; what a control moves is drawn from numbers matplotlib recorded
+(:mod:`genviz.plots._record`). Two paths to a new state:
 
-* with ipympl (``%matplotlib widget``) the figure's canvas is itself a widget and the repaint
-  is ``draw_idle`` (artists were changed in place, nothing is rebuilt, no flicker);
-* with any other backend (Agg in tests, the inline backend) the figure is shown through an
-  ``ipywidgets.Image`` whose PNG is replaced in place.
+* **precomputed** (the "gridded" controls each explorer declares with ``grid=True``): the
+  browser holds every state of those controls at the current values of the others (built once
+  per content hash and cached: :mod:`genviz.widgets.states`) and redraws with no server work.
+  The kernel hears the value on release (one message per drag; keyboard steps debounced) and
+  runs ``view.update`` without sending a frame back, so ``values()``, ``view.state`` and the
+  exercises that read an explorer stay right;
+* **kernel** (other controls, free text, a gridded control while another control is off the
+  grid's base): the kernel runs ``view.update``, records the animated artists and sends their
+  numbers (a PNG only when the static background changed). The browser keeps one request in
+  flight and buffers the newest value (as ipywidgets does).
 
-An invalid combination of control values never raises into the notebook: the view shows the
-error as a banner over the figure and the readout says what to change.
+Setting a control from Python (``explorer.controls["rho"].value = 0.5``) updates the view,
+the readout and, once the explorer has been displayed, the browser. An invalid combination
+never raises into the notebook: the view shows it as a banner and the readout says what to do.
 """
 
 from __future__ import annotations
 
+import functools
 import html
-import io
+import pathlib
 
-import ipywidgets as widgets
-from PIL import Image
+import anywidget
+import traitlets
 
 from genviz.plots._base import figure_description, figure_png, image_bundle
+from genviz.widgets import states
+from genviz.widgets._controls import Choice, Control, Slider, TextArea
 
-__all__ = ["Explorer", "float_slider", "int_slider", "readout_html", "EXPLORER_CSS"]
+__all__ = ["Explorer", "ExplorerCore", "Readout", "float_slider", "int_slider", "log_slider", "dropdown", "toggle_buttons",
+           "text_area", "readout_html", "explorer_factory", "STATIC"]
 
-#: Page CSS every explorer carries (in its header's HTML, scoped to ``.genviz-explorer``):
-#: readouts wrap instead of widening the page (ipywidgets' HTML widget does not wrap long
-#: lines by itself), readout tables are compact and aligned. Lecture sizes are in the Voila
-#: template (share/jupyter/voila/templates/genviz-lecture), not here.
-EXPLORER_CSS = """
-.genviz-explorer .genviz-readout, .genviz-explorer .genviz-readout .widget-html-content {
-  white-space: normal; overflow-wrap: break-word; min-width: 0; }
-.genviz-explorer .genviz-readout table { border-collapse: collapse; margin: 2px 0; }
-.genviz-explorer .genviz-readout th, .genviz-explorer .genviz-readout td {
-  padding: 1px 8px 1px 0; text-align: left; vertical-align: top; }
-.genviz-explorer .genviz-readout td.num { text-align: right; }
-.genviz-explorer .genviz-readout .nowrap { white-space: nowrap; }
-"""
+#: The front end: one ES module and its stylesheet (package data).
+STATIC = pathlib.Path(__file__).parent / "static"
 
-#: Narrowest column a control needs (sliders are 330 px wide).
+#: Narrowest column a control needs (sliders are 330 px wide); explorer.css uses the same.
 CONTROL_COLUMN_PX = 340
-
-
-def _buffer_png(canvas) -> bytes:
-    """PNG of what an Agg-based canvas last rendered (``View.redraw`` draws synchronously
-    there, by blit or in full). Pillow is a matplotlib dependency."""
-    buf = canvas.buffer_rgba()
-    width, height = canvas.get_width_height(physical=True)
-    out = io.BytesIO()
-    Image.frombuffer("RGBA", (width, height), buf, "raw", "RGBA", 0, 1).save(
-        out, format="png", compress_level=1)
-    return out.getvalue()
 
 
 def readout_html(*lines: str, font_size: str | None = None) -> str:
@@ -81,134 +74,94 @@ def readout_html(*lines: str, font_size: str | None = None) -> str:
     return f"<div style='{style}'>" + "<br>".join(lines) + "</div>"
 
 
+# -- the house controls ------------------------------------------------------------------------
 def float_slider(description, value, min, max, step, *, continuous_update=True,
-                 readout_format=".2f", width="330px"):
-    """A FloatSlider with the house style (keyboard operable, wide enough to read)."""
-    return widgets.FloatSlider(
-        value=value, min=min, max=max, step=step, description=description,
-        continuous_update=continuous_update, readout_format=readout_format,
-        style={"description_width": "70px"}, layout=widgets.Layout(width=width),
-    )
+                 readout_format=".2f", grid=False, width=None) -> Slider:
+    """A slider over ``min, min + step, ..., max`` (keyboard operable; ``grid=True``: its
+    states are precomputed for the browser). ``width`` is accepted for compatibility."""
+    return Slider(description, value, min, max, step, readout_format=readout_format,
+                  continuous_update=continuous_update, grid=grid)
 
 
-def int_slider(description, value, min, max, step=1, *, continuous_update=True, width="330px"):
-    """An IntSlider in the house style of :func:`float_slider`."""
-    return widgets.IntSlider(value=value, min=min, max=max, step=step, description=description,
-                             continuous_update=continuous_update,
-                             style={"description_width": "70px"},
-                             layout=widgets.Layout(width=width))
+def int_slider(description, value, min, max, step=1, *, continuous_update=True, grid=False,
+               width=None) -> Slider:
+    """An integer slider in the house style of :func:`float_slider`."""
+    return Slider(description, value, min, max, step, integer=True,
+                  continuous_update=continuous_update, grid=grid)
 
 
-class Explorer(widgets.VBox):
-    """Controls + readout + figure, bound to a :class:`genviz.plots._base.View`.
+def log_slider(description, value, min, max, step, *, base=10, readout_format=".3g",
+               continuous_update=True, grid=False) -> Slider:
+    """A slider over ``base ** x`` for ``x = min, min + step, ..., max`` (ipywidgets'
+    FloatLogSlider)."""
+    return Slider(description, value, min, max, step, base=base, readout_format=readout_format,
+                  continuous_update=continuous_update, grid=grid)
 
-    Parameters
-    ----------
-    view : View
-        Draws the figure; ``view.update(**values)`` receives every control's value by name.
-    controls : dict[str, ipywidgets.ValueWidget]
-        Parameter name -> control.
-    readout : callable(state) -> str
-        HTML for the live readout from ``view.state``.
-    title : str, optional
-        A heading shown above the controls.
 
-    Attributes
-    ----------
-    view : View
-        The view passed in.
-    controls : dict
-        Parameter name -> control.
-    readout : ipywidgets.HTML
-        The live readout.
-    canvas : ipywidgets.DOMWidget
-        The widget showing the figure (the ipympl canvas, or an Image of its PNG).
-    n_updates : int
-        How many updates ran.
-    error : str or None
-        The last error message, or None.
+def dropdown(description, options, value, *, grid=False) -> Choice:
+    """A drop-down list (``<select>``); options are values or ``(label, value)`` pairs."""
+    return Choice(description, options, value, style="dropdown", grid=grid)
+
+
+def toggle_buttons(description, options, value, *, grid=False) -> Choice:
+    """A row of radio buttons (one choice of a few); options as for :func:`dropdown`."""
+    return Choice(description, options, value, style="toggle", grid=grid)
+
+
+def text_area(description, value="", *, placeholder="", rows=5) -> TextArea:
+    """A text box; the kernel hears the text when the box loses focus."""
+    return TextArea(description, value, placeholder=placeholder, rows=rows)
+
+
+# -- the explorer ------------------------------------------------------------------------------
+class Readout:
+    """The live readout of an explorer: ``.value`` is its current HTML."""
+
+    def __init__(self):
+        self.value = ""
+
+    def __repr__(self) -> str:
+        return f"Readout({self.value[:60]!r}...)"
+
+
+class ExplorerCore:
+    """An explorer without a widget: the view, its controls and the readout function.
+
+    What :class:`Explorer` wraps, and what a grid is built from in a background thread (no
+    widget, no comm): :func:`explorer_factory` makes a factory return one of these inside
+    :func:`genviz.widgets.states.headless`.
     """
 
     def __init__(self, view, controls: dict, readout, *, title: str | None = None):
         self.view = view
         self.controls = dict(controls)
+        for name, control in self.controls.items():
+            if not isinstance(control, Control):
+                raise TypeError(f"control {name!r} must be a genviz control (float_slider, "
+                                f"int_slider, log_slider, dropdown, toggle_buttons, text_area), "
+                                f"got {type(control).__name__}")
+            control.observe(self._on_change)
         self._readout_fn = readout
-        # The readout wraps to the width of the controls' column (EXPLORER_CSS); it never
-        # scrolls or widens the explorer.
-        self.readout = widgets.HTML(layout=widgets.Layout(width="auto", min_width="0"))
-        self.readout.add_class("genviz-readout")
+        self.readout = Readout()
+        self.title = title
         self.n_updates = 0
         self.error: str | None = None
-        self.title = title
-        self._when_shown: list = []
-        canvas = view.fig.canvas
-        self._live = isinstance(canvas, widgets.DOMWidget)
-        self.canvas = canvas if self._live else widgets.Image(format="png")
-        for control in self.controls.values():
-            control.observe(self._on_change, names="value")
-        if self._live:
-            canvas.on_msg(self._on_canvas_message)
-        super().__init__(self._layout(title))
-        self.refresh()
-
-    def _layout(self, title) -> list:
-        """Header, then one wrapping row: [controls above readout | figure].
-
-        The figure (at most ``style.FIGURE_WIDTH_BUDGET`` wide) sits beside the controls'
-        column when the output area has room for both (JupyterLab at 1920 px, Voila lecture
-        mode at 1280 px: controls and figure on one screen) and wraps below it otherwise
-        (JupyterLab at 1280 or 1366 px with the file browser open): never wider than the page.
-        The controls fill as many 340-px columns as the column's width allows.
-        """
-        header = widgets.HTML(f"<style>{EXPLORER_CSS}</style>"
-                              + (f"<b>{html.escape(title)}</b>" if title else ""))
-        header.add_class("genviz-title")
-        grid = widgets.GridBox(list(self.controls.values()), layout=widgets.Layout(
-            grid_template_columns=f"repeat(auto-fill, minmax({CONTROL_COLUMN_PX}px, 1fr))",
-            width="100%"))
-        grid.add_class("genviz-controls")
-        # at most two control columns wide, so on a wide page the figure sits next to the
-        # controls (not at the far right); lecture.css widens it to fill the row instead
-        side = widgets.VBox([grid, self.readout], layout=widgets.Layout(
-            flex=f"0 1 {2 * CONTROL_COLUMN_PX}px", min_width=f"{CONTROL_COLUMN_PX - 40}px",
-            margin="0 12px 8px 0"))
-        side.add_class("genviz-side")
-        self.canvas.layout.flex = "0 0 auto"
-        self.canvas.add_class("genviz-figure")
-        body = widgets.HBox([side, self.canvas], layout=widgets.Layout(
-            flex_flow="row wrap", align_items="flex-start", width="100%"))
-        body.add_class("genviz-body")
-        self.add_class("genviz-explorer")
-        return [header, body]
+        self.on_refresh = None  # called after each refresh with the origin
+        self.factory = None     # (function, args, kwargs) when built by an explorer_factory
+        self.refresh(origin="init")
 
     def values(self) -> dict:
         """Current value of every control, by parameter name."""
         return {name: control.value for name, control in self.controls.items()}
 
-    def _on_change(self, change) -> None:
+    def when_shown(self, fn) -> None:
+        """No browser ever shows a core: ``fn`` never runs (see :meth:`Explorer.when_shown`)."""
+
+    def _on_change(self, control) -> None:
         self.refresh()
 
-    def _on_canvas_message(self, widget, content, buffers) -> None:
-        """When a browser view of the canvas is ready, send it a complete frame.
-
-        The first frame can otherwise be lost (drawn before the view existed, or replaced in
-        the browser before it loaded), leaving the canvas blank until a control moves.
-        """
-        if isinstance(content, dict) and content.get("type") == "initialized":
-            self.view.request_full_redraw()
-            self.view.redraw()
-            while self._when_shown:
-                self._when_shown.pop(0)()
-
-    def when_shown(self, fn) -> None:
-        """Run ``fn()`` once, when a browser first shows the figure (its canvas's
-        ``initialized`` message): for work worth doing only for a reader who can move the
-        sliders, such as warming a view's cache in the background. Never runs off ipympl
-        (tests, nbval, the static site)."""
-        self._when_shown.append(fn)
-
-    def refresh(self) -> None:
-        """Update the view from the controls, repaint, then update the readout."""
+    def refresh(self, *, origin: str = "python", frame: bool = True, ack: str | None = None):
+        """Update the view from the controls; set the error or the readout."""
         try:
             self.view.update(**self.values())
         except (ValueError, TypeError, ArithmeticError) as exc:
@@ -220,61 +173,247 @@ class Explorer(widgets.VBox):
             self.error = None
             self.view.clear_message()
             text = self._readout_fn(self.view.state)
-        # The frame first: the browser starts decoding the figure while it lays out the readout.
-        self.render()
-        # One assignment, so one message to the browser per update. The live region is the
-        # widget's persistent element (.genviz-readout, made role=status/aria-live=polite by the
-        # genviz-a11y front-end extension), not this markup, which is replaced on every update.
         self.readout.value = text
         self.n_updates += 1
+        if self.on_refresh is not None:
+            self.on_refresh(origin=origin, frame=frame, ack=ack)
 
-    def render(self) -> None:
-        """Repaint through the view (blit when it can, else a full draw).
-
-        On a live ipympl canvas that is all: ipympl ships the changed pixels. On any other canvas
-        (Agg: tests, the inline backend) the same blit or draw happens synchronously and the
-        canvas buffer is encoded into the Image widget, so both paths run the same code and
-        neither re-renders the whole figure for a PNG.
-        """
-        self.view.redraw()
-        if not self._live:
-            self.canvas.value = _buffer_png(self.view.fig.canvas)
-
-    # -- where no widget manager runs -----------------------------------------------------------
     def describe(self) -> str:
-        """Alt text of the explorer's figure in its current state (the view's description)."""
+        """Alt text of the figure in its current state (the view's description + banner)."""
         return figure_description(self.view.fig)
 
     def how_to_run(self) -> str:
         """One line telling a reader of a static page how to use the explorer live."""
-        names = [c.description for c in self.controls.values() if getattr(c, "description", "")]
+        names = [c.description for c in self.controls.values() if c.description]
         what = f" ({', '.join(names)})" if names else ""
         return (f"Interactive explorer{f' “{self.title}”' if self.title else ''}, shown here "
                 f"as an image of its current setting. Run this notebook in JupyterLab, Voilà "
                 f"or Binder to move its controls{what}.")
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live widget where a widget manager runs; elsewhere an image of the current state.
+    def spec(self) -> dict:
+        """What the browser draws: title, controls (in order), figure size in pixels."""
+        w, h = self.view.fig.canvas.get_width_height(physical=True)
+        return {"title": self.title or "", "width": w, "height": h, "id": f"{id(self):x}",
+                "controls": [{"name": name, **c.spec()} for name, c in self.controls.items()],
+                "run": self.how_to_run()}
 
-        Front ends that render widgets (JupyterLab, Voila, VS Code) pick the widget view. Those
-        that do not (GitHub, nbviewer, nbconvert's HTML export, the course website) get a PNG of
-        the figure with its description as alt text (``text/html`` and the ``image/png``
-        metadata), and text-only front ends the description instead of ``Explorer(children=…)``.
-        """
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
-        png = figure_png(self.view.fig) if self._live else self.canvas.value
-        if self._live:
-            self.view.request_full_redraw()  # savefig drew the figure outside the live canvas
-        alt = self.describe()
-        image, metadata = image_bundle(png, alt, caption=self.how_to_run())
-        data = {**data, **image, "text/plain": f"{alt}\n{self.how_to_run()}"}
-        return data, metadata
+    def front_values(self) -> dict:
+        return {name: c.to_front() for name, c in self.controls.items()}
 
     def close(self) -> None:
-        """Close the widgets and the view (its figure)."""
         self.view.close()
         for control in self.controls.values():
             control.close()
+
+
+class Explorer(anywidget.AnyWidget):
+    """Controls + readout + figure, bound to a :class:`genviz.plots._base.View`, drawn by the
+    browser (see the module docstring).
+
+    Parameters
+    ----------
+    view : View
+        Draws the figure; ``view.update(**values)`` receives every control's value by name.
+    controls : dict[str, Control]
+        Parameter name -> control (:func:`float_slider`, :func:`int_slider`,
+        :func:`log_slider`, :func:`dropdown`, :func:`toggle_buttons`, :func:`text_area`).
+    readout : callable(state) -> str
+        HTML for the live readout from ``view.state``.
+    title : str, optional
+        A heading shown above the controls.
+
+    Attributes
+    ----------
+    view, controls, title
+        As passed in (``controls[name].value`` is settable from Python).
+    readout : Readout
+        ``readout.value`` is the current readout HTML.
+    n_updates : int
+        How many updates ran.
+    error : str or None
+        The last error message, or None.
+    """
+
+    _esm = STATIC / "explorer.js"
+    _css = STATIC / "explorer.css"
+    spec = traitlets.Dict().tag(sync=True)
+    values_front = traitlets.Dict().tag(sync=True)
+    readout_html = traitlets.Unicode("").tag(sync=True)
+    alt = traitlets.Unicode("").tag(sync=True)
+    background = traitlets.Bytes(b"").tag(sync=True)
+    frame = traitlets.Bytes(b"").tag(sync=True)
+    stale = traitlets.Bool(True).tag(sync=True)
+    ack = traitlets.Unicode("").tag(sync=True)
+    grid = traitlets.Bytes(b"").tag(sync=True)
+    notice = traitlets.Unicode("").tag(sync=True)
+
+    def __new__(cls, view, controls, readout, *, title=None):
+        if states.is_headless():
+            return ExplorerCore(view, controls, readout, title=title)
+        return super().__new__(cls)
+
+    def __init__(self, view, controls: dict, readout, *, title: str | None = None):
+        self._core = ExplorerCore(view, controls, readout, title=title)
+        self._displayed = False
+        self._shown = False
+        self._when_shown: list = []
+        self._background_key = None
+        self.grid_key: str | None = None
+        self.grid_bytes: bytes | None = None
+        super().__init__(spec=self._core.spec(), values_front=self._core.front_values(),
+                         readout_html=self._core.readout.value)
+        self._core.on_refresh = self._after_refresh
+        self.on_msg(self._on_front_message)
+
+    # -- the core's API ------------------------------------------------------------------------
+    view = property(lambda self: self._core.view)
+    controls = property(lambda self: self._core.controls)
+    readout = property(lambda self: self._core.readout)
+    title = property(lambda self: self._core.title)
+    error = property(lambda self: self._core.error)
+    n_updates = property(lambda self: self._core.n_updates)
+
+    def values(self) -> dict:
+        """Current value of every control, by parameter name."""
+        return self._core.values()
+
+    def refresh(self) -> None:
+        """Update the view from the controls, then the readout (and the browser, if shown)."""
+        self._core.refresh()
+
+    def describe(self) -> str:
+        """Alt text of the explorer's figure in its current state (the view's description)."""
+        return self._core.describe()
+
+    def how_to_run(self) -> str:
+        """One line telling a reader of a static page how to use the explorer live."""
+        return self._core.how_to_run()
+
+    # -- to the browser ------------------------------------------------------------------------
+    def _quiet(self, **traits) -> None:
+        """Set traits the browser already has, without sending them back (the browser made
+        the change)."""
+        with self._lock_property(**traits):
+            for name, value in traits.items():
+                setattr(self, name, value)
+
+    def _after_refresh(self, *, origin, frame, ack) -> None:
+        if origin == "init" or not self._displayed:
+            return
+        core = self._core
+        with self.hold_sync():
+            if origin == "front":
+                self._quiet(values_front=core.front_values())
+                if not frame:  # a precomputed state: the browser drew it already
+                    self._quiet(readout_html=core.readout.value, alt=core.describe())
+                    self.stale = True
+            else:
+                self.values_front = core.front_values()
+            if frame:
+                self.readout_html = core.readout.value
+                self.alt = core.describe()
+                self._push_frame()
+            if ack is not None:
+                self.ack = ack
+
+    def _push_frame(self) -> None:
+        """Record the animated artists (and the background if it changed) into the model."""
+        view = self.view
+        frame = view.record_frame()
+        png, key = view.background_png()
+        if key != self._background_key:
+            self.background = png
+            self._background_key = key
+        self.frame = frame
+        self.stale = False
+
+    def _push_all(self) -> None:
+        with self.hold_sync():
+            self.spec = self._core.spec()
+            self.values_front = self._core.front_values()
+            self.readout_html = self._core.readout.value
+            self.alt = self._core.describe()
+            self._push_frame()
+
+    def _on_front_message(self, widget, content, buffers) -> None:
+        """Messages from explorer.js: ``ready`` when a view is drawn; ``update`` with the
+        positions/options/text of the controls the reader changed."""
+        if not isinstance(content, dict):
+            return
+        kind = content.get("type")
+        if kind == "ready":
+            self._on_ready()
+        elif kind == "update":
+            values = content.get("values") or {}
+            for name, raw in values.items():
+                control = self.controls.get(name)
+                if control is not None:
+                    control.set(control.from_front(raw), notify=False)
+            ack = f"{content.get('view', '')}:{content.get('seq', 0)}"
+            self._core.refresh(origin="front", frame=bool(content.get("frame", True)), ack=ack)
+
+    def _on_ready(self) -> None:
+        self._displayed = True
+        if self.stale or not self.frame:
+            self._push_all()
+        if not self._shown:
+            self._shown = True
+            while self._when_shown:
+                self._when_shown.pop(0)()
+            states.attach_grid(self)
+
+    def when_shown(self, fn) -> None:
+        """Run ``fn()`` once, when a browser first shows the explorer: for work worth doing
+        only for a reader who can move the controls, such as warming a view's cache in the
+        background. Never runs in tests, nbval or the site build (no browser)."""
+        self._when_shown.append(fn)
+
+    # -- where no widget manager runs -----------------------------------------------------------
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        """The live widget where a widget manager runs; elsewhere an image of the current state.
+
+        Front ends that render widgets (JupyterLab, Voila, VS Code) pick the widget view, which
+        draws at once from the state sent here (background, recorded frame, readout). Those
+        that do not (GitHub, nbviewer, nbconvert's HTML export) get a PNG of the figure with its
+        description as alt text (``text/html`` and the ``image/png`` metadata), and text-only
+        front ends the description instead of a widget repr. On the course website build
+        (``GENVIZ_STATES=embed``), the PNG's metadata also carries what the site's copy of
+        explorer.js needs to move the gridded controls with no kernel.
+        """
+        self._displayed = True
+        self._push_all()
+        bundle = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
+        data = dict(bundle[0] if isinstance(bundle, tuple) else bundle or {})
+        alt = self.describe()
+        image, metadata = image_bundle(figure_png(self.view.fig), alt,
+                                       caption=self.how_to_run())
+        data.update(image)
+        data["text/plain"] = f"{alt}\n{self.how_to_run()}"
+        if self.grid_bytes is not None:
+            metadata["image/png"]["genviz_explorer"] = states.static_payload(self)
+        return data, metadata
+
+    def close(self) -> None:
+        """Close the widget and the view (its figure)."""
+        self._core.close()
         super().close()
+
+
+# -- factories: what built an explorer, for its grid's content hash ------------------------------
+def explorer_factory(fn):
+    """Decorate a public ``*_explorer`` function: the explorer it returns remembers the
+    function and its arguments (the content hash of its precomputed states,
+    :func:`genviz.widgets.states.grid_key`), and gets its grid as ``GENVIZ_STATES`` says
+    (``build`` and ``embed``: at once; otherwise when a browser shows it)."""
+
+    @functools.wraps(fn)
+    def factory(*args, **kwargs):
+        explorer = fn(*args, **kwargs)
+        core = explorer if isinstance(explorer, ExplorerCore) else explorer._core
+        core.factory = (factory, args, kwargs)
+        if isinstance(explorer, Explorer):
+            states.on_built(explorer)
+        return explorer
+
+    factory._genviz_explorer_factory = True
+    return factory

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.plots.gaussian import GaussianView
-from genviz.widgets._base import Explorer, float_slider, readout_html
+from genviz.widgets._base import Explorer, explorer_factory, float_slider, readout_html
 
 __all__ = ["gaussian_explorer", "gaussian_readout"]
 
@@ -30,6 +30,7 @@ def gaussian_readout(state) -> str:
     )
 
 
+@explorer_factory
 def gaussian_explorer(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0, *, surface=True,
                       n_samples=200, seed=0) -> Explorer:
     """Sliders for mu1, mu2, sigma1, sigma2, rho driving a :class:`GaussianView`.
@@ -49,6 +50,6 @@ def gaussian_explorer(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.0, *, surf
         "mu2": float_slider("μ₂", mu2, -2.0, 2.0, 0.1),
         "sigma1": float_slider("σ₁", sigma1, 0.5, 2.0, 0.05),
         "sigma2": float_slider("σ₂", sigma2, 0.5, 2.0, 0.05),
-        "rho": float_slider("ρ", rho, -0.95, 0.95, 0.05),
+        "rho": float_slider("ρ", rho, -0.95, 0.95, 0.05, grid=True),
     }
     return Explorer(view, controls, gaussian_readout, title="Bivariate Gaussian N(μ, Σ)")

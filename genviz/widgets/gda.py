@@ -9,7 +9,8 @@ import ipywidgets as widgets
 from genviz.plots.gda import GDAFitView
 from genviz.plots.gda_vs_logistic import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
-from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
+from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, int_slider,
+                                  readout_html, toggle_buttons)
 
 __all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
 
@@ -48,6 +49,7 @@ def gda_vs_logistic_readout(state) -> str:
     )
 
 
+@explorer_factory
 def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -> Explorer:
     """Set the data-generating model; see GDA's, logistic regression's and Bayes' boundaries.
 
@@ -76,14 +78,10 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
         "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
         "phi": slider("φ", "phi", 0.1, 0.9, 0.05),
         "n": int_slider("n", p["n"], 20, 2000, 10, continuous_update=False),
-        "family": widgets.Dropdown(options=[(FAMILY_LABELS[f], f) for f in FAMILIES],
-                                   value=p["family"], description="data",
-                                   style={"description_width": "70px"},
-                                   layout=widgets.Layout(width="330px")),
-        "gda_cov": widgets.ToggleButtons(options=[("GDA: shared Σ", "shared"),
-                                                  ("GDA: separate Σₖ", "separate")],
-                                         value=p["gda_cov"],
-                                         style={"button_width": "150px"}),
+        "family": dropdown("data", [(FAMILY_LABELS[f], f) for f in FAMILIES], p["family"],
+                           grid=True),
+        "gda_cov": toggle_buttons("GDA", [("shared Σ", "shared"), ("separate Σₖ", "separate")],
+                                  p["gda_cov"], grid=True),
     }
     return Explorer(view, controls, gda_vs_logistic_readout,
                     title="GDA vs logistic regression: boundaries and test errors")
@@ -139,6 +137,7 @@ def gda_fit_readout(state) -> str:
     )
 
 
+@explorer_factory
 def gda_fit_explorer(*, seed=0, **params) -> Explorer:
     """Change the sample (size, class means, shared covariance, prior) and watch GDA's four
     maximum-likelihood estimates, the fitted contours, the boundary and the sigmoid posterior.
@@ -158,7 +157,7 @@ def gda_fit_explorer(*, seed=0, **params) -> Explorer:
         return float_slider(desc, p[name], lo, hi, step)
 
     controls = {
-        "n": int_slider("n", p["n"], 10, GDAFitView.N_MAX, 10),
+        "n": int_slider("n", p["n"], 10, GDAFitView.N_MAX, 10, grid=True),
         "phi": slider("φ (true)", "phi", 0.1, 0.9, 0.05),
         "mu0x": slider("μ₀ (x₁)", "mu0x", -3.0, 3.0, 0.1),
         "mu0y": slider("μ₀ (x₂)", "mu0y", -3.0, 3.0, 0.1),

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from genviz.plots.joint import DimensionalityView
-from genviz.widgets._base import Explorer, readout_html
+from genviz.widgets._base import Explorer, explorer_factory, int_slider, readout_html
 
 __all__ = ["dimensionality_explorer"]
 
 
+@explorer_factory
 def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
     """Sliders for the number of variables ``d`` and of records ``n``; the readout gives the
     table size, its free parameters, and how many cells no record reaches."""
     view = DimensionalityView(records, names, d, n, seed=seed)
     controls = {
-        "d": widgets.IntSlider(value=d, min=1, max=view.D, description="variables d"),
-        "n": widgets.IntSlider(value=view.params["n"], min=10, max=view.N, step=1,
-                               description="records n"),
+        "d": int_slider("variables d", d, 1, view.D, grid=True),
+        "n": int_slider("records n", view.params["n"], 10, view.N),
     }
 
     def readout(s):

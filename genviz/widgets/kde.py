@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from genviz.kde import KERNELS
 from genviz.plots.kde import BandwidthView, HistogramView, KDE2DView, KDEView
-from genviz.widgets._base import Explorer, float_slider, readout_html
+from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, int_slider,
+                                  log_slider, readout_html)
 
 __all__ = ["histogram_explorer", "kde_explorer", "bandwidth_explorer", "kde2d_explorer"]
 
 
+@explorer_factory
 def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None) -> Explorer:
     """Bin width and origin sliders over a histogram density (the slides' two issues)."""
     view = HistogramView(data, width, origin, true_pdf=true_pdf, x_range=x_range, min_width=0.05)
-    controls = {"width": float_slider("bin width", width, 0.05, 1.0, 0.01),
+    controls = {"width": float_slider("bin width", width, 0.05, 1.0, 0.01, grid=True),
                 "origin": float_slider("origin", origin, 0.0, 1.0, 0.01)}
 
     def readout(s):
@@ -24,13 +24,13 @@ def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=No
     return Explorer(view, controls, readout, title="Histogram: bin width and origin")
 
 
+@explorer_factory
 def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
                  ymax=None) -> Explorer:
     """Bandwidth slider and kernel chooser over the KDE drawn as a sum of scaled bumps."""
     view = KDEView(data, h, kernel, true_pdf=true_pdf, x_range=x_range, ymax=ymax)
-    controls = {"h": float_slider("h", h, 0.05, 1.5, 0.01),
-                "kernel": widgets.Dropdown(options=list(KERNELS), value=kernel,
-                                           description="kernel")}
+    controls = {"h": float_slider("h", h, 0.05, 1.5, 0.01, grid=True),
+                "kernel": dropdown("kernel", list(KERNELS), kernel, grid=True)}
 
     def readout(s):
         return readout_html("f&#770;(x) = 1/(n h) &Sigma; K((x - x<sub>i</sub>)/h)",
@@ -40,6 +40,7 @@ def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
     return Explorer(view, controls, readout, title="KDE as a sum of scaled bumps")
 
 
+@explorer_factory
 def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
     """Sample size and bandwidth over claw draws: the KDE and both CV curves (fast sweeps).
 
@@ -49,10 +50,8 @@ def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
     ``h``, which updates continuously.
     """
     view = BandwidthView(n, h, seed=seed)
-    controls = {"n": widgets.IntSlider(value=n, min=100, max=2000, step=100, description="n",
-                                       continuous_update=False),
-                "h": widgets.FloatLogSlider(value=h, base=10, min=-2.3, max=0.0, step=0.02,
-                                            description="h", readout_format=".3f")}
+    controls = {"n": int_slider("n", n, 100, 2000, 100, continuous_update=False),
+                "h": log_slider("h", h, -2.3, 0.0, 0.02, readout_format=".3f", grid=True)}
 
     def readout(s):
         return readout_html(f"n = {s['n']}, h = {s['h']:.4f}",
@@ -66,10 +65,11 @@ def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
     return explorer
 
 
+@explorer_factory
 def kde2d_explorer(X, scale=1.0, *, labels=("$x_1$", "$x_2$")) -> Explorer:
     """One slider scaling both bandwidths (in units of Scott's rule) of a 2-D KDE."""
     view = KDE2DView(X, scale, labels=labels)
-    controls = {"scale": float_slider("h / Scott", scale, 0.2, 3.0, 0.05)}
+    controls = {"scale": float_slider("h / Scott", scale, 0.2, 3.0, 0.05, grid=True)}
 
     def readout(s):
         return readout_html(f"h = ({s['h'][0]:.3g}, {s['h'][1]:.3g})",

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import ipywidgets as widgets
-
 from genviz.synthetic import regression_data, two_class_data
 from genviz.plots.knn import KNNClassificationView, KNNRegressionView, ProjectionView
-from genviz.widgets._base import Explorer, float_slider, int_slider, readout_html
+from genviz.widgets._base import Explorer, explorer_factory, float_slider, int_slider, readout_html
 
 __all__ = ["knn_classification_explorer", "knn_regression_explorer", "projection_explorer",
            "classification_readout", "regression_readout", "projection_readout"]
@@ -29,6 +27,7 @@ def classification_readout(state) -> str:
         f"k-th neighbour at distance {state['query_radius']:.3f}")
 
 
+@explorer_factory
 def knn_classification_explorer(X=None, y=None, X_test=None, y_test=None, *, k=7, noise=0.0,
                                 k_max=31, seed=0) -> Explorer:
     """Sliders for k, label noise and the query point driving a :class:`KNNClassificationView`.
@@ -42,7 +41,7 @@ def knn_classification_explorer(X=None, y=None, X_test=None, y_test=None, *, k=7
         X_test, y_test = two_class_data(2000, rng=seed + 1)
     view = KNNClassificationView(X, y, X_test, y_test, k=k, noise=noise, k_max=k_max)
     controls = {
-        "k": int_slider("k", k, 1, k_max),
+        "k": int_slider("k", k, 1, k_max, grid=True),
         "noise": float_slider("noise", noise, 0.0, 0.45, 0.05),
         "qx": float_slider("query x₁", 0.0, -3.5, 3.5, 0.1),
         "qy": float_slider("query x₂", 0.0, -3.5, 3.5, 0.1),
@@ -58,13 +57,14 @@ def regression_readout(state) -> str:
                         f"MSE vs true mean, k-NN: {state['mse_k']:.4f}")
 
 
+@explorer_factory
 def knn_regression_explorer(x=None, y=None, *, k=7, k_max=40, seed=0) -> Explorer:
     """A k slider driving a :class:`KNNRegressionView` (100 points of
     :func:`genviz.synthetic.regression_data` unless data are given)."""
     if x is None:
         x, y = regression_data(100, rng=seed)
     view = KNNRegressionView(x, y, k=k, k_max=k_max, truth=True)
-    return Explorer(view, {"k": int_slider("k", k, 1, k_max)}, regression_readout,
+    return Explorer(view, {"k": int_slider("k", k, 1, k_max, grid=True)}, regression_readout,
                     title="k-nearest neighbour regression (Fig. 1.19)")
 
 
@@ -78,6 +78,7 @@ def projection_readout(state) -> str:
                         f"JL bound: d &ge; {state['jl_dim']}")
 
 
+@explorer_factory
 def projection_explorer(X, *, d=10, eps=0.3, d_max=None, seed=0) -> Explorer:
     """Sliders for the target dimension d and eps driving a :class:`ProjectionView` of ``X``.
 
@@ -85,7 +86,7 @@ def projection_explorer(X, *, d=10, eps=0.3, d_max=None, seed=0) -> Explorer:
     """
     view = ProjectionView(X, d=d, eps=eps, d_max=d_max, seed=seed)
     controls = {
-        "d": int_slider("d", d, 1, view.d_max),
+        "d": int_slider("d", d, 1, view.d_max, grid=True),
         "eps": float_slider("ε", eps, 0.05, 0.95, 0.05),
     }
     return Explorer(view, controls, projection_readout,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import html
 
-import ipywidgets as widgets
 import numpy as np
 
 from genviz.plots.naive_bayes import CategoricalNBView, DiscretizeView, KDENBView, NBvsGDAView
-from genviz.widgets._base import Explorer, float_slider, readout_html
+from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, log_slider,
+                                  readout_html)
 
 __all__ = ["categorical_nb_explorer", "categorical_readout", "discretize_explorer",
            "nb_vs_gda_explorer", "kde_nb_explorer"]
@@ -60,6 +60,7 @@ def categorical_readout(state) -> str:
         f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>{verdict}")
 
 
+@explorer_factory
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):
     """An alpha slider and one dropdown per attribute (the query) driving a
     :class:`~genviz.plots.naive_bayes.CategoricalNBView`; the readout shows the computation.
@@ -71,12 +72,9 @@ def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha
             raise ValueError(f"feature_names must be identifiers other than 'alpha' (they name "
                              f"the controls), got {name!r}")
     view = CategoricalNBView(X, y, feature_names, alpha=alpha, query=query)
-    controls = {"alpha": float_slider("α", alpha, 0.0, alpha_max, 0.05)}
+    controls = {"alpha": float_slider("α", alpha, 0.0, alpha_max, 0.05, grid=True)}
     for j, name in enumerate(view.names):
-        controls[name] = widgets.Dropdown(options=view.categories[j],
-                                          value=view.params[name], description=name,
-                                          style={"description_width": "90px"},
-                                          layout=widgets.Layout(width="250px"))
+        controls[name] = dropdown(name, list(view.categories[j]), view.params[name])
     return Explorer(view, controls, categorical_readout, title="Naive Bayes by counting: P(y) ∏ P(xⱼ | y)")
 
 
@@ -88,6 +86,7 @@ def _acc_readout(keys):
     return readout
 
 
+@explorer_factory
 def discretize_explorer(x, y, *, width, origin=0.0, alpha=1.0, width_range=None,
                         xlabel="x") -> Explorer:
     """Bin width, first edge and alpha sliders for a :class:`DiscretizeView`."""
@@ -95,7 +94,7 @@ def discretize_explorer(x, y, *, width, origin=0.0, alpha=1.0, width_range=None,
     lo, hi = width_range if width_range is not None else (width / 5, width * 3)
     controls = {
         "width": float_slider("bin width", width, lo, hi, (hi - lo) / 100,
-                              readout_format=".3g"),
+                              readout_format=".3g", grid=True),
         "origin": float_slider("first edge", origin, 0.0, hi, (hi - lo) / 100,
                                readout_format=".3g"),
         # alpha >= 0.1: with alpha = 0, bins empty in every class give a 0/0 posterior (the
@@ -108,25 +107,24 @@ def discretize_explorer(x, y, *, width, origin=0.0, alpha=1.0, width_range=None,
         title="Discretising a continuous feature")
 
 
+@explorer_factory
 def nb_vs_gda_explorer(rho=0.8, **kwargs) -> Explorer:
     """A correlation slider for :class:`NBvsGDAView` (Gaussian naive Bayes vs GDA)."""
     view = NBvsGDAView(rho, **kwargs)
-    controls = {"rho": float_slider("ρ", rho, -0.95, 0.95, 0.05)}
+    controls = {"rho": float_slider("ρ", rho, -0.95, 0.95, 0.05, grid=True)}
     return Explorer(view, controls, _acc_readout([
         ("correlation ρ", "rho"), ("test accuracy, naive Bayes", "accuracy_nb"),
         ("test accuracy, GDA", "accuracy_gda")]),
         title="Independence assumption: naive Bayes vs GDA")
 
 
+@explorer_factory
 def kde_nb_explorer(x, y, x_test=None, y_test=None, *, bandwidth=0.3, h_range=(0.03, 3.0),
                     xlabel="x") -> Explorer:
     """A (log-scale) bandwidth slider for :class:`KDENBView`."""
     view = KDENBView(x, y, x_test, y_test, bandwidth=bandwidth, xlabel=xlabel)
     lo, hi = np.log10(h_range[0]), np.log10(h_range[1])
-    controls = {"bandwidth": widgets.FloatLogSlider(
-        value=bandwidth, base=10, min=lo, max=hi, step=(hi - lo) / 100, description="h",
-        readout_format=".3g", style={"description_width": "70px"},
-        layout=widgets.Layout(width="330px"))}
+    controls = {"bandwidth": log_slider("h", bandwidth, lo, hi, (hi - lo) / 100, grid=True)}
     return Explorer(view, controls, _acc_readout([
         ("bandwidth h", "bandwidth"), ("accuracy, KDE naive Bayes", "accuracy_kde"),
         ("accuracy, Gaussian naive Bayes", "accuracy_gaussian")]),

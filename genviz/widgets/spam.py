@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import html
 
-import ipywidgets as widgets
-
 from genviz.plots.spam import MODELS, EmailView, SpamThresholdView
-from genviz.widgets._base import Explorer, float_slider, readout_html
+from genviz.widgets._base import (Explorer, explorer_factory, float_slider, log_slider,
+                                  readout_html, text_area, toggle_buttons)
 
 __all__ = ["threshold_explorer", "threshold_readout", "email_explorer", "email_readout"]
 
 
 def _model_toggle(value):
-    return widgets.ToggleButtons(options=list(MODELS), value=value, description="model",
-                                 style={"description_width": "70px", "button_width": "110px"})
+    return toggle_buttons("model", list(MODELS), value)
 
 
 def _format_c(log10_c: float) -> str:
@@ -50,6 +48,7 @@ def threshold_readout(state) -> str:
         f"<table>{head}{rows}</table>")
 
 
+@explorer_factory
 def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1.0,
                        model="multinomial") -> Explorer:
     """Sliders for Smola's threshold ``c`` (as log10 c) and Laplace's ``alpha``.
@@ -82,12 +81,9 @@ def threshold_explorer(X_train, y_train, X_test, y_test, *, log10_c=0.0, alpha=1
     view = SpamThresholdView(X_train, y_train, X_test, y_test, log10_c=log10_c, alpha=alpha,
                              model=model)
     controls = {
-        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f"),
-        "alpha": widgets.FloatLogSlider(value=alpha, base=10, min=-3, max=1, step=0.25,
-                                        description="α", continuous_update=False,
-                                        readout_format=".3g",
-                                        style={"description_width": "70px"},
-                                        layout=widgets.Layout(width="330px")),
+        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f",
+                                grid=True),
+        "alpha": log_slider("α", alpha, -3, 1, 0.25, continuous_update=False),
         "model": _model_toggle(model),
     }
     return Explorer(view, controls, threshold_readout,
@@ -110,6 +106,7 @@ def email_readout(state) -> str:
         f"unseen in training, ignored): {unseen}{more}")
 
 
+@explorer_factory
 def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomial",
                    log10_c: float = 0.0, max_words: int = 12) -> Explorer:
     """Type an email; see each word's contribution to the log-odds of spam and the verdict.
@@ -147,11 +144,9 @@ def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomi
     view = EmailView(models, vocabulary, text=text, model=model, log10_c=log10_c,
                      max_words=max_words)
     controls = {
-        "text": widgets.Textarea(value=text, description="email", continuous_update=False,
-                                 placeholder="Type an email here",
-                                 style={"description_width": "70px"},
-                                 layout=widgets.Layout(width="330px", height="110px")),
+        "text": text_area("email", text, placeholder="Type an email here"),
         "model": _model_toggle(model),
-        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f"),
+        "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f",
+                                grid=True),
     }
     return Explorer(view, controls, email_readout, title="Which words make it spam?")
