@@ -16,7 +16,8 @@ case), in the normal and the lecture style, and records for every step:
 
 - explorers: after building, and after each move of a sweep (every control over its range,
   ends included, one at a time, as ``sweep_explorer`` moves them; then back), the SHA-256 of
-  the PNG the explorer shows (its canvas after the view's own redraw: blit or full), the
+  the PNG the explorer shows (before #32 its canvas after the view's own redraw; since, the
+  view's figure rendered whole, what the browser composes from background and frame), the
   readout's HTML, the alt text (``describe()``) and any error; at the end the full
   ``savefig`` PNG;
 - static figures: the SHA-256 of ``figure_png`` and the alt text.
@@ -63,7 +64,12 @@ def fingerprint(root: pathlib.Path, only: str = "") -> dict:
     print(f"fingerprinting {genviz.__file__}", file=sys.stderr)
 
     def step(explorer, what):
-        return {"step": what, "png": _sha(explorer.canvas.value),
+        # before the browser explorers (#32) the explorer's canvas held the PNG it showed;
+        # since, the kernel keeps no picture: the view's figure rendered whole is what the
+        # browser composes (background PNG + recorded frame; browser_tests/test_fidelity.py)
+        canvas = getattr(explorer, "canvas", None)
+        png = canvas.value if canvas is not None else figure_png(explorer.view.fig)
+        return {"step": what, "png": _sha(png),
                 "readout": explorer.readout.value, "describe": explorer.describe(),
                 "error": explorer.error}
 

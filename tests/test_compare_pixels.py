@@ -55,7 +55,8 @@ def test_a_fingerprint_is_what_the_explorer_shows():
 
     e = make_explorer("kde_explorer")
     try:
-        assert steps[0]["png"] == hashlib.sha256(e.canvas.value).hexdigest()[:16]
+        from genviz.plots._base import figure_png
+        assert steps[0]["png"] == hashlib.sha256(figure_png(e.view.fig)).hexdigest()[:16]
         assert steps[0]["readout"] == e.readout.value and steps[0]["describe"] == e.describe()
     finally:
         e.close()
