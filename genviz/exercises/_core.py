@@ -17,25 +17,18 @@ import numpy as np
 __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
            "PRACTICE_KINDS", "OBJECTIVE_PATTERN", "claim_text", "matching_claims"]
 
-#: What kind of item an exercise is: ``"compute"`` (fluency: work a number out with a formula
-#: of the notebook), ``"explorer"`` (answered by setting an explorer and reading it),
-#: ``"concept"`` (a choice with a reason), ``"prediction"`` (asked before an explorer shows the
-#: answer), ``"observation"`` (what the explorer showed, recorded after a prediction),
-#: ``"investigation"`` (an answer found by *searching* with an explorer: no setting is given),
-#: ``"derivation"`` (a step or result of a derivation or proof, chosen or typed; the worked
-#: derivation is the solution) or ``"open"`` (a transfer question answered in words, the model
-#: answer shown after an attempt: :class:`genviz.exercises.open.OpenQuestion`). Course tests
-#: count them.
+#: What kind of item an exercise is: ``"compute"`` (fluency: a formula of the notebook),
+#: ``"explorer"`` (set an explorer and read it), ``"concept"`` (a choice with a reason),
+#: ``"prediction"`` (before an explorer), ``"observation"`` (what it showed, after a
+#: prediction), ``"investigation"`` (found by *searching* with an explorer), ``"derivation"``
+#: (a step or result of a derivation; the worked derivation is the solution) or ``"open"`` (a
+#: transfer question, the model answer after an attempt: ``OpenQuestion``). Tests count them.
 KINDS = ("compute", "explorer", "concept", "prediction", "observation", "investigation",
          "derivation", "open")
-
-#: The kinds of *practice* (the exercises section of a notebook; predictions and observations
-#: belong to the explorers).
+#: The kinds of *practice* (predictions and observations belong to the explorers).
 PRACTICE_KINDS = ("compute", "explorer", "concept", "investigation", "derivation", "open")
-
-#: An objective an item checks: the notebook's two digits, a dot, the objective's number in
-#: that notebook's list ("you will be able to ...", 1-based): ``"05.3"``. An item naming an
-#: earlier notebook's objective is a *retrieval* item.
+#: An objective: the notebook's two digits, a dot, its number in that notebook's list
+#: ("you will be able to ...", from 1): ``"05.3"``. An earlier notebook's = a retrieval item.
 OBJECTIVE_PATTERN = re.compile(r"[0-9]{2}\.[1-9][0-9]?")
 
 
@@ -99,17 +92,8 @@ class Exercise:
         answers, choices, predictions and one-digit answers need one: a number check cannot
         find them.
     objective : str, optional
-        The objective the item checks, ``"NN.k"``: objective ``k`` of notebook ``NN``'s list
-        (:data:`OBJECTIVE_PATTERN`). An item of notebook 05 naming ``"01.4"`` retrieves an
-        earlier notebook's objective. The course tests check that every practice item names
-        one and that every objective of every notebook has an item.
-
-    Attributes
-    ----------
-    objective : str or None
-    retrieves : str or None
-        The notebook (two digits) whose objective the item checks (``objective[:2]``): an item
-        shown in a later notebook is a retrieval item there.
+        The objective it checks, ``"NN.k"`` (:data:`OBJECTIVE_PATTERN`); in a later notebook
+        it is a retrieval item. Tests: every practice item names one, every objective has one.
     """
 
     kind = "compute"

@@ -1,0 +1,37 @@
+"""Explorer for notebook 10: naive Bayes against logistic regression, learning curves."""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from genviz.plots.learning_curves import LearningCurveView
+from genviz.widgets._base import Explorer, readout_html
+
+__all__ = ["learning_curve_explorer", "learning_curve_readout"]
+
+
+def learning_curve_readout(state) -> str:
+    """HTML: the training-set size, both learners' mean test error ± one standard error, and
+    who is ahead."""
+    gen, lr = state["labels"]
+    ahead = {"nb": f"{gen} ahead (by more than 2 s.e.)",
+             "lr": f"{lr} ahead (by more than 2 s.e.)",
+             "tie": "neither ahead by more than 2 s.e."}[state["leader"]]
+    return readout_html(f"training emails m = {state['m']}",
+                        f"test error {gen}: {state['gen_error']:.4f} &plusmn; {state['gen_se']:.4f}",
+                        f"test error {lr}: {state['lr_error']:.4f} &plusmn; {state['lr_se']:.4f}",
+                        f"difference: {state['gap']:+.4f}; {ahead}")
+
+
+def learning_curve_explorer(curves, m=None, *,
+                            labels=("naive Bayes", "logistic regression")) -> Explorer:
+    """A slider over the curves' training-set sizes ``m`` driving a
+    :class:`~genviz.plots.learning_curves.LearningCurveView`; the readout gives both test errors
+    at ``m`` and who is ahead. Nothing is fitted on a slider move: the curves are computed once
+    (:func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`)."""
+    view = LearningCurveView(curves, m, labels=labels)
+    controls = {"m": widgets.SelectionSlider(options=view.sizes, value=view.params["m"],
+                                             description="m", continuous_update=True,
+                                             layout=widgets.Layout(width="330px"))}
+    return Explorer(view, controls, learning_curve_readout,
+                    title="Learning curves: naive Bayes against logistic regression")
