@@ -315,13 +315,15 @@ def gaussian_nb_as_gaussian_derivation(seed=0) -> Choice:
                      r"\exp\big(-\tfrac12\sum_j (x_j-\mu_{kj})^2/\sigma_{kj}^2\big)$, which is "
                      r"$\mathcal N(\mu_k, \Sigma_k)$ with $\Sigma_k = \mathrm{diag}(\sigma_{k1}^2,"
                      r" \dots, \sigma_{kd}^2)$: $|\Sigma_k| = \prod_j \sigma_{kj}^2$ and "
-                     r"$\Sigma_k^{-1}$ is diagonal. Gaussian naive Bayes is GDA with one "
-                     r"*diagonal* covariance per class: axis-aligned ellipses, no correlation."),
+                     r"$\Sigma_k^{-1}$ is diagonal. Gaussian naive Bayes is a Gaussian class model "
+                     r"with a diagonal covariance: GDA with one *diagonal* covariance per class, "
+                     r"axis-aligned ellipses, no correlation."),
         reasons={1: "Each feature keeps its own variance σ²ₖⱼ.",
                  2: "The product has no cross terms (xᵢ − μᵢ)(xⱼ − μⱼ): those are what "
                     "off-diagonal entries make.",
                  3: "The covariance holds variances, the squares of the standard deviations."},
-        claims=[r"σ ?k ?= ?mathrm ?diag ?\( ?σ ?k1 ?\^ ?2", r"gda with one diagonal covariance"],
+        claims=[r"σ ?k ?= ?mathrm ?diag ?\( ?σ ?k1 ?\^ ?2",
+                r"gaussian class model[^.]{0,20}diagonal covariance"],
         hint="Write the product of exponentials as one exponential: does it have cross terms?")
 
 
