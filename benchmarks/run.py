@@ -99,7 +99,7 @@ def main(argv):
     cases = [("import", import_time())]
     for path in sorted(HERE.glob("bench_*.py")):
         topic = path.stem.removeprefix("bench_")
-        cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
+        cases += [(topic, c) for c in getattr(importlib.import_module(path.stem), "CASES", [])]
     rows = {"explorer": [], "timing": []}
     for case in select(cases, pattern):
         print(f"... {case.name}", file=sys.stderr, flush=True)

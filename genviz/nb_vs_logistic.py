@@ -134,6 +134,16 @@ def _labels01(y, positive, name):
     return (y == positive).astype(int)
 
 
+def _check_sizes(sizes, n_train):
+    sizes = np.asarray(sizes)
+    if sizes.ndim != 1 or sizes.size == 0 or sizes.dtype.kind not in "iu":
+        raise ValueError(f"sizes must be a non-empty 1-D sequence of integers, got {sizes!r}")
+    if sizes.min() < 2 or sizes.max() > n_train or np.any(np.diff(sizes) <= 0):
+        raise ValueError(f"sizes must be increasing, each >= 2 and <= {n_train} (the training "
+                         f"emails), got {sizes.tolist()}")
+    return sizes
+
+
 def _two_class_order(y01, gen):
     """A random order of the training set whose first two examples are of different classes,
     so every prefix of two or more holds both classes."""
@@ -160,19 +170,15 @@ def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, 
     X_train, X_test : sparse matrix or array_like of shape (n, |V|)
         Word counts over one dictionary (the split of notebook 7).
     y_train, y_test : array_like of shape (n,)
-        Labels; ``positive`` is the class whose log-odds the models score.
+        Labels; ``positive`` (default "spam") is the class the log-odds score.
     sizes : sequence of int
         Increasing, each >= 2 and at most the number of training emails.
     n_reps : int
-        Repetitions (>= 2, for error bars).
-    rng : numpy.random.Generator or int
-    positive : label, default "spam"
+        Repetitions (>= 2, for error bars); ``rng`` seeds them.
     n_words : int, default 300
         Features: the words found in the most training emails.
-    alpha : float, default 1.0
-        Naive Bayes' Laplace pseudo-count (> 0).
-    l2 : float, default 1.0
-        Logistic regression's ridge (> 0: small training sets are linearly separable).
+    alpha, l2 : float, default 1.0
+        Naive Bayes' pseudo-count; logistic regression's ridge (> 0: small sets are separable).
     progress : callable(done, total), optional
         Called after each repetition.
 
@@ -201,12 +207,7 @@ def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, 
                          f"{np.shape(X_train)[0]} vs {y01.size}, {np.shape(X_test)[0]} vs "
                          f"{yt01.size}")
     F, Ft, _ = presence_features(X_train, X_test, n_words)
-    sizes = np.asarray(sizes)
-    if sizes.ndim != 1 or sizes.size == 0 or sizes.dtype.kind not in "iu":
-        raise ValueError(f"sizes must be a non-empty 1-D sequence of integers, got {sizes!r}")
-    if sizes.min() < 2 or sizes.max() > y01.size or np.any(np.diff(sizes) <= 0):
-        raise ValueError(f"sizes must be increasing, each >= 2 and <= {y01.size} (the training "
-                         f"emails), got {sizes.tolist()}")
+    sizes = _check_sizes(sizes, y01.size)
     n_reps = check_int(n_reps, "n_reps", low=2)
     alpha = check_scalar(alpha, "alpha", low=0.0, low_open=True)
     l2 = check_scalar(l2, "l2", low=0.0, low_open=True)

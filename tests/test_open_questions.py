@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from genviz.exercises import KINDS, PRACTICE_KINDS, Choice, Exercise, OpenQuestion
+from genviz.exercises import KINDS, PRACTICE_KINDS, Choice, Exercise
+from genviz.exercises.open import OpenQuestion
 from genviz.widgets.practice import OpenBox, open_box
 
 MODEL = "No: MODEL-ANSWER-MARK, 8192 cells for 500 records, most cells stay empty."

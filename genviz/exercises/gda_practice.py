@@ -145,8 +145,10 @@ def zoo_new_species() -> OpenQuestion:
          r"less, and it has no number that says the animal is unusual."),
         key_points={"the generative model has p(x)": r"p ?\(x\)|density of x|likelihood",
                     "a small p(x) flags the new animal": r"(small|tiny|low)[^.]{0,40}"
-                                                        r"(p ?\(x\)|density|likelihood)|outlier|"
-                                                        r"novel|unusual|threshold",
+                                                        r"(p ?\(x\)|density|likelihood)|"
+                                                        r"(p ?\(x\)|density|likelihood)[^.]{0,40}"
+                                                        r"(small|tiny|low)|outlier|novel|"
+                                                        r"unusual|threshold",
                     "the discriminative model has only p(y|x), often confident far away":
                         r"p ?\(y ?\| ?x\)|only[^.]{0,30}(class|label|boundary)|confident"},
         claims=[r"only the generative", r"p ?\( ?x ?\) ?= ?(sum|∑)"], objective="03.1")
