@@ -65,6 +65,18 @@ class Assignment:
 EXPLORER = ("explorer item: answered by reading the notebook's interactive explorer, which the "
             "graded notebook does not have")
 
+#: Why a practice item added by issue #30 is not graded (yet): the graded variants of the new
+#: kinds are the grading update's to decide (an investigation, like an explorer item, needs the
+#: explorer; a derivation is a choice whose worked derivation is the point; a retrieval item
+#: checks an earlier notebook's objective, graded in that notebook's assignment).
+INVESTIGATION = ("investigation: answered by searching with the notebook's explorer, which the "
+                 "graded notebook does not have")
+DERIVATION = ("derivation (#30): a choice of a derivation's step or result, its worked "
+              "derivation behind the solution button; not graded until the grading update "
+              "decides how derivations are graded")
+RETRIEVAL = ("retrieval (#30): it checks an earlier notebook's objective, which that notebook's "
+             "assignment grades")
+
 ASSIGNMENTS: dict[str, Assignment] = {}
 
 
@@ -111,7 +123,10 @@ model = JointTable.from_records(train, names, values)
     ),
     working=(2,),
     left_out=(("exercises.explorer_empty_fraction(cars.records, cars.record_names, d=4, n=150)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.fewest_records_to_fill(cars.records, cars.record_names, d=4, filled=25)",
+               INVESTIGATION),
+              ("exercises.training_log_likelihood_derivation(train, names, values)", DERIVATION)),
 ))
 
 _add(Assignment(
@@ -127,7 +142,10 @@ _add(Assignment(
         _choice("exercises.valid_covariance([[1, 2], [2, 1]])"),
     ),
     working=(2,),
-    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),),
+    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),
+              ("exercises.rho_for_peak_ratio(1.5)", INVESTIGATION),
+              ("exercises.peak_formula_derivation()", DERIVATION),
+              ("exercises.uncorrelated_gaussian_independence(0.0)", RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -150,7 +168,12 @@ y_ex = np.array([0, 0, 1, 1, 1, 0])
     ),
     working=(3,),
     left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
-               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),),
+               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),
+              ("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
+               "sigma1=1.0, sigma2=0.8, rho=0.4)", INVESTIGATION),
+              ("exercises.qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])",
+               DERIVATION),
+              ("exercises.shared_sigma_same_peak(X_ex, y_ex)", RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -182,7 +205,12 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)
                 note="The learning curves are `curves_pois` (see the question before)."),
     ),
     working=(3,),
-    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),),
+    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),
+              ("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
+              ("exercises.newton_hessian_derivation([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], "
+               "[3.0, 1.0]], [0, 1, 0, 1])", DERIVATION),
+              ("exercises.midpoint_boundary([0.0, 0.0], [1.5, 0.0], [[1.0, 0.8], [0.8, 1.0]])",
+               RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -204,7 +232,10 @@ five = np.array([-1.0, -0.2, 0.1, 0.3, 1.4])
         _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
-    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),),
+    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),
+              ("exercises.ise_optimal_bandwidth(1000)", INVESTIGATION),
+              ("exercises.lscv_leave_one_out_derivation()", DERIVATION),
+              ("exercises.empty_histogram_bins(1000, 10)", RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -228,7 +259,11 @@ tennis = datasets.play_tennis()
     ),
     working=(3,),
     left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
-               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),),
+               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),
+              ("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
+               "['Overcast', 'Cool', 'High', 'Strong'], 'No', 0.2)", INVESTIGATION),
+              ("exercises.logsumexp_shift_derivation()", DERIVATION),
+              ("exercises.full_joint_of_a_small_table(tennis.X, tennis.y)", RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -263,7 +298,10 @@ email_text = ("Dear friend, click here to get your FREE money now! "
     ),
     working=(2,),
     left_out=(("exercises.flagged_ham_in_explorer(multi, X_test, y_test, log10_c=3.0)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.log10_c_for_flagged_ham(multi, X_test, y_test, 10)", INVESTIGATION),
+              ("exercises.bernoulli_weight_derivation(bern)", DERIVATION),
+              ("exercises.generative_or_discriminative()", RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -286,7 +324,7 @@ def two_classes(n):
 x_train, y_train = two_classes(150)
 ''',
     questions=(
-        Question("exercises.living_area_bin(1250)"),
+        Question("exercises.living_area_bin(1600)"),
         Question('exercises.gaussian_nb_parameters(x_train, y_train, "two")',
                  note="The feature is `x_train`, the labels `y_train` (the KDE naive Bayes "
                       "section\'s training set)."),
@@ -295,7 +333,10 @@ x_train, y_train = two_classes(150)
                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
     working=(3,),
-    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),),
+    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),
+              ("exercises.rho_for_gda_advantage(0.10)", INVESTIGATION),
+              ("exercises.gaussian_nb_as_gaussian_derivation()", DERIVATION),
+              ('exercises.silverman_on_two_modes(x_train, y_train, "two")', RETRIEVAL)),
 ))
 
 _add(Assignment(
@@ -322,7 +363,10 @@ x_r, y_r = regression_data(100, rng=0)
     ),
     working=(3,),
     left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
+              ("exercises.knn_average_variance_derivation(k=7, sigma=0.3)", DERIVATION),
+              ("exercises.k_like_a_bandwidth(x_r, y_r)", RETRIEVAL)),
 ))
 
 
