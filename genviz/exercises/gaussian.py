@@ -210,7 +210,7 @@ def rho_for_peak_ratio(ratio=1.5, sigma1=1.0, sigma2=1.0) -> Exercise:
                   rf"the ratio is $1/\sqrt{{1-\rho^2}} \ge {ratio:g}$ when "
                   rf"$\rho \ge \sqrt{{1 - 1/{ratio:g}^2}} = {exact:.3f}$; the next slider "
                   rf"position is ${rho:g}$."),
-        kind="investigation", atol=0.025, rtol=0.0, objective="02.5")
+        kind="investigation", atol=0.005, rtol=0.0, objective="02.5")
 
 
 #: candidate formulas for the peak of the bivariate normal (sigma1, sigma2, rho)

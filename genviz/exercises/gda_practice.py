@@ -126,7 +126,7 @@ def phi_for_boundary_through_origin(mu0, mu1, sigma1, sigma2, rho) -> Exercise:
                   rf"the origin at $\phi = {phi:g}$, where $\theta_0 = {best:.3f}$ (exactly "
                   rf"at $\phi = {exact:.3f}$). The prior alone moves the boundary: a commoner "
                   rf"class 1 claims more of the plane."),
-        kind="investigation", atol=0.025, rtol=0.0, objective="03.3",
+        kind="investigation", atol=0.005, rtol=0.0, objective="03.3",
         claims=[rf"through the origin at φ ?= ?{phi:g}\b"])
 
 
@@ -281,7 +281,7 @@ def sigma_for_separable_sample(n=100, *, seed=0, n_test=4000, **params) -> Exerc
                   rf"regression then keeps growing with $\|\theta\|$ and has no maximiser "
                   rf"(the unregularised MLE does not exist); genviz refits with $\lambda = "
                   rf"10^{{-3}}$. GDA is unaffected: its estimates are averages."),
-        kind="investigation", atol=0.025, rtol=0.0, objective="04.1",
+        kind="investigation", atol=0.005, rtol=0.0, objective="04.1",
         claims=[rf"from σ ?[1₁] ?= ?{found:g} on a line separates"])
 
 

@@ -326,7 +326,7 @@ def knn_average_variance_derivation(k=7, sigma=0.3, *, reps=20000, seed=0) -> Ch
         reasons={1: "Variances of independent terms add: the sum has kσ², divided by k².",
                  2: "Averaging independent noise reduces it.",
                  3: "That is the variance of the sum, before dividing by k."},
-        claims=[r"noise shrinks like 1 ?/ ?k", r"k ?σ ?\^ ?2 ?/ ?k ?\^ ?2"],
+        claims=[r"noise shrinks like 1 ?/ ?k", r"frac ?k ?σ ?\^ ?2 ?k ?\^ ?2"],
         hint="Var(a Z) = a² Var(Z), and variances of independent terms add.")
 
 

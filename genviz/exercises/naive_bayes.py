@@ -53,7 +53,7 @@ def conditional_by_counting(X, y, feature_names, feature, value, label, alpha=0.
                   rf"\dfrac{{c_v + \alpha}}{{N_k + \alpha\,|\text{{values}}|}} = {float(p):.4f}$ "
                   rf"with $\alpha = {alpha:g}$: $c_v$ counts the class-{label} rows with {feature} = "
                   rf"{value}, $N_k$ all class-{label} rows."),
-        objective="06.1",
+        objective="06.3" if alpha else "06.1",
     )
 
 
@@ -70,6 +70,7 @@ def posterior_of_query(X, y, feature_names, query, label, alpha=1.0) -> Exercise
         solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: " + ", ".join(
             f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
             + rf"; normalised, $P(y = \text{{{label}}} \mid x) = {e['posterior'][k]:.4f}$."),
+        objective="06.2",
     )
 
 

@@ -126,7 +126,7 @@ def alpha_for_posterior(X, y, feature_names, query, label, target) -> Exercise:
                   rf"0 without smoothing; with pseudo-counts the factor is "
                   rf"$\alpha/(N_k + \alpha|\text{{values}}|)$, which grows with $\alpha$, so "
                   rf"the other factors get a say again."),
-        kind="investigation", atol=0.025, rtol=0.0, objective="06.3",
+        kind="investigation", atol=0.005, rtol=0.0, objective="06.3",
         claims=[rf"first reaches {target:g} at α ?= ?{alpha:g}\b"])
 
 
@@ -276,7 +276,7 @@ def rho_for_gda_advantage(gap=0.10, *, side="negative") -> Exercise:
                   rf"the first step where the lead reaches {gap:g}. The sign of $\rho$ does not "
                   rf"matter: GDA's tilted ellipses use the correlation either way, naive Bayes "
                   rf"cannot see it, and the stronger it is the more it costs."),
-        kind="investigation", atol=0.025, rtol=0.0, objective="08.3",
+        kind="investigation", atol=0.005, rtol=0.0, objective="08.3",
         claims=[rf"at ρ ?= ?{rho:g} gda scores"])
 
 

@@ -11,7 +11,8 @@ from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Predic
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 
-__all__ = ["predict_small_and_large", "fits_in_the_experiment", "parameter_counts",
+__all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
+           "parameter_counts",
            "smallest_m_logistic_ahead", "presence_nb_weight_derivation", "deploy_schedule",
            "bias_or_variance"]
 
@@ -67,6 +68,28 @@ def predict_small_and_large(curves) -> Prediction:
             gap_small, setting={"m": small}, read="gap",
             what=f"the difference of the test errors at m = {small}",
             hint="read the readout's line 'difference' (4 decimals).", atol=6e-5))
+
+
+def error_in_explorer(curves, m, which="nb") -> Exercise:
+    """Read one learner's mean test error off the learning-curve explorer at size ``m``."""
+    c = _check_curves(curves)
+    if which not in ("nb", "lr"):
+        raise ValueError(f"which must be 'nb' or 'lr', got {which!r}")
+    sizes = [int(s) for s in c.sizes]
+    if m not in sizes:
+        raise ValueError(f"m must be one of the curves' sizes {sizes}, got {m!r}")
+    mean, se = c.mean_se(which)
+    j = sizes.index(m)
+    name = "naive Bayes" if which == "nb" else "logistic regression"
+    return Exercise(
+        f"In the explorer, set m = {m}. What is the mean test error of {name} (the readout's "
+        f"line for it, before the ±)?",
+        float(mean[j]),
+        hint="Move the slider to the size and read the line 'test error ...' of that learner "
+             "(4 decimals).",
+        solution=(f"At m = {m} the {c.nb_errors.shape[0]} repetitions give {name} a mean test "
+                  f"error of ${mean[j]:.4f}$, with a standard error of ${se[j]:.4f}$."),
+        kind="explorer", rtol=0.0, atol=6e-5, objective="10.1")
 
 
 def fits_in_the_experiment(n_sizes, n_reps, full_size_once=True) -> Exercise:
