@@ -17,9 +17,12 @@ def learning_curve_readout(state) -> str:
     ahead = {"nb": f"{gen} ahead (by more than 2 s.e.)",
              "lr": f"{lr} ahead (by more than 2 s.e.)",
              "tie": "neither ahead by more than 2 s.e."}[state["leader"]]
+    def spread(se):
+        return f"&plusmn; {se:.4f}" if se > 1e-12 else "(one fit)"
+
     return readout_html(f"training emails m = {state['m']}",
-                        f"test error {gen}: {state['gen_error']:.4f} &plusmn; {state['gen_se']:.4f}",
-                        f"test error {lr}: {state['lr_error']:.4f} &plusmn; {state['lr_se']:.4f}",
+                        f"test error {gen}: {state['gen_error']:.4f} {spread(state['gen_se'])}",
+                        f"test error {lr}: {state['lr_error']:.4f} {spread(state['lr_se'])}",
                         f"difference: {state['gap']:+.4f}; {ahead}")
 
 
