@@ -76,10 +76,10 @@ def presence_features(X_train, X_test, n_words: int):
 
     Parameters
     ----------
-    X_train, X_test : sparse matrix or array_like of shape (n, |V|)
+    X_train, X_test : sparse matrix or array_like of shape (n, n_vocabulary)
         Word counts (:func:`genviz.text.bag_of_words`).
     n_words : int
-        How many words to keep (1 <= n_words <= |V|). Ties in document frequency keep the
+        How many words to keep (1 <= n_words <= n_vocabulary). Ties in document frequency keep the
         word with the smaller index (the dictionary's order), so the choice is deterministic.
 
     Returns
@@ -167,7 +167,7 @@ def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, 
 
     Parameters
     ----------
-    X_train, X_test : sparse matrix or array_like of shape (n, |V|)
+    X_train, X_test : sparse matrix or array_like of shape (n, n_vocabulary)
         Word counts over one dictionary (the split of notebook 7).
     y_train, y_test : array_like of shape (n,)
         Labels; ``positive`` (default "spam") is the class the log-odds score.

@@ -155,8 +155,8 @@ def zoo_new_species() -> OpenQuestion:
 
 
 def shared_sigma_same_peak(X, y) -> Choice:
-    """Retrieval of notebook 02 (the peak from |Sigma|): with a shared Sigma, which fitted class
-    density is taller at its own mean? Computed with :func:`genviz.gaussian.mvn_pdf` on the GDA
+    """Retrieval of notebook 02 (the peak from the determinant): with a shared Sigma, which
+    fitted class density is taller at its own mean? Computed with :func:`genviz.gaussian.mvn_pdf` on the GDA
     fitted to ``X, y``.
 
     Examples

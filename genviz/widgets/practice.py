@@ -43,6 +43,8 @@ class OpenBox(widgets.VBox):
         self.question, self.last = question, None
         head = widgets.HTMLMath(f"<b>Open question.</b> {_markdown_to_html(question.prompt)}")
         self.text = widgets.Textarea(value="", placeholder=question.answer_format,
+                                     description="Your answer",
+                                     style={"description_width": "90px"},
                                      layout=widgets.Layout(width=width, height="90px"))
         self.button = widgets.Button(description="Compare", icon="comments",
                                      button_style="primary",
