@@ -378,14 +378,14 @@ NOTEBOOKS = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "notebooks").
 def test_nbgitpuller_link_of_every_notebook_opens_it_in_the_pulled_folder(repo):
     text = links.all_links(repo, "https://hub.example.edu/", "main")
     hub_links = re.findall(r"\[JupyterHub\]\(([^)]+)\)", text)
-    assert len(hub_links) == len(NOTEBOOKS) == 10
+    assert len(hub_links) == len(NOTEBOOKS) >= 10
     for nb, link in zip(NOTEBOOKS, hub_links):
         parts = urlparse(link)
         assert (parts.scheme, parts.netloc, parts.path) == ("https", "hub.example.edu",
                                                             "/hub/user-redirect/git-pull")
         q = {k: v[0] for k, v in parse_qs(parts.query, strict_parsing=True).items()}
         assert q == {"repo": repo, "branch": "main", "urlpath": f"lab/tree/genviz/{nb}"}
-    assert len(re.findall(r"\[Binder\]\(https://mybinder.org/v2/", text)) == 10
+    assert len(re.findall(r"\[Binder\]\(https://mybinder.org/v2/", text)) == len(NOTEBOOKS)
 
 
 def _stub_site_packages(monkeypatch):
