@@ -92,7 +92,29 @@ class Assignment:
 EXPLORER = ("explorer item: answered by reading the notebook's interactive explorer, which the "
             "graded notebook does not have")
 
+#: Why a practice item added by issue #30 is not graded (yet): the graded variants of the new
+#: kinds are the grading update's to decide (an investigation, like an explorer item, needs the
+#: explorer; a derivation is a choice whose worked derivation is the point; a retrieval item
+#: checks an earlier notebook's objective, graded in that notebook's assignment).
+INVESTIGATION = ("investigation: answered by searching with the notebook's explorer, which the "
+                 "graded notebook does not have")
+DERIVATION = ("derivation (#30): a choice of a derivation's step or result, its worked "
+              "derivation behind the solution button; not graded until the grading update "
+              "decides how derivations are graded")
+RETRIEVAL = ("retrieval (#30): it checks an earlier notebook's objective, which that notebook's "
+             "assignment grades")
+
 ASSIGNMENTS: dict[str, Assignment] = {}
+
+#: Notebooks with no graded assignment, and why (tests/test_project.py reads it).
+UNGRADED = {
+    "10_capstone_nb_vs_logistic.ipynb":
+        "the capstone: its items read one experiment (naive Bayes against logistic regression "
+        "learning curves on the spam split, 27 Newton fits of a 301-parameter model) off its "
+        "explorer, and its open questions have model answers, not checks. A variant per "
+        "student would refit the whole experiment for each one; the course grades topics "
+        "01-09 and leaves the capstone as self-checked practice and discussion.",
+}
 
 
 def _add(a: Assignment) -> None:
@@ -161,7 +183,10 @@ model = JointTable.from_records(train, names, values)
     ),
     working=(2,),
     left_out=(("exercises.explorer_empty_fraction(cars.records, cars.record_names, d=4, n=150)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.fewest_records_to_fill(cars.records, cars.record_names, d=4, filled=25)",
+               INVESTIGATION),
+              ("exercises.training_log_likelihood_derivation(train, names, values)", DERIVATION)),
     defaults={"ALARM": [0.01, 0.08, 0.01, 0.09, 0.001, 0.009, 0.01, 0.79], "SPLIT_SEED": 4,
               "CARDINALITIES": {"mpg": 2, "maker": 3, "cylinders": 5, "horsepower": 2}},
     draw=_draw_a01,
@@ -193,7 +218,10 @@ _add(Assignment(
         _choice("exercises.valid_covariance(CHECK_COV)"),
     ),
     working=(2,),
-    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),),
+    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),
+              ("exercises.rho_for_peak_ratio(1.5)", INVESTIGATION),
+              ("exercises.peak_formula_derivation()", DERIVATION),
+              ("exercises.uncorrelated_gaussian_independence(0.0)", RETRIEVAL)),
     defaults={"SIGMA1": 2.0, "SIGMA2": 0.5, "RHO": -0.3, "AXIS_COV": [[2, -0.6], [-0.6, 1]],
               "K_SIGMA": 1.5, "CHECK_COV": [[1, 2], [2, 1]]},
     draw=_draw_a02,
@@ -253,7 +281,12 @@ y_ex = np.array(Y_EX)
     ),
     working=(3,),
     left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
-               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),),
+               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),
+              ("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
+               "sigma1=1.0, sigma2=0.8, rho=0.4)", INVESTIGATION),
+              ("exercises.qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])",
+               DERIVATION),
+              ("exercises.shared_sigma_same_peak(X_ex, y_ex)", RETRIEVAL)),
     defaults={"X_EX": [[0, 1], [1, 0], [2, 2], [4, 3], [5, 5], [6, 4]], "Y_EX": [0, 0, 1, 1, 1, 0],
               "X1_LINE": 3.0},
     draw=_draw_a03, accept=_accept_a03,
@@ -301,7 +334,12 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
                 note="The learning curves are `curves_pois` (see the question before)."),
     ),
     working=(3,),
-    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),),
+    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),
+              ("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
+              ("exercises.newton_hessian_derivation([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], "
+               "[3.0, 1.0]], [0, 1, 0, 1])", DERIVATION),
+              ("exercises.midpoint_boundary([0.0, 0.0], [1.5, 0.0], [[1.0, 0.8], [0.8, 1.0]])",
+               RETRIEVAL)),
     defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]], "PHI": 0.25,
               "POISSON_MU1": [2.0, 1.0], "CURVES_SEED": 1},
     draw=_draw_a04,
@@ -351,7 +389,10 @@ five = np.array(FIVE)
         _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
-    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),),
+    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),
+              ("exercises.ise_optimal_bandwidth(1000)", INVESTIGATION),
+              ("exercises.lscv_leave_one_out_derivation()", DERIVATION),
+              ("exercises.empty_histogram_bins(1000, 10)", RETRIEVAL)),
     defaults={"FIVE": [-1.0, -0.2, 0.1, 0.3, 1.4], "KDE_X0": 0.0, "KDE_H": 1.0,
               "BIN_WIDTH": 1.0, "BIN_ORIGIN": 0.0, "HIST_X0": 0.2, "CLAW_SEED": 0},
     draw=_draw_a05, accept=_accept_a05,
@@ -412,7 +453,11 @@ tennis = datasets.play_tennis()
     ),
     working=(3,),
     left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
-               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),),
+               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),
+              ("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
+               "['Overcast', 'Cool', 'High', 'Strong'], 'No', 0.2)", INVESTIGATION),
+              ("exercises.logsumexp_shift_derivation()", DERIVATION),
+              ("exercises.full_joint_of_a_small_table(tennis.X, tennis.y)", RETRIEVAL)),
     defaults={"FEATURE": "Temperature", "VALUE": "Mild", "LABEL": "Yes",
               "QUERY": ["Overcast", "Hot", "High", "Weak"]},
     draw=_draw_a06, accept=_accept_a06,
@@ -469,7 +514,10 @@ email_text = ("Dear friend, click here to get your FREE money now! "
     ),
     working=(2,),
     left_out=(("exercises.flagged_ham_in_explorer(multi, X_test, y_test, log10_c=3.0)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.log10_c_for_flagged_ham(multi, X_test, y_test, 10)", INVESTIGATION),
+              ("exercises.bernoulli_weight_derivation(bern)", DERIVATION),
+              ("exercises.generative_or_discriminative()", RETRIEVAL)),
     defaults={"WORD": "click", "CLASS": "spam", "C_THRESHOLD": 1000.0,
               "EMAIL": "Cheap mortgage rates: reply today, the offer ends soon"},
     draw=_draw_a07,
@@ -513,8 +561,11 @@ x_train, y_train = two_classes(150)
                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
     working=(3,),
-    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),),
-    defaults={"AREA": 1250, "NB_SEED": 7, "NB_CLASS": "two", "N_FEATURES": 4, "N_CLASSES": 3},
+    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),
+              ("exercises.rho_for_gda_advantage(0.10)", INVESTIGATION),
+              ("exercises.gaussian_nb_as_gaussian_derivation()", DERIVATION),
+              ('exercises.silverman_on_two_modes(x_train, y_train, "two")', RETRIEVAL)),
+    defaults={"AREA": 1600, "NB_SEED": 7, "NB_CLASS": "two", "N_FEATURES": 4, "N_CLASSES": 3},
     draw=_draw_a08,
 ))
 
@@ -566,7 +617,10 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
     ),
     working=(3,),
     left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
-               EXPLORER),),
+               EXPLORER),
+              ("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
+              ("exercises.knn_average_variance_derivation(k=7, sigma=0.3)", DERIVATION),
+              ("exercises.k_like_a_bandwidth(x_r, y_r)", RETRIEVAL)),
     defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7, "JL_M": 1797,
               "JL_EPS": 0.2, "N_TRAIN": 1400, "N_QUERIES": 397, "N_DIMS": 64, "D_PROJ": 16},
     draw=_draw_a09, accept=_accept_a09,

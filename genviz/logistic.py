@@ -22,6 +22,7 @@ fit then raises :class:`SeparableDataError` instead of returning a meaningless l
 from __future__ import annotations
 
 import numpy as np
+from scipy.linalg import LinAlgError, cho_factor, cho_solve
 from scipy.optimize import linprog
 from scipy.special import expit
 
@@ -209,9 +210,10 @@ class LogisticRegression(ClassifierMixin, BaseEstimator):
             grad = Xa.T @ (p - y) + ridge * w
             H = (Xa.T * (p * (1 - p))) @ Xa + np.diag(ridge)
             try:
-                np.linalg.cholesky(H)  # raises if H is not positive definite
-                step = np.linalg.solve(H, grad)
-            except np.linalg.LinAlgError:
+                # one Cholesky factorisation: it raises if H is not positive definite, and
+                # solves with two triangular systems
+                step = cho_solve(cho_factor(H, check_finite=False), grad, check_finite=False)
+            except (LinAlgError, np.linalg.LinAlgError):
                 if l2 == 0.0 and is_linearly_separable(X_orig, y):
                     self._separable()
                 raise ValueError("the Hessian X^T W X is singular: the features are collinear "

@@ -27,7 +27,7 @@ import numpy as np
 import genviz.plots
 import genviz.widgets
 from genviz.plots._base import View
-from genviz.widgets._controls import Choice, Slider, TextArea
+from genviz.widgets._controls import Choice, SelectionSlider, Slider, TextArea
 
 #: where a missing case goes (the messages of the coverage tests say it)
 ADD_A_CASE = ("add the explorer's name to BUILDERS and a branch building it to _build in "
@@ -37,6 +37,8 @@ ADD_A_CASE = ("add the explorer's name to BUILDERS and a branch building it to _
 def control_values(control, n: int = 5) -> list:
     """Values spanning a control's range, ends included (every option of a choice; for text,
     the current text, an empty one and one with no known word)."""
+    if isinstance(control, SelectionSlider):
+        return list(control.options)
     if isinstance(control, Slider):
         if control.base is not None:
             exps = np.linspace(control.min, control.max, n)
@@ -107,6 +109,16 @@ def _spam():
     return X_train, label[train], X_test, label[test], vocab, models
 
 
+@functools.lru_cache(maxsize=None)
+def _spam_curves():
+    """Notebook 10's learning curves, smaller: the spam sample above, 4 sizes, 3 repetitions."""
+    from genviz.nb_vs_logistic import nb_vs_logistic_curves
+
+    X_train, y_train, X_test, y_test, _, _ = _spam()
+    return nb_vs_logistic_curves(X_train, y_train, X_test, y_test,
+                                 [10, 40, 160, X_train.shape[0]], 3, rng=0, n_words=100)
+
+
 def _claw(n):
     from genviz.kde import sample_claw
 
@@ -163,6 +175,9 @@ def _build(name):
     if name == "projection_explorer":
         X, _ = datasets.optical_digits()
         return knn.projection_explorer(X[:300], d=16, eps=0.3)
+    if name == "learning_curve_explorer":  # notebook 10
+        from genviz.widgets.learning_curves import learning_curve_explorer
+        return learning_curve_explorer(_spam_curves())
     if name == "gaussian_explorer_contours":  # notebook 00: the 2-D view only
         return gaussian.gaussian_explorer(surface=False)
     raise KeyError(f"no branch for {name!r} in _build: {ADD_A_CASE}")
@@ -172,7 +187,7 @@ def _build(name):
 BUILDERS = ["dimensionality_explorer", "histogram_explorer", "kde_explorer", "kde2d_explorer",
             "categorical_nb_explorer", "categorical_nb_explorer_enjoysport", "discretize_explorer", "kde_nb_explorer",
             "threshold_explorer", "email_explorer", "projection_explorer",
-            "gaussian_explorer_contours"]
+            "gaussian_explorer_contours", "learning_curve_explorer"]
 
 
 def explorer_factories() -> dict:

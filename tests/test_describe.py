@@ -203,9 +203,19 @@ def email():
                fmt(s["p_spam"])], dict(model="bernoulli")
 
 
+def learning_curves():
+    from explorer_testing import _spam_curves
+    from genviz.plots.learning_curves import LearningCurveView
+    v = LearningCurveView(_spam_curves(), 10)
+    s = v.state
+    return v, ["m = 10", "naive Bayes", "logistic regression", fmt(s["gen_error"]),
+               fmt(s["lr_error"])], dict(m=int(_spam_curves().sizes[-1]))
+
+
 BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, gda_fit, dimensionality, histogram, kde,
             bandwidth, kde2d, knn_classification, knn_regression, projection, categorical_nb,
-            categorical_nb_undefined, discretize, nb_vs_gda, kde_nb, spam_threshold, email]
+            categorical_nb_undefined, discretize, nb_vs_gda, kde_nb, spam_threshold, email,
+            learning_curves]
 
 
 def test_every_view_class_is_covered_here():

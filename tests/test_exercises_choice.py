@@ -34,7 +34,8 @@ def test_choice_is_an_exercise_with_a_kind():
     assert isinstance(q, Exercise) and q.kind == "concept" and _pred().kind == "prediction"
     assert Exercise("q", 1.0, hint="h", solution="s").kind == "compute"
     assert Exercise("q", 1.0, hint="h", solution="s", kind="explorer").kind == "explorer"
-    assert set(KINDS) == {"compute", "explorer", "concept", "prediction", "observation"}
+    assert set(KINDS) == {"compute", "explorer", "concept", "prediction", "observation",
+                          "investigation", "derivation", "open"}
     assert q.correct == (0,) and q.options == ("yes", "no")
 
 

@@ -148,7 +148,7 @@ def test_predict_2d_peak_against_a_direct_sum_of_scipy_normals():
 def test_more_smoothing_with_fewer_points_is_a_concept_with_reasons():
     c = kx.more_smoothing_with_fewer_points()
     right = c.options[c.correct[0]]
-    assert c.kind == "concept" and right.startswith("With fewer points")
+    assert c.kind == "concept" and right == "about √5 ≈ 2.2"  # sqrt(1000 / 200)
     for wrong in (o for o in c.options if o != right):
         fb = c.check(wrong)
         assert not fb.correct and len(str(fb)) > 40  # a reason, not only "wrong"

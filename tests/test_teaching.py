@@ -90,19 +90,11 @@ MAX_POSITION_SHARE = 0.40
 #: (b): items found answered above that issue #30's items 3-5 (practice that climbs) will
 #: rewrite, by notebook: the prompt's first words, and what gives them away
 KNOWN_ANSWERED_ABOVE: dict[str, dict[str, str]] = {
-    "04": {"Read the learning curves: at n = 1000": "the text after the curves: 'logistic "
-           "regression is ahead'",
-           "On the Poisson counts, GDA's mean test error": "the same text: 'more data cannot "
-           "remove a bias'"},
-    "05": {"Cross-validation picks a larger bandwidth": "the explanation of 05-cv-fewer-points"},
     "06": {"With alpha = 0, which label does naive Bayes predict": "the explanation of "
            "06-unseen-value: 'one zero factor makes the whole product zero'"},
-    "08": {"With the notes' bins": "the checked output of the notes' bins ({1200: 4, 1599: 4})",
-           "We give Gaussian naive Bayes the same measurement twice": "the text on correlated "
-           "features: 'double counted', 'multiplies it in twice'"},
 }
-#: (all six are graded questions of course/assignments.py: rewriting them changes the graded
-#: assignments too)
+#: (a graded question of course/assignments.py: rewriting it changes the graded assignment
+#: a06 too; #30's practice rewrote the other five)
 #: (notebook number, first line of the cell) -> why the cell may hold more
 ALLOWED_LONG: dict[tuple[str, str], str] = {}
 

@@ -33,10 +33,13 @@ Correct!
 Could not read 'a quarter' as a number: type a number such as 1.5e-3, a fraction such as 7/8 or an expression such as log(2)/3.
 """
 
-from genviz.exercises._core import (KINDS, Exercise, Feedback, Solution, _markdown_to_html,
-                                    claim_text, format_number, matching_claims, parse_answer)
+from genviz.exercises._core import (KINDS, OBJECTIVE_PATTERN, PRACTICE_KINDS, Exercise, Feedback,
+                                    Solution, _markdown_to_html, claim_text, format_number,
+                                    matching_claims, parse_answer)
 from genviz.exercises.choice import Choice, Prediction
 from genviz.exercises.observation import Observation
+from genviz.exercises.open import OpenQuestion
 
 __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
-           "Choice", "Prediction", "Observation", "claim_text", "matching_claims"]
+           "PRACTICE_KINDS", "OBJECTIVE_PATTERN", "Choice", "Prediction", "Observation",
+           "OpenQuestion", "claim_text", "matching_claims"]

@@ -15,13 +15,21 @@ import re
 import numpy as np
 
 __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
-           "claim_text", "matching_claims"]
+           "PRACTICE_KINDS", "OBJECTIVE_PATTERN", "claim_text", "matching_claims"]
 
-#: What kind of item an exercise is: ``"compute"`` (work a number out), ``"explorer"``
-#: (answered by setting an explorer and reading it), ``"concept"`` (a choice with a reason),
-#: ``"prediction"`` (asked before an explorer shows the answer) or ``"observation"`` (what the
-#: explorer showed, recorded after a prediction). Course tests count them.
-KINDS = ("compute", "explorer", "concept", "prediction", "observation")
+#: What kind of item an exercise is: ``"compute"`` (fluency: a formula of the notebook),
+#: ``"explorer"`` (set an explorer and read it), ``"concept"`` (a choice with a reason),
+#: ``"prediction"`` (before an explorer), ``"observation"`` (what it showed, after a
+#: prediction), ``"investigation"`` (found by *searching* with an explorer), ``"derivation"``
+#: (a step or result of a derivation; the worked derivation is the solution) or ``"open"`` (a
+#: transfer question, the model answer after an attempt: ``OpenQuestion``). Tests count them.
+KINDS = ("compute", "explorer", "concept", "prediction", "observation", "investigation",
+         "derivation", "open")
+#: The kinds of *practice* (predictions and observations belong to the explorers).
+PRACTICE_KINDS = ("compute", "explorer", "concept", "investigation", "derivation", "open")
+#: An objective: the notebook's two digits, a dot, its number in that notebook's list
+#: ("you will be able to ...", from 1): ``"05.3"``. An earlier notebook's = a retrieval item.
+OBJECTIVE_PATTERN = re.compile(r"[0-9]{2}\.[1-9][0-9]?")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -83,16 +91,23 @@ class Exercise:
         the item's own answer, explanation or solution (so it is the item's claim). Text
         answers, choices, predictions and one-digit answers need one: a number check cannot
         find them.
+    objective : str, optional
+        The objective it checks, ``"NN.k"`` (:data:`OBJECTIVE_PATTERN`); in a later notebook
+        it is a retrieval item. Tests: every practice item names one, every objective has one.
     """
 
     kind = "compute"
+    objective = None
 
     def __init__(self, prompt: str, answer, *, hint: str, solution: str, rtol: float = 5e-3,
-                 atol: float = 1e-9, kind: str | None = None, claims=()):
+                 atol: float = 1e-9, kind: str | None = None, claims=(),
+                 objective: str | None = None):
         for name, value in (("prompt", prompt), ("hint", hint), ("solution", solution)):
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{name} must be a non-empty string, got {value!r}")
         self.claims = _check_claims(claims)
+        if objective is not None:
+            self.objective = _check_objective(objective)
         if rtol < 0 or atol < 0:
             raise ValueError(f"rtol and atol must be >= 0, got rtol={rtol!r}, atol={atol!r}")
         if kind is not None:
@@ -108,6 +123,11 @@ class Exercise:
 
     def __repr__(self) -> str:
         return f"Exercise({self.prompt!r})"
+
+    @property
+    def retrieves(self) -> str | None:
+        """The notebook (``"05"``) whose objective this item checks, or None."""
+        return None if self.objective is None else self.objective[:2]
 
     def _repr_html_(self) -> str:
         return f"<div><b>Exercise.</b> {html.escape(self.prompt)}</div>"
@@ -210,6 +230,16 @@ class Solution:
                 f"<div><b>Answer:</b> {_markdown_to_html(self.latex or self.answer)}</div>")
 
     _repr_html_ = to_html
+
+
+def _check_objective(objective) -> str:
+    if not isinstance(objective, str):
+        raise TypeError(f"objective must be a string such as '05.3', got "
+                        f"{type(objective).__name__}")
+    if not OBJECTIVE_PATTERN.fullmatch(objective):
+        raise ValueError(f"objective must be the notebook's two digits, a dot and the "
+                         f"objective's number (e.g. '05.3'), got {objective!r}")
+    return objective
 
 
 def _check_claims(claims) -> tuple[str, ...]:

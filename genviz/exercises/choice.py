@@ -115,6 +115,8 @@ class Choice(Exercise):
     claims : sequence of str, optional
         The right answer's key claim as regular expressions (see
         :class:`~genviz.exercises.Exercise`): what a sentence giving the answer away says.
+    objective : str, optional
+        The objective the item checks, ``"05.3"`` (see :class:`~genviz.exercises.Exercise`).
 
     Attributes
     ----------
@@ -143,7 +145,7 @@ class Choice(Exercise):
 
     def __init__(self, prompt: str, options, answer, *, explanation: str, reasons=None,
                  hint: str | None = None, kind: str | None = None, id: str | None = None,
-                 claims=()):
+                 claims=(), objective: str | None = None):
         self.id = None if id is None else _check_id(id)
         if isinstance(options, (str, bytes)) or not hasattr(options, "__len__"):
             raise TypeError(f"options must be a list of strings, got {type(options).__name__}")
@@ -180,7 +182,7 @@ class Choice(Exercise):
         right = [options[i] for i in self.correct]
         super().__init__(prompt, right[0] if len(right) == 1 else right,
                          hint=hint or "Read the reason above, then try another option.",
-                         solution=explanation, kind=kind, claims=claims)
+                         solution=explanation, kind=kind, claims=claims, objective=objective)
         self._has_hint = hint is not None
 
     # -- construction helpers ------------------------------------------------------------------

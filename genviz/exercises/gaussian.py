@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Observation, Prediction
-from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov
+from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
 __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
-           "predict_peak_with_rho", "valid_covariance", "explorer_peak_height"]
+           "predict_peak_with_rho", "valid_covariance", "explorer_peak_height",
+           "rho_for_peak_ratio", "peak_formula_derivation", "change_of_units",
+           "uncorrelated_gaussian_independence", "EXPLORER_RHOS"]
 
 
 def _peak(sigma1, sigma2, rho) -> tuple[float, float]:
@@ -29,6 +31,7 @@ def peak_height(sigma1, sigma2, rho) -> Exercise:
         solution=(rf"$|\Sigma| = \sigma_1^2 \sigma_2^2 (1 - \rho^2) = {sigma1}^2 \cdot {sigma2}^2 "
                   rf"\cdot (1 - ({rho})^2) = {det:.6g}$, and in two dimensions "
                   rf"$p(\mu) = \dfrac{{1}}{{2\pi |\Sigma|^{{1/2}}}} = {peak:.6g}$."),
+        objective="02.2",
     )
 
 
@@ -43,6 +46,7 @@ def covariance_entries(sigma1, sigma2, rho) -> Exercise:
         solution=(r"$\Sigma = \begin{bmatrix}\sigma_1^2 & \rho\sigma_1\sigma_2 \\ "
                   r"\rho\sigma_1\sigma_2 & \sigma_2^2\end{bmatrix}$: variances on the diagonal, "
                   r"the covariance $\rho\sigma_1\sigma_2$ off it."),
+        objective="02.1",
     )
 
 
@@ -58,7 +62,7 @@ def major_axis_angle(cov) -> Exercise:
         solution=(r"The major axis is the eigenvector of the largest eigenvalue; its angle "
                   r"$\vartheta$ solves $\tan 2\vartheta = \dfrac{2\Sigma_{12}}{\Sigma_{11} - "
                   rf"\Sigma_{{22}}}}$, giving ${geo.angle:.2f}^\circ$."),
-        atol=0.5,
+        atol=0.5, objective="02.3",
     )
 
 
@@ -71,6 +75,7 @@ def mass_inside(k) -> Exercise:
              "degrees of freedom, whose CDF is 1 - exp(-t/2).",
         solution=(r"The squared Mahalanobis distance $r^2$ of a 2-D Gaussian draw is $\chi^2_2$, "
                   rf"whose CDF is $1 - e^{{-t/2}}$: $P(r^2 \le {k}^2) = 1 - e^{{-{k}^2/2}}$."),
+        objective="02.4",
     )
 
 
@@ -132,7 +137,9 @@ def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
         options, 0 if ok else 2, id="02-valid-covariance",
         claims=([r"symmetric[^.]{0,40}positive"] if ok else
                 [r"not positive definite", r"(eigenvalue|variance)[^.]{0,40}negative"]),
-        explanation=(rf"Its eigenvalues are ${lam[0]:.4g}$ and ${lam[1]:.4g}$. A covariance "
+        objective="02.1",
+        explanation=(rf"Its eigenvalues are ${lam[0]:.4g}$ and ${lam[1]:.4g}$"
+                     + ("" if ok else ": one eigenvalue is negative") + r". A covariance "
                      rf"needs $v^T\Sigma v > 0$ for every $v \ne 0$ (positive definite), i.e. "
                      rf"both eigenvalues positive, which for 2x2 means $|\rho| < 1$ with "
                      rf"$\rho = \Sigma_{{12}}/\sqrt{{\Sigma_{{11}}\Sigma_{{22}}}} = {rho:.4g}$."),
@@ -157,5 +164,167 @@ def explorer_peak_height(sigma1, sigma2, rho) -> Exercise:
         solution=(rf"$|\Sigma| = {sigma1}^2 \cdot {sigma2}^2 \cdot (1 - {rho}^2) = {det:.4g}$ "
                   rf"and $p(\mu) = 1/(2\pi|\Sigma|^{{1/2}}) = {peak:.4f}$: what the readout "
                   rf"shows."),
-        kind="explorer", rtol=2e-3, atol=1e-4,
+        kind="explorer", rtol=2e-3, atol=1e-4, objective="02.5",
     )
+
+
+# -- practice that climbs: an investigation, a derivation, an open question, a retrieval --------
+#: the explorer's grid of rho (genviz.widgets.gaussian: -0.95 to 0.95 in steps of 0.05)
+EXPLORER_RHOS = np.round(np.arange(-0.95, 0.951, 0.05), 2)
+
+
+def _peak_on_grid(sigma1, sigma2):
+    return np.array([mvn_pdf(np.zeros((1, 2)), np.zeros(2),
+                             cov_from_params(sigma1, sigma2, r))[0] for r in EXPLORER_RHOS])
+
+
+def rho_for_peak_ratio(ratio=1.5, sigma1=1.0, sigma2=1.0) -> Exercise:
+    """Investigation with the Gaussian explorer: the smallest ρ >= 0 on its slider at which the
+    peak p(μ) is at least ``ratio`` times its height at ρ = 0 (the density at the mean, computed
+    by :func:`genviz.gaussian.mvn_pdf` at every slider position, as the readout shows it).
+
+    Examples
+    --------
+    >>> rho_for_peak_ratio(1.5)._answer
+    0.75
+    """
+    ratio = float(ratio)
+    peaks = _peak_on_grid(sigma1, sigma2)
+    base = peaks[EXPLORER_RHOS == 0.0][0]
+    ok = [(r, p) for r, p in zip(EXPLORER_RHOS, peaks) if r >= 0 and p >= ratio * base]
+    if not ok:
+        raise ValueError(f"no ρ on the slider makes the peak {ratio:g} times taller; ask for a "
+                         f"smaller ratio")
+    rho, peak = ok[0]
+    exact = float(np.sqrt(1 - 1 / ratio**2))
+    return Exercise(
+        f"Investigate with the explorer: keep σ₁ = {sigma1:g}, σ₂ = {sigma2:g}. What is the "
+        f"smallest ρ ≥ 0 on the slider at which the peak p(μ) is at least {ratio:g} times as "
+        f"high as at ρ = 0?",
+        float(rho),
+        hint="Read the peak at ρ = 0 first, multiply it by the factor, then raise ρ step by step "
+             "(arrow keys) until the readout's peak reaches that height.",
+        solution=(rf"At $\rho = 0$ the peak is ${base:.4f}$; the slider first reaches "
+                  rf"${ratio:g} \times {base:.4f} = {ratio * base:.4f}$ at $\rho = {rho:g}$ "
+                  rf"(peak ${peak:.4f}$). Why there: $p(\mu) \propto 1/\sqrt{{1 - \rho^2}}$, so "
+                  rf"the ratio is $1/\sqrt{{1-\rho^2}} \ge {ratio:g}$ when "
+                  rf"$\rho \ge \sqrt{{1 - 1/{ratio:g}^2}} = {exact:.3f}$; the next slider "
+                  rf"position is ${rho:g}$."),
+        kind="investigation", atol=0.005, rtol=0.0, objective="02.5")
+
+
+#: candidate formulas for the peak of the bivariate normal (sigma1, sigma2, rho)
+_PEAK_FORMULAS = {
+    r"$\dfrac{1}{2\pi\sigma_1\sigma_2\sqrt{1-\rho^2}}$":
+        lambda s1, s2, r: 1 / (2 * np.pi * s1 * s2 * np.sqrt(1 - r**2)),
+    r"$\dfrac{1}{2\pi\sigma_1\sigma_2(1-\rho^2)}$":
+        lambda s1, s2, r: 1 / (2 * np.pi * s1 * s2 * (1 - r**2)),
+    r"$\dfrac{\sqrt{1-\rho^2}}{2\pi\sigma_1\sigma_2}$":
+        lambda s1, s2, r: np.sqrt(1 - r**2) / (2 * np.pi * s1 * s2),
+    r"$\dfrac{1}{2\pi(\sigma_1\sigma_2 - \rho)}$":
+        lambda s1, s2, r: 1 / (2 * np.pi * (s1 * s2 - r)),
+}
+
+
+def peak_formula_derivation(seed=0) -> Choice:
+    r"""Derivation: the peak :math:`p(\mu)` of the bivariate normal as a function of
+    :math:`\sigma_1, \sigma_2, \rho`, from :math:`|\Sigma|`.
+
+    The right option is the candidate that equals :func:`genviz.gaussian.mvn_pdf` at the mean
+    for random parameters (seeded).
+
+    Examples
+    --------
+    >>> q = peak_formula_derivation()
+    >>> "sqrt{1-" in q.options[q.correct[0]] and "dfrac{1}" in q.options[q.correct[0]]
+    True
+    """
+    gen = np.random.default_rng(seed)
+    params = np.column_stack([gen.uniform(0.5, 2, 6), gen.uniform(0.5, 2, 6),
+                              gen.uniform(-0.9, 0.9, 6)])
+    truth = [mvn_pdf(np.zeros((1, 2)), np.zeros(2), cov_from_params(*p))[0] for p in params]
+    options = list(_PEAK_FORMULAS)
+    right = [i for i, f in enumerate(_PEAK_FORMULAS.values())
+             if np.allclose([f(*p) for p in params], truth, rtol=1e-12)]
+    return Choice(
+        r"Derive the height of the bivariate normal at its mean, $p(\mu)$, as a function of "
+        r"$\sigma_1$, $\sigma_2$ and $\rho$. Start from $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$ and "
+        r"compute $|\Sigma|$ of $\Sigma(\sigma_1, \sigma_2, \rho)$. Which is it?",
+        options, right[0], id="02-peak-formula", kind="derivation", objective="02.2",
+        explanation=(r"$|\Sigma| = \sigma_1^2\sigma_2^2 - (\rho\sigma_1\sigma_2)^2 = "
+                     r"\sigma_1^2\sigma_2^2(1 - \rho^2)$, so $|\Sigma|^{1/2} = "
+                     r"\sigma_1\sigma_2\sqrt{1-\rho^2}$ and $p(\mu) = "
+                     r"1/(2\pi\sigma_1\sigma_2\sqrt{1-\rho^2})$: it grows without bound as "
+                     r"$|\rho| \to 1$, where the density collapses onto a line."),
+        reasons={1: "That forgets the square root of the determinant.",
+                 2: "Upside down: a larger |ρ| shrinks the determinant, so the peak grows.",
+                 3: "The off-diagonal entry is ρσ₁σ₂, and the determinant subtracts its square."},
+        claims=[r"σ ?1 ?σ ?2 ?sqrt ?\(? ?1 ?- ?ρ ?\^ ?2", r"\|σ\|\^ ?1/2 ?= ?σ ?1 ?σ ?2"],
+        hint="The determinant of [[a, b], [b, c]] is ac − b²; the off-diagonal entry is ρσ₁σ₂.")
+
+
+def change_of_units() -> OpenQuestion:
+    """Open transfer question: what a change of units does to Σ, ρ, the ellipses and the peak."""
+    return OpenQuestion(
+        "Adults' height (in metres) and weight (in kilograms) are roughly a 2-D Gaussian with "
+        "correlation ρ = 0.5. You re-measure height in centimetres. What happens to the "
+        "entries of Σ, to ρ, to the direction of the contour ellipses' major axis, and to the "
+        "peak p(μ)? Say why for each.",
+        (r"Height is multiplied by 100, so its variance is multiplied by $100^2$, the "
+         r"covariance by 100 and weight's variance not at all. $\rho = "
+         r"\mathrm{Cov}/(\sigma_1\sigma_2)$ is unchanged: correlation has no units. The "
+         r"eigenvectors change, so the ellipses point in another direction: in metres height "
+         r"varies far less than weight and the major axis lies almost along weight; in "
+         r"centimetres the variances are comparable and the axis turns. The peak "
+         r"$1/(2\pi|\Sigma|^{1/2})$ is divided by 100, because $|\Sigma|$ grows by $100^2$: a "
+         r"density is per unit area, and a square centimetre-kilogram is a hundredth of a "
+         r"metre-kilogram."),
+        key_points={"ρ does not change (no units)": r"(ρ|rho|correlation)[^.]{0,60}"
+                                                    r"(unchanged|same|not change|stays)",
+                    "Σ's entries scale (variance by 100², covariance by 100)":
+                        r"10 ?000|100 ?\^ ?2|100²|squared|covariance[^.]{0,40}100",
+                    "the ellipses' direction changes with the scale":
+                        r"(direction|axis|eigenvector|ellips|tilt|angle)[^.]{0,60}"
+                        r"(change|turn|rotat|differ)",
+                    "the peak falls by a factor 100": r"peak[^.]{0,60}(100|lower|smaller|fall)"},
+        claims=[r"correlation has no units"], objective="02.3")
+
+
+def uncorrelated_gaussian_independence(rho=0.0, *, n_points=50, seed=0) -> Choice:
+    """Retrieval of notebook 01 (independence): are the two coordinates of a 2-D Gaussian with
+    correlation ``rho`` independent? Decided numerically: does the density equal the product of
+    its two marginals at random points?
+
+    Examples
+    --------
+    >>> q = uncorrelated_gaussian_independence(0.0)
+    >>> q.options[q.correct[0]].startswith("yes")
+    True
+    """
+    gen = np.random.default_rng(seed)
+    X = gen.normal(size=(n_points, 2))
+    joint = mvn_pdf(X, np.zeros(2), cov_from_params(1.0, 1.0, rho))
+    product = np.exp(-0.5 * (X**2).sum(axis=1)) / (2 * np.pi)
+    independent = bool(np.allclose(joint, product, rtol=1e-10))
+    options = ["yes: the density is the product of the two marginal densities",
+               "no: two coordinates of one random vector are never independent",
+               "only on the line x₁ = x₂, where the two are equal",
+               "no: the density is not the product of its marginals"]
+    return Choice(
+        f"Notebook 1: A and B are independent when P(A ∧ B) = P(A) P(B). Take σ₁ = σ₂ = 1 and "
+        f"ρ = {rho:g}. Are the coordinates x₁ and x₂ of this Gaussian independent?",
+        options, 0 if independent else 3, id="02-independent-coordinates", objective="01.2",
+        explanation=(r"With $\rho = 0$, $\Sigma = I$ and the exponent "
+                     r"$-\frac12(x_1^2 + x_2^2)$ splits: $p(x_1, x_2) = \frac{1}{2\pi} "
+                     r"e^{-x_1^2/2} e^{-x_2^2/2} = p(x_1)\,p(x_2)$, the definition of "
+                     r"independence from notebook 1, for densities. (For a Gaussian, "
+                     r"uncorrelated means independent; for other distributions it does not.) "
+                     r"With $\rho \ne 0$ the cross term $\rho x_1 x_2$ in the exponent does "
+                     r"not split."),
+        reasons={0: None if independent else "With ρ ≠ 0 the exponent has a cross term ρx₁x₂.",
+                 1: "They can be: write the density out and see whether it splits.",
+                 2: "Independence is a property of the whole density, not of one line.",
+                 3: "With ρ = 0 the exponent has no cross term x₁x₂." if independent else None},
+        claims=[r"uncorrelated means independent", r"exponent[^.]{0,40}splits"],
+        hint="Write out the exponent −½ xᵀΣ⁻¹x for Σ = I: does it split into a part with x₁ and "
+             "a part with x₂?")

@@ -5,6 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises.gda_practice import (EXPLORER_START, loan_model_choice, midpoint_boundary,
+                                           newton_hessian_derivation,
+                                           phi_for_boundary_through_origin, qda_quadratic_term,
+                                           shared_sigma_same_peak, sigma_for_separable_sample,
+                                           zoo_new_species)
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
@@ -13,7 +18,10 @@ from genviz.synthetic import DataModel
 __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
            "theta0_from_params", "poisson_theta", "better_learner", "predict_boundary_with_phi",
            "duplicated_data_concept", "explorer_true_theta0", "predict_outliers",
-           "poisson_bias_concept", "explorer_bayes_error"]
+           "poisson_bias_concept", "explorer_bayes_error",
+           "qda_quadratic_term", "phi_for_boundary_through_origin", "zoo_new_species",
+           "shared_sigma_same_peak", "newton_hessian_derivation", "sigma_for_separable_sample",
+           "loan_model_choice", "midpoint_boundary"]
 
 
 def _fit(X, y):
@@ -32,6 +40,7 @@ def phi_by_hand(X, y) -> Exercise:
                   rf"$y = 1$ and divide by $n$: {ones} of the {n} examples, "
                   rf"$\phi = {ones}/{n}$."),
         claims=[rf"{ones} of the {n} (examples|animals|points)", rf"φ = {ones}/{n}"],
+        objective="03.2",
     )
 
 
@@ -46,6 +55,7 @@ def mean_by_hand(X, y, k: int) -> Exercise:
              f"many there are.",
         solution=(rf"$\mu_{k} = \dfrac{{\sum_i 1\{{y^{{(i)}} = {k}\}}\, x^{{(i)}}}}"
                   rf"{{\sum_i 1\{{y^{{(i)}} = {k}\}}}}$: the average of the class-{k} examples."),
+        objective="03.2",
     )
 
 
@@ -59,6 +69,7 @@ def sigma_by_hand(X, y) -> Exercise:
         solution=(r"$\Sigma = \frac1n \sum_{i=1}^n (x^{(i)} - \mu_{y^{(i)}})(x^{(i)} - "
                   r"\mu_{y^{(i)}})^T$ — each example centred at the mean of its own class, "
                   r"divided by $n$."),
+        objective="03.2",
     )
 
 
@@ -73,6 +84,7 @@ def boundary_point(X, y, x1: float) -> Exercise:
         solution=(rf"With $\theta = \Sigma^{{-1}}(\mu_1 - \mu_0) = ({theta[0]:.4g}, {theta[1]:.4g})$"
                   rf" and $\theta_0 = {theta0:.4g}$, the boundary is $\theta^T x + \theta_0 = 0$, "
                   rf"so $x_2 = -(\theta_0 + \theta_1 x_1)/\theta_2$ at $x_1 = {x1:g}$."),
+        objective="03.3",
     )
 
 
@@ -89,6 +101,7 @@ def theta_from_params(phi, mu0, mu1, cov) -> Exercise:
         solution=(r"In $\log\frac{p(x|y=1)\phi}{p(x|y=0)(1-\phi)}$ the quadratic terms "
                   r"$x^T\Sigma^{-1}x$ cancel and the coefficient of $x$ is "
                   r"$\theta = \Sigma^{-1}(\mu_1 - \mu_0)$ (`np.linalg.solve(Sigma, mu1 - mu0)`)."),
+        objective="04.2",
     )
 
 
@@ -102,6 +115,7 @@ def theta0_from_params(phi, mu0, mu1, cov) -> Exercise:
              "prior's log-odds log(phi / (1 - phi)).",
         solution=(r"$\theta_0 = \tfrac12 \mu_0^T\Sigma^{-1}\mu_0 - \tfrac12 \mu_1^T\Sigma^{-1}\mu_1"
                   r" + \log\frac{\phi}{1-\phi}$."),
+        objective="04.2",
     )
 
 
@@ -120,6 +134,7 @@ def poisson_theta(lam0, lam1) -> Exercise:
                   r"difference of the two classes is linear in $x_j$ with coefficient "
                   r"$\theta_j = \log(\lambda_{1j}/\lambda_{0j})$. The $-\lambda_{yj}$ terms and "
                   r"$\log\frac{\phi}{1-\phi}$ go into $\theta_0$; $\log x_j!$ cancels."),
+        objective="04.3",
     )
 
 
@@ -141,7 +156,7 @@ def better_learner(curves, n: int) -> Exercise:
              "averaged over repetitions, axis 0).",
         solution=(f"Mean test errors at $n = {n}$: GDA ${g:.4f}$, logistic regression "
                   f"${lr:.4f}$: {answer} is ahead of {other}."),
-        claims=[rf"{answer} (is|stays|keeps) (ahead|lower|better)"],
+        claims=[rf"{answer} (is|stays|keeps) (ahead|lower|better)"], objective="04.4",
     )
 
 
@@ -212,8 +227,9 @@ def duplicated_data_concept(X, y) -> Choice:
         "You copy every training example once, so each animal appears twice, and fit GDA "
         "again. Which of the four estimates φ, μ₀, μ₁, Σ change?",
         options, 0 if same else 3, id="03-duplicated-data",
-        claims=([r"doubl\w+[^.]{0,80}nothing changes", r"doubles each sum and its count"] if same else
-                [r"all four"]),
+        claims=([r"(copies|twice|doubl\w*)[^.]{0,80}nothing changes",
+                 r"doubles each sum and its count"] if same else [r"all four"]),
+        objective="03.2",
         explanation=(r"Every estimate is an average: $\phi$ of $1\{y^{(i)}=1\}$, $\mu_k$ of "
                      r"the class-$k$ points, $\Sigma$ of the outer products of the residuals. "
                      r"Doubling every point doubles each sum and its count, so nothing changes "
@@ -239,7 +255,7 @@ def explorer_true_theta0(phi, mu0, mu1, sigma1, sigma2, rho) -> Exercise:
         solution=(rf"$\theta_0 = \tfrac12\mu_0^T\Sigma^{{-1}}\mu_0 - \tfrac12\mu_1^T\Sigma^{{-1}}"
                   rf"\mu_1 + \log\frac{{\phi}}{{1-\phi}}$ with $\phi = {phi}$: "
                   rf"${theta0:.3f}$ (and $\theta = ({theta[0]:.3f}, {theta[1]:.3f})$)."),
-        kind="explorer", rtol=2e-3, atol=2e-3,
+        kind="explorer", rtol=2e-3, atol=2e-3, objective="03.3",
     )
 
 
@@ -254,8 +270,6 @@ def _learners_errors(family, params, n, seed, n_test):
     return {"gda": trial.test_error(trial.gda()), "lr": trial.lr_error}
 
 
-EXPLORER_START = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigma2=1.0, rho=0.3,
-                      phi=0.5)
 
 
 def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
@@ -330,6 +344,7 @@ def poisson_bias_concept(curves) -> Choice:
         claims=([r"(more data|data) (cannot|can not|does not|shrinks only)[^.]{0,40}"
                  r"(bias|variance)", r"wrong model's error does not vanish"] if stuck else
                 [r"every estimate converges"]),
+        objective="04.4",
     )
 
 
@@ -360,5 +375,5 @@ def explorer_bayes_error(rho, *, seed=0, n_test=4000, **params) -> Exercise:
                   rf"On the explorer's {n_test} test points it errs on a share ${err:.4f}$, an "
                   rf"estimate of its exact error ${exact:.4f}$ (a normal CDF per class) within "
                   rf"about two standard errors, ${slack:.3f}$."),
-        kind="explorer", rtol=2e-3, atol=6e-4,
+        kind="explorer", rtol=2e-3, atol=6e-4, objective="04.2",
     )

@@ -6,12 +6,13 @@ import math
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.joint import JointTable, dimensionality_curve
 
 __all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
            "dataset_log_likelihood", "predict_empty_share", "independence_concept",
-           "explorer_empty_fraction"]
+           "explorer_empty_fraction", "fewest_records_to_fill",
+           "training_log_likelihood_derivation", "clinic_joint_table"]
 
 
 def _explorer_curve(records, names, n, seed):
@@ -36,6 +37,7 @@ def marginal_probability(table, assignment: dict) -> Exercise:
         solution=r"Marginalise: $P(B) = \sum_{v} P(B \wedge A = v)$ — add the probabilities of "
                  r"every row that agrees with the assignment, whatever the other variables are "
                  r"(`table.prob(...)` does the sum).",
+        objective="01.1",
     )
 
 
@@ -51,6 +53,7 @@ def posterior_by_bayes(table, hypothesis: dict, evidence: dict) -> Exercise:
                   rf"$P(E) = {r.evidence:.4g}$, so $P(H \mid E) = \dfrac{{P(E \mid H)\,P(H)}}"
                   rf"{{P(E)}} = \dfrac{{{r.likelihood:.4g} \times {r.prior:.4g}}}{{{r.evidence:.4g}}}"
                   rf" = {r.posterior:.4g}$."),
+        objective="01.1",
     )
 
 
@@ -66,6 +69,7 @@ def parameter_count(cardinalities: dict) -> Exercise:
              "but they must sum to 1.",
         solution=(f"${times.join(map(str, cardinalities.values()))} = {cells}$ cells, minus 1 "
                   rf"because the probabilities must sum to 1: ${cells} - 1 = {cells - 1}$."),
+        objective="01.4",
     )
 
 
@@ -80,6 +84,7 @@ def dataset_log_likelihood(table, records) -> Exercise:
         solution=(r"Records are i.i.d., so $\log \hat P(\text{dataset}) = \sum_i \log \hat P(x_i)$: "
                   r"look up each record's probability and add the natural logs "
                   r"(`table.log_likelihood(records)`)."),
+        objective="01.3",
     )
 
 
@@ -160,7 +165,7 @@ def independence_concept(p_high=0.9) -> Choice:
         reasons=["Conditioning can also remove independence: two causes of one alarm.",
                  "Both directions fail: each property can hold without the other.",
                  "The number of values of C plays no role: think of a hidden common cause."],
-        hint="Think of C as a hidden common cause of A and B.",
+        hint="Think of C as a hidden common cause of A and B.", objective="01.2",
     )
 
 
@@ -180,5 +185,129 @@ def explorer_empty_fraction(records, names, d, n, *, seed=0) -> Exercise:
         solution=(f"With d = {d} the table has {cells} cells; the {n} records fall in "
                   f"{occupied} of them, so {cells - occupied} of {cells} are empty: "
                   f"${cells - occupied}/{cells} = {empty:.4f}$."),
-        kind="explorer", rtol=2e-3, atol=6e-4,
+        kind="explorer", rtol=2e-3, atol=6e-4, objective="01.4",
     )
+
+
+# -- practice that climbs: an investigation, a derivation, an open question ---------------------
+
+def fewest_records_to_fill(records, names, d, filled, *, seed=0) -> Exercise:
+    """Investigation with the dimensionality explorer: the fewest records ``n`` (its slider) for
+    which at least ``filled`` cells of the ``d``-variable table hold a record.
+
+    Computed by running the explorer's own study (the first ``n`` records of its seeded order,
+    :func:`genviz.joint.dimensionality_curve`) at every position of the slider. The records are
+    nested, so the number of filled cells never falls as ``n`` grows.
+
+    Examples
+    --------
+    >>> recs = np.array([["a", "x"], ["a", "y"], ["b", "x"], ["b", "y"]] * 5, dtype=object)
+    >>> fewest_records_to_fill(recs, ["u", "v"], 2, 3).kind
+    'investigation'
+    """
+    records = np.asarray(records, dtype=object)
+    filled = int(filled)
+    grid = range(min(10, len(records)), len(records) + 1)
+    found = next((n for n in grid
+                  if _explorer_curve(records, names, n, seed)["occupied"][d - 1] >= filled), None)
+    if found is None:
+        raise ValueError(f"even all {len(records)} records fill fewer than {filled} cells of "
+                         f"the d = {d} table; ask for fewer")
+    full = _explorer_curve(records, names, len(records), seed)
+    cells, most = int(full["cells"][d - 1]), int(full["occupied"][d - 1])
+    return Exercise(
+        f"Investigate with the explorer: set d = {d} variables, then move the records slider n. "
+        f"What is the fewest records n for which at least {filled} cells of the table hold a "
+        f"record (the readout's 'distinct')?",
+        found,
+        hint="Lower n one step at a time (arrow keys) from all the records and watch "
+             "'distinct': adding records can fill a cell, never empty one, so it only grows "
+             "with n.",
+        solution=(f"{found} records fill {filled} cells of the d = {d} table; one record "
+                  f"fewer fills {filled - 1}. All {len(records)} records fill only {most} of its "
+                  f"{cells} cells: the first records land in new cells, later ones mostly "
+                  f"repeat a combination already seen, so each added record fills less. A "
+                  f"table needs far more records than cells before every cell is filled."),
+        kind="investigation", atol=0.5, rtol=0.0, objective="01.4")
+
+
+def _log_likelihood_candidates(table, records) -> dict:
+    """The log-likelihood of ``records`` by four formulas over the counts of their cells."""
+    rows, counts = np.unique(np.asarray(records, dtype=str), axis=0, return_counts=True)
+    N = counts.sum()
+    p = counts / N
+    return {"sum_c_log": float(np.sum(counts * np.log(p))),
+            "sum_log": float(np.sum(np.log(p))),
+            "entropy": float(np.sum(p * np.log(p))),
+            "uniform": float(N * np.log(1.0 / table.p.size)),
+            "model": float(table.log_likelihood(records))}
+
+
+def training_log_likelihood_derivation(records, names, values=None) -> Choice:
+    r"""Derivation: the log-likelihood of the training records under the table learned from them
+    by counting, as a sum over the table's cells (``c`` records in a cell, ``N`` in all).
+
+    The right option is the formula that equals :meth:`genviz.joint.JointTable.log_likelihood`
+    of the learned table on these records (the four candidates are computed).
+
+    Examples
+    --------
+    >>> recs = [["a", "x"], ["a", "x"], ["b", "y"]]
+    >>> q = training_log_likelihood_derivation(recs, ["u", "v"])
+    >>> "c \log(c/N)" in q.options[q.correct[0]]
+    True
+    """
+    records = np.asarray(records, dtype=object)
+    table = JointTable.from_records(records, names, values)
+    cand = _log_likelihood_candidates(table, records)
+    options = [r"$\sum_{\text{cells}} c \log(c/N)$", r"$\sum_{\text{cells}} \log(c/N)$",
+               r"$\sum_{\text{cells}} (c/N) \log(c/N)$",
+               r"$N \log(1/\text{number of cells})$"]
+    keys = ["sum_c_log", "sum_log", "entropy", "uniform"]
+    right = [i for i, k in enumerate(keys) if np.isclose(cand[k], cand["model"], rtol=1e-12)]
+    return Choice(
+        "A table is learned by counting from $N$ training records ($c$ of them in a cell, so "
+        r"$\hat P(\text{cell}) = c/N$). Derive the training set's log-likelihood "
+        r"$\sum_{i=1}^N \log \hat P(x_i)$ as a sum over the table's cells: which is it?",
+        options, right[0] if len(right) == 1 else right, id="01-counting-log-likelihood",
+        kind="derivation", objective="01.3",
+        explanation=(r"Group the records by the cell they fall in: the $c$ records of a cell "
+                     r"all have $\hat P(x_i) = c/N$, so they contribute $c \log(c/N)$, and "
+                     r"empty cells contribute nothing: $\sum_i \log \hat P(x_i) = "
+                     r"\sum_{\text{cells}} c \log(c/N)$. Dividing by $N$ gives "
+                     r"$\sum (c/N) \log (c/N)$, minus the entropy of the learned table: the "
+                     rf"average log-likelihood per record. (On these {len(records)} records: "
+                     rf"{cand['model']:.2f}.)"),
+        reasons={1: "Each cell's log-probability is counted once, but c records fall in it.",
+                 2: "That is the log-likelihood divided by N: the average per record.",
+                 3: "The learned table is not uniform: it gives each cell c/N."},
+        claims=[r"c log ?\( ?c ?/ ?n ?\)"],
+        hint="Write the sum over records as a sum over cells: how many records share a cell's "
+             "probability?")
+
+
+def clinic_joint_table(n_symptoms=12, n_patients=500) -> OpenQuestion:
+    """Open transfer question: a full joint table for a clinic's symptoms and diagnosis."""
+    cells = 2 ** (n_symptoms + 1)
+    return OpenQuestion(
+        f"A clinic records {n_symptoms} yes/no symptoms and a yes/no diagnosis for "
+        f"{n_patients} patients, and wants $P(\\text{{diagnosis}} \\mid \\text{{symptoms}})$ "
+        f"from the full joint table learned by counting. What goes wrong for a new patient, and "
+        f"what would you do instead?",
+        (f"The full table has $2^{{{n_symptoms + 1}}} = {cells}$ cells for {n_patients} "
+         f"records: at least {cells - n_patients} cells are empty, so most combinations of "
+         f"symptoms were never seen. For a new patient with such a combination the learned "
+         f"table gives probability 0 to both diagnoses and the conditional is $0/0$, undefined "
+         f"(and one such test record makes a data set's log-likelihood $-\\infty$). Laplace "
+         f"smoothing makes it defined but then rests on pseudo-counts, not data. Instead make "
+         f"an assumption that needs fewer parameters: with the symptoms independent given the "
+         f"diagnosis (naive Bayes, notebook 6) it takes $2 \\times {n_symptoms} + 1 = "
+         f"{2 * n_symptoms + 1}$ numbers, each estimated from hundreds of patients; or use "
+         f"fewer symptoms."),
+        key_points={"counts the cells against the patients": r"cells|\b{0}\b|2\^".format(cells),
+                    "most combinations were never seen: probability 0 or 0/0":
+                        r"empty|never (seen|occur)|0 ?/ ?0|zero|undefined|impossible",
+                    "needs fewer parameters: an assumption (naive Bayes) or fewer variables":
+                        r"naive|independen|fewer (variables|symptoms|parameters)|assum"},
+        claims=[r"(at least|about|most of the) \d+ cells (are|stay) empty"],
+        objective="01.4")

@@ -8,44 +8,47 @@ import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises.kde_practice import (compare_on_training_data, empty_histogram_bins,
+                                           ise_optimal_bandwidth, lscv_leave_one_out_derivation)
 from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf, rule_of_thumb,
                         sample_claw)
 
 __all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth",
            "predict_bin_origin", "predict_tiny_bandwidth", "predict_cv_with_fewer_points",
            "predict_2d_peak", "more_smoothing_with_fewer_points",
-           "cv_bandwidth_in_explorer"]
+           "cv_bandwidth_in_explorer", "ise_optimal_bandwidth", "lscv_leave_one_out_derivation",
+           "compare_on_training_data", "empty_histogram_bins"]
 
 
 def kde_by_hand(data, x0, h, kernel="box") -> Exercise:
     """The KDE at one point, from the formula ``(1/(n h)) sum_i K((x0 - x_i)/h)``."""
     value = float(kde_pdf([x0], data, h, kernel)[0])
+    shown = [float(v) for v in np.round(np.asarray(data, dtype=float), 3)]
     return Exercise(
-        f"With the {kernel} kernel, h = {h} and data {list(np.round(data, 3))}, what is "
-        f"f_hat({x0})?",
+        f"With the {kernel} kernel, h = {h} and data {shown}, what is f_hat({x0})?",
         value,
         hint="Count (or weigh) the points x_i with (x0 - x_i)/h inside the kernel's support, then "
              "divide by n h. The slides' box kernel is 1 on [-1/2, 1/2).",
         solution=(rf"$\hat f(x_0) = \dfrac{{1}}{{nh}} \sum_{{i=1}}^n K\!\left(\dfrac{{x_0 - x_i}}"
-                  rf"{{h}}\right) = {value:.4g}$ (with $n = {len(data)}$, $h = {h}$): "
-                  rf"f̂({x0:g}) = {value:.4g}."),
-        claims=[rf"f̂ ?\({re.escape(f'{x0:g}')}\) ?= ?{re.escape(f'{value:.4g}')}\b"],
+                  rf"{{h}}\right)$ with $n = {len(shown)}$, $h = {h}$: so "
+                  rf"$\hat f({x0:g}) = {value:.4g}$."),
+        claims=[rf"hat f ?\( ?{x0:g} ?\) ?= ?{value:.4g}\b"], objective="05.2",
     )
 
 
 def histogram_height(data, width, origin, x0) -> Exercise:
     """The histogram density at ``x0``: count in x0's bin / (n * width)."""
-    height = float(histogram_pdf([x0], data, width, origin)[0])
+    value = float(histogram_pdf([x0], data, width, origin)[0])
     return Exercise(
         f"For bins of width {width} starting at {origin}, what is the histogram density at "
         f"x = {x0}?",
-        height,
+        value,
         hint="Find the bin [origin + k w, origin + (k+1) w) that holds x, count the data in it, "
              "divide by n w (so the bars' area is 1).",
         solution=(r"The bin of $x$ is $k = \lfloor (x - \text{origin})/w \rfloor$; the density is "
                   r"$\dfrac{\text{count in bin } k}{n\,w}$, so the bars have total area 1: "
-                  rf"the height at x = {x0:g} is {height:.4g}."),
-        claims=[rf"height at x = {re.escape(f'{x0:g}')} is {re.escape(f'{height:.4g}')}\b"],
+                  rf"the histogram's density at $x = {x0:g}$ is ${value:.4g}$."),
+        claims=[rf"density at x ?= ?{x0:g} is {value:.4g}\b"], objective="05.1",
     )
 
 
@@ -58,6 +61,7 @@ def silverman_bandwidth(data) -> Exercise:
              "and IQR = q75 - q25 (np.percentile).",
         solution=(r"$h = 0.9\,\min(s, \mathrm{IQR}/1.34)\, n^{-1/5}$ with $s$ the sample standard "
                   r"deviation (`ddof=1`) and $\mathrm{IQR} = q_{75} - q_{25}$."),
+        objective="05.3",
     )
 
 
@@ -287,26 +291,38 @@ def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
                                           "significant digits, e.g. 2.5e-05).", rtol=5e-3))
 
 
-def more_smoothing_with_fewer_points() -> Choice:
-    """Conceptual: why cross-validation selects a larger h for a smaller sample."""
+def more_smoothing_with_fewer_points(n_big=1000, n_small=200, *, h=0.05, reps=200,
+                                     seed=0) -> Choice:
+    """Conceptual: cross-validation selects a larger h for a smaller sample; by how much does
+    the estimate's noise grow when n shrinks at a fixed h? The right option is the one nearest
+    to a Monte Carlo ratio of the standard deviations of f_hat(0) over claw samples of both
+    sizes (the formula says sqrt(n_big / n_small))."""
+    gen = np.random.default_rng(seed)
+    sd = {n: float(np.std([kde_pdf([0.0], sample_claw(n, gen), h)[0] for _ in range(reps)]))
+          for n in (n_big, n_small)}
+    ratio = sd[n_small] / sd[n_big]
+    k = n_big / n_small
+    candidates = {f"about {k:g}": k, f"about √{k:g} ≈ {np.sqrt(k):.1f}": np.sqrt(k),
+                  f"about 1/{k:g}: fewer points, less noise": 1 / k,
+                  "1: at the same h the noise does not change": 1.0}
+    right = int(np.argmin([abs(np.log(ratio / v)) for v in candidates.values()]))
     return Choice(
-        "Cross-validation picks a larger bandwidth for 200 claw draws than for 1000. Why?",
-        ["The claw density is smoother when we have fewer draws of it.",
-         "With fewer points a narrow-bump estimate is noisier, and smoothing more removes more "
-         "noise than it adds blur.",
-         "Cross-validation always prefers large h when n is small, whatever the data."],
-        1,
-        explanation=("The error of a KDE has two parts: blur (bias), which grows with $h$, and "
-                     "noise (variance), which shrinks with $h$ and with $n$ — roughly "
-                     "$1/(nh)$. With fewer points the noise is larger at every $h$, so the best "
-                     "balance moves to a larger $h$. Cross-validation finds that balance from the "
-                     "data alone."),
-        reasons={0: "The true density is the same claw however many draws we take.",
-                 2: "On data from a single narrow spike it would still pick a small h: it "
-                    "follows the data, not n alone."},
-        kind="concept", id="05-more-smoothing",
-        claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)",
-                r"noise[^.]{0,60}larger at every h"])
+        f"Cross-validation picks a larger bandwidth for {n_small} claw draws than for {n_big}. "
+        f"Here is why, in numbers: at a fixed $h$ the noise of the estimate, the standard "
+        f"deviation of $\\hat f(x)$, is about $\\sqrt{{f(x)\\int K^2/(nh)}}$. By what factor "
+        f"does it grow from n = {n_big} to n = {n_small}, at the same h?",
+        list(candidates), right, id="05-more-smoothing", objective="05.3",
+        explanation=(f"The noise falls like $1/\\sqrt{{nh}}$, so at the same $h$ it grows by "
+                     f"$\\sqrt{{{n_big}/{n_small}}} = {np.sqrt(k):.2f}$ (simulated on {reps} "
+                     f"claw samples of each size: {ratio:.2f}), while the blur (the bias, about "
+                     f"$h^2$) does not depend on $n$. The balance of noise and blur then sits at "
+                     f"a larger $h$: raising $h$ buys the noise back at the price of some blur. "
+                     f"Cross-validation finds that balance from the data alone."),
+        reasons={0: "The variance falls like 1/(nh); the standard deviation is its square root.",
+                 2: "Fewer points means fewer bumps to average: more noise, not less.",
+                 3: "h is the same, but each bump now carries 1/n of a smaller n."},
+        claims=[r"grows by (\$)?sqrt", r"noise falls like 1 ?/ ?sqrt"],
+        hint="Variance of an average of n independent terms: σ²/n. Then take the square root.")
 
 
 def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:
@@ -330,4 +346,4 @@ def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:
         solution=(f"The explorer draws {n} points from the claw (seed {seed}), scores 100 "
                   f"bandwidths from 0.005 to 1.5 and marks the best: $h = {best:.4f}$ (for "
                   f"1000 draws it is {_best_h(sample_claw(1000, seed), method):.4f})."),
-        kind="explorer")
+        kind="explorer", objective="05.3")

@@ -7,14 +7,16 @@ import re
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
-from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.kde import kde_pdf
 from genviz.knn import KNNClassifier, KNNRegressor
 from genviz.projections import jl_min_dim, projection_ratios
 from genviz.synthetic import flip_labels, regression_truth
 
 __all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations",
            "predict_noise_and_k", "predict_regression_k", "predict_projection_spread",
-           "k_equals_m", "accuracy_in_knn_explorer"]
+           "k_equals_m", "accuracy_in_knn_explorer", "dimension_for_spread",
+           "knn_average_variance_derivation", "knn_or_a_class_model", "k_like_a_bandwidth"]
 
 
 def majority_vote(X, y, query, k) -> Exercise:
@@ -35,7 +37,7 @@ def majority_vote(X, y, query, k) -> Exercise:
                   f"{', '.join(f'${v:.3f}$' for v in dist[0])}; their labels are "
                   f"{', '.join(str(v) for v in np.asarray(y)[ind[0]])}, and the majority is "
                   f"**{label}**."),
-        claims=[rf"the majority is {re.escape(str(label).lower())}\b"],
+        claims=[rf"the majority is \W*{re.escape(str(label).lower())}\b"], objective="09.1",
     )
 
 
@@ -53,6 +55,7 @@ def knn_regression_value(x, y, x0, k) -> Exercise:
         solution=(f"The {k} nearest $x_i$ are "
                   f"{', '.join(f'${v:.3f}$' for v in x[np.sort(ind[0])])}; the average of their "
                   rf"$y_i$ is $\hat y({x0}) = {value:.4f}$."),
+        objective="09.1",
     )
 
 
@@ -67,7 +70,7 @@ def jl_dimension(m, eps) -> Exercise:
         hint="Use the natural logarithm and round up to the next integer.",
         solution=(rf"$\dfrac{{4 \ln {m}}}{{{eps}^2/2 - {eps}^3/3}} = "
                   rf"{4 * np.log(m) / (eps**2 / 2 - eps**3 / 3):.2f}$, rounded up: $d = {d}$."),
-        rtol=0.0, atol=0.5,
+        rtol=0.0, atol=0.5, objective="09.4",
     )
 
 
@@ -85,7 +88,7 @@ def distance_computations(n_train, n_queries, n_features, d) -> Exercise:
         solution=(rf"${n_queries} \times {n_train} \times {n_features}$ multiply-adds against "
                   rf"${n_queries} \times {n_train} \times {d}$: the factor is "
                   rf"${n_features}/{d} = {ratio:g}$."),
-        claims=[rf"factor is {n_features}/{d} = {ratio:g}\b"],
+        claims=[rf"the factor is {n_features} ?/ ?{d} ?= ?{ratio:g}\b"], objective="09.4",
     )
 
 
@@ -238,7 +241,8 @@ def k_equals_m(X, y) -> Choice:
                      "every vote is the same: the most common label wins everywhere. k trades "
                      "variance (small k) for bias (large k); $k = m$ is all bias."),
         reasons={0: "That is k = 1.",
-                 2: "Every query sees the same m neighbours, so every vote is the same."})
+                 2: "Every query sees the same m neighbours, so every vote is the same."},
+        objective="09.2")
 
 
 def accuracy_in_knn_explorer(X, y, X_test, y_test, k, noise) -> Exercise:
@@ -251,4 +255,138 @@ def accuracy_in_knn_explorer(X, y, X_test, y_test, k, noise) -> Exercise:
         hint="Set both sliders and read the line \"test accuracy, k-NN\" of the readout.",
         solution=(f"With {noise:.0%} of the training labels flipped (the explorer's seeded flips), "
                   f"{k}-NN classifies {value:.3f} of the clean test points correctly."),
-        kind="explorer")
+        kind="explorer", objective="09.2")
+
+
+# -- practice that climbs: an investigation, a derivation, an open question, a retrieval --------
+
+def dimension_for_spread(X, spread=0.1, *, seed=0, d_max=None) -> Exercise:
+    """Investigation with the projection explorer: the smallest target dimension ``d`` on its
+    slider at which the standard deviation of the distance ratios is at most ``spread`` (the
+    explorer's own projections, :func:`genviz.projections.projection_ratios`, at every d).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(40, 64))
+    >>> dimension_for_spread(X, 0.2).kind
+    'investigation'
+    """
+    X = check_points(X, "X")
+    spread = check_scalar(spread, "spread", low=0.0, low_open=True)
+    study = projection_ratios(X, X.shape[1] if d_max is None else d_max, seed)
+    stds = np.array([s["std"] for s in study.stats])
+    ok = np.flatnonzero(stds <= spread)
+    if ok.size == 0:
+        raise ValueError(f"no d up to {len(stds)} brings the spread down to {spread:g}; ask "
+                         f"for more")
+    d = int(study.dims[ok[0]])
+    return Exercise(
+        f"Investigate with the projection explorer: what is the smallest d at which the "
+        f"distance ratios' standard deviation (the readout's 'std') is at most {spread:g}?",
+        d,
+        hint="Raise d step by step (arrow keys) and watch 'ratio mean ..., std ...'. The "
+             "spread falls roughly like 1/√(2d): estimate where to look first.",
+        solution=(rf"The std first drops to {spread:g} or below at $d = {d}$ "
+                  rf"(${stds[ok[0]]:.3f}$; at $d = {d - 1}$ it is ${stds[ok[0] - 1]:.3f}$). The "
+                  rf"rule of thumb $1/\sqrt{{2d}} \le {spread:g}$ gives $d \ge "
+                  rf"{1 / (2 * spread**2):.0f}$: these ratios are about a tenth of a standard "
+                  rf"deviation away from 1 only with some fifty dimensions, close to the "
+                  rf"original 64."),
+        kind="investigation", atol=0.5, rtol=0.0, objective="09.4")
+
+
+def knn_average_variance_derivation(k=7, sigma=0.3, *, reps=20000, seed=0) -> Choice:
+    r"""Derivation: the noise of a k-NN regression estimate. With labels
+    :math:`y_i = f(x_i) + \varepsilon_i`, independent noise of variance :math:`\sigma^2`, what is
+    the variance of the average of the :math:`k` neighbours' noise? Decided by simulation (the
+    candidate nearest to the empirical variance).
+
+    Examples
+    --------
+    >>> q = knn_average_variance_derivation()
+    >>> q.options[q.correct[0]]
+    'σ²/k'
+    """
+    k = check_int(k, "k", low=2)
+    sigma = check_scalar(sigma, "sigma", low=0.0, low_open=True)
+    gen = np.random.default_rng(seed)
+    var = float(np.var(gen.normal(0.0, sigma, (reps, k)).mean(axis=1)))
+    candidates = {"σ²/k": sigma**2 / k, "σ²/√k": sigma**2 / np.sqrt(k), "σ²": sigma**2,
+                  "kσ²": k * sigma**2}
+    right = int(np.argmin([abs(np.log(var / v)) for v in candidates.values()]))
+    return Choice(
+        rf"k-NN regression averages the labels of the $k$ nearest points. If each label is "
+        rf"$y_i = f(x_i) + \varepsilon_i$ with independent noise of variance $\sigma^2$, what "
+        rf"is the variance of the average of the $k$ noise terms (the part of the estimate "
+        rf"that follows the noise)?",
+        list(candidates), right, id="09-knn-average-variance", kind="derivation",
+        objective="09.2",
+        explanation=(rf"$\mathrm{{Var}}\big(\frac1k\sum_{{i\in I}}\varepsilon_i\big) = "
+                     rf"\frac{{1}}{{k^2}}\sum_{{i \in I}}\mathrm{{Var}}(\varepsilon_i) = "
+                     rf"\frac{{k\sigma^2}}{{k^2}} = \sigma^2/k$ (independent terms: variances "
+                     rf"add). Simulated with $k = {k}$, $\sigma = {sigma:g}$: ${var:.5f}$, "
+                     rf"against $\sigma^2/k = {sigma**2 / k:.5f}$. So the noise shrinks like "
+                     rf"$1/k$, while the bias grows: the neighbours spread further from $x$, "
+                     rf"where $f$ differs. That is the trade-off $k$ controls."),
+        reasons={1: "Variances of independent terms add: the sum has kσ², divided by k².",
+                 2: "Averaging independent noise reduces it.",
+                 3: "That is the variance of the sum, before dividing by k."},
+        claims=[r"noise shrinks like 1 ?/ ?k", r"frac ?k ?σ ?\^ ?2 ?k ?\^ ?2"],
+        hint="Var(a Z) = a² Var(Z), and variances of independent terms add.")
+
+
+def knn_or_a_class_model() -> OpenQuestion:
+    """Open transfer question: k-NN or a generative classifier?"""
+    return OpenQuestion(
+        "Two tasks. (a) 150 patients, two blood values each, and the two classes look like "
+        "two Gaussian clouds. (b) 50,000 labelled points in 2-D whose classes form irregular, "
+        "twisting regions. For each: k-NN, or a generative classifier such as GDA or naive "
+        "Bayes? Why?",
+        (r"(a) GDA: its model (Gaussian classes) is about right, it needs only a mean per "
+         r"class and one covariance, estimated well from 150 points, and it gives $p(y\mid "
+         r"x)$. k-NN would work too but is noisier with so few points and must keep them all. "
+         r"(b) k-NN: one Gaussian per class is the wrong model for twisting regions (a biased "
+         r"boundary that more data cannot fix), while k-NN follows any boundary given enough "
+         r"points, and 50,000 is plenty. Its price is storing every point and comparing each "
+         r"query with all of them, $O(mn)$ per query; choose $k$ by cross-validation."),
+        key_points={"Gaussian classes, few points: GDA (right model, few parameters)":
+                        r"gda|gaussian|generative|naive bayes",
+                    "irregular classes, many points: k-NN (no model needed)":
+                        r"k.?nn|neighbou?r",
+                    "a wrong class model keeps a bias; k-NN costs memory and time":
+                        r"bias|wrong model|memory|store|O ?\(|cost|slow"},
+        claims=[r"one gaussian per class is the wrong model for twisting regions"],
+        objective="09.3")
+
+
+def k_like_a_bandwidth(x, y, ks=(1, 30), hs=(0.05, 1.0)) -> Choice:
+    """Retrieval of notebook 05 (the bandwidth trades noise for blur): what k does in k-NN
+    regression compared with h in a KDE. Decided numerically: the total variation (wiggliness)
+    of the k-NN estimate at the two ``ks`` and of the KDE of ``x`` at the two ``hs``."""
+    x = check_vector(x, "x")
+    grid = np.linspace(x.min(), x.max(), 400)
+
+    def wiggle(f):
+        return float(np.sum(np.abs(np.diff(f))))
+
+    knn = [wiggle(KNNRegressor(k).fit(x[:, None], y).predict(grid[:, None])) for k in ks]
+    kde = [wiggle(kde_pdf(grid, x, h)) for h in hs]
+    same_way = (knn[1] < knn[0]) and (kde[1] < kde[0])
+    options = ["a larger k, like a larger h, smooths more: less noise, more blur (bias)",
+               "a larger k, like a smaller h, follows the data more closely",
+               "k and h have nothing in common: one counts points, the other measures distance"]
+    return Choice(
+        "Notebook 5: the bandwidth h of a KDE trades noise for blur. How does the number of "
+        "neighbours k of k-NN regression compare with h?",
+        options, 0 if same_way else 1, id="09-k-like-bandwidth", objective="05.3",
+        explanation=(rf"Both average over a neighbourhood of $x$: the KDE weighs the points "
+                     rf"within about $h$, k-NN the $k$ nearest. A larger neighbourhood averages "
+                     rf"more noise away and blurs more. Measured as total variation on "
+                     rf"{len(grid)} points: k-NN {knn[0]:.1f} at $k = {ks[0]}$ and {knn[1]:.1f} "
+                     rf"at $k = {ks[1]}$; the KDE {kde[0]:.1f} at $h = {hs[0]:g}$ and "
+                     rf"{kde[1]:.1f} at $h = {hs[1]:g}$. k-NN's neighbourhood adapts: it is "
+                     rf"narrow where the points are dense and wide where they are sparse."),
+        reasons={1: "More neighbours means a wider average, not a closer fit.",
+                 2: "A count of neighbours sets a distance too: the distance to the k-th one."},
+        claims=[r"larger neighbourhood averages more noise away"],
+        hint="What does each estimate average over, and what happens when that region grows?")

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 
 import numpy as np
 
 from genviz._validation import check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises.naive_bayes_practice import (  # re-exported: the notebooks' builders
+    alpha_for_posterior, bimodal_sensor, full_joint_of_a_small_table,
+    gaussian_nb_as_gaussian_derivation, logsumexp_shift_derivation, rare_symptom,
+    rho_for_gda_advantage, silverman_on_two_modes, smoothing_can_flip)
 from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
 
@@ -16,7 +19,10 @@ __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
            "living_area_bin", "gaussian_nb_parameters", "parameter_count",
            "predict_smallest_alpha", "predict_unseen_value", "smoothing_can_flip",
            "posterior_in_query_builder", "predict_narrow_bins", "predict_correlation",
-           "predict_wide_kde", "duplicated_feature", "accuracy_in_nb_vs_gda_explorer"]
+           "predict_wide_kde", "duplicated_feature", "accuracy_in_nb_vs_gda_explorer",
+           "alpha_for_posterior", "logsumexp_shift_derivation", "rare_symptom",
+           "full_joint_of_a_small_table", "rho_for_gda_advantage",
+           "gaussian_nb_as_gaussian_derivation", "bimodal_sensor", "silverman_on_two_modes"]
 
 
 def _day(query) -> str:
@@ -47,6 +53,7 @@ def conditional_by_counting(X, y, feature_names, feature, value, label, alpha=0.
                   rf"\dfrac{{c_v + \alpha}}{{N_k + \alpha\,|\text{{values}}|}} = {float(p):.4f}$ "
                   rf"with $\alpha = {alpha:g}$: $c_v$ counts the class-{label} rows with {feature} = "
                   rf"{value}, $N_k$ all class-{label} rows."),
+        objective="06.3" if alpha else "06.1",
     )
 
 
@@ -63,6 +70,7 @@ def posterior_of_query(X, y, feature_names, query, label, alpha=1.0) -> Exercise
         solution=(r"Scores $P(y)\prod_j P(x_j \mid y)$: " + ", ".join(
             f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
             + rf"; normalised, $P(y = \text{{{label}}} \mid x) = {e['posterior'][k]:.4f}$."),
+        objective="06.2",
     )
 
 
@@ -85,6 +93,7 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
                   + f"; the larger wins: naive Bayes answers **{decision}**." + why),
         claims=([r"one zero factor makes the whole product[^.]{0,60}zero"] if zero else
                 [rf"naive bayes (answers|predicts) {decision.lower()}\b"]),
+        objective="06.3",
     )
 
 
@@ -95,15 +104,19 @@ def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
     lo = f"< {edges[0]:g}" if b == 1 else f"{edges[b - 2]:g}"
     hi = "" if b > len(edges) else f"{edges[b - 1]:g}"
     span = lo if b == 1 else (f"{lo}–{hi}" if hi else f"> {lo}")
+    on_edge = bool(np.any(np.isclose(edges, area)))
     return Exercise(
         f"With the notes' bins (< 400, 400-800, 800-1200, 1200-1600, > 1600 square feet -> "
-        f"1..5), which value x_j does a house of {area:g} square feet get?",
+        f"1..5), which value x_j does a house of "
+        + (f"exactly {area:g} square feet get? The notes' table is ambiguous there; use the "
+           f"convention of genviz's `discretize`, as printed above."
+           if on_edge else f"{area:g} square feet get?"),
         b,
         hint="Count how many bin edges are at or below the area, then add 1.",
         solution=(f"{area:g} is at or above {int(np.sum(np.asarray(edges) <= area))} of the "
                   f"edges {', '.join(f'{e:g}' for e in edges)}: it is in the bin {span}: "
                   f"{b}, so $x_j = {b}$."),
-        atol=0.0, rtol=0.0,
+        atol=0.0, rtol=0.0, objective="08.1",
         claims=[rf"{re.escape(lo)}(\s*[–-]\s*{re.escape(hi)})?\s*:\s*{b}\b" if b > 1 else
                 rf"< ?{edges[0]:g}\s*:\s*1\b"],
     )
@@ -123,6 +136,7 @@ def gaussian_nb_parameters(x, y, label) -> Exercise:
         solution=(rf"$\mu = \frac{{1}}{{N_k}}\sum_{{i: y_i = k}} x_i = {mean:.3f}$ and "
                   rf"$\sigma^2 = \frac{{1}}{{N_k}}\sum_{{i: y_i = k}} (x_i - \mu)^2 = {var:.3f}$ "
                   r"(divide by $N_k$, not $N_k - 1$)."),
+        objective="08.2",
     )
 
 
@@ -139,7 +153,7 @@ def parameter_count(n_features, n_classes) -> Exercise:
         solution=(rf"$2dK + (K - 1) = 2 \cdot {d} \cdot {K} + {K - 1} = {count}$ (GDA with a shared "
                   rf"full covariance has $dK + d(d+1)/2 + K - 1 = "
                   rf"{d * K + d * (d + 1) // 2 + K - 1}$)."),
-        atol=0.0, rtol=0.0,
+        atol=0.0, rtol=0.0, objective="08.2",
     )
 
 
@@ -248,48 +262,6 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
             atol=6e-4))
 
 
-def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)) -> Choice:
-    """Conceptual: can Laplace/Lidstone smoothing change a decision? Computed on the table:
-    every combination of the seen values is classified by plain counting and with each
-    pseudo-count of ``alphas`` (the query builder's range), smallest first."""
-
-    alphas = [check_scalar(a, "alphas", low=0.0, low_open=True) for a in alphas]
-    plain = _fit(X, y, feature_names, 0.0)
-    queries = [list(q) for q in itertools.product(*[c.tolist() for c in plain.categories_])]
-    before = [plain.explain(q) for q in queries]
-    flipped = None
-    for alpha in alphas:
-        smooth = _fit(X, y, feature_names, alpha)
-        for q, e0 in zip(queries, before):
-            if e0["posterior"] is not None and smooth.explain(q)["decision"] != e0["decision"]:
-                flipped = (tuple(q), e0["decision"], smooth.explain(q)["decision"], alpha)
-                break
-        if flipped:
-            break
-    example = ("" if flipped is None else
-               f" On this table the day {_day(flipped[0])} is classified {flipped[1]} by plain "
-               f"counting and {flipped[2]} with $\\alpha = {flipped[3]:g}$ (try it in the query "
-               "builder).")
-    return Choice(
-        "Can smoothing (a pseudo-count $\\alpha > 0$) change which class naive Bayes predicts, "
-        "not only the probabilities?",
-        ["Yes", "No: it changes every estimate by about the same factor, so the larger score "
-                "stays larger",
-         "Only from α = 1 on: smaller pseudo-counts only rescale the probabilities"],
-        0 if flipped is not None else 1, id="06-smoothing-can-flip",
-        explanation=("Smoothing moves estimates from small counts much more than estimates from "
-                     "large ones (0 of 1 becomes 1 of 3, while 50 of 100 stays about a half), "
-                     "and it moves them towards uniform. A class whose score rests on a few "
-                     "counts can lose its lead: raise α far enough and the decision changes."
-                     + example),
-        reasons={1: "The change is not the same factor for every estimate: compare 0/1 -> "
-                    "1/3 with 6/9 -> 7/12.",
-                 2: "Every α > 0 moves small counts more than large ones; 1 is not a "
-                    "threshold."},
-        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision\w* (changes|flips)"]
-                if flipped is not None else [r"larger score stays larger"]))
-
-
 def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> Exercise:
     """:func:`posterior_of_query`, answered with the query builder (an explorer item)."""
     ex = posterior_of_query(X, y, feature_names, query, label, alpha)
@@ -299,7 +271,7 @@ def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> 
         ex._answer,
         hint=("Set every dropdown and the alpha slider, then read the row P(y | x) of the "
               "readout, in the column of the class asked for."),
-        solution=ex._solution, kind="explorer")
+        solution=ex._solution, kind="explorer", objective="06.2")
 
 
 # -- notebook 08: predictions before the explorers, a conceptual item, an explorer item --------
@@ -422,7 +394,7 @@ def duplicated_feature(x, y) -> Choice:
                      r"features are double counted the same way, in part."),
         reasons={0: "Naive Bayes assumes features independent given the class; it cannot see "
                     "that two are copies.",
-                 2: "Each factor adds evidence in the same direction."})
+                 2: "Each factor adds evidence in the same direction."}, objective="08.3")
 
 
 def accuracy_in_nb_vs_gda_explorer(rho, model="gda") -> Exercise:
@@ -439,4 +411,4 @@ def accuracy_in_nb_vs_gda_explorer(rho, model="gda") -> Exercise:
         hint=f"Move the rho slider to {rho:g} and read the line for {name} in the readout.",
         solution=(f"At $\\rho = {rho:g}$: naive Bayes {r.accuracy_nb:.3f}, GDA "
                   f"{r.accuracy_gda:.3f} (on the same {r.y_test.size} test points)."),
-        kind="explorer")
+        kind="explorer", objective="08.3")

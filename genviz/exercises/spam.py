@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
 __all__ = ["laplace_phi", "smola_offset", "email_log_odds", "flagged_ham",
            "predict_threshold_direction", "predict_added_word", "doubled_email",
-           "flagged_ham_in_explorer"]
+           "flagged_ham_in_explorer", "log10_c_for_flagged_ham", "bernoulli_weight_derivation",
+           "french_emails", "generative_or_discriminative", "EXPLORER_LOG10_CS"]
+
+#: the threshold explorer's slider: log10 c from -40 to 40 in steps of 0.5
+EXPLORER_LOG10_CS = np.round(np.arange(-40.0, 40.001, 0.5), 1)
 
 
 def _check_word(word, vocabulary: Vocabulary) -> int:
@@ -56,11 +60,13 @@ def laplace_phi(X_train, y_train, vocabulary: Vocabulary, word: str = "free",
              "(X_train[y_train == label][:, j] > 0).sum().",
         solution=(f"{n_with} of the {m} training {label} emails contain \"{word}\": "
                   rf"$\phi_{{j|y}} = \dfrac{{1 + {n_with}}}{{2 + {m}}} = {(n_with + 1) / (m + 2):.5f}$."),
+        objective="07.2",
     )
 
 
 def smola_offset(y_train, c: float) -> Exercise:
-    """Smola's offset ``b = log c + log m_ham - log m_spam`` of Algorithm 1.1.
+    """Smola's threshold offset ``tau = log c + log m_ham - log m_spam`` of Algorithm 1.1 (Smola
+    writes it ``b``; in notebook 07 ``b`` is the bias of the linear form, so ``tau = log c - b``).
 
     Examples
     --------
@@ -74,15 +80,18 @@ def smola_offset(y_train, c: float) -> Exercise:
         raise ValueError("y_train must contain both 'ham' and 'spam'")
     if not c > 0:
         raise ValueError(f"c must be > 0, got {c!r}")
+    tau = float(np.log(c) + np.log(m_ham) - np.log(m_spam))
     return Exercise(
-        f"Algorithm 1.1 flags an email as spam when sum_j x_j (log p_spam,j - log p_ham,j) > b. "
-        f"What is the offset b for c = {c:g} on our training set?",
-        float(np.log(c) + np.log(m_ham) - np.log(m_spam)),
-        hint="b = log c + log m_ham - log m_spam, with m_ham and m_spam the numbers of "
+        f"Algorithm 1.1 flags an email as spam when sum_j x_j (log p_spam,j - log p_ham,j) > tau. "
+        f"What is the threshold offset tau (Smola's b) for c = {c:g} on our training set?",
+        tau,
+        hint="tau = log c + log m_ham - log m_spam, with m_ham and m_spam the numbers of "
              "training ham and spam emails (natural logarithms).",
         solution=(rf"$m_\text{{ham}} = {m_ham}$, $m_\text{{spam}} = {m_spam}$: "
-                  rf"$b = \log {c:g} + \log {m_ham} - \log {m_spam} = "
-                  rf"{np.log(c) + np.log(m_ham) - np.log(m_spam):.4f}$ (natural logs)."),
+                  rf"$\tau = \log {c:g} + \log {m_ham} - \log {m_spam} = {tau:.4f}$ (natural "
+                  rf"logs), which is $\log c - b$ with the linear form's bias "
+                  rf"$b = \log(m_\text{{spam}}/m_\text{{ham}})$."),
+        objective="07.3",
     )
 
 
@@ -114,6 +123,7 @@ def email_log_odds(model, vocabulary: Vocabulary, text: str) -> Exercise:
         solution=(r"log-odds $= b + \sum_k n_k w_k$ over the email's dictionary words, $n_k$ "
                   r"the count of word $k$ and $w_k = \log(\phi_{k|\text{spam}}/\phi_{k|\text{ham}})$;"
                   r" `bag_of_words([text], vocab) @ w + b` computes it in one line."),
+        objective="07.3",
     )
 
 
@@ -138,9 +148,9 @@ def flagged_ham(model, X_test, y_test, log10_c: float) -> Exercise:
              "whose true label is 'ham' and whose prediction is 'spam'.",
         solution=(r"Flag an email when $L(x) > c$, i.e. when its log-odds exceed $\log c$; count "
                   r"the test emails that are ham and flagged: "
-                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`: "
-                  rf"{n} ham emails are flagged at $c = 10^{{{log10_c:g}}}$."),
-        rtol=0.0, atol=0.5, claims=[rf"\b{n} ham emails? (are |is )?flagged"],
+                  r"`np.sum((y_test == 'ham') & (model.predict(X_test, threshold=c) == 'spam'))`"
+                  rf": at $c = 10^{{{log10_c:g}}}$ the filter flags {n} test ham emails."),
+        rtol=0.0, atol=0.5, objective="07.4", claims=[rf"flags {n} (test )?ham"],
     )
 
 
@@ -243,7 +253,8 @@ def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
                      r"$b = \log(m_\text{spam}/m_\text{ham})$ does not: a longer email moves "
                      "further from the prior."),
         reasons={0: "The model multiplies one factor per word occurrence, not per distinct word.",
-                 2: "b comes from the class counts of the training set, not from the email."})
+                 2: "b comes from the class counts of the training set, not from the email."},
+        objective="07.3")
 
 
 def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
@@ -254,4 +265,142 @@ def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
         "How many test ham emails does the filter flag as spam?",
         ex._answer, hint=("Move the log10 c slider and read the row \"ham flagged\" of the "
                           "readout, in the multinomial column."),
-        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer", claims=ex.claims)
+        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer", objective="07.4",
+        claims=[rf"flags {ex._answer} (test )?ham"])
+
+
+# -- practice that climbs: an investigation, a derivation, an open question, a retrieval --------
+
+def log10_c_for_flagged_ham(model, X_test, y_test, max_ham=10, *, positive="spam") -> Exercise:
+    """Investigation with the threshold explorer: the smallest log₁₀ c on its slider at which the
+    filter flags at most ``max_ham`` test ham emails (its scores compared with log c at every
+    slider position, as the explorer's :class:`~genviz.model_selection.ThresholdCurves` does:
+    flagged when the log-odds exceed log c).
+
+    Examples
+    --------
+    >>> from genviz.naive_bayes import MultinomialNB
+    >>> X = np.array([[3, 0], [0, 3], [1, 1], [2, 1]])
+    >>> y = ["spam", "ham", "ham", "spam"]
+    >>> log10_c_for_flagged_ham(MultinomialNB().fit(X, y), X, y, 0).kind
+    'investigation'
+    """
+    y = np.asarray(y_test)
+    scores = np.asarray(model.decision_function(X_test), dtype=float)
+    ham = y != positive
+    flagged = [int(np.sum(ham & (scores > t * np.log(10.0)))) for t in EXPLORER_LOG10_CS]
+    ok = [t for t, f in zip(EXPLORER_LOG10_CS, flagged) if f <= max_ham]
+    if not ok:
+        raise ValueError(f"even at the largest c the filter flags more than {max_ham} ham "
+                         f"emails; ask for more")
+    t = float(ok[0])
+    j = int(np.flatnonzero(EXPLORER_LOG10_CS == t)[0])
+    spam_missed = int(np.sum(~ham & (scores <= t * np.log(10.0))))
+    return Exercise(
+        f"Investigate with the threshold explorer (α = 1): what is the smallest log₁₀ c on the "
+        f"slider at which the multinomial filter flags at most {max_ham} test ham emails?",
+        t,
+        hint="Move log₁₀ c up in steps of 0.5 from 0 and watch the readout's 'ham flagged' "
+             "(multinomial column); it never rises as c grows.",
+        solution=(rf"At $\log_{{10}} c = {t:g}$ the filter flags {flagged[j]} ham emails "
+                  rf"(one step lower, {flagged[j - 1]}) and misses {spam_missed} spam: a real "
+                  rf"filter that must almost never lose a real email pays for it in missed "
+                  rf"spam. The counts fall in steps because each ham email stops being flagged "
+                  rf"when $\log c$ passes its log-odds."),
+        kind="investigation", atol=0.25, rtol=0.0, objective="07.4")
+
+
+def bernoulli_weight_derivation(model) -> Choice:
+    r"""Derivation: the Bernoulli event model's log-odds is linear in the presence vector
+    :math:`x \in \{0, 1\}^{|V|}`; which is the weight of word :math:`j`? The right option is the
+    candidate equal to the fitted model's :meth:`linear_form` weights (computed from its
+    ``feature_log_prob_``).
+
+    Examples
+    --------
+    >>> from genviz.naive_bayes import BernoulliNB
+    >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 1]])
+    >>> q = bernoulli_weight_derivation(BernoulliNB().fit(X, ["spam", "spam", "ham", "ham"]))
+    >>> "(1-\\phi_{j|0})}{" in q.options[q.correct[0]]
+    True
+    """
+    w, _ = model.linear_form()
+    classes = list(model.classes_)
+    p0, p1 = np.exp(model.feature_log_prob_[0]), np.exp(model.feature_log_prob_[1])
+    candidates = {
+        r"$\log\frac{\phi_{j|1}(1-\phi_{j|0})}{\phi_{j|0}(1-\phi_{j|1})}$":
+            np.log(p1 * (1 - p0) / (p0 * (1 - p1))),
+        r"$\log\frac{\phi_{j|1}}{\phi_{j|0}}$": np.log(p1 / p0),
+        r"$\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$": np.log((1 - p1) / (1 - p0)),
+        r"$\phi_{j|1} - \phi_{j|0}$": p1 - p0}
+    right = [i for i, v in enumerate(candidates.values()) if np.allclose(v, w, rtol=1e-9)]
+    return Choice(
+        rf"In the Bernoulli event model, $\log p(x \mid y) = \sum_j [x_j\log\phi_{{j|y}} + "
+        rf"(1 - x_j)\log(1 - \phi_{{j|y}})]$ (here $y = 1$ is {classes[1]}). Subtract the "
+        rf"two classes and collect the terms with $x_j$: the log-odds is $w^Tx + b$. Which is "
+        rf"$w_j$?",
+        list(candidates), right[0], id="07-bernoulli-weight", kind="derivation",
+        objective="07.3",
+        explanation=(r"Class 1 minus class 0, word $j$: $x_j\log\frac{\phi_{j|1}}{\phi_{j|0}} + "
+                     r"(1 - x_j)\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$. The $x_j$ terms give "
+                     r"$w_j = \log\frac{\phi_{j|1}}{\phi_{j|0}} - \log\frac{1-\phi_{j|1}}"
+                     r"{1-\phi_{j|0}} = \log\frac{\phi_{j|1}(1-\phi_{j|0})}{\phi_{j|0}"
+                     r"(1-\phi_{j|1})}$; the rest, $\sum_j \log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$ "
+                     r"plus the prior's log-odds, is the bias $b$: every *absent* word "
+                     r"contributes to it. So the Bernoulli model is a linear classifier too, "
+                     r"and `BernoulliNB.linear_form()` returns exactly these weights."),
+        reasons={1: "That is the multinomial weight: the Bernoulli model also scores absences.",
+                 2: "That is the part that goes into b: the term of an absent word.",
+                 3: "The log-odds is a difference of logarithms, not of probabilities."},
+        claims=[r"every absent word contributes to it"],
+        hint="Write the word's term as x_j A + (1 − x_j) B = x_j (A − B) + B.")
+
+
+def french_emails() -> OpenQuestion:
+    """Open transfer question: a filter trained on English mail meets French mail."""
+    return OpenQuestion(
+        "Your multinomial spam filter was trained on English emails. Customers start to "
+        "receive French emails, spam and ham alike. What does the filter do with them, and "
+        "what would you change?",
+        (r"The dictionary comes from the English training emails, so most French words are "
+         r"not in it and count for nothing: the log-odds of a French email is the bias $b$ "
+         r"(the prior, favouring ham) plus the weights of the few English or shared words "
+         r"(URLs, numbers, brand names). The filter is close to guessing from the prior, and "
+         r"French spam mostly gets through. Laplace smoothing does not help, because it only "
+         r"affects words that are in the dictionary. Collect labelled French emails, rebuild "
+         r"the dictionary from the new training set (or add French words) and refit; check "
+         r"precision and recall on held-out French mail."),
+        key_points={"French words are not in the dictionary and count for nothing":
+                        r"dictionar|vocabular|unknown|not in|ignored|count for nothing",
+                    "the verdict rests on the prior and a few shared words":
+                        r"prior|bias|\bb\b|few (english|shared)",
+                    "retrain with labelled French emails (rebuild the dictionary)":
+                        r"retrain|refit|french (training|emails|data)|collect|label"},
+        claims=[r"close to guessing from the prior"], objective="07.1")
+
+
+def generative_or_discriminative() -> Choice:
+    """Retrieval of notebook 03 (generative vs discriminative) on the spam filter."""
+    options = ["both naive Bayes models are generative; logistic regression on the same "
+               "vectors would be the discriminative partner, with the same linear form",
+               "the multinomial model is discriminative, because its log-odds is linear",
+               "both are discriminative: they classify by a threshold on the log-odds",
+               "the Bernoulli model is generative, the multinomial one is not a model of x"]
+    return Choice(
+        "Notebook 3: a generative classifier models p(x | y) and p(y); a discriminative one "
+        "models p(y | x) directly. Which are the two spam filters of this notebook, and what "
+        "would their partner of the other kind be?",
+        options, 0, id="07-generative-or-discriminative", objective="03.1",
+        explanation=("Both event models describe how an email is *written* given its class, "
+                     "p(x | y), plus p(y): generative. Being linear in x says nothing about "
+                     "how the weights were found: here by counting (maximum likelihood of "
+                     "p(x, y)). Logistic regression on the same vectors has the same form "
+                     "wᵀx + b but fits w to maximise p(y | x): the discriminative partner, as "
+                     "logistic regression was GDA's partner in notebook 4. Notebook 10 runs "
+                     "that comparison on this split."),
+        reasons={1: "Linear in x is a property of the decision rule, not of what was modelled.",
+                 2: "Every classifier thresholds something; the question is what it models.",
+                 3: "The multinomial model is a story of how each word position is filled: a "
+                    "model of x."},
+        claims=[r"both event models describe how an email is written"],
+        hint="Ask of each model: does it say how likely an email x is, given its class?")

@@ -43,6 +43,12 @@ class LearningCurves(NamedTuple):
     bayes_error: float
     n_test: int
 
+    @property
+    def generative_errors(self) -> np.ndarray:
+        """The generative learner's errors (GDA): what :func:`crossing_size` compares with
+        ``lr_errors``."""
+        return self.gda_errors
+
     def mean_se(self, which: str):
         """(mean, standard error) over repetitions of ``"gda"`` or ``"lr"`` errors."""
         e = {"gda": self.gda_errors, "lr": self.lr_errors}[which]
@@ -133,11 +139,14 @@ def learning_curves(model: DataModel, sizes, n_reps: int, rng, *, n_test: int = 
     return LearningCurves(sizes, gda_err, lr_err, bayes, n_test)
 
 
-def crossing_size(curves: LearningCurves, z: float = 2.0):
-    """The smallest size from which logistic regression is clearly better than GDA.
+def crossing_size(curves, z: float = 2.0):
+    """The smallest size from which logistic regression is clearly better than the generative
+    learner (GDA in :class:`LearningCurves`, naive Bayes in
+    :class:`genviz.nb_vs_logistic.NBvsLogisticCurves`: their ``generative_errors``).
 
     "Clearly better" at a size: the mean over repetitions of the paired difference
-    ``gda_error - lr_error`` exceeds ``z`` standard errors. Returns the smallest size from which
+    ``generative_error - lr_error`` exceeds ``z`` standard errors (at a size fitted once, where
+    the standard error is 0, any positive difference). Returns the smallest size from which
     this holds at every larger size too, or None when it does not hold at the largest size
     (for example on Gaussian data, where both converge to the same boundary).
 
@@ -149,7 +158,7 @@ def crossing_size(curves: LearningCurves, z: float = 2.0):
     100
     """
     z = check_scalar(z, "z", low=0.0)
-    diff = curves.gda_errors - curves.lr_errors
+    diff = curves.generative_errors - curves.lr_errors
     se = diff.std(axis=0, ddof=1) / np.sqrt(diff.shape[0])
     better = diff.mean(axis=0) > z * se
     if not better[-1]:

@@ -34,10 +34,11 @@ import traitlets
 
 from genviz.plots._base import figure_description, figure_png, image_bundle
 from genviz.widgets import states
-from genviz.widgets._controls import Choice, Control, Slider, TextArea
+from genviz.widgets._controls import Choice, Control, SelectionSlider, Slider, TextArea
 
-__all__ = ["Explorer", "ExplorerCore", "Readout", "float_slider", "int_slider", "log_slider", "dropdown", "toggle_buttons",
-           "text_area", "readout_html", "explorer_factory", "STATIC"]
+__all__ = ["Explorer", "ExplorerCore", "Readout", "float_slider", "int_slider", "log_slider",
+           "selection_slider", "dropdown", "toggle_buttons", "text_area", "readout_html",
+           "explorer_factory", "STATIC"]
 
 #: The front end: one ES module and its stylesheet (package data).
 STATIC = pathlib.Path(__file__).parent / "static"
@@ -96,6 +97,13 @@ def log_slider(description, value, min, max, step, *, base=10, readout_format=".
     FloatLogSlider)."""
     return Slider(description, value, min, max, step, base=base, readout_format=readout_format,
                   continuous_update=continuous_update, grid=grid)
+
+
+def selection_slider(description, options, value, *, continuous_update=True,
+                     grid=False) -> SelectionSlider:
+    """A slider over the values ``options`` in the given order (e.g. training-set sizes)."""
+    return SelectionSlider(description, options, value, continuous_update=continuous_update,
+                           grid=grid)
 
 
 def dropdown(description, options, value, *, grid=False) -> Choice:

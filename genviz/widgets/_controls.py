@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Control", "Slider", "Choice", "TextArea"]
+__all__ = ["Control", "Slider", "SelectionSlider", "Choice", "TextArea"]
 
 
 class Control:
@@ -176,6 +176,45 @@ class Slider(Control):
 
     def grid_values(self) -> list:
         return [self.value_at(k) for k in range(self.n + 1)]
+
+
+class SelectionSlider(Slider):
+    """A slider over a list of values (ipywidgets' SelectionSlider): position ``k`` is
+    ``options[k]``, shown as ``str(options[k])``. A value not in ``options`` is refused (there
+    is nothing between two options to clamp to)."""
+
+    def __init__(self, description, options, value, *, continuous_update=True, grid=False):
+        self.options = list(options)
+        if not self.options:
+            raise ValueError(f"{description}: options must not be empty")
+        super().__init__(description, value, 0, len(self.options) - 1, 1, integer=True,
+                         continuous_update=continuous_update, grid=grid)
+
+    def _index(self, value):
+        for i, v in enumerate(self.options):
+            try:
+                if v == value and not isinstance(value, bool):
+                    return i
+            except (TypeError, ValueError):
+                continue
+        return None
+
+    def validate(self, value):
+        i = self._index(value)
+        if i is None:
+            raise ValueError(f"{self.description}: {value!r} is not one of the options "
+                             f"{self.options}")
+        return self.options[i]
+
+    def value_at(self, k: int):
+        return self.options[min(max(int(k), 0), len(self.options) - 1)]
+
+    def position(self, value) -> int:
+        i = self._index(value)
+        return 0 if i is None else i
+
+    def label(self, value) -> str:
+        return str(value)
 
 
 class Choice(Control):

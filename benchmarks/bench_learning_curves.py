@@ -1,0 +1,58 @@
+"""Notebook 10: the learning-curve explorer against a new figure per update, and Ng & Jordan's
+experiment on the spam split (nb_vs_logistic_curves) against the same fits with scikit-learn."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from harness import ExplorerCase, TimingCase, naive_png, sweep_moves
+from genviz.datasets import spam_assassin
+from genviz.model_selection import stratified_split
+from genviz.nb_vs_logistic import _two_class_order, nb_vs_logistic_curves, presence_features
+from genviz.text import bag_of_words, build_vocabulary
+from genviz.widgets.learning_curves import learning_curve_explorer
+
+_C = spam_assassin()
+_TRAIN, _TEST = stratified_split(_C.label, test_size=0.3, rng=0)
+_VOCAB = build_vocabulary(_C.text[_TRAIN], min_count=2, stop_words="english")
+XTR, XTE = bag_of_words(_C.text[_TRAIN], _VOCAB), bag_of_words(_C.text[_TEST], _VOCAB)
+YTR, YTE = _C.label[_TRAIN], _C.label[_TEST]
+SIZES = [10, 20, 40, 80, 160, 320, 640, 1280, len(_TRAIN)]  # notebook 10's
+CURVES = nb_vs_logistic_curves(XTR, YTR, XTE, YTE, SIZES, 10, rng=0)
+
+
+def naive_curves(m):
+    """A typical ``interact`` callback: a new figure with both curves and the marker."""
+    (nb, nb_se), (lr, lr_se) = CURVES.mean_se("nb"), CURVES.mean_se("lr")
+    fig, ax = plt.subplots(figsize=(7.8, 4.2))
+    ax.errorbar(SIZES, nb, yerr=nb_se, marker="o", label="naive Bayes")
+    ax.errorbar(SIZES, lr, yerr=lr_se, marker="s", label="logistic regression")
+    ax.axvline(m, ls="--")
+    ax.set_xscale("log")
+    ax.legend()
+    naive_png(fig)
+
+
+def _sklearn_curves(reps=3):
+    """The same fits (3 repetitions) with scikit-learn: MultinomialNB and LogisticRegression
+    (lbfgs, C = 1 / l2), no warm start."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import MultinomialNB
+    F, G, _ = presence_features(XTR, XTE, 300)
+    y01, yt = (YTR == "spam").astype(int), YTE == "spam"
+    gen = np.random.default_rng(0)
+    for _ in range(reps):
+        order = _two_class_order(y01, gen)
+        for m in SIZES:
+            rows = order[:m]
+            MultinomialNB().fit(F[rows], y01[rows]).predict(G)
+            LogisticRegression(C=1.0, max_iter=1000).fit(F[rows], y01[rows]).predict(G) == yt
+
+
+CASES = [
+    ExplorerCase("learning_curve_explorer (m; notebook 10's curves)",
+                 lambda: learning_curve_explorer(CURVES),
+                 sweep_moves({"m": SIZES}, n_total=60), naive_curves),
+    TimingCase("nb_vs_logistic_curves: 9 sizes x 3 reps, 300 words (spam split)",
+               lambda: nb_vs_logistic_curves(XTR, YTR, XTE, YTE, SIZES, 3, rng=0),
+               _sklearn_curves, baseline_name="sklearn NB + LR (lbfgs)", repeats=3),
+]

@@ -1,0 +1,249 @@
+"""Exercises for notebook 10 (the capstone: naive Bayes against logistic regression on the spam
+split, Ng & Jordan's experiment). Each function takes the notebook's own curves or data; the
+right option or value is computed with :mod:`genviz.nb_vs_logistic`."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from genviz._validation import check_int
+from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.naive_bayes import MultinomialNB
+from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
+
+__all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
+           "parameter_counts",
+           "smallest_m_logistic_ahead", "presence_nb_weight_derivation", "deploy_schedule",
+           "bias_or_variance"]
+
+
+def _check_curves(curves) -> NBvsLogisticCurves:
+    if not isinstance(curves, NBvsLogisticCurves):
+        raise TypeError(f"curves must be NBvsLogisticCurves, got {type(curves).__name__}")
+    return curves
+
+
+def predict_small_and_large(curves) -> Prediction:
+    """Before the learning-curve explorer: who is ahead at the smallest and at the largest
+    training set? Read from the curves with :func:`genviz.nb_vs_logistic.leader`. The
+    observation: naive Bayes' test error minus logistic regression's at the smallest size."""
+    c = _check_curves(curves)
+    small, large = int(c.sizes[0]), int(c.sizes[-1])
+    lead = (leader(c, small), leader(c, large))
+    options = [f"naive Bayes at m = {small}, and at m = {large}",
+               f"naive Bayes at m = {small}, logistic regression at m = {large}",
+               f"logistic regression at m = {small}, naive Bayes at m = {large}",
+               f"logistic regression at m = {small}, and at m = {large}",
+               f"neither clearly at m = {small}; logistic regression at m = {large}"]
+    table = {("nb", "nb"): 0, ("nb", "lr"): 1, ("lr", "nb"): 2, ("lr", "lr"): 3,
+             ("tie", "lr"): 4}
+    gap_small = float(c.mean_se("nb")[0][0] - c.mean_se("lr")[0][0])
+    answer = table.get(lead, 1 if gap_small < 0 else 3)
+    return Prediction(
+        f"Both learners see the same {c.n_words} word-presence features of the spam split. "
+        f"Who has the lower test error, at m = {small} training emails and at all "
+        f"m = {large}?",
+        options, answer, id="10-nb-vs-logistic",
+        explanation=("Naive Bayes fits each word's probability separately, by counting: every "
+                     "estimate uses all the emails of its class, and nothing is optimised, so "
+                     "with a handful of emails it is already near its best. Logistic regression "
+                     "fits all the weights jointly to the labels, and with few emails many "
+                     "weights are barely determined (and small samples are separable). Ng & "
+                     "Jordan (2001): naive Bayes approaches its asymptotic error with a number of "
+                     "examples that grows like the logarithm of the number of features, "
+                     "logistic regression with one that grows like the number of features. But "
+                     "naive Bayes' asymptote is higher: its independence assumption is wrong for "
+                     "words, a bias more emails cannot remove, while logistic regression only "
+                     "assumes that the log-odds is linear. So the curves cross."),
+        reasons={0: "With thousands of emails, which of the two assumes less about how words "
+                    "co-occur?",
+                 2: "Which learner estimates each weight from its own counts, without "
+                    "optimising?",
+                 3: "With ten emails, how well can 300 weights be fitted jointly?",
+                 4: "Compare the error bars at the smallest size."},
+        claims=[r"naive bayes approaches its asymptotic error", r"so the curves cross"],
+        observation=Observation(
+            f"Set m = {small}. What is naive Bayes' test error minus logistic regression's (the "
+            f"readout's 'difference')?",
+            gap_small, setting={"m": small}, read="gap",
+            what=f"the difference of the test errors at m = {small}",
+            hint="read the readout's line 'difference' (4 decimals).", atol=6e-5))
+
+
+def error_in_explorer(curves, m, which="nb") -> Exercise:
+    """Read one learner's mean test error off the learning-curve explorer at size ``m``."""
+    c = _check_curves(curves)
+    if which not in ("nb", "lr"):
+        raise ValueError(f"which must be 'nb' or 'lr', got {which!r}")
+    sizes = [int(s) for s in c.sizes]
+    if m not in sizes:
+        raise ValueError(f"m must be one of the curves' sizes {sizes}, got {m!r}")
+    mean, se = c.mean_se(which)
+    j = sizes.index(m)
+    name = "naive Bayes" if which == "nb" else "logistic regression"
+    return Exercise(
+        f"In the explorer, set m = {m}. What is the mean test error of {name} (the readout's "
+        f"line for it, before the ±)?",
+        float(mean[j]),
+        hint="Move the slider to the size and read the line 'test error ...' of that learner "
+             "(4 decimals).",
+        solution=(f"At m = {m} the {c.nb_errors.shape[0]} repetitions give {name} a mean test "
+                  f"error of ${mean[j]:.4f}$, with a standard error of ${se[j]:.4f}$."),
+        kind="explorer", rtol=0.0, atol=6e-5, objective="10.1")
+
+
+def fits_in_the_experiment(n_sizes, n_reps, full_size_once=True) -> Exercise:
+    """Fluency: how many models the learning-curve experiment fits (two learners per size and
+    repetition; the full training set, the same in every repetition, once)."""
+    n_sizes, n_reps = check_int(n_sizes, "n_sizes", low=1), check_int(n_reps, "n_reps", low=1)
+    per = (n_sizes - 1) * n_reps + 1 if full_size_once else n_sizes * n_reps
+    count = 2 * per
+    return Exercise(
+        f"The experiment uses {n_sizes} training-set sizes, the last one the whole training "
+        f"set, and {n_reps} repetitions (random orders of the training emails). How many models "
+        f"does it fit in all, counting each learner separately and the whole training set "
+        f"(the same in every repetition) only once?",
+        count,
+        hint="Each (size, repetition) pair fits two models; the largest size is one pair, not "
+             "one per repetition.",
+        solution=(rf"$2 \times (({n_sizes} - 1) \times {n_reps} + 1) = {count}$: two learners "
+                  rf"for each of the {n_sizes - 1} smaller sizes in each of the {n_reps} "
+                  rf"repetitions, and two for the whole training set."),
+        atol=0.5, rtol=0.0, objective="10.1")
+
+
+def parameter_counts(n_words) -> Exercise:
+    """Fluency: the free parameters of multinomial naive Bayes (two classes) and of logistic
+    regression on ``n_words`` features, as ``[naive Bayes, logistic regression]``."""
+    d = check_int(n_words, "n_words", low=1)
+    nb, lr = 2 * (d - 1) + 1, d + 1
+    return Exercise(
+        f"On d = {d} word features, how many free parameters does each learner fit? Multinomial "
+        f"naive Bayes has one word distribution per class (its d probabilities sum to 1) and a "
+        f"prior; logistic regression has a weight per word and an intercept. Answer "
+        f"[naive Bayes, logistic regression].",
+        [nb, lr],
+        hint="A distribution over d values has d − 1 free numbers; two classes have one free "
+             "prior.",
+        solution=(rf"Naive Bayes: $2(d - 1) + 1 = {nb}$, each a count divided by a total; "
+                  rf"logistic regression: $d + 1 = {lr}$, found together by Newton's method. "
+                  rf"Both end as a linear classifier with $d + 1$ numbers $w, b$."),
+        atol=0.5, rtol=0.0, objective="10.2")
+
+
+def smallest_m_logistic_ahead(curves) -> Exercise:
+    """Investigation with the learning-curve explorer: the smallest m from which logistic
+    regression's mean test error is below naive Bayes' at every larger size."""
+    c = _check_curves(curves)
+    nb, lr = c.mean_se("nb")[0], c.mean_se("lr")[0]
+    below = lr < nb
+    if not below[-1]:
+        raise ValueError("logistic regression is not ahead at the largest size")
+    j = len(below) - 1
+    while j > 0 and below[j - 1]:
+        j -= 1
+    m = int(c.sizes[j])
+    return Exercise(
+        "Investigate with the explorer: from which training-set size m on is logistic "
+        "regression's mean test error below naive Bayes' at every larger m on the slider?",
+        m,
+        hint="Move m from the largest size down and watch the sign of the readout's "
+             "'difference'; stop where it changes.",
+        solution=(rf"From $m = {m}$ on (naive Bayes ${nb[j]:.4f}$, logistic regression "
+                  rf"${lr[j]:.4f}$); below it naive Bayes' mean is lower. Whether the lead is "
+                  rf"clear is a separate question: compare the difference with its standard "
+                  rf"error (the readout says when it exceeds two)."),
+        kind="investigation", atol=0.5, rtol=0.0, objective="10.3")
+
+
+def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
+                                  alpha=1.0) -> Choice:
+    r"""Derivation: multinomial naive Bayes on 0/1 presence vectors is a linear classifier; which
+    is word :math:`j`'s weight? The right option equals the fitted model's
+    :meth:`linear_form` weights on the notebook's features (:func:`presence_features`)."""
+    F, _, _ = presence_features(X_train, X_train[:1], n_words)
+    y = np.where(np.asarray(y_train) == positive, 1, 0)
+    nb = MultinomialNB(alpha=alpha).fit(F, y)
+    w, _ = nb.linear_form()
+    p0, p1 = np.exp(nb.feature_log_prob_[0]), np.exp(nb.feature_log_prob_[1])
+    candidates = {r"$w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})$": np.log(p1 / p0),
+                  r"$w_j = \phi_{j|\text{spam}} - \phi_{j|\text{ham}}$": p1 - p0,
+                  r"$w_j = \log \phi_{j|\text{spam}}$": np.log(p1),
+                  r"$w_j = \log\frac{\phi_{j|\text{spam}}(1-\phi_{j|\text{ham}})}"
+                  r"{\phi_{j|\text{ham}}(1-\phi_{j|\text{spam}})}$":
+                      np.log(p1 * (1 - p0) / (p0 * (1 - p1)))}
+    right = [i for i, v in enumerate(candidates.values()) if np.allclose(v, w, rtol=1e-9)]
+    return Choice(
+        r"Naive Bayes here is the multinomial model of notebook 7 fitted on presence vectors "
+        r"$x \in \{0, 1\}^d$: $\log p(x \mid y) = \sum_j x_j \log\phi_{j|y}$ plus a term "
+        r"that does not depend on $y$. Its log-odds is $w^Tx + b$: which is $w_j$?",
+        list(candidates), right[0], id="10-presence-nb-weight", kind="derivation",
+        objective="10.2",
+        explanation=(r"Subtract the classes: $\sum_j x_j(\log\phi_{j|\text{spam}} - "
+                     r"\log\phi_{j|\text{ham}}) + \log\frac{p(\text{spam})}{p(\text{ham})}$, so "
+                     r"$w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})$ and $b$ is the "
+                     r"prior's log-odds; the multinomial coefficient is the same for both "
+                     r"classes and cancels. Unlike the Bernoulli model, an absent word adds "
+                     r"nothing. Logistic regression has exactly this form $w^Tx + b$; it only "
+                     r"finds $w$ differently, by maximising $\prod_i p(y_i \mid x_i)$ instead "
+                     r"of counting."),
+        reasons={1: "The log-odds subtracts logarithms, not probabilities.",
+                 2: "The ham class has its own word probabilities: subtract them.",
+                 3: "That is the Bernoulli weight, which also scores absent words."},
+        claims=[r"an absent word adds nothing"],
+        hint="Write log p(x | spam) − log p(x | ham) and collect the factor of each x_j.")
+
+
+def deploy_schedule() -> OpenQuestion:
+    """Open transfer question: which model to deploy as labelled mail accumulates."""
+    return OpenQuestion(
+        "A new customer's spam filter must work after the first 20 emails she labels, and "
+        "keep improving for a year as she labels more. Which of the two learners would you "
+        "deploy, and when would you switch? What would you check before switching?",
+        (r"Start with naive Bayes: at a few dozen labelled emails it is ahead (it estimates "
+         r"each word separately by counting and needs few examples), it is fitted in one pass "
+         r"and updating it with a new email only adds counts. Switch to logistic regression "
+         r"once there are a few hundred labelled emails, where its lower asymptotic error "
+         r"starts to show; its weights need the whole labelled set and an optimisation (with a "
+         r"ridge penalty while data are few). Before switching, compare the two on held-out "
+         r"emails of this customer (her mail may differ from the corpus), and keep measuring: "
+         r"the crossing point depends on the features and on the data."),
+        key_points={"naive Bayes first: ahead with few emails": r"naive bayes[^.]*(first|start|"
+                                                                r"few|early|small)|"
+                                                                r"(first|start|few|early)"
+                                                                r"[^.]*naive bayes",
+                    "logistic regression later: lower error with many emails":
+                        r"logistic[^.]*(later|more|many|hundreds|thousands|switch|lower)",
+                    "decide the switch on held-out emails": r"held.out|test|valid|compare|"
+                                                            r"measure"},
+        claims=[r"start with naive bayes: at a few dozen"], objective="10.4")
+
+
+def bias_or_variance(curves) -> Choice:
+    """Retrieval of notebook 04 (a learning curve tells variance from bias): what the gap
+    between the curves at the largest size is. Read from the curves: naive Bayes levels off
+    (its last two sizes within two standard errors) above logistic regression."""
+    c = _check_curves(curves)
+    nb, nb_se = c.mean_se("nb")
+    lr, _ = c.mean_se("lr")
+    flat = abs(nb[-1] - nb[-2]) < 2 * max(nb_se[-2], 1e-12) + 0.005
+    above = leader(c, int(c.sizes[-1])) == "lr"
+    options = ["a bias of naive Bayes: its wrong independence assumption, which more emails "
+               "cannot remove",
+               "variance: with more emails naive Bayes would catch up",
+               "a bias of logistic regression, which is the more flexible model"]
+    return Choice(
+        "Notebook 4: more data removes variance, not bias. At the largest training set naive "
+        "Bayes' curve has levelled off above logistic regression's. What is the gap?",
+        options, 0 if (flat and above) else 1, id="10-bias-or-variance", objective="04.4",
+        explanation=(f"Naive Bayes' error hardly moves between m = {int(c.sizes[-2])} "
+                     f"({nb[-2]:.4f}) and m = {int(c.sizes[-1])} ({nb[-1]:.4f}): it has "
+                     f"reached its asymptote, {nb[-1] - lr[-1]:.4f} above logistic regression. "
+                     f"Its estimates are already precise (little variance left); what is left is "
+                     f"the error of its model, words independent given the class, which no "
+                     f"number of emails corrects: a bias, as GDA's on Poisson counts in "
+                     f"notebook 4."),
+        reasons={1: "Compare naive Bayes' error at the two largest sizes: is it still falling?",
+                 2: "Logistic regression is the one still improving."},
+        claims=[r"it has reached its asymptote"],
+        hint="Look at how naive Bayes' error changes between the two largest sizes.")

@@ -1,0 +1,66 @@
+"""A learning-curve view: a generative learner against logistic regression, test error against
+the training-set size, with a marker at one size (notebook 10's explorer).
+
+The view only draws what :class:`genviz.studies.learning_curves.LearningCurveStudy` computed
+from the curves of :func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`: their means and
+standard errors, and who is ahead at the chosen size.
+"""
+
+from __future__ import annotations
+
+from genviz.plots._base import View, fmt, new_figure
+from genviz.plots.style import PALETTE, explorer_figsize
+from genviz.studies.learning_curves import LearningCurveResult, LearningCurveStudy
+
+__all__ = ["LearningCurveView"]
+
+
+class LearningCurveView(View, study=LearningCurveStudy):
+    """Both learners' mean test error (± one standard error) against the training-set size
+    ``m`` on a log axis, and a marker at ``m``.
+
+    ``curves`` is a :class:`genviz.nb_vs_logistic.NBvsLogisticCurves`. ``update(m=)`` moves the
+    marker to one of the curves' sizes. ``state`` is a
+    :class:`~genviz.studies.learning_curves.LearningCurveResult`: ``m``, ``sizes``,
+    ``gen_error``/``gen_se`` and ``lr_error``/``lr_se`` at ``m``, ``gap`` (generative minus
+    logistic) and ``leader`` (``"nb"``, ``"lr"`` or ``"tie"``: ahead by more than two standard
+    errors of the paired differences).
+    """
+
+    def __init__(self, curves, m=None, *, labels=("naive Bayes", "logistic regression"),
+                 figsize=None):
+        static = self.use_study(curves, labels=labels)
+        self.sizes, self.labels = list(static.sizes), static.labels
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 4.2)))
+        ax = self.ax = self.fig.add_subplot(1, 1, 1)
+        colours = {"gen": PALETTE["green"], "lr": PALETTE["purple"]}
+        for key, mean, se, label, marker in (
+                ("gen", static.gen_mean, static.gen_se, self.labels[0], "o"),
+                ("lr", static.lr_mean, static.lr_se, self.labels[1], "s")):
+            ax.errorbar(self.sizes, mean, yerr=se, marker=marker, ms=5, capsize=3,
+                        color=colours[key], label=label)
+        ax.set_xscale("log")
+        ax.set_xlabel("training emails m (log scale)")
+        ax.set_ylabel("test error")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(loc="upper right", fontsize="small")
+        self._cursor = self.animate(ax.axvline(self.sizes[0], color=PALETTE["black"], ls="--",
+                                               lw=1.2))
+        (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
+        self.animate(self._dots)
+        self.update(**({} if m is None else {"m": m}))
+        self.finish_layout()
+
+    def paint(self, r: LearningCurveResult, changed) -> None:
+        self._cursor.set_xdata([r.m, r.m])
+        self._dots.set_data([r.m, r.m], [r.gen_error, r.lr_error])
+
+    def describe(self) -> str:
+        """Alt text from the state: both curves and the errors at the marked size."""
+        s = self.state
+        ahead = {"nb": f"{self.labels[0]} ahead", "lr": f"{self.labels[1]} ahead",
+                 "tie": "neither clearly ahead"}[s["leader"]]
+        return (f"Learning curves: test error of {self.labels[0]} and {self.labels[1]} against "
+                f"the number of training emails m from {self.sizes[0]} to {self.sizes[-1]} "
+                f"(log scale), with error bars. At m = {s['m']}, marked: {self.labels[0]} "
+                f"{fmt(s['gen_error'])}, {self.labels[1]} {fmt(s['lr_error'])}; {ahead}.")

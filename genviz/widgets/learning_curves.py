@@ -1,0 +1,38 @@
+"""Explorer for notebook 10: naive Bayes against logistic regression, learning curves."""
+
+from __future__ import annotations
+
+from genviz.plots.learning_curves import LearningCurveView
+from genviz.widgets._base import Explorer, readout_html, selection_slider
+
+__all__ = ["learning_curve_explorer", "learning_curve_readout"]
+
+
+def learning_curve_readout(state) -> str:
+    """HTML: the training-set size, both learners' mean test error ± one standard error, and
+    who is ahead."""
+    gen, lr = state["labels"]
+    ahead = {"nb": f"{gen} ahead (by more than 2 s.e.)",
+             "lr": f"{lr} ahead (by more than 2 s.e.)",
+             "tie": "neither ahead by more than 2 s.e."}[state["leader"]]
+
+    def spread(se):
+        return f"&plusmn; {se:.4f}" if se > 1e-12 else "(one fit)"
+
+    return readout_html(f"training emails m = {state['m']}",
+                        f"test error {gen}: {state['gen_error']:.4f} {spread(state['gen_se'])}",
+                        f"test error {lr}: {state['lr_error']:.4f} {spread(state['lr_se'])}",
+                        f"difference: {state['gap']:+.4f}; {ahead}")
+
+
+def learning_curve_explorer(curves, m=None, *,
+                            labels=("naive Bayes", "logistic regression")) -> Explorer:
+    """A slider over the curves' training-set sizes ``m`` driving a
+    :class:`~genviz.plots.learning_curves.LearningCurveView`; the readout gives both test errors
+    at ``m`` and who is ahead. Nothing is fitted on a slider move: the curves are computed once
+    (:func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`), so every size is precomputed for
+    the browser (``grid=True``)."""
+    view = LearningCurveView(curves, m, labels=labels)
+    controls = {"m": selection_slider("m", view.sizes, view.params["m"], grid=True)}
+    return Explorer(view, controls, learning_curve_readout,
+                    title="Learning curves: naive Bayes against logistic regression")

@@ -1,0 +1,119 @@
+"""The learning-curve view and explorer of notebook 10 (genviz.plots.learning_curves,
+genviz.widgets.learning_curves). Oracle: the curves' own arrays (means and standard errors over
+repetitions computed here with numpy, the leader from the paired differences) and what the
+figure draws."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from explorer_testing import make_explorer, sweep_explorer
+from genviz.nb_vs_logistic import NBvsLogisticCurves
+from genviz.plots.learning_curves import LearningCurveView
+from genviz.widgets.learning_curves import learning_curve_explorer, learning_curve_readout
+
+
+def _curves():
+    sizes = np.array([10, 100, 1000])
+    nb = np.array([[0.20, 0.10, 0.08], [0.24, 0.11, 0.08], [0.22, 0.12, 0.08]])
+    lr = np.array([[0.30, 0.11, 0.05], [0.32, 0.10, 0.05], [0.31, 0.12, 0.05]])
+    return NBvsLogisticCurves(sizes, nb, lr, 50, 400)
+
+
+def test_the_state_is_the_curves_at_the_marked_size():
+    c = _curves()
+    view = LearningCurveView(c, 10)
+    s = view.state
+    assert s["m"] == 10 and s["sizes"] == [10, 100, 1000]
+    assert s["gen_error"] == pytest.approx(0.22) and s["lr_error"] == pytest.approx(0.31)
+    assert s["gen_se"] == pytest.approx(np.std([0.20, 0.24, 0.22], ddof=1) / np.sqrt(3))
+    assert s["gap"] == pytest.approx(-0.09) and s["leader"] == "nb"
+    view.update(m=100)
+    assert view.state["leader"] == "tie" and view.state["gap"] == pytest.approx(0.0)
+    view.update(m=1000)
+    assert view.state["leader"] == "lr" and view.state["lr_se"] == pytest.approx(0.0, abs=1e-12)
+    # what is drawn: the marker's x and both errors at m
+    x, y = view._dots.get_data()
+    assert list(x) == [1000, 1000] and np.allclose(y, [0.08, 0.05])
+    assert LearningCurveView(c).state["m"] == 1000  # default: the largest size
+
+
+def test_the_readout_says_who_is_ahead():
+    view = LearningCurveView(_curves(), 10)
+    text = learning_curve_readout(view.state)
+    assert "m = 10" in text and "0.2200" in text and "0.3100" in text
+    assert "naive Bayes ahead (by more than 2 s.e.)" in text and "-0.0900" in text
+
+
+@pytest.mark.parametrize("m", [11, 10.0, "10", True])
+def test_a_size_not_on_the_curves_is_refused(m):
+    view = LearningCurveView(_curves(), 10)
+    with pytest.raises(ValueError, match="m must be one of the curves' sizes"):
+        view.update(m=m)
+
+
+def test_bad_curves_are_refused():
+    with pytest.raises(TypeError, match="curves must be NBvsLogisticCurves"):
+        LearningCurveView({"sizes": [1, 2]})
+
+
+def test_the_explorer_sweeps_every_size_and_its_slider_lists_them():
+    explorer = learning_curve_explorer(_curves(), 100)
+    assert list(explorer.controls["m"].options) == [10, 100, 1000]
+    assert sweep_explorer(explorer) == 3
+    explorer.controls["m"].value = 1000
+    assert "logistic regression ahead" in explorer.readout.value
+
+
+def test_the_registry_builds_it_as_notebook_10_does():
+    explorer = make_explorer("learning_curve_explorer")
+    assert explorer.view.state["m"] == explorer.view.sizes[-1]
+    assert sweep_explorer(explorer) == len(explorer.view.sizes)
+
+
+# -- the study and the selection slider ----------------------------------------------------------
+def test_the_study_reads_the_curves_means_and_standard_errors_at_m():
+    """Oracle: numpy's mean and standard error of the repetitions at that size."""
+    from genviz.studies.learning_curves import LearningCurveStudy
+    c = _curves()
+    study = LearningCurveStudy(c)
+    for j, m in enumerate(c.sizes):
+        r = study(m=int(m))
+        nb, lr = c.nb_errors[:, j], c.lr_errors[:, j]
+        assert r.gen_error == pytest.approx(nb.mean()) and r.lr_error == pytest.approx(lr.mean())
+        assert r.gen_se == pytest.approx(nb.std(ddof=1) / np.sqrt(nb.size))
+        assert r.gap == pytest.approx(nb.mean() - lr.mean())
+    assert study.defaults() == {"m": int(c.sizes[-1])}
+
+
+@pytest.mark.parametrize("bad", [5, 10.0, True, "10", None])
+def test_the_study_refuses_a_size_not_on_the_curves(bad):
+    from genviz.studies.learning_curves import LearningCurveStudy
+    study = LearningCurveStudy(_curves())
+    if bad is None:  # None is the default: the largest size
+        assert study(m=None).m == int(_curves().sizes[-1])
+        return
+    with pytest.raises(ValueError, match="m must be one of the curves' sizes"):
+        study(m=bad)
+
+
+def test_the_study_refuses_bad_labels():
+    from genviz.studies.learning_curves import LearningCurveStudy
+    with pytest.raises(ValueError, match="labels must be two"):
+        LearningCurveStudy(_curves(), labels=("only one",))
+
+
+def test_a_selection_slider_maps_positions_to_its_options_and_refuses_others():
+    from genviz.widgets._base import selection_slider
+    s = selection_slider("m", [10, 30, 100], 30)
+    assert (s.n, s.to_front(), s.from_front(2), s.grid_values()) == (2, 1, 100, [10, 30, 100])
+    assert s.spec()["labels"] == ["10", "30", "100"]
+    s.value = 100
+    assert s.value == 100 and s.to_front() == 2
+    with pytest.raises(ValueError, match="m: 50 is not one of the options"):
+        s.value = 50
+    with pytest.raises(ValueError, match="position 3 outside 0..2"):
+        s.from_front(3)
+    with pytest.raises(ValueError, match="options must not be empty"):
+        selection_slider("m", [], 1)
