@@ -255,4 +255,7 @@ def test_chart_escapes_option_text_and_handles_no_answers():
     html = room.room_chart_html(_state(), ["<script>x</script>", "b & c"])
     assert "<script>" not in html and "&lt;script&gt;" in html and "b &amp; c" in html
     assert "0 (0%)" in html
-    assert "Not opened yet" in room.room_chart_html(None, ["a", "b"])
+    before = room.room_chart_html(None, ["up <i>", "down"])
+    # before the vote: the options projected (escaped), no bars, no counts
+    assert "Not opened yet" in before and "(a)</b> up &lt;i&gt;" in before
+    assert "(b)</b> down" in before and "%" not in before

@@ -240,9 +240,12 @@ def room_chart_html(state, options, *, correct=(), show_open: bool = False,
     """
     options = check_options(options)
     font = "font-size:22px;line-height:1.3"
-    if state is None:
-        return (f'<div class="genviz-room" style="{font};width:{width_px}px">'
-                f"Not opened yet: press <b>Open vote</b> when the room is ready.</div>")
+    if state is None:  # the question's options, projected before the vote opens
+        listed = "".join(f'<div style="{font};margin-top:8px"><b>({LETTERS[i]})</b> '
+                         f"{html.escape(text)}</div>" for i, text in enumerate(options))
+        return (f'<div class="genviz-room" style="width:{width_px}px"><div style="{font}">'
+                f"Not opened yet: press <b>Open vote</b> when the room is ready.</div>"
+                f"{listed}</div>")
     voters = state["voters"]
     heads = []
     for r in ("1", "2", "observation"):
