@@ -27,7 +27,6 @@ import pytest
 
 import pages
 from conftest import _new_page
-from test_hub import _run_all
 from pages import ARTIFACTS, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
@@ -149,10 +148,46 @@ def _wait_box(page, text, timeout=60_000):
         f".some(e => e.innerText.includes({text!r}))", timeout=timeout)
 
 
+def _run_all(page, url, name, timeout_s=240):
+    """Open a notebook in JupyterLab and Run All (as tests/test_hub.py does), answering a
+    dialog JupyterLab puts up first (recorded in votes.json, its picture saved)."""
+    page.goto(url)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
+    page.wait_for_timeout(1500)
+    for _ in range(3):
+        dialog = page.locator(".jp-Dialog")
+        if dialog.count():
+            TIMINGS.setdefault("lab_dialogs", []).append(f"{name}: {dialog.inner_text()[:200]}")
+            page.screenshot(path=str(ARTIFACTS / f"votes_dialog_{name}.png"))
+            page.click(".jp-Dialog .jp-mod-accept")
+            page.wait_for_timeout(1000)
+    prompts_js = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+                  ".map(e => e.innerText.trim())")
+    for _ in range(3):
+        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+        page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+        started = time.monotonic()
+        while time.monotonic() - started < 20:
+            if any(p != "[ ]:" for p in page.evaluate(prompts_js)):
+                break
+            page.wait_for_timeout(250)
+        else:
+            continue
+        break
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        prompts = page.evaluate(prompts_js)
+        if prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts):
+            break
+        page.wait_for_timeout(500)
+    else:
+        raise AssertionError(f"Run All did not finish in {timeout_s} s: {prompts}")
+
+
 def _student_lab(browser, hub, name):
     """A student logs in, opens predict.ipynb in JupyterLab and runs it: their box."""
     context, page = _login(browser, hub, name, LAB)
-    _run_all(page, f"{hub.base}/user/{name}/lab/tree/predict.ipynb?reset")
+    _run_all(page, f"{hub.base}/user/{name}/lab/tree/predict.ipynb?reset", name)
     page.wait_for_selector(".genviz-prediction .widget-radio-box label", timeout=120_000)
     return context, page
 

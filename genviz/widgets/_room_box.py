@@ -36,7 +36,7 @@ class LearnerVote:
     """A learner's part of the room's vote (a mixin of ``PredictionBox``)."""
 
     def _learner_room(self, children) -> list:
-        self.room_status = widgets.HTML("")
+        self.room_status = widgets.HTMLMath("")  # options may hold math, as the feedback
         self.room_status.add_class("genviz-room-vote")
         self.room_button = widgets.Button(
             description="Vote again", icon="refresh",

@@ -311,7 +311,7 @@ class LecturerPanel(widgets.VBox):
         self.chart = widgets.HTML(room_chart_html(None, self.options))
         self.status = widgets.HTML("")
         # projector-sized whatever the page's template (Voilà's default or genviz-lecture)
-        layout, style = widgets.Layout(width="auto", height="44px"), {"font_size": "20px"}
+        layout, style = widgets.Layout(width="260px", height="44px"), {"font_size": "20px"}
         self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip,
                                              style=style)
                         for name, text, tip in [
@@ -329,10 +329,15 @@ class LecturerPanel(widgets.VBox):
             layout=layout, tooltip="For a screen the room does not see: the bars of the open "
                                    "round, before you close it")
         self.show_open.observe(lambda _c: self._redraw(), names="value")
-        controls = widgets.HBox([*self.buttons.values(), self.show_open],
-                                layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([title, self.chart, controls, self.status],
-                         layout=widgets.Layout(width="640px"))
+        # the controls in a column beside the chart, in the order of the flow (open, close,
+        # second vote, reveal): the question, chart and the box's next step fit on one
+        # 1280x720 screen; on a narrow screen the column wraps under the chart
+        controls = widgets.VBox([*self.buttons.values(), self.show_open, self.status],
+                                layout=widgets.Layout(width="280px"))
+        body = widgets.HBox([self.chart, controls],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                  grid_gap="8px 24px"))
+        super().__init__([title, body], layout=widgets.Layout(width="auto", max_width="1220px"))
         self.add_class("genviz-room-panel")
         if room is None:
             self.status.value = ("<i>Off the course hub: the room's answers appear here when this "
