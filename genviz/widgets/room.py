@@ -311,7 +311,7 @@ class LecturerPanel(widgets.VBox):
         self.chart = widgets.HTML(room_chart_html(None, self.options))
         self.status = widgets.HTML("")
         # projector-sized whatever the page's template (Voilà's default or genviz-lecture)
-        layout, style = widgets.Layout(width="260px", height="44px"), {"font_size": "20px"}
+        layout, style = widgets.Layout(width="300px", height="44px"), {"font_size": "20px"}
         self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip,
                                              style=style)
                         for name, text, tip in [
@@ -333,7 +333,7 @@ class LecturerPanel(widgets.VBox):
         # second vote, reveal): the question, chart and the box's next step fit on one
         # 1280x720 screen; on a narrow screen the column wraps under the chart
         controls = widgets.VBox([*self.buttons.values(), self.show_open, self.status],
-                                layout=widgets.Layout(width="280px"))
+                                layout=widgets.Layout(width="310px"))
         body = widgets.HBox([self.chart, controls],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                   grid_gap="8px 24px"))
