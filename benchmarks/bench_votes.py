@@ -43,6 +43,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import sys
 import time
@@ -134,7 +135,7 @@ class Bench:
                     pass
 
     async def phase(self, n, mode, tokens, within, seed):
-        qid = f"bench-{mode.replace(' ', '-')}-{n}"
+        qid = f"bench-{re.sub('[^A-Za-z0-9]+', '-', mode)}-{n}"
         again = mode == VOTE_AGAIN  # the second vote as a student's box sends it
         rnd = 2 if again else 1
         rng = random.Random(seed)

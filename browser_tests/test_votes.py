@@ -324,6 +324,31 @@ def test_a_student_opening_the_lecturers_panel_is_told_it_is_the_instructors(hub
         context.close()
 
 
+def test_the_course_notebook_in_lecture_mode_has_the_rooms_vote_before_its_explorer(hub, browser):
+    """The instructor opens the course's own notebook (the hub's copy in ~/genviz/notebooks)
+    in lecture mode: its prediction box is the room's vote, followed by the explorer and the
+    observation box, as in a lecture."""
+    notebook = "genviz/notebooks/02_multivariate_gaussian.ipynb"
+    assert (hub.home / "instructor" / notebook).is_file()
+    context, page = _login(browser, hub, "instructor", LECTURE)
+    try:
+        t0 = time.monotonic()
+        _voila(page, hub, "instructor", notebook)
+        page.wait_for_selector(".genviz-prediction .genviz-room-panel", timeout=240_000)
+        page.wait_for_selector(".genviz-observation", timeout=240_000)
+        TIMINGS["course_notebook_lecture_page_s"] = round(time.monotonic() - t0, 1)
+        assert page.locator(".genviz-room-panel").count() == 1  # 02 asks one prediction
+        assert page.locator(".genviz-explorer").count() >= 1
+        # the panel sits above the explorer it asks about, within the projector's width
+        panel = page.locator(".genviz-room-panel").bounding_box()
+        explorer = page.locator(".genviz-explorer").first.bounding_box()
+        assert panel["y"] < explorer["y"] and panel["x"] + panel["width"] <= LECTURE["width"]
+        page.locator(".genviz-prediction").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "votes_lecture_course_notebook.png"))
+    finally:
+        context.close()
+
+
 def test_stopping_the_hub_stops_the_poll_service_and_everything(hub):
     everything = hub.remember()
     hub.signal(signal.SIGINT)
