@@ -84,9 +84,10 @@ class LearnerVote:
 
     def _refused(self, outcome) -> None:
         later = "When your lecturer opens it, press <b>Vote in the room</b>."
-        if outcome.status in (404, 409):
-            self._room_line(f"Not counted in the room: no vote on this question is open now. "
-                            f"Your prediction stays here. {later}", "Vote in the room")
+        if outcome.status in (404, 409):  # the usual case outside a lecture: said quietly
+            self._room_line(f'<span style="color:#555">Not counted in the room: no vote on this '
+                            f"question is open now. Your prediction stays here. {later}</span>",
+                            "Vote in the room")
         elif outcome.status == 429:
             self._room_line("Too many votes in a short time: wait a few seconds, then press "
                             "<b>Vote again</b>.", "Vote again")
