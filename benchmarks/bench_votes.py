@@ -20,6 +20,12 @@ own students (fresh tokens, so neither phase profits from the other's token cach
   service answers as soon as a vote changes the question;
 * **polling every second** (the naive panel): ``GET`` the counts once a second.
 
+A third phase, **vote again** (``--no-vote-again`` skips it), is the second vote as a student's
+prediction box sends it (genviz.widgets._room_box): pressing *Vote again* asks the service which
+round is open (``GET api/votes/<question>``, the student's own votes only), then the vote is
+sent for round 2; the box never polls, so this one GET per press is all the second vote adds.
+Its *commit* is the press: press -> ack and press -> chart include the GET.
+
 *Commit -> chart* for a student's first vote is the time from sending the vote to the first
 lecturer response, received after the vote was acknowledged, whose number of voters includes it
 (the r-th acknowledged voter is in a response with at least r voters). Every vote is checked
@@ -37,6 +43,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import sys
 import time
@@ -50,6 +57,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from hub_testing import TrialHub  # noqa: E402
 
 OPTIONS = 4
+#: the second vote as a student's box sends it: *Vote again* asks which round is open, then votes
+VOTE_AGAIN = "vote again, long poll"
 
 
 def percentile(xs, q):
@@ -105,18 +114,19 @@ class Bench:
         return dict(zip(names, await asyncio.gather(*(token(n) for n in names))))
 
     # -- one phase -----------------------------------------------------------------------------
-    async def lecturer_chart(self, http, qid, mode, seen, stop):
+    async def lecturer_chart(self, http, qid, mode, seen, stop, rnd="1"):
         hdr = {"Authorization": f"token {self.lecturer}"}
         version = None
         while not stop.is_set():
-            query = f"?since={version}&wait=20" if (mode == "long poll" and version is not None) else ""
+            query = f"?since={version}&wait=20" if (mode != "polling every second"
+                                                    and version is not None) else ""
             try:
                 async with http.get(f"{self.poll}api/questions/{qid}{query}", headers=hdr,
                                     timeout=aiohttp.ClientTimeout(total=30)) as r:
                     data = await r.json()
             except (aiohttp.ClientError, asyncio.TimeoutError):
                 continue
-            seen.append((time.monotonic(), data["voters"]["1"]))
+            seen.append((time.monotonic(), data["voters"][rnd]))
             version = data["version"]
             if mode == "polling every second":
                 try:
@@ -125,7 +135,9 @@ class Bench:
                     pass
 
     async def phase(self, n, mode, tokens, within, seed):
-        qid = f"bench-{mode.replace(' ', '-')}-{n}"
+        qid = f"bench-{re.sub('[^A-Za-z0-9]+', '-', mode)}-{n}"
+        again = mode == VOTE_AGAIN  # the second vote as a student's box sends it
+        rnd = 2 if again else 1
         rng = random.Random(seed)
         plan = []  # (arrival, name, first option, changed option or None, change delay)
         for name in tokens:
@@ -140,12 +152,13 @@ class Bench:
                 aiohttp.ClientSession() as lecturer_http:
             hdr = {"Authorization": f"token {self.lecturer}"}
             async with lecturer_http.put(f"{self.poll}api/questions/{qid}", headers=hdr,
-                                         json={"options": OPTIONS, "open": 1}) as r:
+                                         json={"options": OPTIONS, "open": rnd}) as r:
                 assert r.status == 200, await r.text()
             seen, stop = [], asyncio.Event()
-            chart = asyncio.create_task(self.lecturer_chart(lecturer_http, qid, mode, seen, stop))
+            chart = asyncio.create_task(self.lecturer_chart(lecturer_http, qid, mode, seen, stop,
+                                                            str(rnd)))
             await asyncio.sleep(0.3)
-            votes, failures = [], []
+            votes, failures, asked = [], [], []
             pss, sampling = [], asyncio.Event()
 
             async def sample():
@@ -158,7 +171,7 @@ class Bench:
                 try:
                     async with http.post(f"{self.poll}api/votes",
                                          headers={"Authorization": f"token {tokens[name]}"},
-                                         json={"question": qid, "option": option, "round": 1},
+                                         json={"question": qid, "option": option, "round": rnd},
                                          timeout=aiohttp.ClientTimeout(total=30)) as r:
                         ok = r.status == 200
                         await r.read()
@@ -167,9 +180,29 @@ class Bench:
                 t1 = time.monotonic()
                 return t0, t1, ok, r
 
+            async def ask(name):
+                """*Vote again* pressed: which round is open (GET api/votes/<question>)."""
+                t0 = time.monotonic()
+                try:
+                    async with http.get(f"{self.poll}api/votes/{qid}",
+                                        headers={"Authorization": f"token {tokens[name]}"},
+                                        timeout=aiohttp.ClientTimeout(total=30)) as r:
+                        ok = r.status == 200 and (await r.json()).get("open") == rnd
+                except (aiohttp.ClientError, asyncio.TimeoutError, ValueError) as e:
+                    ok, r = False, e
+                asked.append(time.monotonic() - t0)
+                return t0, ok, r
+
             async def student(arrival, name, first, changed, delay):
                 await asyncio.sleep(max(0.0, start + arrival - time.monotonic()))
+                if again:  # the press, then the vote: press -> ack and press -> chart
+                    t_press, ok, r = await ask(name)
+                    if not ok:
+                        failures.append((name, f"vote again: {r}"))
+                        return
                 t0, t1, ok, r = await send(name, first)
+                if again:
+                    t0 = t_press
                 (votes if ok else failures).append((t0, t1, name) if ok else (name, str(r)))
                 if changed is not None:
                     await asyncio.sleep(delay)
@@ -201,8 +234,9 @@ class Bench:
             if shown is not None:
                 latencies.append(shown - t0)
         return {"n": n, "mode": mode, "within_s": within, "sent_s": sent_s,
-                "failures": failures, "counted": counts["voters"]["1"],
-                "counts_ok": counts["counts"]["1"] == expected, "chart_updates": len(seen),
+                "failures": failures, "counted": counts["voters"][str(rnd)],
+                "counts_ok": counts["counts"][str(rnd)] == expected, "chart_updates": len(seen),
+                "press_to_unlocked_s": asked,
                 "commit_to_chart_s": latencies, "unseen": len(votes) - len(latencies),
                 "commit_to_ack_s": commit_ack, "service_pss_mb": pss,
                 "service_cpu_s": cpu1[0] - cpu0[0], "hub_cpu_s": cpu1[1] - cpu0[1]}
@@ -240,6 +274,18 @@ def report(results, *, started, load_before, load_after, pss_idle) -> str:
             b = percentile(pair["polling every second"]["commit_to_chart_s"], 95)
             L.append(f"- N = {n}: commit → chart p95, polling every second / long poll = "
                      f"{b / a:.1f}× ({1000 * b:.0f} / {1000 * a:.0f} ms).")
+        if "long poll" in pair and VOTE_AGAIN in pair:
+            one, two = pair["long poll"], pair[VOTE_AGAIN]
+            cpu1 = (one["service_cpu_s"] + one["hub_cpu_s"]) / n
+            cpu2 = (two["service_cpu_s"] + two["hub_cpu_s"]) / n
+            L.append(f"- N = {n}: *Vote again* (one GET of the student's own votes, then the "
+                     f"vote): press → unlocked p50 / p95 "
+                     f"{1000 * percentile(two['press_to_unlocked_s'], 50):.0f} / "
+                     f"{1000 * percentile(two['press_to_unlocked_s'], 95):.0f} ms; press → ack "
+                     f"p95 {1000 * percentile(two['commit_to_ack_s'], 95):.0f} ms against a "
+                     f"first vote's commit → ack p95 "
+                     f"{1000 * percentile(one['commit_to_ack_s'], 95):.0f} ms; CPU (service + "
+                     f"hub) per student {1000 * cpu2:.1f} ms against {1000 * cpu1:.1f} ms.")
     L.append("")
     return "\n".join(L)
 
@@ -258,8 +304,11 @@ async def run(args) -> str:
         async with aiohttp.ClientSession() as http:
             for i, n in enumerate(args.n):
                 modes = ["long poll", "polling every second"]
-                for k, mode in enumerate(modes if i % 2 == 0 else modes[::-1]):  # no order bias
-                    tokens = await bench.students(http, f"s{n}{'ab'[k]}-", n)
+                modes = modes if i % 2 == 0 else modes[::-1]  # no order bias
+                if not args.no_vote_again:
+                    modes.append(VOTE_AGAIN)
+                for k, mode in enumerate(modes):
+                    tokens = await bench.students(http, f"s{n}{'abc'[k]}-", n)
                     r = await bench.phase(n, mode, tokens, args.within, seed=args.seed + n + k)
                     results.append(r)
                     print(_row(r), flush=True)
@@ -285,6 +334,8 @@ def main(argv=None):
                    help="Markdown file the run's section is appended to")
     p.add_argument("--json", default=None, help="also write the raw numbers here")
     p.add_argument("--keep", action="store_true", help="keep the hub's directory (its log)")
+    p.add_argument("--no-vote-again", action="store_true",
+                   help="skip the second-vote phase (Vote again: one GET, then the vote)")
     args = p.parse_args(argv)
     md = asyncio.run(run(args))
     out = Path(args.out)

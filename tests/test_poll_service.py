@@ -105,6 +105,23 @@ def test_nobody_votes_for_someone_else(svc):
     assert svc.counts(Q)["counts"]["1"] == [0, 1, 0]
 
 
+def test_a_students_own_votes_say_which_round_is_open_and_nothing_of_the_room(svc):
+    """What *Vote again* in a student's box asks (genviz.widgets._room_box): which round is
+    open and their own votes; never the counts, the number of voters or anyone else's vote."""
+    assert svc.request("GET", f"api/votes/{Q}", "t-ada")[0] == 404  # not opened yet
+    _open(svc)
+    for token, option in [("t-ben", 2), ("t-chloe", 2)]:
+        _vote(svc, token, option)
+    status, answer = svc.request("GET", f"api/votes/{Q}", "t-ada")
+    assert status == 200
+    assert answer == {"question": Q, "votes": {"1": None, "2": None, "observation": None},
+                      "open": 1, "revealed": False}
+    svc.request("PUT", f"api/questions/{Q}", "t-instructor", {"open": 2})
+    assert svc.request("GET", f"api/votes/{Q}", "t-ben")[1] == {
+        "question": Q, "votes": {"1": 2, "2": None, "observation": None}, "open": 2,
+        "revealed": False}
+
+
 # --- a lecture --------------------------------------------------------------------------------------
 
 def test_a_lecture_first_vote_change_close_second_vote_reveal_observe(svc):

@@ -306,9 +306,13 @@ def test_the_hook_is_looked_up_when_a_stage_happens(monkeypatch):
     assert predictions.STAGES == ("vote1", "vote2", "observation", "why")
 
 
-def test_the_default_hook_does_nothing():
-    assert DEFAULT_REPORT("02-x", "vote1", 0) is None
+def test_off_the_hub_the_default_hook_does_nothing(monkeypatch):
+    for var in ("GENVIZ_POLL_URL", "JUPYTERHUB_API_TOKEN"):
+        monkeypatch.delenv(var, raising=False)
+    for stage, value in [("vote1", 0), ("vote2", 1), ("observation", 0.5), ("why", "x")]:
+        assert DEFAULT_REPORT("02-x", stage, value) is None
     assert DEFAULT_REPORT.__module__ == "genviz.widgets.predictions"
+    # on the hub it sends a learner's stages to the room: tests/test_room_wiring.py
 
 
 # --- statically -----------------------------------------------------------------------------------

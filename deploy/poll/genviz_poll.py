@@ -9,8 +9,9 @@ Who is who comes from the hub alone: a request carries a hub API token
 (``Authorization: token ...``) and the hub says whose it is and what it may do.
 
 * a **student** (any user whose token has ``access:services!service=<this service>``) votes on
-  an open round, changes the vote until the round closes, reads back their own votes, and
-  reads a question's counts only after the lecturer's reveal;
+  an open round, changes the vote until the round closes, reads back their own votes and which
+  round is open (``GET api/votes/<question>``: how their box knows a second vote can count),
+  and reads a question's counts only after the lecturer's reveal;
 * a **lecturer** (the token also holds ``custom:genviz-poll:lecture``, given by a role to the
   hub group ``instructors``) declares a question with its number of options, opens, closes and
   reveals rounds, reads the counts live (long poll: ``?since=<version>&wait=<s>``) and deletes
@@ -410,8 +411,13 @@ class Votes(Base):
 
 class MyVotes(Base):
     def get(self, qid):
-        mine = self.s["store"].mine(check_question_id(qid), self.user)
-        self.send({"question": qid, "votes": {k: v for k, v in mine.items()}})
+        """A student's own votes, and which round is open (so their box knows whether a
+        "vote again" can count): never anybody else's votes or the counts."""
+        store = self.s["store"]
+        mine = store.mine(check_question_id(qid), self.user)
+        q = store.get(qid)
+        self.send({"question": qid, "votes": {k: v for k, v in mine.items()},
+                   "open": round_json(q["open"]), "revealed": q["revealed"]})
 
 
 class Questions(Base):

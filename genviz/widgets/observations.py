@@ -188,8 +188,7 @@ class ObservationBox(widgets.VBox):
         mine = record.final
         rows = []
         if self.lecture:
-            rows.append(("The room's votes", f"{_md(_option(p, record.vote1))} → "
-                                             f"{_md(_option(p, record.vote2))}"))
+            rows.append(("The room's votes", _room_votes(p, record)))
         else:
             rows.append(("Your prediction", _md(_option(p, mine))))
         rows.append(("What the explorer showed", saw))
@@ -256,6 +255,22 @@ class ObservationBox(widgets.VBox):
         return {**data, "text/html": static_observation_html(self.prediction),
                 "text/plain": f"Observe: {self.observation.prompt} Run this notebook to record "
                               f"it; then the explanation is shown."}
+
+
+def _room_votes(p, record) -> str:
+    """The room's first and second vote; with the poll service's counts (lecture mode on the
+    course hub), how many chose each."""
+    room = record.room
+
+    def one(rnd, i):
+        text = _md(_option(p, i))
+        if room is not None and room["voters"][rnd]:
+            text += f" ({room['counts'][rnd][i]} of {room['voters'][rnd]})"
+        return text
+
+    if room is not None and not room["voters"]["2"]:
+        return f"{one('1', record.vote1)} (no second vote)"
+    return f"{one('1', record.vote1)} → {one('2', record.vote2)}"
 
 
 def static_observation_html(prediction) -> str:

@@ -29,19 +29,35 @@ options, and the observation box the observation's prompt and then the verdict a
 explanation folded in ``<details>``.
 
 **One hook**: every stage (``"vote1"``, ``"vote2"``, ``"observation"``, ``"why"``) goes through
-:func:`report_stage`, which does nothing here; a poll service replaces it (assign a function
-to ``genviz.widgets.predictions.report_stage``: the boxes look it up when a stage happens).
+:func:`report_stage` (the boxes look it up on this module when a stage happens, so another
+function can be assigned to ``genviz.widgets.predictions.report_stage``). Off a course hub it
+does nothing. **On the course hub** (issue #31, :mod:`genviz.widgets.room`) it sends a learner's
+vote 1 (the commit), vote 2 and recorded observation to the room's poll service, and the boxes
+take part in the lecture:
+
+* a learner's box (JupyterLab) says whether the commit counted in the room's vote, and offers
+  **Vote again**: it asks the service which vote is open (one request, only when pressed) and
+  unlocks the options to change the answer while the first vote is open, or for the second
+  vote after the discussion;
+* in lecture mode, for the hub's instructors, the box *is* the room's vote: the question, the
+  lecturer's panel (:class:`genviz.widgets.room.LecturerPanel`: open, live count, close and
+  the bars, second vote, reveal) and what to do next; the room's votes (the most chosen option
+  of each round) are the record's, so the observation box's Reveal and the review follow them.
+  Anyone else in lecture mode gets the box above, with the lecturer marking the room's votes.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import threading
 
 import ipywidgets as widgets
 
+import genviz.widgets.room as _room
 from genviz.exercises._core import _markdown_to_html
 from genviz.plots.style import is_lecture_mode
+from genviz.widgets._room_box import LearnerVote, LectureVote
 
 __all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
            "clear_prediction_records", "PredictionBox", "PredictionReview", "prediction_box",
@@ -53,8 +69,16 @@ __all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
 STAGES = ("vote1", "vote2", "observation", "why")
 
 
-def report_stage(question_id: str, stage: str, value) -> None:
-    """Called once per stage of every prediction; does nothing (the hook of the room's poll).
+def report_stage(question_id: str, stage: str, value):
+    """Called once per stage of every prediction: on the course hub, a learner's stage goes to
+    the room's poll service; anywhere else nothing happens (no thread, no network call).
+
+    On the hub (:func:`genviz.widgets.room.on_hub`) ``vote1`` and ``vote2`` are sent as the
+    learner's first and second vote, ``observation`` as the observation round's answer (the
+    option the explorer showed: the right one, since a reading is recorded only when it matches
+    the explorer; nothing when the learner asked to be shown it); ``why`` is never sent. The
+    stages of a lecture box are the room's, not a learner's: they are not sent (the service
+    counts the room itself). Returns the ``Future`` of the send, or None.
 
     Parameters
     ----------
@@ -67,12 +91,20 @@ def report_stage(question_id: str, stage: str, value) -> None:
         (``prediction.options``); ``observation``: the reading (a float; None when the learner
         asked to be shown it); ``why``: the text.
     """
-    return None
+    if not _room.on_hub():
+        return None
+    record = _RECORDS.get(question_id)
+    if record is None or record.lecture:
+        return None
+    observed = None
+    if stage == "observation" and value is not None:
+        observed = record.prediction.correct[0]
+    return _room.send_stage(question_id, stage, value, observed=observed)
 
 
-def _report(question_id: str, stage: str, value) -> None:
+def _report(question_id: str, stage: str, value):
     # looked up at call time, so assigning a new report_stage to this module takes effect
-    globals()["report_stage"](question_id, stage, value)
+    return globals()["report_stage"](question_id, stage, value)
 
 
 # --- the kernel-side record ------------------------------------------------------------------
@@ -87,13 +119,16 @@ class PredictionRecord:
     lecture : bool
         Whether it was asked to a room (two votes) or committed by one learner.
     vote1, vote2 : int or None
-        The option committed (or the room's first vote), and the room's second vote.
+        The option committed (or the room's first vote), and the second vote (the room's, or
+        on the course hub a learner's vote again).
     observed : float or None
         The reading recorded (None until recorded, or when it was shown instead).
     shown : bool
         The learner asked to be shown the reading instead of recording it.
     why : str
         The learner's one line ("" until written).
+    room : dict or None
+        Lecture mode on the hub: the poll service's last counts of the question.
     """
 
     prediction: object
@@ -103,6 +138,7 @@ class PredictionRecord:
     observed: float | None = None
     shown: bool = False
     why: str = ""
+    room: dict | None = None
 
     @property
     def id(self) -> str:
@@ -110,8 +146,9 @@ class PredictionRecord:
 
     @property
     def final(self) -> int | None:
-        """The prediction that counts: the second vote in a room, else the commit."""
-        return self.vote2 if self.lecture else self.vote1
+        """The prediction that counts: the second vote in a room (or a learner's second vote
+        on the hub), else the commit."""
+        return self.vote2 if (self.lecture or self.vote2 is not None) else self.vote1
 
     @property
     def committed(self) -> bool:
@@ -178,8 +215,12 @@ def _option(prediction, i) -> str:
 
 # --- before the explorer: commit, or vote / discuss / vote ---------------------------------
 
-class PredictionBox(widgets.VBox):
+class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
     """The question, its options as radio buttons, and Commit (or the room's two votes).
+
+    On the course hub a learner's box also shows whether the vote counted in the room and
+    offers *Vote again*; in lecture mode an instructor's box is the room's vote (the parts of
+    :mod:`genviz.widgets._room_box`).
 
     Attributes
     ----------
@@ -193,6 +234,17 @@ class PredictionBox(widgets.VBox):
     feedback : ipywidgets.HTMLMath
         What to do next. Never a verdict or the explanation.
     record : PredictionRecord
+    panel : genviz.widgets.room.LecturerPanel or None
+        Lecture mode on the course hub, for its instructors: the room's vote, in place of the
+        radio buttons and the button.
+    room_status : ipywidgets.HTML or None
+        A learner's box on the course hub: whether their vote counted in the room.
+    room_button : ipywidgets.Button or None
+        A learner's box on the course hub: *Vote again* / *Send vote* (:meth:`vote_again`).
+    room_round : int or None
+        The room's round the options are unlocked for (after *Vote again*), else None.
+    pending : concurrent.futures.Future or None
+        The last exchange with the room: done once the box shows its outcome.
     """
 
     def __init__(self, prediction, *, lecture: bool | None = None, width: str = "560px"):
@@ -211,14 +263,34 @@ class PredictionBox(widgets.VBox):
                                                                         min_width="110px"))
         self.button.on_click(lambda _: self.vote() if self.lecture else self.commit())
         self.feedback = widgets.HTMLMath("")
-        super().__init__([self.question, self.radio, widgets.HBox([self.button]),
-                          self.feedback])
+        self.panel = self.room_status = self.room_button = None
+        self.room_round = self.pending = None
+        self._room_lock = threading.Lock()
+        self._room_seen = object()
+        children = [self.question, self.radio, widgets.HBox([self.button]), self.feedback]
+        # the course hub's room (issue #31); off the hub nothing here runs a network call
+        if self.lecture:
+            if _room.on_hub() and _room.is_lecturer():
+                children = self._lecturer_flow()
+        elif _room.on_hub():
+            children = self._learner_room(children)
+        super().__init__(children)
         self.add_class("genviz-choice")
         self.add_class("genviz-prediction")
 
     def select(self, i) -> None:
         """Select option ``i`` (an index, letter or text), as a click on it does."""
         self.radio.value = self.prediction.index(i)
+
+    # what the room's parts use of the box
+    def _stage(self, stage: str, value):
+        return _report(self.prediction.id, stage, value)
+
+    def _touched(self) -> None:
+        _changed()
+
+    def _opt(self, i) -> str:
+        return _md(_option(self.prediction, i))
 
     def _now_try(self) -> str:
         obs = self.prediction.observation
@@ -229,6 +301,13 @@ class PredictionBox(widgets.VBox):
                     f"and why, under it.")
         return (f"Now try it in the explorer below: {_md(obs.prompt)} Record what you see in the "
                 f"box under the explorer.")
+
+    def _committed_text(self) -> str:
+        r, p = self.record, self.prediction
+        second = (f"; <b>your second vote:</b> {_md(_option(p, r.vote2))}"
+                  if r.vote2 is not None else "")
+        return (f"<div><b>Committed:</b> {_md(_option(p, r.vote1))}{second}. "
+                f"{self._now_try()}</div>")
 
     def commit(self):
         """Lock the selected option; say only "now try it". Returns the option's index."""
@@ -241,9 +320,9 @@ class PredictionBox(widgets.VBox):
         self.record.vote1 = i
         self.radio.disabled = self.button.disabled = True
         self.button.description = "Committed"
-        self.feedback.value = (f"<div><b>Committed:</b> {_md(_option(self.prediction, i))}. "
-                               f"{self._now_try()}</div>")
-        _report(self.prediction.id, "vote1", i)
+        self.feedback.value = self._committed_text()
+        sent = _report(self.prediction.id, "vote1", i)
+        self._sent(sent, 1, i)
         _changed()
         return i
 

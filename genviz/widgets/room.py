@@ -4,46 +4,57 @@ lecturer's live view of the room's answers (issue #31).
 On the course hub a poll service (``deploy/poll/genviz_poll.py``) counts the class's answers.
 A student's kernel finds it from its server's environment -- the hub's API token
 ``JUPYTERHUB_API_TOKEN`` (whose owner the service asks the hub about: nobody can vote for
-someone else) and ``GENVIZ_POLL_URL``, set by the hub's configuration -- and sends a committed
-prediction with :func:`vote` (a recorded observation with :func:`observe`). Anywhere else
-(a laptop, Binder, the course website, nbval) both are missing and nothing happens: no
-error, no thread, no network call.
+someone else) and ``GENVIZ_POLL_URL``, set by the hub's configuration. Anywhere else (a laptop,
+Binder, the course website, nbval) both are missing and nothing happens: no error, no thread,
+no network call.
+
+The prediction boxes are wired to it (:mod:`genviz.widgets.predictions`: their one hook,
+``report_stage``, calls :func:`send_stage`): a learner's commit is their first vote, a second
+vote after the discussion is round 2, a recorded observation is counted in the observation
+round; the one-line "why" never leaves the kernel. A question is named by its
+:class:`~genviz.exercises.Prediction`'s stable ``id`` (:func:`question_id_for`) and its options
+are numbered in the order shown, which the id fixes: the same on every student's screen and on
+the lecturer's.
 
 On the hub a vote is sent from one background thread with a short timeout (``TIMEOUT`` s), so
 a commit never waits for the network and never raises into the notebook; :func:`vote` returns
 a ``concurrent.futures.Future`` of its :class:`Outcome` for whoever wants to know.
 
-The lecturer (a member of the hub's group ``instructors``) puts :func:`lecturer_panel` beside
-a prediction in lecture mode: the count of answers, live; Open vote / Close / Second vote /
-Reveal; the bars of a round once it is closed (so the projected chart never shows the room's
-answers to someone who has not voted yet), and at the reveal the first vote against the
-second. Only counts reach the lecturer: the service keeps no names.
+The lecturer (a member of the hub's group ``instructors``: :func:`is_lecturer`) sees
+:class:`LecturerPanel` inside each prediction box in lecture mode (Voila with the
+genviz-lecture template: :func:`voila_lecture`): the count of answers, live; Open vote / Close
+/ Second vote / Reveal; the bars of a round once it is closed (so the projected chart never
+shows the room's answers to someone who has not voted yet), and at the reveal the first vote
+against the second. Only counts reach the lecturer: the service keeps no names.
 
 >>> on_hub({})
 False
->>> vote("q-demo", 1, env={}) is None     # off the hub: nothing, silently
+>>> vote("02-peak-with-rho", 1, env={}) is None     # off the hub: nothing, silently
 True
->>> question_id_for("Which way does the peak move?", ["up", "down"])
-'q-37f5d5f0f06c5ecd'
 """
 
 from __future__ import annotations
 
 import concurrent.futures
-import hashlib
 import html
+import os
 import threading
 import time
+from urllib.parse import parse_qs
 
 import ipywidgets as widgets
 
-from genviz.plots.style import PALETTE
+from genviz.plots.style import PALETTE, is_lecture_mode, set_lecture_mode
 from genviz.widgets._room_client import (LETTERS, ROUNDS, TIMEOUT, Outcome, Room,
                                          check_option, check_options, check_question_id,
                                          check_round, connect, on_hub)
 
-__all__ = ["Outcome", "Room", "on_hub", "connect", "vote", "observe", "question_id_for",
-           "room_chart_html", "LecturerPanel", "lecturer_panel", "TIMEOUT", "ROUNDS"]
+__all__ = ["Outcome", "Room", "on_hub", "connect", "vote", "observe", "send_stage",
+           "question_id_for", "is_lecturer", "voila_lecture", "majority", "room_chart_html",
+           "LecturerPanel", "lecturer_panel", "TIMEOUT", "ROUNDS", "LECTURE_TEMPLATE"]
+
+#: the Voila template of lecture mode (share/jupyter/voila/templates/genviz-lecture)
+LECTURE_TEMPLATE = "genviz-lecture"
 
 _sender: concurrent.futures.ThreadPoolExecutor | None = None
 _sender_lock = threading.Lock()
@@ -55,6 +66,12 @@ def _send(fn, *args) -> concurrent.futures.Future:
         if _sender is None:  # one thread, made at the first vote on a hub: votes keep their order
             _sender = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="genviz-room")
     return _sender.submit(fn, *args)
+
+
+def _then(future: concurrent.futures.Future, fn) -> concurrent.futures.Future:
+    """Run ``fn(outcome)`` in the sending thread once ``future`` (a vote sent) is done; the
+    Future returned completes after ``fn`` (so whoever waits on it sees what ``fn`` did)."""
+    return _send(lambda: fn(future.result()))
 
 
 def vote(question_id: str, option: int, round=1, *, env=None):  # noqa: A002
@@ -84,17 +101,96 @@ def observe(question_id: str, option: int, *, env=None):
     return vote(question_id, option, "observation", env=env)
 
 
-def question_id_for(prompt: str, options) -> str:
-    """A stable id for a question, from its prompt and options: a student's box and the
-    lecturer's panel, built from the same prediction, name the same question.
+def send_stage(question_id: str, stage: str, value, *, observed=None, env=None):
+    """What the prediction boxes' hook does on the hub with one stage of a learner's prediction.
 
-    >>> question_id_for("Which way?", ["up", "down"]) == question_id_for("Which way?", ("up", "down"))
+    ``"vote1"`` and ``"vote2"`` send ``value`` (the option's index, in the order shown) as the
+    first or second vote; ``"observation"`` sends ``observed`` (the option the explorer showed;
+    nothing when None); ``"why"`` sends nothing (free text never leaves the kernel). Returns
+    the ``Future`` of the send, or None (off the hub, or nothing to send).
+
+    >>> send_stage("02-peak-with-rho", "why", "because", env={"GENVIZ_POLL_URL": "x"}) is None
     True
     """
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise ValueError("prompt must be the question's text")
-    text = "\x1f".join([prompt.strip(), *check_options(options)])
-    return "q-" + hashlib.sha256(text.encode()).hexdigest()[:16]
+    if stage not in ("vote1", "vote2", "observation", "why"):
+        raise ValueError(f"stage must be one of vote1, vote2, observation, why; got {stage!r}")
+    if stage == "why":
+        return None
+    if stage == "observation":
+        return None if observed is None else observe(question_id, observed, env=env)
+    return vote(question_id, value, 1 if stage == "vote1" else 2, env=env)
+
+
+def question_id_for(prediction) -> str:
+    """The poll's name for a prediction: its stable ``id`` (``"02-peak-with-rho"``). A student's
+    box and the lecturer's panel, built from the same prediction, name the same question, and
+    the id also fixes the order its options are shown in (so option 2 is the same text on every
+    screen).
+
+    >>> from genviz.exercises import Prediction
+    >>> question_id_for(Prediction("Up or down?", ["up", "down"], "up", id="02-doctest",
+    ...                            explanation="Because."))
+    '02-doctest'
+    """
+    qid = getattr(prediction, "id", None)
+    if not isinstance(qid, str) or not hasattr(prediction, "options"):
+        raise TypeError(f"prediction must be a genviz.exercises.Prediction (with an id), got "
+                        f"{type(prediction).__name__}")
+    return check_question_id(qid)
+
+
+# --- where this kernel runs ------------------------------------------------------------------------
+
+_lecturer_cache: dict[tuple[str, str], bool] = {}
+
+
+def is_lecturer(env=None) -> bool:
+    """Whether this kernel's user runs the room's votes (the hub group ``instructors``).
+
+    Off the hub False without a network call; on the hub the service is asked once per server
+    token (``GET api/``; the answer is kept: a token's scopes are fixed when the server starts).
+    A service that cannot be reached counts as False (and is asked again next time).
+    """
+    env_ = os.environ if env is None else env
+    room = connect(env_)
+    if room is None:
+        return False
+    key = (room.url, env_.get("JUPYTERHUB_API_TOKEN", ""))
+    if key not in _lecturer_cache:
+        outcome = room.whoami()
+        if not outcome.ok:
+            return False
+        _lecturer_cache[key] = bool((outcome.data or {}).get("lecturer"))
+    return _lecturer_cache[key]
+
+
+def voila_lecture(env=None) -> bool:
+    """Whether Voila runs this kernel for a page with the lecture template, asked for in the
+    page's address (``.../voila/render/NB.ipynb?template=genviz-lecture``: how a lecturer opens
+    lecture mode on the hub). Voila gives its kernels the request's ``QUERY_STRING`` and
+    ``SERVER_SOFTWARE``.
+
+    >>> voila_lecture({"SERVER_SOFTWARE": "voila/0.5.8", "QUERY_STRING": "template=genviz-lecture"})
+    True
+    >>> voila_lecture({"QUERY_STRING": "template=genviz-lecture"})   # not Voila
+    False
+    """
+    env = os.environ if env is None else env
+    if not str(env.get("SERVER_SOFTWARE", "")).startswith("voila/"):
+        return False
+    return parse_qs(str(env.get("QUERY_STRING", ""))).get("template") == [LECTURE_TEMPLATE]
+
+
+def majority(counts) -> int | None:
+    """The option most chosen (the first of a tie), or None without answers.
+
+    >>> majority([3, 5, 5]), majority([0, 0])
+    (1, None)
+    """
+    counts = list(counts)
+    if not counts or max(counts) <= 0:
+        return None
+    return counts.index(max(counts))
 
 
 # --- the lecturer's view -------------------------------------------------------------------------
@@ -144,9 +240,12 @@ def room_chart_html(state, options, *, correct=(), show_open: bool = False,
     """
     options = check_options(options)
     font = "font-size:22px;line-height:1.3"
-    if state is None:
-        return (f'<div class="genviz-room" style="{font};width:{width_px}px">'
-                f"Not opened yet: press <b>Open vote</b> when the room is ready.</div>")
+    if state is None:  # the question's options, projected before the vote opens
+        listed = "".join(f'<div style="{font};margin-top:8px"><b>({LETTERS[i]})</b> '
+                         f"{html.escape(text)}</div>" for i, text in enumerate(options))
+        return (f'<div class="genviz-room" style="width:{width_px}px"><div style="{font}">'
+                f"Not opened yet: press <b>Open vote</b> when the room is ready.</div>"
+                f"{listed}</div>")
     voters = state["voters"]
     heads = []
     for r in ("1", "2", "observation"):
@@ -188,13 +287,14 @@ def _round_value(r: str):
 class LecturerPanel(widgets.VBox):
     """The lecturer's view of one question: live count, bars, and the round's controls.
 
-    Built by :func:`lecturer_panel`. Off the hub it only says so (no network call). On the hub
-    one background thread follows the question (a long poll: the service answers when a vote
-    or the round's state changes) and redraws the bars.
+    Built by :func:`lecturer_panel` (or by a prediction box in lecture mode, for the hub's
+    instructors). Off the hub it only says so (no network call). On the hub one background
+    thread follows the question (a long poll: the service answers when a vote or the round's
+    state changes) and redraws the bars; :meth:`on_change` functions hear each new state.
     """
 
     def __init__(self, question_id, options, *, room=None, correct=(), prompt=None,
-                 wait: float = 20.0):
+                 wait: float = 20.0, title: str = "The room"):
         self.question_id = check_question_id(question_id)
         self.options = check_options(options)
         self.correct = tuple(correct)
@@ -204,12 +304,14 @@ class LecturerPanel(widgets.VBox):
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._clear_armed = 0.0
-        title = widgets.HTML(f'<div style="font-size:24px;font-weight:bold">The room'
+        self._listeners: list = []
+        self._heard = object()  # the last state the listeners heard (nothing yet)
+        title = widgets.HTML(f'<div style="font-size:24px;font-weight:bold">{html.escape(title)}'
                              + (f": {html.escape(prompt)}" if prompt else "") + "</div>")
         self.chart = widgets.HTML(room_chart_html(None, self.options))
         self.status = widgets.HTML("")
         # projector-sized whatever the page's template (Voilà's default or genviz-lecture)
-        layout, style = widgets.Layout(width="auto", height="44px"), {"font_size": "20px"}
+        layout, style = widgets.Layout(width="300px", height="44px"), {"font_size": "20px"}
         self.buttons = {name: widgets.Button(description=text, layout=layout, tooltip=tip,
                                              style=style)
                         for name, text, tip in [
@@ -227,10 +329,15 @@ class LecturerPanel(widgets.VBox):
             layout=layout, tooltip="For a screen the room does not see: the bars of the open "
                                    "round, before you close it")
         self.show_open.observe(lambda _c: self._redraw(), names="value")
-        controls = widgets.HBox([*self.buttons.values(), self.show_open],
-                                layout=widgets.Layout(flex_flow="row wrap"))
-        super().__init__([title, self.chart, controls, self.status],
-                         layout=widgets.Layout(width="640px"))
+        # the controls in a column beside the chart, in the order of the flow (open, close,
+        # second vote, reveal): the question, chart and the box's next step fit on one
+        # 1280x720 screen; on a narrow screen the column wraps under the chart
+        controls = widgets.VBox([*self.buttons.values(), self.show_open, self.status],
+                                layout=widgets.Layout(width="310px"))
+        body = widgets.HBox([self.chart, controls],
+                            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                  grid_gap="8px 24px"))
+        super().__init__([title, body], layout=widgets.Layout(width="auto", max_width="1220px"))
         self.add_class("genviz-room-panel")
         if room is None:
             self.status.value = ("<i>Off the course hub: the room's answers appear here when this "
@@ -258,6 +365,20 @@ class LecturerPanel(widgets.VBox):
             self.buttons["reveal"].disabled = not opened or state["revealed"]
             self.buttons["clear"].disabled = not opened
 
+    def on_change(self, fn) -> None:
+        """Call ``fn(state)`` with each new state of the question (None: not opened, or its
+        votes deleted), from the thread that learnt it."""
+        self._listeners.append(fn)
+
+    def _notify(self) -> None:
+        state = self.state
+        key = None if state is None else state["version"]
+        if key == self._heard:
+            return
+        self._heard = key
+        for fn in list(self._listeners):
+            fn(state)
+
     def _took(self, outcome: Outcome) -> bool:
         if outcome.ok and outcome.data and "voters" in outcome.data:
             old = self.state
@@ -279,6 +400,8 @@ class LecturerPanel(widgets.VBox):
         else:
             self.status.value = f"<i>{html.escape(outcome.message)}</i>"
         self._redraw()
+        if outcome.ok or outcome.status == 404:
+            self._notify()
         return outcome.ok
 
     def refresh(self) -> Outcome:
@@ -342,13 +465,31 @@ class LecturerPanel(widgets.VBox):
         return {**data, "text/plain": text, "text/html": f"<p><i>{text}</i></p>"}
 
 
-def lecturer_panel(question_id: str, options, *, correct=(), prompt=None, env=None,
-                   wait: float = 20.0) -> LecturerPanel:
+def lecturer_panel(question, options=None, *, correct=None, prompt=None, env=None,
+                   wait: float = 20.0, title: str = "The room") -> LecturerPanel:
     """The lecturer's live view of the room's answers to one question, with its controls.
 
-    Put it beside the prediction in lecture mode; ``correct`` (the right options' indices)
-    are ticked at the reveal. Off the hub the panel says it needs the hub and makes no
-    network call.
+    ``question`` is a :class:`~genviz.exercises.Prediction` (its id, options in the order
+    shown and right options are used), or a question id with ``options``. In lecture mode on
+    the hub a prediction box shows this panel itself, for the hub's instructors; call it to
+    put a panel anywhere else. ``correct`` (the right options' indices) are ticked at the
+    reveal. Off the hub the panel says it needs the hub and makes no network call.
     """
-    return LecturerPanel(question_id, options, room=connect(env), correct=correct,
-                         prompt=prompt, wait=wait)
+    if isinstance(question, str):
+        if options is None:
+            raise TypeError("options must be given with a question id (or pass the Prediction)")
+        qid = question
+    else:
+        qid = question_id_for(question)
+        options = question.options if options is None else options
+        correct = question.correct if correct is None else correct
+    return LecturerPanel(qid, options, room=connect(env), correct=correct or (),
+                         prompt=prompt, wait=wait, title=title)
+
+
+# A kernel that Voila runs for a page with the lecture template is in lecture mode, as the
+# kernels of `make present` are (its IPython start-up file): a lecturer on the hub opens
+# .../voila/render/NB.ipynb?template=genviz-lecture. Every notebook imports genviz.widgets
+# (which imports this module) before it builds a figure.
+if voila_lecture() and not is_lecture_mode():
+    set_lecture_mode(True)
