@@ -254,7 +254,7 @@ def training_log_likelihood_derivation(records, names, values=None) -> Choice:
     --------
     >>> recs = [["a", "x"], ["a", "x"], ["b", "y"]]
     >>> q = training_log_likelihood_derivation(recs, ["u", "v"])
-    >>> "c \log(c/N)" in q.options[q.correct[0]]
+    >>> r"c \log(c/N)" in q.options[q.correct[0]]
     True
     """
     records = np.asarray(records, dtype=object)
