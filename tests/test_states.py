@@ -180,3 +180,26 @@ def test_the_build_command_stores_the_grids_of_a_notebooks_explorers(tmp_path):
     (grid,) = out.glob("*.gvgrid")
     header, _ = states.read_grid(grid.read_bytes())
     assert header["axes"] == [{"name": "k", "n": 40}] and header["key"] == grid.stem
+
+
+def _public_explorer_functions():
+    import importlib
+    import pkgutil
+
+    import genviz.widgets as w
+    for m in pkgutil.iter_modules(w.__path__):
+        if m.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"genviz.widgets.{m.name}")
+        for name in getattr(mod, "__all__", []):
+            if name.endswith("_explorer") and callable(getattr(mod, name)):
+                yield f"{m.name}.{name}", getattr(mod, name)
+
+
+def test_every_public_explorer_function_records_its_factory():
+    """Without @explorer_factory an explorer has no grid key: its gridded sliders never get
+    precomputed states and every move asks the kernel (notebook 10's explorer once did)."""
+    found = dict(_public_explorer_functions())
+    assert len(found) >= 18
+    bare = [name for name, fn in found.items() if not getattr(fn, "_genviz_explorer_factory", False)]
+    assert bare == [], f"decorate with genviz.widgets._base.explorer_factory: {bare}"

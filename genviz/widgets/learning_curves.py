@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from genviz.plots.learning_curves import LearningCurveView
-from genviz.widgets._base import Explorer, readout_html, selection_slider
+from genviz.widgets._base import Explorer, explorer_factory, readout_html, selection_slider
 
 __all__ = ["learning_curve_explorer", "learning_curve_readout"]
 
@@ -25,6 +25,7 @@ def learning_curve_readout(state) -> str:
                         f"difference: {state['gap']:+.4f}; {ahead}")
 
 
+@explorer_factory
 def learning_curve_explorer(curves, m=None, *,
                             labels=("naive Bayes", "logistic regression")) -> Explorer:
     """A slider over the curves' training-set sizes ``m`` driving a
