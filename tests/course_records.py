@@ -63,7 +63,16 @@ def _fingerprint() -> str:
 
 def item_records(path: Path) -> list[dict]:
     """Every item the notebook creates, with ``cell`` = the index of the creating cell."""
-    key = hashlib.sha256(path.read_bytes() + _fingerprint().encode() + HOOK.encode()
+    return run_recorded(path, HOOK, REPORT, items=lambda records: records)
+
+
+def run_recorded(path: Path, hook: str, report: str, *, items):
+    """Run the notebook once in a kernel (nbclient; genviz from this work tree) with ``hook`` as
+    its first cell and ``report`` as its last; return the JSON the report prints after
+    ``GENVIZ-RECORDS``, where ``items(run)`` lists the records whose ``ordinal`` (the how-many-th
+    code cell made it) becomes ``cell`` (its index in the notebook). Cached by the hash of the
+    notebook, of genviz (the site's fingerprint) and of the hook."""
+    key = hashlib.sha256(path.read_bytes() + _fingerprint().encode() + (hook + report).encode()
                          ).hexdigest()[:20]
     cached = CACHE / f"{path.stem}-{key}.json"
     if cached.exists():
@@ -73,8 +82,8 @@ def item_records(path: Path) -> list[dict]:
 
     nb = nbformat.read(path, as_version=4)
     n_cells = len(nb.cells)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(HOOK))
-    nb.cells.append(nbformat.v4.new_code_cell(REPORT))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
+    nb.cells.append(nbformat.v4.new_code_cell(report))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
@@ -87,10 +96,10 @@ def item_records(path: Path) -> list[dict]:
         os.environ.clear()
         os.environ.update(old)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    records = json.loads(text.split("GENVIZ-RECORDS ", 1)[1])
+    run = json.loads(text.split("GENVIZ-RECORDS ", 1)[1])
     code_cells = [i for i, c in enumerate(nb.cells[1:n_cells + 1]) if c.cell_type == "code"]
-    for r in records:
+    for r in items(run):
         r["cell"] = code_cells[r.pop("ordinal") - 1]
     CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(records))
-    return records
+    cached.write_text(json.dumps(run))
+    return run

@@ -59,10 +59,7 @@ listed item that is no longer found (so the list only shrinks).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
-import os
 import re
 from pathlib import Path
 
@@ -72,7 +69,6 @@ ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NB_DIR.glob("[0-9][0-9]_*.ipynb"))
 TOPICS = [p for p in NOTEBOOKS if not p.name.startswith("00")]
-CACHE = ROOT / "build" / "teaching-cache"
 
 #: notebooks still being converted, one set per person converting them (two sets, so that
 #: emptying one does not conflict with emptying the other); their checks are xfails
@@ -330,13 +326,6 @@ REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
           '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
 
 
-def _fingerprint() -> str:
-    spec = importlib.util.spec_from_file_location("_build_site", ROOT / "scripts" / "build_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.library_fingerprint()
-
-
 def exercise_records(path: Path) -> list[dict]:
     """Every exercise the notebook creates, with ``cell`` = the index of the creating cell.
 
@@ -355,37 +344,8 @@ def notebook_run(path: Path) -> dict:
     """The notebook run once in a kernel with the recording hook: ``items`` (every exercise
     created, with ``cell``) and ``cycles``; cached by the hash of the notebook, genviz/ and
     the hook."""
-    key = hashlib.sha256(path.read_bytes() + _fingerprint().encode()
-                         + (HOOK + REPORT).encode()).hexdigest()[:20]
-    cached = CACHE / f"{path.stem}-{key}.json"
-    if cached.exists():
-        return json.loads(cached.read_text())
-    import nbformat
-    from nbclient import NotebookClient
-
-    nb = nbformat.read(path, as_version=4)
-    n_cells = len(nb.cells)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(HOOK))
-    nb.cells.append(nbformat.v4.new_code_cell(REPORT))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(NB_DIR)}})
-    old = dict(os.environ)
-    os.environ.update(env)  # the kernel inherits it: it imports this work tree's genviz
-    try:
-        client.execute()
-    finally:
-        os.environ.clear()
-        os.environ.update(old)
-    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    run = json.loads(text.split("GENVIZ-RECORDS ", 1)[1])
-    code_cells = [i for i, c in enumerate(nb.cells[1:n_cells + 1]) if c.cell_type == "code"]
-    for r in run["items"]:
-        r["cell"] = code_cells[r.pop("ordinal") - 1]
-    CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(run))
-    return run
+    from course_records import run_recorded
+    return run_recorded(path, HOOK, REPORT, items=lambda run: run["items"])
 
 
 def numbers_in(text: str) -> list[tuple[str, float]]:
