@@ -459,7 +459,7 @@ tennis = datasets.play_tennis()
               ("exercises.logsumexp_shift_derivation()", DERIVATION),
               ("exercises.full_joint_of_a_small_table(tennis.X, tennis.y)", RETRIEVAL)),
     defaults={"FEATURE": "Temperature", "VALUE": "Mild", "LABEL": "Yes",
-              "QUERY": ["Overcast", "Hot", "High", "Weak"]},
+              "QUERY": ["Rain", "Hot", "Normal", "Strong"]},
     draw=_draw_a06, accept=_accept_a06,
 ))
 

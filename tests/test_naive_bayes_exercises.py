@@ -19,6 +19,13 @@ def test_query_exercises_on_play_tennis():
     assert ex.check(0.795).correct and not ex.check(0.205).correct
     ex = nx.decision_of_query(t.X, t.y, t.feature_names, ["Overcast", "Hot", "High", "Weak"])
     assert ex.check("Yes").correct and not ex.check("No").correct
+    assert ex.objective == "06.3" and "zero factor" in ex.solution().text  # smoothing's topic
+    # notebook 06's Exercise 4: no zero factor, a close call. By hand (Mitchell's counts):
+    # Yes 9/14 * 3/9 * 2/9 * 6/9 * 3/9 = 0.01058, No 5/14 * 2/5 * 2/5 * 1/5 * 3/5 = 0.00686
+    ex = nx.decision_of_query(t.X, t.y, t.feature_names, ["Rain", "Hot", "Normal", "Strong"])
+    assert ex.check("Yes").correct and not ex.check("No").correct
+    assert ex.objective == "06.2" and "0.01058" in ex.solution().text
+    assert "0.00686" in ex.solution().text and "zero factor" not in ex.solution().text
 
 def test_continuous_exercises():
     ex = nx.living_area_bin(890)

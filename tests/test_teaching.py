@@ -52,9 +52,8 @@ every ``NN_*.ipynb`` but ``00``. Checked, per notebook:
     ``MAX_POSITION_SHARE`` of the time.
 
 ``PENDING`` lists notebooks still being converted (xfail, not strict: some checks already pass;
-empty it when they are done). ``KNOWN_ANSWERED_ABOVE`` lists the practice items of issue #30
-that (b) finds and that are left to its items 3-5: the check fails on any other item *and* on a
-listed item that is no longer found (so the list only shrinks).
+empty it when they are done). (b) has no exceptions: the last practice items it found were
+rewritten by issue #30's practice.
 """
 
 from __future__ import annotations
@@ -83,14 +82,6 @@ MAX_WORDS = 150
 #: (g): the largest share of the course's choices and predictions whose right option sits at any
 #: one position
 MAX_POSITION_SHARE = 0.40
-#: (b): items found answered above that issue #30's items 3-5 (practice that climbs) will
-#: rewrite, by notebook: the prompt's first words, and what gives them away
-KNOWN_ANSWERED_ABOVE: dict[str, dict[str, str]] = {
-    "06": {"With alpha = 0, which label does naive Bayes predict": "the explanation of "
-           "06-unseen-value: 'one zero factor makes the whole product zero'"},
-}
-#: (a graded question of course/assignments.py: rewriting it changes the graded assignment
-#: a06 too; #30's practice rewrote the other five)
 #: (notebook number, first line of the cell) -> why the cell may hold more
 ALLOWED_LONG: dict[tuple[str, str], str] = {}
 
@@ -489,28 +480,15 @@ def answered_above(nb_cells: list[dict], records) -> dict[str, list[str]]:
 
 
 def scrollable_exercises(path: Path) -> list[str]:
-    """The items of the notebook answered above, but those listed in KNOWN_ANSWERED_ABOVE."""
-    known = KNOWN_ANSWERED_ABOVE.get(_id(path), {})
+    """The items of the notebook answered above."""
     found = answered_above(cells(path), exercise_records(path))
-    return [f"{prompt!r} answered at {hits}" for prompt, hits in found.items()
-            if not any(prompt.startswith(k) for k in known)]
+    return [f"{prompt!r} answered at {hits}" for prompt, hits in found.items()]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_no_exercise_is_answered_by_scrolling_up(path):
     assert scrollable_exercises(path) == []
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", _params(TOPICS))
-def test_the_known_answered_items_are_still_there(path):
-    """The list of items left to issue #30's items 3-5 only shrinks: a listed item that is no
-    longer answered above must leave the list."""
-    found = answered_above(cells(path), exercise_records(path))
-    for k in KNOWN_ANSWERED_ABOVE.get(_id(path), {}):
-        assert any(prompt.startswith(k) for prompt in found), \
-            f"{k!r} is no longer answered above: remove it from KNOWN_ANSWERED_ABOVE"
 
 
 @pytest.mark.slow

@@ -93,7 +93,7 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
                   + f"; the larger wins: naive Bayes answers **{decision}**." + why),
         claims=([r"one zero factor makes the whole product[^.]{0,60}zero"] if zero else
                 [rf"naive bayes (answers|predicts) {decision.lower()}\b"]),
-        objective="06.3",
+        objective="06.3" if zero else "06.2",  # a zero factor is smoothing's topic
     )
 
 
