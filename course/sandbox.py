@@ -198,6 +198,12 @@ class Sandbox:
                 "--size", str(Limits().tmp_bytes if job is None else job["tmp_bytes"]),
                 "--tmpfs", "/tmp", "--chmod", "1777", "/tmp",
                 "--perms", "0755", "--dir", "/job"]
+        for root in _python_roots():  # a checkout or venv under /tmp: the tmpfs hid it
+            if root.startswith("/tmp/"):
+                for parent in _parents(root):
+                    if parent.startswith("/tmp/"):
+                        cmd += ["--perms", "0755", "--dir", parent]
+                cmd += ["--ro-bind", root, root]
         cmd += ["--ro-bind", str(RUNNER), "/job/runner.py"]
         if job is not None:
             cmd += ["--ro-bind", str(tmp / "job.json"), "/job/job.json"]
