@@ -163,10 +163,14 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
                               "path": old})
             continue
         t_raw, m_raw = _blob(repo, theirs, new, True), _blob(repo, after, new, True)
+        if new.endswith(".ipynb"):
+            o_raw = _blob(repo, before, old, True)
+            if o_raw is not None and o_raw != m_raw and _nb(o_raw) is None \
+                    and _nb(m_raw) is not None:  # replaced (by the driver): keep a copy
+                files.append(_keep_unreadable(repo, new, o_raw))
         if t_raw == m_raw:
             continue
         if new.endswith(".ipynb"):
-            o_raw = _blob(repo, before, old, True)
             B, O = _nb(_blob(repo, base, old, True)), _nb(o_raw)
             T, M = _nb(t_raw), _nb(m_raw)
             if T is None:
@@ -174,8 +178,6 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
             if M is None:
                 files.append({"kind": "not-updated", "path": new})
                 continue
-            if O is None and o_raw is not None and o_raw != m_raw:
-                files.append(_keep_unreadable(repo, new, o_raw))
             items = missed_changes(B, O or {"cells": []}, T, M)
             mine = {c.get("id"): cell_hash(c) for c in M["cells"]}
             if items:
