@@ -173,15 +173,18 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
                               "what is on disk; merged (%d to tell)", path, len(items))
 
 
-def _course_items(items, merges):
-    """The items that are about a change a recorded course merge brought."""
+def _course_items(items, merges, disk):
+    """The items about a change a recorded course merge brought (the cell on disk is as a
+    click left it, or a click removed it), not another tab's."""
+    from genviz_updates.notebooks import cell_hash
     from genviz_updates.seen import introduced
 
     brought = set().union(*(introduced(m) for m in merges)) if merges else set()
-    ids = {cid for cid, _ in brought}
+    on_disk = {c.get("id"): cell_hash(c) for c in disk.get("cells", [])}
     gone = {c[0] for m in merges for c in m["before"]} - {c[0] for m in merges for c in m["after"]}
-    return [i for i in items if i.get("id") in (gone if i["kind"] in ("kept-deleted",
-                                                                       "not-deleted") else ids)]
+    return [i for i in items
+            if (i.get("id") in gone if i["kind"] in ("kept-deleted", "not-deleted")
+                else (i.get("id"), on_disk.get(i.get("id"))) in brought)]
 
 
 def _merge_tab(cells, content, disk, merges):
@@ -192,7 +195,7 @@ def _merge_tab(cells, content, disk, merges):
     merged = merge_notebooks(base, content, disk)
     items = [i for i in missed_changes(base, content, disk, merged)
              if i["kind"] in ("kept-yours", "you-deleted", "kept-deleted")]
-    return merged, _course_items(items, merges)
+    return merged, _course_items(items, merges, disk)
 
 
 def _merge_stale(merges, content, disk):

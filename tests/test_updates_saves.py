@@ -278,3 +278,65 @@ def test_a_save_outside_a_clone_and_of_a_new_notebook_is_left_alone(server):
     _api(base, f"/api/contents/eve/genviz/notebooks/mine.ipynb", "PUT",
          {"type": "notebook", "content": nb})
     assert upd.sources(s.clone / "notebooks/mine.ipynb") == upd.sources(s.clone / NB)
+
+
+# --- the record of what tabs loaded, without a server ---------------------------------------------
+
+def test_tokens_snapshots_and_the_base_a_save_is_merged_against(tmp_path):
+    from genviz_updates import seen
+
+    gitdir = tmp_path / ".git"
+    gitdir.mkdir()
+    nb = json.loads(nbformat.writes(upd.lesson()))
+    token = seen.stamp(nb, gitdir, NB)
+    assert nb["metadata"][KEY] == {"loaded": token}
+    with seen.locked(gitdir) as data:
+        snap = data["tokens"][token]["cells"]
+    assert [c[0] for c in snap] == [f"cell-{i}" for i in range(5)]
+    assert seen.snapshot(nb) == snap and len({c[2] for c in snap}) == 5
+    # a save: the token comes out, other keys of ours stay
+    nb["metadata"][KEY]["other"] = 1
+    assert seen.take_token(nb) == token and nb["metadata"][KEY] == {"other": 1}
+    assert seen.take_token(nb) is None and seen.take_token({"metadata": {KEY: "x"}}) is None
+    assert seen.take_token({}) is None
+    # the base: cells found on either side by id and hash; a lost one differs from both
+    ours = json.loads(json.dumps(nb))
+    ours["cells"][1]["source"] = "x = 5\n"
+    theirs = json.loads(json.dumps(nb))
+    theirs["cells"][1]["source"] = upd.FIX_X
+    base = seen.base_notebook(snap, ours, theirs)
+    assert [c["source"] for c in base["cells"]][2:] == [c["source"] for c in nb["cells"]][2:]
+    assert base["cells"][1]["source"] not in ("x = 5\n", upd.FIX_X, "x = 1\n")
+
+
+def test_the_record_survives_a_damaged_file_and_stays_bounded(tmp_path, monkeypatch):
+    from genviz_updates import seen
+
+    gitdir = tmp_path / ".git"
+    gitdir.mkdir()
+    (gitdir / seen.SEEN).write_text("{ cut short")
+    nb = json.loads(nbformat.writes(upd.lesson()))
+    seen.stamp(nb, gitdir, NB)                          # a damaged record starts afresh
+    monkeypatch.setattr(seen, "MAX_TOKENS", 3)
+    monkeypatch.setattr(seen, "MAX_MERGES", 2)
+    tokens = [seen.stamp(dict(nb), gitdir, NB) for _ in range(5)]
+    for k in range(4):
+        seen.record_merge(gitdir, NB, nb, nb, f"m{k}")
+    data = json.loads((gitdir / seen.SEEN).read_text())
+    assert sorted(data["tokens"]) == sorted(tokens[-3:])       # the newest kept
+    assert [m["merge"] for m in data["merges"][NB]] == ["m2", "m3"]
+
+
+def test_a_tab_is_stale_since_the_oldest_merge_it_shows_nothing_of(tmp_path):
+    from genviz_updates import seen
+
+    v0 = json.loads(nbformat.writes(upd.lesson()))
+    va = json.loads(nbformat.writes(upd.lesson(upd.FIX_X)))
+    vb = json.loads(json.dumps(va))
+    vb["cells"][4]["source"] = "The end, revised."
+    merges = [{"merge": "a", "before": seen.snapshot(v0), "after": seen.snapshot(va)},
+              {"merge": "b", "before": seen.snapshot(va), "after": seen.snapshot(vb)}]
+    assert seen.stale_since(merges, v0["cells"])["merge"] == "a"
+    assert seen.stale_since(merges, va["cells"])["merge"] == "b"
+    assert seen.stale_since(merges, vb["cells"]) is None
+    assert seen.stale_since([], v0["cells"]) is None
