@@ -181,7 +181,8 @@ def _course_items(items, merges, disk):
 
     brought = set().union(*(introduced(m) for m in merges)) if merges else set()
     on_disk = {c.get("id"): cell_hash(c) for c in disk.get("cells", [])}
-    gone = {c[0] for m in merges for c in m["before"]} - {c[0] for m in merges for c in m["after"]}
+    gone = set().union(*({c[0] for c in m["before"]} - {c[0] for c in m["after"]}
+                         for m in merges)) if merges else set()
     return [i for i in items
             if (i.get("id") in gone if i["kind"] in ("kept-deleted", "not-deleted")
                 else (i.get("id"), on_disk.get(i.get("id"))) in brought)]
