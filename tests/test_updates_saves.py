@@ -16,14 +16,8 @@ what the tab typed, deleted or reverted), and nbformat's validator.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -34,6 +28,7 @@ import pytest
 pytest.importorskip("nbgitpuller")
 
 import test_deploy_updates as upd  # noqa: E402
+from test_deploy_kernels import _api, singleuser_server  # noqa: E402
 
 from genviz_updates.__main__ import main as cli  # noqa: E402
 from genviz_updates.notices import Watcher, read_state  # noqa: E402
@@ -41,60 +36,22 @@ from genviz_updates.seen import KEY  # noqa: E402
 from genviz_updates.server import NOTE_ID  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-SINGLEUSER = ROOT / "deploy" / "singleuser"
-TOKEN = "genviz-saves-test"
+TOKEN = "genviz-test-token"  # tests/test_deploy_kernels.py's
 NB = upd.NB
 REL = f"genviz/{NB}"
 
 pytestmark = pytest.mark.slow
 
 
-def _api(base, path, method="GET", body=None, timeout=60):
-    req = urllib.request.Request(f"{base}{path}", method=method,
-                                 data=None if body is None else json.dumps(body).encode(),
-                                 headers={"Authorization": f"token {TOKEN}"})
-    with urllib.request.urlopen(req, timeout=timeout) as r:
-        data = r.read()
-    return json.loads(data) if data else None
-
-
 @pytest.fixture(scope="module")
 def server():
+    # not pytest's tmp_path (see tests/test_deploy_kernels.py's server fixture)
     root = Path(tempfile.mkdtemp(prefix="genviz-saves-test-"))
-    env = dict(os.environ,
-               JUPYTER_CONFIG_PATH=os.pathsep.join([str(SINGLEUSER / "etc" / "jupyter"),
-                                                    str(ROOT / "etc" / "jupyter")]),
-               JUPYTER_PATH=os.pathsep.join([str(SINGLEUSER / "share" / "jupyter"),
-                                             str(ROOT / "share" / "jupyter")]),
-               PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    argv = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}"]
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    log = open(root / "server.log", "w")
-    proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(120):
-            try:
-                _api(base, "/api/status", timeout=5)
-                break
-            except OSError:
-                assert proc.poll() is None, (root / "server.log").read_text()
-                time.sleep(0.5)
-        assert "pre-save merge on" in (root / "server.log").read_text()
-        yield base, root
+        with singleuser_server(root) as (base, _, log):
+            assert "pre-save merge on" in log.read_text()
+            yield base, root
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
         shutil.rmtree(root, ignore_errors=True)
 
 
