@@ -8,7 +8,7 @@ update's cell looks like a stale tab. So:
 - every notebook the contents API hands out with its content (a tab opening or reloading it)
   gets a token in its notebook metadata (``metadata.genviz_updates.loaded``), and the token's
   snapshot -- per cell: id, type and a hash of its content (``cell_hash``) -- is recorded in
-  ``.git/genviz-seen.json`` of the clone. JupyterLab keeps notebook metadata as it is, so the
+  ``.git/genviz-seen/`` of the clone. JupyterLab keeps notebook metadata as it is, so the
   tab's saves carry the token back;
 - the pre-save hook (``genviz_updates.server``) takes the token out (it never reaches the
   disk), merges the save with what is on disk using the token's snapshot as the base -- the
@@ -21,32 +21,37 @@ update's cell looks like a stale tab. So:
   tell a deliberate removal from a stale tab, so it keeps both and says so in the notebook:
   a note cell at the top, the kept cells marked in their metadata, and a notice.
 
-A record holds hashes only (no sources, no outputs): ~40 bytes a cell, the latest
-``MAX_TOKENS`` tokens and ``MAX_MERGES`` merges per notebook. Read-modify-write is under an
-``flock`` (the puller runs in a thread of the server that runs the hook).
+A record holds hashes only (no sources, no outputs): ~45 bytes a cell, one small file per
+token (a load or a save writes only its own; the oldest beyond ``MAX_TOKENS`` are removed)
+and one per notebook for its latest ``MAX_MERGES`` merges. Files are replaced atomically. A
+token comes from the browser: only ``[0-9a-f]{16}`` is ever used as a file name.
 """
 
 from __future__ import annotations
 
 import contextlib
 import copy
-import fcntl
+import hashlib
 import json
 import os
+import re
 import secrets
+import threading
 import time
 from pathlib import Path
 
 from genviz_updates.notebooks import cell_hash
 
-__all__ = ["SEEN", "KEY", "snapshot", "locked", "stamp", "take_token", "base_notebook",
-           "record_merge", "stale_since", "MAX_TOKENS", "MAX_MERGES"]
+__all__ = ["SEEN", "KEY", "snapshot", "stamp", "take_token", "read_token", "write_token",
+           "base_notebook", "record_merge", "read_merges", "introduced", "stale_since",
+           "MAX_TOKENS", "MAX_MERGES"]
 
-SEEN = "genviz-seen.json"
+SEEN = "genviz-seen"
 #: the notebook metadata key that carries a tab's token (never written to disk)
 KEY = "genviz_updates"
 MAX_TOKENS = 400
 MAX_MERGES = 20
+_TOKEN = re.compile(r"^[0-9a-f]{16}$")
 
 
 def snapshot(nb: dict) -> list[list]:
@@ -55,43 +60,63 @@ def snapshot(nb: dict) -> list[list]:
              cell_hash(c)] for c in nb.get("cells", [])]
 
 
-@contextlib.contextmanager
-def locked(gitdir):
-    """The record of ``gitdir`` (a dict), written back atomically at the end, under a lock."""
-    gitdir = Path(gitdir)
-    with open(gitdir / (SEEN + ".lock"), "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+def _dir(gitdir) -> Path:
+    d = Path(gitdir) / SEEN
+    d.mkdir(exist_ok=True)
+    return d
+
+
+def _read(path):
+    try:
+        data = json.loads(path.read_text())
+        return data if isinstance(data, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def _write(path, data):
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":")))
+    os.replace(tmp, path)
+
+
+def read_token(gitdir, token) -> dict | None:
+    """The token's record ({path, time, cells}), None if unknown or not a token."""
+    if not isinstance(token, str) or not _TOKEN.match(token):
+        return None
+    return _read(Path(gitdir) / SEEN / f"t-{token}.json")
+
+
+def write_token(gitdir, token, rel, cells) -> None:
+    if not _TOKEN.match(token):
+        raise ValueError(f"token must be 16 hex digits, got {token!r}")
+    _write(_dir(gitdir) / f"t-{token}.json", {"path": rel, "time": time.time(), "cells": cells})
+
+
+def _prune(d: Path):
+    names = [n for n in os.listdir(d) if n.startswith("t-")]
+    if len(names) <= MAX_TOKENS:
+        return
+    def mtime(n):
         try:
-            data = json.loads((gitdir / SEEN).read_text())
-            if not isinstance(data, dict):
-                raise ValueError
-        except (OSError, ValueError):
-            data = {}
-        data.setdefault("tokens", {})
-        data.setdefault("merges", {})
-        yield data
-        tokens = data["tokens"]
-        if len(tokens) > MAX_TOKENS:
-            for old in sorted(tokens, key=lambda k: tokens[k].get("time", 0))[:-MAX_TOKENS]:
-                del tokens[old]
-        for rel in data["merges"]:
-            data["merges"][rel] = data["merges"][rel][-MAX_MERGES:]
-        tmp = gitdir / (SEEN + ".tmp")
-        tmp.write_text(json.dumps(data, separators=(",", ":")))
-        os.replace(tmp, gitdir / SEEN)
+            return os.stat(d / n).st_mtime_ns
+        except OSError:
+            return 0
+    keep = MAX_TOKENS - MAX_TOKENS // 10  # prune in batches: not a stat of each at every load
+    for n in sorted(names, key=mtime)[:len(names) - keep]:
+        with contextlib.suppress(OSError):
+            os.unlink(d / n)
 
 
 def stamp(content: dict, gitdir, rel: str) -> str:
     """Give ``content`` (a notebook being handed to a tab) a new token; record its snapshot."""
     token = secrets.token_hex(8)
-    with locked(gitdir) as data:
-        data["tokens"][token] = {"path": rel, "time": time.time(), "cells": snapshot(content)}
+    write_token(gitdir, token, rel, snapshot(content))
+    _prune(_dir(gitdir))
     meta = content.setdefault("metadata", {})
     mine = meta.get(KEY) if isinstance(meta.get(KEY), dict) else {}
     meta[KEY] = dict(mine, loaded=token)
     return token
-
-
 def take_token(content: dict) -> str | None:
     """Remove the token from ``content``'s metadata (a save); the token, or None."""
     meta = content.get("metadata")
@@ -129,12 +154,21 @@ def base_notebook(cells: list, ours: dict, theirs: dict) -> dict:
             "metadata": copy.deepcopy(ours.get("metadata", {})), "cells": out}
 
 
+def _merges_file(gitdir, rel) -> Path:
+    return _dir(gitdir) / f"m-{hashlib.sha1(rel.encode()).hexdigest()[:16]}.json"
+
+
+def read_merges(gitdir, rel: str) -> list:
+    """The recorded merges of notebook ``rel``, oldest first."""
+    data = _read(Path(gitdir) / SEEN / _merges_file(gitdir, rel).name)
+    return data.get("merges", []) if data and data.get("path") == rel else []
+
+
 def record_merge(gitdir, rel: str, before: dict, after: dict, merge: str) -> None:
     """A click changed notebook ``rel`` from ``before`` to ``after`` (commit ``merge``)."""
-    with locked(gitdir) as data:
-        data["merges"].setdefault(rel, []).append(
-            {"merge": merge, "time": time.time(), "before": snapshot(before),
-             "after": snapshot(after)})
+    merges = read_merges(gitdir, rel) + [{"merge": merge, "time": time.time(),
+                                         "before": snapshot(before), "after": snapshot(after)}]
+    _write(_merges_file(gitdir, rel), {"path": rel, "merges": merges[-MAX_MERGES:]})
 
 
 def introduced(merge: dict) -> set:

@@ -139,7 +139,7 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     from genviz_updates.notebooks import read_notebook
-    from genviz_updates.seen import locked, snapshot, take_token
+    from genviz_updates.seen import read_merges, read_token, snapshot, take_token, write_token
 
     content = model["content"]
     token = take_token(content)
@@ -151,16 +151,15 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
         disk = read_notebook(os_path.read_bytes()) if os_path.is_file() else None
     except (OSError, ValueError, UnicodeDecodeError):
         disk = None  # nothing readable to merge with: the save is the student's
-    with locked(gitdir) as data:
-        merges = data["merges"].get(rel, [])
-        snap = data["tokens"].get(token) if token else None
-        if snap is not None:
-            result = None
-            if disk is not None and snapshot(disk) != snap["cells"]:
-                result = _merge_tab(snap["cells"], content, disk, merges)
-            snap.update(cells=snapshot(content), time=time.time(), path=rel)
-        else:
-            result = _merge_stale(merges, content, disk) if disk is not None else None
+    snap = read_token(gitdir, token)
+    if snap is not None:
+        result = None
+        if disk is not None and snapshot(disk) != snap["cells"]:
+            result = _merge_tab(snap["cells"], content, disk, read_merges(gitdir, rel))
+        write_token(gitdir, token, rel, snapshot(content))  # the tab's base from now on
+    else:
+        result = (_merge_stale(read_merges(gitdir, rel), content, disk)
+                  if disk is not None else None)
     if result is None:
         return
     merged, items = result

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -247,8 +248,7 @@ def test_tokens_snapshots_and_the_base_a_save_is_merged_against(tmp_path):
     nb = json.loads(nbformat.writes(upd.lesson()))
     token = seen.stamp(nb, gitdir, NB)
     assert nb["metadata"][KEY] == {"loaded": token}
-    with seen.locked(gitdir) as data:
-        snap = data["tokens"][token]["cells"]
+    snap = seen.read_token(gitdir, token)["cells"]
     assert [c[0] for c in snap] == [f"cell-{i}" for i in range(5)]
     assert seen.snapshot(nb) == snap and len({c[2] for c in snap}) == 5
     # a save: the token comes out, other keys of ours stay
@@ -266,22 +266,32 @@ def test_tokens_snapshots_and_the_base_a_save_is_merged_against(tmp_path):
     assert base["cells"][1]["source"] not in ("x = 5\n", upd.FIX_X, "x = 1\n")
 
 
-def test_the_record_survives_a_damaged_file_and_stays_bounded(tmp_path, monkeypatch):
+def test_the_record_survives_damaged_files_refuses_forged_tokens_and_stays_bounded(
+        tmp_path, monkeypatch):
     from genviz_updates import seen
 
     gitdir = tmp_path / ".git"
     gitdir.mkdir()
-    (gitdir / seen.SEEN).write_text("{ cut short")
     nb = json.loads(nbformat.writes(upd.lesson()))
-    seen.stamp(nb, gitdir, NB)                          # a damaged record starts afresh
+    token = seen.stamp(nb, gitdir, NB)
+    (gitdir / seen.SEEN / f"t-{token}.json").write_text("{ cut short")
+    assert seen.read_token(gitdir, token) is None               # damaged: unknown, no error
+    for forged in ("../../x", "A" * 16, "", None, 5):           # a token comes from the browser
+        assert seen.read_token(gitdir, forged) is None
+    with pytest.raises(ValueError, match="token must be"):
+        seen.write_token(gitdir, "../../etc/x", NB, [])
     monkeypatch.setattr(seen, "MAX_TOKENS", 3)
     monkeypatch.setattr(seen, "MAX_MERGES", 2)
-    tokens = [seen.stamp(dict(nb), gitdir, NB) for _ in range(5)]
+    tokens = []
+    for _ in range(5):
+        tokens.append(seen.stamp(json.loads(json.dumps(nb)), gitdir, NB))
+        time.sleep(0.01)
+    kept = sorted(p.name for p in (gitdir / seen.SEEN).glob("t-*"))
+    assert kept == sorted(f"t-{t}.json" for t in tokens[-len(kept):]) and 1 <= len(kept) <= 3
     for k in range(4):
         seen.record_merge(gitdir, NB, nb, nb, f"m{k}")
-    data = json.loads((gitdir / seen.SEEN).read_text())
-    assert sorted(data["tokens"]) == sorted(tokens[-3:])       # the newest kept
-    assert [m["merge"] for m in data["merges"][NB]] == ["m2", "m3"]
+    assert [m["merge"] for m in seen.read_merges(gitdir, NB)] == ["m2", "m3"]
+    assert seen.read_merges(gitdir, "notebooks/other.ipynb") == []
 
 
 def test_a_tab_is_stale_since_the_oldest_merge_it_shows_nothing_of(tmp_path):
