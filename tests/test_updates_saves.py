@@ -190,14 +190,17 @@ def test_a_stale_tab_that_edited_a_fixed_cell_keeps_its_text_and_is_told(server)
     tab = s.open_tab()
     s.publish(update_a)
     s.click()
+    kernel = Watcher(s.clone / NB, started=0)                     # a kernel already running
+    kernel.check()                                                 # told about the click
     cell_of(tab, "cell-1")["source"] = "x = 5  # mine"
     s.save(tab)
     got = s.sources()
     assert got["cell-1"] == "x = 5  # mine" and got["new-a"] == "y = x * 10  # update A"
     (item,) = s.items()
     assert (item["kind"], item["id"], item["course"]) == ("kept-yours", "cell-1", upd.FIX_X)
-    text = upd.flat(Watcher(s.clone / NB, started=0).check())
+    text = upd.flat(kernel.check())                                # its next cell
     assert "your version is kept" in text and upd.flat(upd.FIX_X) in text
+    assert kernel.check() == "" and "Reload Notebook" not in text  # once, and only the news
     assert cli(["status", str(s.clone / NB)]) == 1
 
 
