@@ -245,6 +245,9 @@ def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
 
 def _delivered(repo, notebooks, renamed, before, after):
     """What the merge changed in each notebook (for the pre-save safety net)."""
+    from genviz_updates.seen import record_merge
+
+    gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
     for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
         if not path.endswith(".ipynb"):
             continue
@@ -254,9 +257,7 @@ def _delivered(repo, notebooks, renamed, before, after):
             entry = notebooks.setdefault(path, {})
             entry["delivered"] = delivered_changes(None, O, M)
             entry["ours_blob"] = _out(repo, "rev-parse", f"{before}:{src}")
-            from genviz_updates.seen import record_merge
-
-            record_merge(Path(_out(repo, "rev-parse", "--absolute-git-dir")), path, O, M, after)
+            record_merge(gitdir, path, O, M, after)  # what each tab's save is merged against
 
 
 def _carry(repo, previous, notebooks, renamed, theirs, after):
