@@ -332,7 +332,8 @@ def settings(lecture: Lecture) -> dict:
 
 def on_hub(store, state_dir: str, bundle: str | None = None) -> Lecture | None:
     """The lecture of a service started by the hub (its OAuth client from the hub's
-    ``JUPYTERHUB_*`` environment)."""
+    ``JUPYTERHUB_*`` environment); the bundle ``$GENVIZ_LECTURE_BUNDLE`` (Z2JH: a mounted
+    file) or ``<state dir>/lecture_bundle.json``. None when the hub gave no OAuth client."""
     from jupyterhub.services.auth import HubOAuth
 
     try:
@@ -341,22 +342,11 @@ def on_hub(store, state_dir: str, bundle: str | None = None) -> Lecture | None:
         log.warning("no OAuth client for the lecture page (JUPYTERHUB_CLIENT_ID?): the page is "
                     "off, the votes from kernels work", exc_info=True)
         return None
-    return Lecture(store, bundle or os.path.join(state_dir, BUNDLE_NAME), oauth,
+    bundle = bundle or os.environ.get("GENVIZ_LECTURE_BUNDLE") or \
+        os.path.join(state_dir, BUNDLE_NAME)
+    return Lecture(store, bundle, oauth,
                    state_dir=state_dir)
 
 
-def lecture_url(public_hub_url: str, service: str = "genviz-poll") -> str:
-    """The page's address from the hub's public address (``https://hub.example/hub/`` ->
-    ``https://hub.example/services/genviz-poll/lecture/``).
-
-    >>> lecture_url("https://hub.example.org/hub/")
-    'https://hub.example.org/services/genviz-poll/lecture/'
-    """
-    base = public_hub_url.rstrip("/")
-    if base.endswith("/hub"):
-        base = base[:-4]
-    return f"{base}/services/{service}/lecture/"
-
-
-__all__ = ["Lecture", "routes", "settings", "on_hub", "lecture_url", "cookie_secret",
+__all__ = ["Lecture", "routes", "settings", "on_hub", "cookie_secret",
            "BUNDLE_NAME"]
