@@ -47,10 +47,20 @@ def test_a_notebooks_predictions_are_recorded_as_built(tmp_path):
     assert qid == p.id and q["notebook"] == "02_x.ipynb"
     assert q["prompt"] == p.prompt and q["options"] == list(p.options)
     assert q["correct"] == list(p.correct) and q["explanation"] == p.explanation
-    assert q["prompt_html"] == _markdown_to_html(p.prompt)
-    assert q["options_html"] == [_markdown_to_html(o) for o in p.options]
+    assert q["prompt_html"] == lb.plain_math(_markdown_to_html(p.prompt))
+    assert q["options_html"] == [lb.plain_math(_markdown_to_html(o)) for o in p.options]
     assert q["observation"] == p.observation.prompt
     assert q["letters"] == [p.label(i) for i in range(len(p.options))]
+
+
+@pytest.mark.parametrize("tex, html", [
+    ("$\\alpha = 0$", "<i>α = 0</i>"), ("$10^{10}$", "<i>10<sup>10</sup></i>"),
+    ("$P(\\text{No} \\mid x)$", "<i>P(No | x)</i>"), ("$x_1$", "<i>x<sub>1</sub></i>"),
+    ("$1/\\sqrt{2d}$", "<i>1/√(2d)</i>"), ("$\\hat f$", "<i>f\u0302</i>"),
+    ("$\\frac{a}{b}$", "<i>(a)/(b)</i>"), ("no math, 5$", "no math, 5$"),
+    ("a $h \\to 0$ b", "a <i>h → 0</i> b")])
+def test_inline_math_is_written_for_a_page_without_mathjax(tex, html):
+    assert lb.plain_math(tex) == html
 
 
 def test_a_failing_notebook_is_named(tmp_path):
@@ -65,7 +75,8 @@ def test_a_missing_notebook_is_named(tmp_path):
 
 
 def test_the_same_id_in_two_notebooks_is_refused(tmp_path, monkeypatch):
-    rec = {"id": "x-1"}
+    rec = {"id": "x-1", "prompt_html": "<p>?</p>", "options_html": ["a", "b"],
+           "explanation_html": "<p>.</p>", "observation_html": None}
     monkeypatch.setattr(lb, "record_notebook", lambda nb, timeout: [dict(rec)])
     with pytest.raises(ValueError, match="x-1.*a.ipynb and b.ipynb"):
         lb.build([tmp_path / "a.ipynb", tmp_path / "b.ipynb"])

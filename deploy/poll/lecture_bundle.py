@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -50,6 +51,47 @@ def _gvl_record(self, *args, **kwargs):
 _gvl_ex.Prediction.__init__ = _gvl_record
 '''
 REPORT = 'print("GENVIZ-LECTURE " + _gvl_json.dumps(_gvl_records))'
+
+
+_GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
+          "lambda": "λ", "mu": "μ", "pi": "π", "rho": "ρ", "sigma": "σ", "phi": "φ", "chi": "χ",
+          "Sigma": "Σ", "Phi": "Φ", "Delta": "Δ", "mid": "|", "to": "→", "approx": "≈",
+          "prod": "∏", "sum": "∑", "le": "≤", "ge": "≥", "cdot": "·", "times": "×",
+          "infty": "∞", "log": "log", "exp": "exp", "hat": "", "left": "", "right": ""}
+_MATH = re.compile(r"\$([^$]+)\$")
+
+
+def _tex_inline(tex: str) -> str:
+    """A phone's rendering of one inline formula, without MathJax (the lecture page stays
+    light): Greek letters and symbols as Unicode, ``\\frac{a}{b}`` and ``\\sqrt{x}`` as
+    ``(a)/(b)`` and ``√(x)``, ``^{..}``/``_{..}`` as superscripts/subscripts, in italics.
+
+    >>> _tex_inline(r"\\alpha = 0")
+    '<i>α = 0</i>'
+    >>> _tex_inline(r"10^{10}")
+    '<i>10<sup>10</sup></i>'
+    >>> _tex_inline(r"P(\\text{No} \\mid x)")
+    '<i>P(No | x)</i>'
+    """
+    t = tex
+    for _ in range(4):  # nested braces, inside out
+        t = re.sub(r"\\t?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}", r"(\1)/(\2)", t)
+        t = re.sub(r"\\tfrac(\d)(\d)", r"\1/\2", t)
+        t = re.sub(r"\\sqrt\s*\{([^{}]*)\}", r"√(\1)", t)
+        t = re.sub(r"\\text\s*\{([^{}]*)\}", r"\1", t)
+        t = re.sub(r"\^\{([^{}]*)\}", r"<sup>\1</sup>", t)
+        t = re.sub(r"_\{([^{}]*)\}", r"<sub>\1</sub>", t)
+    t = re.sub(r"\\hat\s*\{?(\w)\}?", "\\1\u0302", t)
+    t = re.sub(r"\^(\\?\w)", r"<sup>\1</sup>", t)
+    t = re.sub(r"_(\\?\w)", r"<sub>\1</sub>", t)
+    t = re.sub(r"\\([A-Za-z]+)", lambda m: _GREEK.get(m.group(1), m.group(1)), t)
+    t = t.replace("{", "").replace("}", "").replace("\\", "")
+    return f"<i>{t}</i>"
+
+
+def plain_math(html_text: str) -> str:
+    """``html_text`` with every ``$...$`` formula rendered by :func:`_tex_inline`."""
+    return _MATH.sub(lambda m: _tex_inline(m.group(1)), html_text or "")
 
 
 def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3") -> list[dict]:
@@ -96,6 +138,9 @@ def build(notebooks, *, timeout: int = 600) -> dict:
             other = questions.get(rec["id"], {}).get("notebook")
             if other not in (None, nb.name):
                 raise ValueError(f"prediction id {rec['id']!r} is made by {other} and {nb.name}")
+            for key in ("prompt_html", "explanation_html", "observation_html"):
+                rec[key] = plain_math(rec[key]) if rec.get(key) else rec.get(key)
+            rec["options_html"] = [plain_math(o) for o in rec["options_html"]]
             questions[rec["id"]] = {**rec, "notebook": nb.name}
     return {"format": FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             "questions": questions}
