@@ -69,7 +69,8 @@ def hub(artifacts):
 
 
 def _servers(hub) -> tuple[set, int]:
-    users = json.loads(hub.api("/users"))
+    users = hub.api("/users")
+    users = json.loads(users) if isinstance(users, (str, bytes)) else users
     running = {u["name"] for u in users if u.get("servers") or u.get("server")}
     procs = 0
     for pid in hub.processes():

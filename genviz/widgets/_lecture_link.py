@@ -19,7 +19,13 @@ True
 from __future__ import annotations
 
 import html
+import os
 from urllib.parse import urlparse
+
+try:  # optional (the hub extra): without it the panel shows the address alone
+    import segno
+except ImportError:  # pragma: no cover - depends on the environment
+    segno = None
 
 __all__ = ["lecture_page_url", "qr_svg", "lecture_link_html"]
 
@@ -28,8 +34,6 @@ SERVICE = "genviz-poll"
 
 def lecture_page_url(env=None) -> str | None:
     """The lecture page's public address, or None when the hub does not say it."""
-    import os
-
     env = os.environ if env is None else env
     url = str(env.get("GENVIZ_LECTURE_URL", "") or "").strip()
     if url:
@@ -56,9 +60,7 @@ def qr_svg(url: str, *, scale: int = 5) -> str | None:
             f"url must be a non-empty string, got {url!r}")
     if isinstance(scale, bool) or not isinstance(scale, int) or scale < 1:
         raise ValueError(f"scale must be a positive integer, got {scale!r}")
-    try:
-        import segno
-    except ImportError:
+    if segno is None:
         return None
     qr = segno.make(url, error="m", micro=False)
     return qr.svg_inline(scale=scale, border=2, dark="#000", light="#fff")
