@@ -434,8 +434,9 @@ def main(argv=None):
     args = p.parse_args(argv)
     md = asyncio.run(run(args))
     out = Path(args.out)
+    head = "" if out.exists() else HEADER
     with open(out, "a") as f:
-        f.write(("" if out.exists() else HEADER) + md + "\n")
+        f.write(head + md + "\n")
     print(md)
 
 

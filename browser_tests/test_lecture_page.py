@@ -103,6 +103,21 @@ def _phone(browser, hub, name):
     page.set_default_timeout(60_000)
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # bytes on the wire (compressed, headers included) of everything the cold phone loads
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    wire = {"bytes": 0, "requests": 0, "urls": {}}
+
+    def finished(ev):
+        wire["bytes"] += ev.get("encodedDataLength", 0)
+        wire["requests"] += 1
+
+    def sent(ev):
+        wire["urls"][ev["requestId"]] = ev["request"]["url"]
+
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.requestWillBeSent", sent)
     t0 = time.monotonic()
     page.goto(f"{hub.base}/services/genviz-poll/lecture/")
     page.wait_for_selector("#username_input")  # the hub's own login page
@@ -111,6 +126,13 @@ def _phone(browser, hub, name):
     page.wait_for_url("**/services/genviz-poll/lecture/**", timeout=60_000)
     page.wait_for_function("() => document.body.dataset.version !== undefined")
     TIMINGS[f"{name}_join_s"] = round(time.monotonic() - t0, 2)
+    page.wait_for_timeout(500)
+    TIMINGS[f"{name}_cold_bytes"] = wire["bytes"]
+    TIMINGS[f"{name}_cold_requests"] = wire["requests"]
+    leaving = sorted({u for u in wire["urls"].values()
+                      if not u.startswith(hub.base) and not u.startswith("data:")})
+    assert not leaving, leaving  # nothing outside the hub
+    assert wire["bytes"] < 1_000_000  # issue #37: <= 1 MB cold, compressed
     return context, page, errors
 
 
