@@ -22,6 +22,12 @@ A phone is an aiohttp session with its own cookie jar, starting at a random mome
 3. votes (``POST lecture/api/vote``, 10 % change their mind 0.5-2 s later), then follows the
    lecture by long poll until the phase ends.
 
+``--returning``: the phones logged in before the lecture (a student who joined once keeps
+the service's cookie; untimed, 4 at a time), so the timed phase is the page with the cookie,
+the state and the vote -- the hub is asked nothing new (the service's HubOAuth keeps a token's
+owner for 5 min; after that it asks the hub's ``/hub/api/user`` once per phone).
+``--existing-users``: the hub knows the users already (a class list), the login is timed.
+
 *Bytes per phone* are the bytes of the response bodies as sent (``Accept-Encoding: gzip``,
 not decompressed by the client), the hub's login page included; request and header bytes are
 not counted. Beside the phones, in the same run, ``--kernels`` (20) students vote the way a
@@ -202,13 +208,27 @@ class Bench:
                 pass
         return by_api, procs
 
-    async def phase(self, n, n_kernels, qid, options, within, seed, existing_users=False):
+    async def phase(self, n, n_kernels, qid, options, within, seed, existing_users=False,
+                    returning=False):
         rng = random.Random(seed)
         hdr = {"Authorization": f"token {self.admin}"}
+        warm: dict = {}  # returning phones: logged in before the lecture (not timed)
         async with aiohttp.ClientSession() as http:
             ktokens = await self.kernel_tokens(http, f"k{n}-", n_kernels) if n_kernels else {}
-            if existing_users:
+            if existing_users or returning:
                 await self.create_users(http, [f"p{n}-{i:03d}" for i in range(n)])
+            if returning:
+                sem = asyncio.Semaphore(4)
+
+                async def warm_up(i):
+                    async with sem:
+                        p = Phone(self.hub.base, f"p{n}-{i:03d}")
+                        p.http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                                       auto_decompress=False)
+                        await p.join()
+                        warm[i] = p
+
+                await asyncio.gather(*(warm_up(i) for i in range(n)))
             async with http.put(f"{self.poll}api/questions/{qid}", headers=hdr,
                                 json={"options": options, "open": 1, "revealed": False}) as r:
                 assert r.status == 200, await r.text()
@@ -246,9 +266,11 @@ class Bench:
 
             async def phone(i):
                 await asyncio.sleep(rng.uniform(0, within))
-                p = Phone(self.hub.base, f"p{n}-{i:03d}")
+                p = warm.get(i) or Phone(self.hub.base, f"p{n}-{i:03d}")
+                p.bytes = p.requests = 0
                 jar = aiohttp.CookieJar(unsafe=True)
-                async with aiohttp.ClientSession(cookie_jar=jar, auto_decompress=False) as s:
+                async with (p.http or aiohttp.ClientSession(cookie_jar=jar,
+                                                            auto_decompress=False)) as s:
                     p.http = s
                     t0 = time.monotonic()
                     try:
@@ -320,7 +342,8 @@ class Bench:
         for opt in last.values():
             expected[opt] += 1
         return {"n": n, "kernels": len(ktokens), "joined": len(joins), "errors": errors[:5],
-                "existing_users": existing_users, "phase_s": within + 60,
+                "existing_users": existing_users, "returning": returning,
+                "phase_s": within + 60,
                 "n_errors": len(errors), "voted": len(last),
                 "counted": final["counts"]["1"] == expected and final["voters"]["1"] == len(last),
                 "join_p50": percentile(joins, 50), "join_p95": percentile(joins, 95),
@@ -336,7 +359,9 @@ class Bench:
 
 def _row(r):
     cpu, pss = r["cpu"], r["pss_peak"]
-    return (f"| {r['n']} + {r['kernels']}{' (users exist)' if r.get('existing_users') else ''}"
+    kind = (" (returning phones)" if r.get("returning") else
+            " (users exist)" if r.get("existing_users") else "")
+    return (f"| {r['n']} + {r['kernels']}{kind}"
             f" | {r['joined']}/{r['n']} | {r['n_errors']} | "
             f"{'yes' if r['counted'] else '**no**'} | {r['join_p50']:.2f} / {r['join_p95']:.2f} / "
             f"{r['join_max']:.2f} | {r['chart_p50'] * 1000:.0f} / {r['chart_p95'] * 1000:.0f} | "
@@ -386,7 +411,8 @@ async def run(args) -> str:
         for i, n in enumerate(args.n):
             r = await bench.phase(n, args.kernels, f"{qid}" if i == 0 else f"{qid}-{n}",
                                   len(q["options"]) if i == 0 else 4, args.within,
-                                  seed=args.seed + n, existing_users=args.existing_users)
+                                  seed=args.seed + n, existing_users=args.existing_users,
+                                  returning=args.returning)
             results.append(r)
             print(_row(r), flush=True)
         # the page's weight, cold: one phone's page request, compressed and not
@@ -429,6 +455,9 @@ def main(argv=None):
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "lecture.md"))
     p.add_argument("--json", default=None)
     p.add_argument("--keep", action="store_true")
+    p.add_argument("--returning", action="store_true",
+                   help="phones logged in before the lecture (untimed): the timed phase is the "
+                        "page with the service's cookie, the state and the vote")
     p.add_argument("--existing-users", action="store_true",
                    help="create the phones' hub users first (a class list), not at login")
     args = p.parse_args(argv)
