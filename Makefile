@@ -7,11 +7,12 @@ PORT   ?= 8888
 # Jupyter refuses to run as root (containers, CI) unless told so; ordinary users never need it.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
-.PHONY: lab test bench clean help test-browser present assignments grade
+.PHONY: lab test test-fast bench clean help test-browser present assignments grade
 
 help:
 	@echo "make lab    - set up .venv and start JupyterLab on notebooks/ (127.0.0.1, token auth)"
-	@echo "make test   - set up .venv and run every test (unit, oracle, doctest, widget, nbval)"
+	@echo "make test   - set up .venv and run every test (unit, oracle, doctest, widget, nbval), in parallel"
+	@echo "make test-fast - the inner loop: every test not marked slow (no notebook runs, sandboxes, servers)"
 	@echo "make bench  - measure explorer update latency against the naive approach"
 	@echo "make states - build the explorers' precomputed states once (into the venv)"
 	@echo "make bench-class - a class on the trial hub: N students log in, run a notebook, drag (N=\"1 10 20 40\")"
@@ -53,8 +54,19 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 		--ServerApp.root_dir=notebooks
 
 # Matplotlib runs headless (Agg) in the test process; notebooks select ipympl themselves.
+# Tests run in parallel (pytest-xdist), one worker per core (TEST_JOBS=N to choose; 0: none).
+# `--dist loadfile` keeps each file on one worker: a notebook's nbval cells share one kernel
+# (conftest.py refuses a mode that would split them) and module fixtures are built once.
+# `make test-fast`: the inner loop, every test but those marked slow (notebooks executed,
+# grading sandboxes, servers; tests/conftest.py, SLOW_MODULES) -- `make test` runs them all.
+TEST_JOBS ?= auto
+PARALLEL  := -n $(TEST_JOBS) --dist loadfile
 test: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest --doctest-modules --nbval-lax genviz tests notebooks
+	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) --doctest-modules --nbval-lax genviz tests notebooks
+
+.PHONY: test-fast
+test-fast: $(STAMP)
+	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) -m "not slow" --doctest-modules genviz tests
 
 bench: $(STAMP)
 	MPLBACKEND=Agg $(PY) benchmarks/run.py

@@ -48,3 +48,30 @@ def pytest_runtest_makereport(item, call):
     summary = describe_difference(item)
     if summary:
         report.longrepr = f"{summary}\n\n{report.longrepr}"
+
+
+# -- parallel runs (pytest-xdist: `make test` runs `-n auto --dist loadfile`) --------------------
+# nbval runs a notebook's cells in order in one kernel: the cells of one notebook must stay on
+# one worker. `--dist loadfile` keeps every file's items together; `--dist loadgroup` does so
+# for the groups added here; any other mode would split a notebook across kernels.
+NBVAL_SAFE_DIST = ("no", "loadfile", "loadgroup")
+
+
+def is_nbval_item(item) -> bool:
+    return hasattr(item, "cell_num") and str(item.fspath).endswith(".ipynb")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    dist = getattr(config.option, "dist", "no")
+    cells = [item for item in items if is_nbval_item(item)]
+    if not cells or dist == "no":
+        return
+    if dist not in NBVAL_SAFE_DIST:
+        raise pytest.UsageError(
+            f"--dist {dist} would split a notebook's nbval cells across workers (each cell "
+            f"needs the kernel of the cells before it): use --dist loadfile (as `make test`) "
+            f"or --dist loadgroup")
+    if dist == "loadgroup":
+        for item in cells:
+            item.add_marker(pytest.mark.xdist_group(name=f"nbval:{item.fspath}"))

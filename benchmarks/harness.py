@@ -1,9 +1,10 @@
 """Benchmark cases and timing (used by benchmarks/run.py).
 
 Each ``benchmarks/bench_<topic>.py`` defines ``CASES``, a list of :class:`ExplorerCase` and
-:class:`TimingCase`. Explorer cases time what a slider move costs on the kernel side on the real
-interactive path, the kernel path of genviz.widgets (a move the browser cannot draw from
-precomputed states): the browser's ``update`` message handled by a displayed explorer — the
+:class:`TimingCase` (or :class:`LazyCase`, built only when it runs); importing it builds no data
+(``run.py NAME`` imports only the files whose cases it runs). Explorer cases time what a slider
+move costs on the kernel side on the real interactive path, the kernel path of genviz.widgets
+(a move the browser cannot draw from precomputed states): the browser's ``update`` message handled by a displayed explorer — the
 view's update, the animated artists recorded for the browser, the readout and alt text, the
 model state serialised for the comm (and the static background PNG when it changed). The naive
 approach is timed in the same run on the same sequence of values: what an ``interact`` user
@@ -39,6 +40,16 @@ class TimingCase:
     baseline_name: str = "naive"
     repeats: int = 20
     baseline_repeats: int | None = None
+
+
+@dataclasses.dataclass
+class LazyCase:
+    """A case whose data or explorers are built only when it runs: ``build()`` returns the
+    :class:`ExplorerCase` or :class:`TimingCase` to time (its name may add what only the
+    built case knows, e.g. the bytes a frame takes). ``name`` is what ``run.py NAME`` selects
+    by."""
+    name: str
+    build: Callable  # () -> ExplorerCase | TimingCase
 
 
 def sweep_moves(controls: dict, n_total: int = 60) -> list:

@@ -10,6 +10,7 @@ leaves the others as they were. Timings are measurements to report, never assert
 
 from __future__ import annotations
 
+import ast
 import datetime
 import importlib
 import os
@@ -21,7 +22,7 @@ import sys
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from harness import ExplorerCase, TimingCase, time_case, time_explorer  # noqa: E402
+from harness import ExplorerCase, LazyCase, TimingCase, time_case, time_explorer  # noqa: E402
 
 SECTIONS = {  # key -> (heading, table header)
     "explorer": ("## Explorer updates (kernel path: update + recorded frame + readout; "
@@ -50,8 +51,6 @@ def is_case_module(source: str) -> bool:
     at module level. Others are benchmarks with their own command line (``bench_class.py``:
     ``make bench-class``; ``bench_grading.py``: ``python benchmarks/bench_grading.py``), run on
     their own and never imported here."""
-    import ast
-
     for node in ast.parse(source).body:
         targets = (node.targets if isinstance(node, ast.Assign)
                    else [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else [])
@@ -60,13 +59,43 @@ def is_case_module(source: str) -> bool:
     return False
 
 
-def bench_cases() -> list:
-    """``[(topic, case), ...]`` of every ``bench_<topic>.py`` that defines ``CASES``."""
-    cases = []
+def literal_texts(source: str) -> set:
+    """Every string constant of a bench file's source but its docstrings, and each literal part
+    of its f-strings: the text a case name can be made of, read without importing the file."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                       ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)}
+    return {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant)
+            and isinstance(node.value, str) and id(node) not in docstrings}
+
+
+def case_files(pattern: str = "") -> dict:
+    """``{topic: path}`` of the ``bench_<topic>.py`` files that define ``CASES`` and may hold a
+    case ``pattern`` selects, found without importing any of them: every one for an empty
+    pattern; else ``bench_<pattern>.py`` itself, or the files with a literal text (a case name,
+    or a literal part of one) containing ``pattern``. A pattern across a computed part of a
+    name (the kB of the frames cases) is matched by its literal parts only: use a shorter one."""
+    found = {}
     for path in sorted(HERE.glob("bench_*.py")):
-        if is_case_module(path.read_text()):
-            topic = path.stem.removeprefix("bench_")
-            cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
+        source = path.read_text()
+        if not is_case_module(source):
+            continue
+        topic = path.stem.removeprefix("bench_")
+        if (not pattern or pattern == topic
+                or any(pattern in text for text in literal_texts(source))):
+            found[topic] = path
+    return found
+
+
+def bench_cases(pattern: str = "") -> list:
+    """``[(topic, case), ...]`` of the ``bench_<topic>.py`` files :func:`case_files` names for
+    ``pattern`` (every file defining ``CASES`` for an empty one); no other bench file is
+    imported."""
+    cases = []
+    for topic, path in case_files(pattern).items():
+        cases += [(topic, c) for c in importlib.import_module(path.stem).CASES]
     return cases
 
 
@@ -122,10 +151,12 @@ def main(argv):
 
     matplotlib.use("module://ipympl.backend_nbagg")  # the interactive path of the notebooks
     pattern = argv[1] if len(argv) > 1 else ""
-    cases = [("import", import_time())] + bench_cases()
+    cases = [("import", import_time())] + bench_cases(pattern)
     rows = {"explorer": [], "timing": []}
     for case in select(cases, pattern):
         print(f"... {case.name}", file=sys.stderr, flush=True)
+        if isinstance(case, LazyCase):
+            case = case.build()  # its data and explorers, only now that it runs
         if isinstance(case, ExplorerCase):
             r = time_explorer(case)
             o, n = r["ours"], r["naive"]

@@ -8,7 +8,8 @@ that created it (counted by a ``pre_run_cell`` event). Records are cached in
 ``build/practice-cache/`` by the hash of the notebook and of genviz/, so only a changed notebook
 or library re-runs.
 
-(tests/test_teaching.py keeps its own, smaller records; these are a superset of them.)
+(tests/test_teaching.py keeps its own, smaller records, TEACHING_HOOK; these are a superset of
+them. Both are recorded in the same kernel run, :func:`notebook_run`.)
 """
 
 from __future__ import annotations
@@ -61,9 +62,113 @@ def _fingerprint() -> str:
     return module.library_fingerprint()
 
 
+# tests/test_teaching.py's hook: its own records of each exercise and, at the end, each
+# observation box's predict-observe-explain cycle gone through as a learner.
+TEACHING_HOOK = r'''
+import json as _gv_json
+import numpy as _gv_np
+import genviz.exercises._core as _gv_core
+_gv_records = []
+_gv_ordinal = [0]  # the notebook's code cells run so far (this cell not counted)
+def _gv_next(*_):
+    _gv_ordinal[0] += 1
+get_ipython().events.register("pre_run_cell", _gv_next)
+_gv_init = _gv_core.Exercise.__init__
+def _gv_value(a):
+    try:
+        return None if isinstance(a, (str, bool, _gv_np.bool_)) else _gv_np.asarray(a, dtype=float).tolist()
+    except (TypeError, ValueError):
+        return None
+def _gv_record(self, *args, **kwargs):
+    _gv_init(self, *args, **kwargs)
+    a = self._answer
+    rec = {"ordinal": _gv_ordinal[0], "cls": type(self).__name__,
+           "kind": self.kind, "prompt": self.prompt, "value": _gv_value(a),
+           "text": str(a), "rtol": self.rtol, "atol": self.atol,
+           "claims": list(self.claims), "solution": self._solution}
+    if hasattr(self, "options"):
+        rec.update(id=self.id, options=list(self.options), correct=list(self.correct),
+                   explanation=self.explanation, reasons=list(self.reasons))
+    obs = getattr(self, "observation", None)
+    if obs is not None:
+        rec["observation"] = {"prompt": obs.prompt, "value": float(obs._answer),
+                              "rtol": obs.rtol, "atol": obs.atol}
+    _gv_records.append(rec)
+_gv_core.Exercise.__init__ = _gv_record
+
+import genviz.widgets.observations as _gv_obsmod
+import genviz.widgets.predictions as _gv_predmod
+_gv_boxes = {"prediction": {}, "observation": []}
+_gv_pinit, _gv_oinit = _gv_predmod.PredictionBox.__init__, _gv_obsmod.ObservationBox.__init__
+def _gv_pbox(self, *args, **kwargs):
+    _gv_pinit(self, *args, **kwargs)
+    _gv_boxes["prediction"][self.prediction.id] = self
+def _gv_obox(self, *args, **kwargs):
+    _gv_oinit(self, *args, **kwargs)
+    _gv_boxes["observation"].append(self)
+_gv_predmod.PredictionBox.__init__ = _gv_pbox
+_gv_obsmod.ObservationBox.__init__ = _gv_obox
+
+def _gv_cycle(box):
+    """Set the box's explorer to the observation's setting, read it, and go through the cycle
+    as a learner: commit the right option, record the reading, see the explanation."""
+    p, obs, ex = box.prediction, box.observation, box.explorer
+    out = {"id": p.id, "problems": []}
+    if ex is None:
+        out["problems"].append("the observation box has no explorer")
+        return out
+    missing = [k for k in obs.setting if k not in ex.controls]
+    if missing:
+        out["problems"].append(f"the setting names controls the explorer does not have: {missing}")
+        return out
+    for k, v in obs.setting.items():
+        ex.controls[k].value = v
+    if ex.error:
+        out["problems"].append(f"the explorer shows an error at the setting: {ex.error}")
+        return out
+    live = float(obs.reference(ex.view.state))
+    out.update(live=live, expected=float(obs._answer))
+    if not abs(live - obs._answer) <= obs.atol + obs.rtol * abs(obs._answer) + 1e-12:
+        out["problems"].append(f"the explorer shows {live!r} at the setting, the builder "
+                               f"computed {float(obs._answer)!r}")
+    pbox = _gv_boxes["prediction"].get(p.id)
+    if pbox is None:
+        out["problems"].append("no prediction box with this id ran before")
+        return out
+    if box.explanation.value:
+        out["problems"].append("the explanation was in the page before the observation")
+    pbox.select(p.correct[0])
+    pbox.commit()
+    box.record_reading(repr(live))
+    if not (box.last is not None and box.last.correct):
+        out["problems"].append(f"the reading {live!r} was not accepted: {box.last}")
+    if _gv_core._markdown_to_html(p.explanation) not in box.explanation.value:
+        out["problems"].append("the explanation did not appear after the observation")
+    return out
+'''
+TEACHING_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
+          '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
+
+
+# Both hooks in one kernel run (this module's names renamed so the two wrappers of
+# Exercise.__init__ chain instead of calling each other): a notebook runs once for
+# tests/test_teaching.py and tests/test_practice.py, not once each.
+BOTH_HOOK = HOOK.replace("_gv_", "_gvp_") + "\n" + TEACHING_HOOK
+BOTH_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
+               '"practice": _gvp_records, '
+               '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
+
+
+def notebook_run(path: Path) -> dict:
+    """The notebook run once with both hooks: ``items`` (test_teaching's records), ``practice``
+    (:func:`item_records`'), ``cycles``; cached (see :func:`run_recorded`)."""
+    return run_recorded(path, BOTH_HOOK, BOTH_REPORT,
+                        items=lambda run: run["items"] + run["practice"])
+
+
 def item_records(path: Path) -> list[dict]:
     """Every item the notebook creates, with ``cell`` = the index of the creating cell."""
-    return run_recorded(path, HOOK, REPORT, items=lambda records: records)
+    return notebook_run(path)["practice"]
 
 
 def run_recorded(path: Path, hook: str, report: str, *, items):
@@ -101,5 +206,9 @@ def run_recorded(path: Path, hook: str, report: str, *, items):
     for r in items(run):
         r["cell"] = code_cells[r.pop("ordinal") - 1]
     CACHE.mkdir(parents=True, exist_ok=True)
-    cached.write_text(json.dumps(run))
+    # written whole or not at all: parallel test workers (pytest-xdist) and concurrent runs of
+    # the suite read this cache while another writes it
+    partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")
+    partial.write_text(json.dumps(run))
+    os.replace(partial, cached)
     return run

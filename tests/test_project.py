@@ -2,6 +2,7 @@
 
 import ast
 import difflib
+import functools
 import importlib
 import importlib.util
 import json
@@ -168,12 +169,20 @@ def _copy_package(tmp_path):
     return tmp_path / "genviz"
 
 
+@functools.lru_cache(maxsize=None)
+def _file_violations(source: str, module: str, is_package: bool) -> tuple:
+    """``MR.violations`` depends only on a file's text and name: the files a planted hole left
+    unchanged are read once for all the copies below, not once per copy (the planted file,
+    whose text differs, is read anew)."""
+    return tuple(MR.violations(source, module, is_package=is_package))
+
+
 def _checker_on(package):
     """What the layer test reports for a package at ``package`` (the whole pipeline: files ->
     module names -> rules)."""
     return [v for p in MR.modules(package)
-            for v in MR.violations(p.read_text(), MR.module_name(p, package.parent),
-                                   is_package=p.name == "__init__.py")]
+            for v in _file_violations(p.read_text(), MR.module_name(p, package.parent),
+                                      p.name == "__init__.py")]
 
 
 def test_a_planted_upward_import_in_a_copy_of_the_package_fails_the_checker(tmp_path):

@@ -136,6 +136,20 @@ def test_email_view_empty_and_unseen_texts_and_threshold(data, models):
         EmailView(models, list(data["vocab"].words))
 
 
+def test_email_view_alt_text_reads_log_c_from_the_result(data, models):
+    """The alt text states the threshold the verdict used: the result's ``log_c`` (natural log),
+    not ``log10_c`` times a constant of the painter's own."""
+    import dataclasses
+    import math
+
+    view = EmailView(models, data["vocab"])
+    view.update(text="free money", log10_c=-1.0)
+    assert f"against log c = {math.log(0.1):+.2f}:" in view.describe()  # oracle: ln 0.1
+    # a result whose log_c is not log10_c * ln 10: the painter must say the result's number
+    view.state = dataclasses.replace(view.state, log_c=-7.25)
+    assert "against log c = -7.25:" in view.describe()
+
+
 def test_top_words_figure_shows_the_models_top_features(data, models):
     fig = top_words_figure(models["multinomial"], data["vocab"], k=7)
     top = models["multinomial"].top_features(k=7, feature_names=list(data["vocab"].words))

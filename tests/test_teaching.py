@@ -64,6 +64,8 @@ from pathlib import Path
 
 import pytest
 
+from course_records import TEACHING_HOOK, TEACHING_REPORT
+
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NB_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -231,90 +233,9 @@ def test_the_cycle_rule_fails_on_each_missing_step(tmp_path):
 
 # --- (b) no answer by scrolling ---------------------------------------------------------------
 
-HOOK = r'''
-import json as _gv_json
-import numpy as _gv_np
-import genviz.exercises._core as _gv_core
-_gv_records = []
-_gv_ordinal = [0]  # the notebook's code cells run so far (this cell not counted)
-def _gv_next(*_):
-    _gv_ordinal[0] += 1
-get_ipython().events.register("pre_run_cell", _gv_next)
-_gv_init = _gv_core.Exercise.__init__
-def _gv_value(a):
-    try:
-        return None if isinstance(a, (str, bool, _gv_np.bool_)) else _gv_np.asarray(a, dtype=float).tolist()
-    except (TypeError, ValueError):
-        return None
-def _gv_record(self, *args, **kwargs):
-    _gv_init(self, *args, **kwargs)
-    a = self._answer
-    rec = {"ordinal": _gv_ordinal[0], "cls": type(self).__name__,
-           "kind": self.kind, "prompt": self.prompt, "value": _gv_value(a),
-           "text": str(a), "rtol": self.rtol, "atol": self.atol,
-           "claims": list(self.claims), "solution": self._solution}
-    if hasattr(self, "options"):
-        rec.update(id=self.id, options=list(self.options), correct=list(self.correct),
-                   explanation=self.explanation, reasons=list(self.reasons))
-    obs = getattr(self, "observation", None)
-    if obs is not None:
-        rec["observation"] = {"prompt": obs.prompt, "value": float(obs._answer),
-                              "rtol": obs.rtol, "atol": obs.atol}
-    _gv_records.append(rec)
-_gv_core.Exercise.__init__ = _gv_record
-
-import genviz.widgets.observations as _gv_obsmod
-import genviz.widgets.predictions as _gv_predmod
-_gv_boxes = {"prediction": {}, "observation": []}
-_gv_pinit, _gv_oinit = _gv_predmod.PredictionBox.__init__, _gv_obsmod.ObservationBox.__init__
-def _gv_pbox(self, *args, **kwargs):
-    _gv_pinit(self, *args, **kwargs)
-    _gv_boxes["prediction"][self.prediction.id] = self
-def _gv_obox(self, *args, **kwargs):
-    _gv_oinit(self, *args, **kwargs)
-    _gv_boxes["observation"].append(self)
-_gv_predmod.PredictionBox.__init__ = _gv_pbox
-_gv_obsmod.ObservationBox.__init__ = _gv_obox
-
-def _gv_cycle(box):
-    """Set the box's explorer to the observation's setting, read it, and go through the cycle
-    as a learner: commit the right option, record the reading, see the explanation."""
-    p, obs, ex = box.prediction, box.observation, box.explorer
-    out = {"id": p.id, "problems": []}
-    if ex is None:
-        out["problems"].append("the observation box has no explorer")
-        return out
-    missing = [k for k in obs.setting if k not in ex.controls]
-    if missing:
-        out["problems"].append(f"the setting names controls the explorer does not have: {missing}")
-        return out
-    for k, v in obs.setting.items():
-        ex.controls[k].value = v
-    if ex.error:
-        out["problems"].append(f"the explorer shows an error at the setting: {ex.error}")
-        return out
-    live = float(obs.reference(ex.view.state))
-    out.update(live=live, expected=float(obs._answer))
-    if not abs(live - obs._answer) <= obs.atol + obs.rtol * abs(obs._answer) + 1e-12:
-        out["problems"].append(f"the explorer shows {live!r} at the setting, the builder "
-                               f"computed {float(obs._answer)!r}")
-    pbox = _gv_boxes["prediction"].get(p.id)
-    if pbox is None:
-        out["problems"].append("no prediction box with this id ran before")
-        return out
-    if box.explanation.value:
-        out["problems"].append("the explanation was in the page before the observation")
-    pbox.select(p.correct[0])
-    pbox.commit()
-    box.record_reading(repr(live))
-    if not (box.last is not None and box.last.correct):
-        out["problems"].append(f"the reading {live!r} was not accepted: {box.last}")
-    if _gv_core._markdown_to_html(p.explanation) not in box.explanation.value:
-        out["problems"].append("the explanation did not appear after the observation")
-    return out
-'''
-REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
-          '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
+# The recording hook (TEACHING_HOOK) lives in tests/course_records.py: one kernel run of each
+# notebook serves these tests and tests/test_practice.py (course_records.notebook_run).
+HOOK, REPORT = TEACHING_HOOK, TEACHING_REPORT
 
 
 def exercise_records(path: Path) -> list[dict]:
@@ -334,9 +255,9 @@ def cycle_records(path: Path) -> list[dict]:
 def notebook_run(path: Path) -> dict:
     """The notebook run once in a kernel with the recording hook: ``items`` (every exercise
     created, with ``cell``) and ``cycles``; cached by the hash of the notebook, genviz/ and
-    the hook."""
-    from course_records import run_recorded
-    return run_recorded(path, HOOK, REPORT, items=lambda run: run["items"])
+    the hook, and shared with tests/test_practice.py (course_records.notebook_run)."""
+    from course_records import notebook_run as shared_run
+    return shared_run(path)
 
 
 def numbers_in(text: str) -> list[tuple[str, float]]:

@@ -53,7 +53,7 @@ def test_unknown_parameter_is_refused_with_one_clear_error(name):
     try:
         view = e.view
         valid = view.parameter_names()
-        assert valid, f"{name} declares no parameters (PARAMS or update's signature)"
+        assert valid, f"{name} declares no parameters (its study's)"
         assert set(e.controls) <= set(valid), "every control is a declared parameter"
         before = dict(view.state)
         with pytest.raises(TypeError) as info:
@@ -70,29 +70,12 @@ def test_unknown_parameter_is_refused_with_one_clear_error(name):
         e.close()
 
 
-class _Tiny(View):
-    def __init__(self):
-        import matplotlib.pyplot as plt
-
-        super().__init__(plt.figure())
-        self.calls = []
-
-    def update(self, y=0.0, z=1.0):
-        self.calls.append((y, z))
-
-
-def test_update_signature_declares_the_parameters_when_no_params_tuple():
-    v = _Tiny()
-    try:
-        assert v.parameter_names() == ("y", "z")
-        v.update(y=2.0)
-        assert v.calls == [(2.0, 1.0)]
-        with pytest.raises(TypeError, match=r"_Tiny.update\(\) got unknown parameter\(s\) 'w'; "
-                                            r"valid parameters: y, z"):
-            v.update(w=1)
-        assert v.calls == [(2.0, 1.0)]
-    finally:
-        v.close()
+def test_every_view_names_its_study():
+    """The update protocol is the study's: no view keeps a parameter list or an ``update`` of
+    its own (View's former no-study path -- PARAMS, a wrapped ``update`` -- is gone)."""
+    for name, cls in view_classes().items():
+        assert getattr(cls, "_study_type", None) is not None, f"{name} names no study"
+        assert "update" not in cls.__dict__ and "PARAMS" not in cls.__dict__, name
 
 
 def test_old_behaviours_are_gone():

@@ -12,9 +12,7 @@ recorded as drawing operations for the browser (:mod:`genviz.plots._record`,
 from __future__ import annotations
 
 import base64
-import functools
 import html
-import inspect
 import io
 import re
 import weakref
@@ -300,28 +298,11 @@ class View:
     # result, has the subclass's :meth:`paint` set the artists from it, and keeps the result as
     # ``state``. A painter never sees the study (tests/test_views_only_draw.py).
 
-    #: The parameter names ``update`` accepts when a view has no study (else the study's).
-    PARAMS: tuple = ()
-
     def __init_subclass__(cls, study=None, **kwargs):
-        """``study=``: the view's study class. A subclass without one that defines its own
-        ``update`` gets it wrapped so that unknown names are refused first (:meth:`check_params`)."""
+        """``study=``: the view's study class."""
         super().__init_subclass__(**kwargs)
         if study is not None:
             cls._study_type = study
-        update = cls.__dict__.get("update")
-        if update is not None and not getattr(update, "_checks_params", False):
-            sig = inspect.signature(update).parameters.values()
-            cls._update_names = tuple(p.name for p in sig if p.name != "self" and p.kind in (
-                p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
-
-            @functools.wraps(update)
-            def checked_update(self, **params):
-                self.check_params(params)
-                return update(self, **params)
-
-            checked_update._checks_params = True
-            cls.update = checked_update
 
     def use_study(self, *args, study=None, **config):
         """Make this view's study from ``args`` and ``config`` (or take ``study``, one already
@@ -346,12 +327,9 @@ class View:
         return getattr(self, "_study", None)
 
     def parameter_names(self) -> tuple:
-        """The names ``update(**params)`` accepts: the study's (:attr:`PARAMS` or the keywords
-        of ``update`` for a view without a study)."""
+        """The names ``update(**params)`` accepts: the study's."""
         study = getattr(self, "_study", None)
-        if study is not None:
-            return tuple(study.parameter_names())
-        return tuple(self.PARAMS) or getattr(self, "_update_names", ())
+        return tuple(study.parameter_names()) if study is not None else ()
 
     def check_params(self, params) -> None:
         """Refuse names ``update`` does not know, with one message for every view: a TypeError

@@ -281,5 +281,5 @@ class EmailView(View, study=EmailStudy):
                 f"{s['model']} model for a message with {s['n_known']} known words"
                 f"{f' (largest: {words})' if words else ''}, bias b = {s['bias']:+.2f}; "
                 f"log-odds {s['log_odds']:+.2f} against log c = "
-                f"{s['log10_c'] * 2.302585092994046:+.2f}: verdict {s['verdict']} "
+                f"{s['log_c']:+.2f}: verdict {s['verdict']} "
                 f"(P(spam | x) = {fmt(s['p_spam'])}).")
