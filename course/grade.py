@@ -23,6 +23,11 @@ Per submission, in this order:
    (:mod:`course.gradebook`), then ``grades.csv``, ``grading_report.csv`` (per submission, what
    happened, in words) and ``feedback/<student>/<assignment>/<assignment>.html``.
 
+Whatever goes wrong with one submission — a text no writer takes, a bug — becomes its row
+("could not be graded: ...") and the class goes on; every text from a submission is shown
+escaped (:mod:`course.shown`). The exit status of ``main``: 0 when every handed-in submission
+was graded, 2 when grading did not start, else 10 + how many could not be graded (at most 110).
+
 If no sandbox works on the machine, grading refuses to start and says how to install one;
 ``--unsafe`` is the only way past it, and then every report row says so.
 """

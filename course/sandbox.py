@@ -18,8 +18,17 @@ notebook's cells) under bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewra
   per-cell time limit and an output limit, and this process a wall-clock limit and a limit on
   what it reads from the sandbox;
 - **user**: run as root (CI, a VM), the sandboxed process drops to a throw-away user id of its
-  own (``setpriv``; no capabilities, ``no_new_privs``), so that the process limit counts only
-  its processes; run as an ordinary user, bubblewrap maps that user into a new user namespace.
+  own *per submission* (drawn at random, used by no process and no kernel key; ``setpriv``; no
+  capabilities, ``no_new_privs``), so that the process limit counts only its processes, and a
+  second, unprivileged bubblewrap with ``--disable-userns`` keeps it from making a user
+  namespace; run as an ordinary user, bubblewrap maps that user into a new user namespace
+  (``--disable-userns`` too);
+- **no kernel keys**: a seccomp filter (:func:`seccomp_program`) refuses ``add_key``,
+  ``request_key`` and ``keyctl`` (and every call of another ABI), so no submission leaves a key
+  for a later one; IPC objects are the sandbox's own (``--unshare-ipc``);
+- **memory of the whole sandbox**: a memory cgroup (:class:`MemoryGroup`, v2 or v1's memory
+  controller, under the grader's own group) where one can be made; else the bound is the
+  process count x the address space per process, and ``RunResult.memory`` says which.
 
 Nothing that comes out is trusted: :func:`course.plain.decode` reads each line.
 
@@ -79,6 +88,8 @@ class Limits:
     result_bytes: int = 4_000_000       # what this process reads from the sandbox
 
     def wall(self, n_cells: int) -> float:
+        """The whole run's budget for ``n_cells`` code cells (course.grade passes the release's
+        count, never the submission's: :func:`course.grade.wall_budget`)."""
         if self.wall_seconds is not None:
             return self.wall_seconds
         return 90.0 + (self.cell_seconds + 6.0) * (n_cells + 1)
