@@ -50,7 +50,7 @@ import time
 import nbformat
 
 from course.assignments import ASSIGNMENTS
-from course.build import student_notebook, write_sources
+from course.build import is_choice, student_notebook, write_sources
 from course.gradebook import record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.sandbox import Limits, Sandbox, SandboxUnavailable
@@ -86,6 +86,7 @@ class Outcome:
     working: dict = dataclasses.field(default_factory=dict)    # "working_q6" -> sha256 of text
     seconds: float = 0.0            # wall time of the sandbox run
     handed_in: str = ""             # when, and where that time came from (never the student)
+    values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
 
 
 # -- reading a submission ----------------------------------------------------------------------
@@ -365,6 +366,14 @@ def check_answers(exercises, answers, outcome: Outcome, assignment, where=None) 
             outcome.problems.append(f"answer {q} is not plain data ({err})")
             outcome.feedback[q] = f"{name} is not plain data ({err})."
             continue
+        outcome.values[q] = json.dumps(value, sort_keys=True)
+        if is_choice(exercise) and not _is_letter(exercise, value):
+            # the release asks for the letter; an option's text is the same for every student
+            # (and is what the self-study solution prints), so it is not taken
+            outcome.verdicts[q] = "wrong"
+            outcome.feedback[q] = (f"{name} should be the letter of your option, as a string "
+                                   f"(one of {', '.join(_letters(exercise))}), not its text.")
+            continue
         feedback = exercise.check(value)
         outcome.feedback[q] = feedback.message
         if feedback.correct is None:
@@ -374,6 +383,58 @@ def check_answers(exercises, answers, outcome: Outcome, assignment, where=None) 
             outcome.earned[grade_id] = float(question.points)
         else:
             outcome.verdicts[q] = "wrong"
+
+
+def _letters(exercise) -> list[str]:
+    return [exercise.label(k) for k in range(len(exercise.options))]
+
+
+def _is_letter(exercise, value) -> bool:
+    """A choice's answer as the release asks for it: the letter of an option ('b', '(b)')."""
+    return isinstance(value, str) and value.strip().strip("()").strip().lower() in [
+        x.lower() for x in _letters(exercise)]
+
+
+FEW_VALUES = 4          # a question with at most this many distinct answers in the class ...
+FEW_VALUES_CLASS = 5    # ... of at least this many graded students is listed in the spread
+
+
+def answer_spread(outcomes) -> list[dict]:
+    """Per assignment and question whose answers take few distinct values across the class
+    (at most FEW_VALUES among at least FEW_VALUES_CLASS graded students): how many students
+    share each answer, and its verdict. Such a question's answer can be passed on or guessed."""
+    from collections import Counter
+
+    rows = []
+    by_question = {}
+    for o in outcomes:
+        for q, value in o.values.items():
+            by_question.setdefault((o.assignment, q), []).append((value, o.verdicts.get(q, "")))
+    for (assignment, q), answers in sorted(by_question.items()):
+        counts = Counter(v for v, _ in answers)
+        if len(answers) < FEW_VALUES_CLASS or len(counts) > FEW_VALUES:
+            continue
+        verdict = {}
+        for v, d in answers:
+            verdict.setdefault(v, set()).add(d)
+        for value, n in counts.most_common():
+            rows.append({"assignment": assignment, "question": q, "answer": value,
+                         "students": n, "of": len(answers),
+                         "verdict": "/".join(sorted(verdict[value]))})
+    return rows
+
+
+def write_spread(course, outcomes) -> pathlib.Path:
+    """``course/answer_spread.csv``: :func:`answer_spread`, for the instructor."""
+    dest = pathlib.Path(course) / "answer_spread.csv"
+    fields = ["assignment", "question", "answer", "students", "of", "verdict"]
+    with open(dest, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
+        writer = csv.DictWriter(fh, fields)
+        writer.writeheader()
+        for row in answer_spread(outcomes):
+            writer.writerow({k: _cell_text(v) if isinstance(v, str) else v
+                             for k, v in row.items()})
+    return dest
 
 
 def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sandbox: Sandbox,
@@ -676,6 +737,7 @@ def grade(course, *, secret: bytes | None = None, secret_file=None, jobs: int = 
     gradebook.write_outcomes(course, outcomes)
     gradebook.export(course)
     write_report(course, outcomes)
+    write_spread(course, outcomes)
     return outcomes
 
 
@@ -755,7 +817,13 @@ def main(argv=None) -> int:
     failed = not_graded(outcomes)
     print(f"{len(outcomes)} rows in {time.monotonic() - start:.0f} s; {failed} submission"
           f"{'' if failed == 1 else 's'} could not be graded; wrote {printable(course / 'grades.csv')}, "
-          f"{printable(course / 'grading_report.csv')} and {printable(course / 'feedback')}/")
+          f"{printable(course / 'grading_report.csv')}, {printable(course / 'answer_spread.csv')} "
+          f"and {printable(course / 'feedback')}/")
+    few = {(r["assignment"], r["question"]) for r in answer_spread(outcomes)}
+    if few:
+        print(f"{len(few)} question(s) with few distinct answers across the class (how many "
+              f"students share each: answer_spread.csv): "
+              + ", ".join(f"{a} {q}" for a, q in sorted(few)))
     return exit_status(failed)
 
 

@@ -383,3 +383,47 @@ def test_the_seccomp_filter_refuses_the_key_calls_and_other_abis_only():
         assert _bpf_run(program, arch, nr) == allow
     assert _bpf_run(program, arch, 0x40000000 + 1) == eperm  # x32
     assert _bpf_run(program, 0x40000003, 1) == eperm          # i386
+
+
+# -- choices and few-valued answers --------------------------------------------------------------
+
+def _choice_assignment():
+    from course.assignments import variant
+
+    for name, a in ASSIGNMENTS.items():
+        _, exercises = variant(a, "alice", SECRET)
+        for i, ex in enumerate(exercises, 1):
+            if B.is_choice(ex):
+                return a, exercises, i, ex
+    pytest.skip("no assignment has a choice question")
+
+
+def test_a_choice_takes_the_letter_not_the_options_text():
+    """The option's text is the same for every student (and the self-study solution prints it):
+    the self-study check accepts it (the oracle), the grader does not; the letter is right."""
+    a, exercises, i, ex = _choice_assignment()
+    text = ex.options[ex.correct[0]]
+    assert ex.check(text).correct  # planted: the library's own check takes the text
+    letter = ex.label(ex.correct[0])
+    for value, verdict in ((text, "wrong"), (letter, "right"), (f"({letter.upper()})", "right")):
+        o = G.Outcome("alice", a.name)
+        answers = {f"answer_q{k}": {"missing": True} for k in range(1, len(exercises) + 1)}
+        answers[f"answer_q{i}"] = {"value": value}
+        G.check_answers(exercises, answers, o, a)
+        assert o.verdicts[f"q{i}"] == verdict, (value, o.feedback)
+    o = G.Outcome("alice", a.name)
+    G.check_answers(exercises, {f"answer_q{i}": {"value": text}}, o, a)
+    assert "the letter of your option" in o.feedback[f"q{i}"]
+
+
+def test_the_spread_lists_questions_with_few_distinct_answers():
+    rows = []
+    for k in range(12):
+        o = G.Outcome(f"s{k}", A, graded=True)
+        o.values = {"q1": json.dumps("b" if k < 9 else "c"), "q2": json.dumps(k * 0.5)}
+        o.verdicts = {"q1": "right" if k < 9 else "wrong", "q2": "wrong"}
+        rows.append(o)
+    spread = G.answer_spread(rows)
+    assert [(r["question"], r["answer"], r["students"], r["of"], r["verdict"]) for r in spread] \
+        == [("q1", '"b"', 9, 12, "right"), ("q1", '"c"', 3, 12, "wrong")]
+    assert G.answer_spread(rows[:G.FEW_VALUES_CLASS - 1]) == []  # too few students to say
