@@ -37,9 +37,11 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-if "--course-from" in sys.argv:  # another commit's course/ package (the "today" path)
+if "--course-from" in sys.argv:  # another commit's course/ package (the "today" path), with
+    # genviz as the environment installs it (that commit's sandbox binds only that one)
     sys.path.insert(0, sys.argv[sys.argv.index("--course-from") + 1])
+else:
+    sys.path.insert(0, str(ROOT))
 
 from course import build as B  # noqa: E402
 from course import grade as G  # noqa: E402

@@ -679,9 +679,10 @@ def plan(course: pathlib.Path, roster=None):
 
 
 def _worker(args):
-    course, secret, unsafe, limits, feedback, part = args
+    course, secret, unsafe, limits, feedback, part, userns = args
     sandbox = Sandbox(unsafe=unsafe)
     sandbox._probed = True  # the parent did, before it started the workers
+    sandbox.disable_userns, sandbox.userns = userns
     return [grade_one(pathlib.Path(course), s, n, secret, sandbox, limits, feedback)
             for s, n in part]
 
@@ -702,16 +703,18 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
         decided = [o for o in decided if o.student_id in students]
     sandbox = Sandbox(unsafe=unsafe)
     sandbox.probe()  # refuse to start without a sandbox (SandboxUnavailable)
+    userns = (sandbox.disable_userns, sandbox.userns)
     missing = [n for n in names if not (course / "source" / n / f"{n}.ipynb").exists()]
     if missing:
         write_sources(course, missing)
     record_assignments(course, names)
     if jobs == 1 or len(todo) < 2:
-        outcomes = _worker((str(course), secret, unsafe, limits, feedback, todo))
+        outcomes = _worker((str(course), secret, unsafe, limits, feedback, todo, userns))
     else:
         parts = [todo[k::jobs] for k in range(jobs) if todo[k::jobs]]
         with multiprocessing.get_context("spawn").Pool(len(parts)) as pool:
-            results = pool.map(_worker, [(str(course), secret, unsafe, limits, feedback, p)
+            results = pool.map(_worker, [(str(course), secret, unsafe, limits, feedback, p,
+                                          userns)
                                          for p in parts])
         outcomes = [o for r in results for o in r]
     for o in decided:

@@ -71,3 +71,24 @@ answer_q1 = [os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) for p in pids]
     assert statuses is None or statuses != [0, 0, 0, 0], tight.events
     roomy, statuses = _run(code, Limits(cell_seconds=60, sandbox_memory_bytes=4 << 30))
     assert statuses == [0, 0, 0, 0], roomy.events
+
+
+def test_a_machine_that_refuses_the_inner_bubblewrap_still_grades_and_says_so(tmp_path):
+    """Planted: a bubblewrap that refuses --disable-userns (as where unprivileged user
+    namespaces are off): the probe falls back to the sandbox without the inner one, and says
+    that user namespaces are not disabled."""
+    if os.geteuid() != 0:
+        pytest.skip("the inner bubblewrap is used as root only")
+    import shutil
+
+    real = shutil.which("bwrap") or "/usr/bin/bwrap"
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --disable-userns ] && "
+                    "{ echo 'bwrap: no user namespaces here' >&2; exit 1; }; done\n"
+                    f"exec {real} \"$@\"\n")
+    fake.chmod(0o755)
+    sandbox = Sandbox(bwrap=str(fake))
+    sandbox.probe()
+    assert not sandbox.disable_userns and "NOT disabled" in sandbox.userns
+    assert "no user namespaces here" in sandbox.userns
+    assert Sandbox().disable_userns  # the default
