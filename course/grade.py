@@ -367,7 +367,8 @@ def check_answers(exercises, answers, outcome: Outcome, assignment, where=None) 
             outcome.feedback[q] = f"{name} is not plain data ({err})."
             continue
         outcome.values[q] = json.dumps(value, sort_keys=True)
-        if is_choice(exercise) and not _is_letter(exercise, value):
+        if is_choice(exercise) and isinstance(value, str) and value.strip() \
+                and not _is_letter(exercise, value):
             # the release asks for the letter; an option's text is the same for every student
             # (and is what the self-study solution prints), so it is not taken
             outcome.verdicts[q] = "wrong"

@@ -405,7 +405,8 @@ def test_a_choice_takes_the_letter_not_the_options_text():
     text = ex.options[ex.correct[0]]
     assert ex.check(text).correct  # planted: the library's own check takes the text
     letter = ex.label(ex.correct[0])
-    for value, verdict in ((text, "wrong"), (letter, "right"), (f"({letter.upper()})", "right")):
+    for value, verdict in ((text, "wrong"), (letter, "right"), (f"({letter.upper()})", "right"),
+                           (None, "not answered")):
         o = G.Outcome("alice", a.name)
         answers = {f"answer_q{k}": {"missing": True} for k in range(1, len(exercises) + 1)}
         answers[f"answer_q{i}"] = {"value": value}
