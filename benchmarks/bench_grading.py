@@ -37,7 +37,11 @@ import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if "--course-from" in sys.argv:  # another commit's course/ package (the "today" path), with
+    # genviz as the environment installs it (that commit's sandbox binds only that one)
+    sys.path.insert(0, sys.argv[sys.argv.index("--course-from") + 1])
+else:
+    sys.path.insert(0, str(ROOT))
 
 from course import build as B  # noqa: E402
 from course import grade as G  # noqa: E402
@@ -122,15 +126,20 @@ print(json.dumps({"path": "nbgrader autograde", "jobs": jobs, "n": n,
 """
 
 
+def _course_of(commit: str, folder: str) -> None:
+    """The repository's course/ package as of ``commit``, unpacked into ``folder``."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "course"],
+                             capture_output=True, check=True).stdout
+    tar = pathlib.Path(folder) / "course.tar"
+    tar.write_bytes(archive)
+    with tarfile.open(tar) as fh:
+        fh.extractall(folder, filter="data")
+
+
 def run_old(n: int, assignment: str, jobs: int, commit: str) -> dict:
     """The earlier path: course/ of ``commit`` (git archive), in a subprocess."""
     with tempfile.TemporaryDirectory(prefix="genviz-old-course-") as tmp:
-        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "course"],
-                                 capture_output=True, check=True).stdout
-        tar = pathlib.Path(tmp) / "old.tar"
-        tar.write_bytes(archive)
-        with tarfile.open(tar) as fh:
-            fh.extractall(tmp, filter="data")
+        _course_of(commit, tmp)
         env = {**os.environ, "PATH": f"{pathlib.Path(sys.executable).parent}:{os.environ['PATH']}"}
         out = subprocess.run([sys.executable, "-c", OLD_SCRIPT, tmp, str(n), assignment,
                               str(jobs)], capture_output=True, text=True, env=env, cwd=tmp)
@@ -139,13 +148,84 @@ def run_old(n: int, assignment: str, jobs: int, commit: str) -> dict:
         return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+def run_today(n: int, assignment: str, jobs: int, commit: str) -> dict:
+    """The sandboxed path as of ``commit`` (course/ by git archive), in a subprocess running
+    this same script's run_new: the same class, the same machine, the same run."""
+    with tempfile.TemporaryDirectory(prefix="genviz-today-course-") as tmp:
+        _course_of(commit, tmp)
+        # that commit's sandbox imports genviz as the environment installs it
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        out = subprocess.run([sys.executable, __file__, "--one", str(n), str(jobs),
+                              "--assignment", assignment, "--course-from", tmp],
+                             capture_output=True, text=True, env=env)
+        if out.returncode != 0:
+            raise RuntimeError(f"the path of {commit} failed:\n{out.stderr[-3000:]}")
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        result["path"] = f"sandbox as of {commit}"
+        return result
+
+
+def run_hostile(jobs: int, right: int = 4, blank: int = 2) -> dict:
+    """The hostile corpus (course/submissions.py: HOSTILE, one student per kind) graded among
+    ``right`` honest and ``blank`` untouched submissions of a03_gda: wall time, rows, and
+    whether the honest ones got full marks and every hostile one a row."""
+    secret = bytes(range(32))
+    assignment = "a03_gda"
+    with tempfile.TemporaryDirectory(prefix="genviz-hostile-") as tmp:
+        course = pathlib.Path(tmp) / "class"
+        secret_file = pathlib.Path(tmp) / "secret"
+        secret_file.write_text(secret.hex() + "\n")
+        hostile = {f"h{k:02d}": h for k, h in enumerate(S.HOSTILE)}
+        honest = [f"r{k}" for k in range(right)]
+        blanks = [f"b{k}" for k in range(blank)]
+        B.build(course, [assignment], [*hostile, *honest, *blanks], secret)
+        for s in honest:
+            S.write(course, s, assignment, S.fill(S.release(assignment, s, secret),
+                                                  S.right_answers(assignment, s, secret)))
+        for s in blanks:
+            S.write(course, s, assignment, S.release(assignment, s, secret))
+        ctx = S.Context(course=course.resolve(), assignment=assignment, classmate="r0",
+                        classmate_answers=S.right_answers(assignment, "r0", secret),
+                        secret_file=secret_file.resolve())
+        for s, h in hostile.items():
+            S.write_hostile(course, s, h, ctx, secret)
+        load_before = _uptime()
+        start = time.perf_counter()
+        outcomes = G.grade(course, secret=secret, jobs=jobs,
+                           limits=G.Limits(cell_seconds=10))
+        total = time.perf_counter() - start
+        load_after = _uptime()
+    by = {o.student_id: o for o in outcomes}
+    seconds = [o.seconds for o in outcomes if o.graded]
+    return {"path": "hostile class", "jobs": jobs, "n": len(outcomes),
+            "graded": sum(o.graded for o in outcomes), "rows": len(outcomes),
+            "right": sum(by[s].score == 9 for s in honest), "total": total,
+            "hostile_rows": sum(1 for s in hostile if s in by and by[s].problems),
+            "hostile_points": sum(by[s].score for s in hostile if s in by),
+            "per_submission_wall": total / len(outcomes), "median": statistics.median(seconds),
+            "p95": _p95(seconds), "build": 0.0, "load_before": load_before,
+            "load_after": load_after,
+            "peak_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--one" in argv:  # one sandboxed run, as JSON (run_today's subprocess)
+        k = argv.index("--one")
+        assignment = argv[argv.index("--assignment") + 1] if "--assignment" in argv else "a03_gda"
+        print(json.dumps(run_new(int(argv[k + 1]), assignment, int(argv[k + 2]))))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, nargs="+", default=[20, 100])
     parser.add_argument("--assignment", default="a03_gda")
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--old-commit", default="8d2e737")
     parser.add_argument("--no-old", action="store_true", help="skip the earlier path")
+    parser.add_argument("--today-commit", help="also grade each class with the sandboxed path "
+                        "of this commit (course/ by git archive): the cost of a change")
+    parser.add_argument("--hostile", action="store_true",
+                        help="also grade the hostile corpus among honest and blank submissions")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "grading-run.md"))
     args = parser.parse_args(argv)
     if args.assignment != "a03_gda":
@@ -157,9 +237,19 @@ def main(argv=None) -> int:
                 r = run_old(n, args.assignment, jobs, args.old_commit)
                 print(r, flush=True)
                 results.append(r)
+            if args.today_commit:
+                r = run_today(n, args.assignment, jobs, args.today_commit)
+                print(r, flush=True)
+                results.append(r)
             r = run_new(n, args.assignment, jobs)
             print(r, flush=True)
             results.append(r)
+    hostile = []
+    if args.hostile:
+        for jobs in args.jobs:
+            r = run_hostile(jobs)
+            print(r, flush=True)
+            hostile.append(r)
     self_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     kids_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     lines = [
@@ -188,13 +278,25 @@ def main(argv=None) -> int:
     for n in args.students:
         for jobs in args.jobs:
             pair = [r for r in results if r["n"] == n and r["jobs"] == jobs]
-            old = next((r for r in pair if r["path"] != "sandbox"), None)
             new = next(r for r in pair if r["path"] == "sandbox")
-            if old:
-                ratios.append(f"{n} students, jobs {jobs}: {new['total'] / old['total']:.2f}x")
+            for old in pair:
+                if old["path"] != "sandbox":
+                    ratios.append(f"{n} students, jobs {jobs}, against {old['path']}: "
+                                  f"{new['total'] / old['total']:.2f}x")
     if ratios:
-        lines += ["", "Sandbox time / earlier path's time (goal <= 1.5x): " + "; ".join(ratios)
-                  + "."]
+        lines += ["", "Sandbox time / the other path's time: " + "; ".join(ratios) + "."]
+    if hostile:
+        lines += ["", "The hostile corpus (one submission per kind of `course/submissions.py`'s "
+                  "HOSTILE) among 4 right and 2 blank submissions of `a03_gda`, 10 s per cell:",
+                  "", "| jobs | rows | graded | right ones with full marks | hostile rows with a "
+                  "reason | hostile points | total (s) | median run (s) | p95 (s) | peak memory "
+                  "of the grader / largest child (MB) |", "|---:|---:|---:|---:|---:|---:|---:|"
+                  "---:|---:|---:|"]
+        for r in hostile:
+            lines.append(f"| {r['jobs']} | {r['rows']} | {r['graded']} | {r['right']}/4 | "
+                         f"{r['hostile_rows']}/{len(S.HOSTILE)} | {r['hostile_points']:g} | "
+                         f"{r['total']:.0f} | {r['median']:.2f} | {r['p95']:.2f} | "
+                         f"{r['peak_self_mb']:.0f} / {r['peak_children_mb']:.0f} |")
     lines += [
         "",
         f"Peak memory: this process {self_mb:.0f} MB, largest child (a grading worker, a "
@@ -204,7 +306,7 @@ def main(argv=None) -> int:
         "slows every kernel start: compare runs only at similar load):",
         "",
     ]
-    for r in results:
+    for r in results + hostile:
         lines.append(f"- {r['path']}, {r['n']} students, jobs {r['jobs']}: before "
                      f"`{r['load_before']}`; after `{r['load_after']}`")
     lines.append("")

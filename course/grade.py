@@ -23,6 +23,11 @@ Per submission, in this order:
    (:mod:`course.gradebook`), then ``grades.csv``, ``grading_report.csv`` (per submission, what
    happened, in words) and ``feedback/<student>/<assignment>/<assignment>.html``.
 
+Whatever goes wrong with one submission — a text no writer takes, a bug — becomes its row
+("could not be graded: ...") and the class goes on; every text from a submission is shown
+escaped (:mod:`course.shown`). The exit status of ``main``: 0 when every handed-in submission
+was graded, 2 when grading did not start, else 10 + how many could not be graded (at most 110).
+
 If no sandbox works on the machine, grading refuses to start and says how to install one;
 ``--unsafe`` is the only way past it, and then every report row says so.
 """
@@ -33,6 +38,7 @@ import argparse
 import csv
 import dataclasses
 import html
+import json
 import os
 import pathlib
 import re
@@ -44,15 +50,23 @@ import time
 import nbformat
 
 from course.assignments import ASSIGNMENTS
-from course.build import student_notebook, write_sources
+from course.build import is_choice, student_notebook, write_sources
 from course.gradebook import record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.sandbox import Limits, Sandbox, SandboxUnavailable
+from course.shown import printable, unsurrogate
 from course.variants import STUDENT_ID, fingerprint, load_secret
 
 REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
-                 "problems"]
+                 "handed_in", "problems"]
 MAX_NOTEBOOK_BYTES = 20_000_000
+# a submission larger than its release by these factors is refused before anything runs: a
+# student adds a few cells and figures, never thousands (the release's own counts, not the
+# student's, fix the time budget too: Limits.wall)
+MAX_CELLS_FACTOR = 4                # cells: at most 4 x the release's cells + 20
+MAX_BYTES_FACTOR = 20               # bytes: at most 20 x the release's bytes + 2 MB (figures)
+MAX_PROBLEMS = 25                   # report lines kept per submission (then "and N more")
+MAX_PROBLEM_CHARS = 300             # characters kept per report line
 UNSAFE = "no sandbox: graded with --unsafe"
 
 
@@ -71,6 +85,8 @@ class Outcome:
     feedback: dict = dataclasses.field(default_factory=dict)   # "q1" -> message
     working: dict = dataclasses.field(default_factory=dict)    # "working_q6" -> sha256 of text
     seconds: float = 0.0            # wall time of the sandbox run
+    handed_in: str = ""             # when, and where that time came from (never the student)
+    values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
 
 
 # -- reading a submission ----------------------------------------------------------------------
@@ -127,9 +143,12 @@ def read_submission(folder: pathlib.Path, assignment: str):
     with os.fdopen(fd, "rb") as fh:
         data = fh.read(MAX_NOTEBOOK_BYTES + 1)
     try:
-        nb = nbformat.reads(data.decode("utf-8"), as_version=4)
+        # a lone surrogate is valid JSON ("\\udc80") and no UTF-8 writer takes it: every
+        # string of the notebook is made writable before anything else reads it
+        text = json.dumps(unsurrogate(json.loads(data.decode("utf-8"))))
+        nb = nbformat.reads(text, as_version=4)
     except Exception as err:  # nbformat raises several kinds for broken files
-        first = (str(err).splitlines() or [""])[0][:120]
+        first = printable((str(err).splitlines() or [""])[0][:120])
         return None, [f"{path.name} is not a valid notebook ({type(err).__name__}: {first})"]
     if not isinstance(nb.get("cells"), list):
         return None, [f"{path.name} is not a valid notebook (no cells)"]
@@ -205,8 +224,9 @@ def _where(index: int, gid: str | None) -> str:
     return f"cell {index}" + (f" ({gid})" if gid else "")
 
 
-def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]:
+def describe_run(result, cells, limits: Limits, where=None) -> tuple[dict | None, list[str]]:
     """The answers (untrusted, to be checked) and what happened, in words."""
+    where = {} if where is None else where
     problems = []
     answers = None
     done = False
@@ -217,31 +237,32 @@ def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]
             if not isinstance(index, int) or not 1 <= index <= len(cells):
                 problems.append("the sandbox reported a cell that does not exist (ignored)")
                 continue
-            where = _where(index, cells[index - 1][2])
+            where["cell"] = index
+            where_ = _where(index, cells[index - 1][2])
             status = event.get("status")
             ename = str(event.get("ename", ""))[:60]
             evalue = " ".join(str(event.get("evalue", "")).split())[:120]
             limit = "processes" if event.get("limit") == "processes" else \
                 _limit_of(ename, evalue) if status == "error" else None
             if limit:
-                problems.append(f"a sandbox limit was hit ({limit}) in {where}"
+                problems.append(f"a sandbox limit was hit ({limit}) in {where_}"
                                 + (f": {ename}: {evalue}" if ename else ""))
             if status == "died":
-                problems.append(_death(event.get("exit"), where))
+                problems.append(_death(event.get("exit"), where_))
             elif status == "timeout":
-                msg = f"{where} exceeded the time limit ({limits.cell_seconds:g} s)"
+                msg = f"{where_} exceeded the time limit ({limits.cell_seconds:g} s)"
                 if event.get("killed"):
                     msg += ("; it ignored the interrupt, so the kernel was ended and the cells "
                             "after it did not run")
                 problems.append(msg)
             elif status == "output":
                 problems.append(f"a sandbox limit was hit (output: more than "
-                                f"{limits.output_bytes / 1e6:g} MB printed) in {where}")
+                                f"{limits.output_bytes / 1e6:g} MB printed) in {where_}")
             elif status == "error" and not limit:
                 if cells[index - 1][2] == "setup":
                     problems.append(f"the setup cell raised {ename}: {evalue}")
                 else:
-                    problems.append(f"{where} raised {ename}: {evalue}")
+                    problems.append(f"{where_} raised {ename}: {evalue}")
         elif kind == "answers" and isinstance(event.get("answers"), dict):
             if answers is None:
                 answers = event["answers"]
@@ -258,7 +279,8 @@ def describe_run(result, cells, limits: Limits) -> tuple[dict | None, list[str]]
             done = True
     if result.ended == "wall":
         problems.append(f"the notebook exceeded the total time limit "
-                        f"({limits.wall(len(cells)):.0f} s): the sandbox was ended")
+                        f"({limits.wall(len(cells)):.0f} s, fixed by the assignment's release): "
+                        "the sandbox was ended")
     elif result.ended == "output":
         problems.append(f"a sandbox limit was hit (output: the sandbox wrote more than "
                         f"{limits.result_bytes / 1e6:g} MB)")
@@ -312,9 +334,11 @@ def _limit_of(ename: str, evalue: str) -> str | None:
     return None
 
 
-def check_answers(exercises, answers, outcome: Outcome, assignment) -> None:
+def check_answers(exercises, answers, outcome: Outcome, assignment, where=None) -> None:
     """Each question's verdict by its own Exercise on the plain answer (this process)."""
+    where = {} if where is None else where
     for i, (question, exercise) in enumerate(zip(assignment.questions, exercises), 1):
+        where["stage"] = f"checking answer_q{i}"
         q, name, grade_id = f"q{i}", f"answer_q{i}", f"test_q{i}"
         outcome.earned[grade_id] = 0.0
         entry = answers.get(name) if isinstance(answers, dict) else None
@@ -342,6 +366,15 @@ def check_answers(exercises, answers, outcome: Outcome, assignment) -> None:
             outcome.problems.append(f"answer {q} is not plain data ({err})")
             outcome.feedback[q] = f"{name} is not plain data ({err})."
             continue
+        outcome.values[q] = json.dumps(value, sort_keys=True)
+        if is_choice(exercise) and isinstance(value, str) and value.strip() \
+                and not _is_letter(exercise, value):
+            # the release asks for the letter; an option's text is the same for every student
+            # (and is what the self-study solution prints), so it is not taken
+            outcome.verdicts[q] = "wrong"
+            outcome.feedback[q] = (f"{name} should be the letter of your option, as a string "
+                                   f"(one of {', '.join(_letters(exercise))}), not its text.")
+            continue
         feedback = exercise.check(value)
         outcome.feedback[q] = feedback.message
         if feedback.correct is None:
@@ -353,19 +386,137 @@ def check_answers(exercises, answers, outcome: Outcome, assignment) -> None:
             outcome.verdicts[q] = "wrong"
 
 
+def _letters(exercise) -> list[str]:
+    return [exercise.label(k) for k in range(len(exercise.options))]
+
+
+def _is_letter(exercise, value) -> bool:
+    """A choice's answer as the release asks for it: the letter of an option ('b', '(b)')."""
+    return isinstance(value, str) and value.strip().strip("()").strip().lower() in [
+        x.lower() for x in _letters(exercise)]
+
+
+FEW_VALUES = 4          # a question with at most this many distinct answers in the class ...
+FEW_VALUES_CLASS = 5    # ... of at least this many graded students is listed in the spread
+
+
+def answer_spread(outcomes) -> list[dict]:
+    """Per assignment and question whose answers take few distinct values across the class
+    (at most FEW_VALUES among at least FEW_VALUES_CLASS graded students): how many students
+    share each answer, and its verdict. Such a question's answer can be passed on or guessed."""
+    from collections import Counter
+
+    rows = []
+    by_question = {}
+    for o in outcomes:
+        for q, value in o.values.items():
+            by_question.setdefault((o.assignment, q), []).append((value, o.verdicts.get(q, "")))
+    for (assignment, q), answers in sorted(by_question.items()):
+        counts = Counter(v for v, _ in answers)
+        if len(answers) < FEW_VALUES_CLASS or len(counts) > FEW_VALUES:
+            continue
+        verdict = {}
+        for v, d in answers:
+            verdict.setdefault(v, set()).add(d)
+        for value, n in counts.most_common():
+            rows.append({"assignment": assignment, "question": q, "answer": value,
+                         "students": n, "of": len(answers),
+                         "verdict": "/".join(sorted(verdict[value]))})
+    return rows
+
+
+def write_spread(course, outcomes) -> pathlib.Path:
+    """``course/answer_spread.csv``: :func:`answer_spread`, for the instructor."""
+    dest = pathlib.Path(course) / "answer_spread.csv"
+    fields = ["assignment", "question", "answer", "students", "of", "verdict"]
+    with open(dest, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
+        writer = csv.DictWriter(fh, fields)
+        writer.writeheader()
+        for row in answer_spread(outcomes):
+            writer.writerow({k: _cell_text(v) if isinstance(v, str) else v
+                             for k, v in row.items()})
+    return dest
+
+
 def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sandbox: Sandbox,
               limits: Limits, feedback: bool = True) -> Outcome:
     """Read, run and check one submission (see the module docstring); writes its autograded
-    notebook and feedback (never the gradebook)."""
-    assignment = ASSIGNMENTS[name]
+    notebook and feedback (never the gradebook). Never raises: whatever goes wrong with this
+    submission becomes its row ("could not be graded: ..."), and the class goes on."""
     outcome = Outcome(student, name)
+    where = {"stage": "reading the notebook", "cell": None}
+    try:
+        _grade_one(course, outcome, secret, sandbox, limits, feedback, where)
+    except Exception as err:  # noqa: BLE001 - one submission never stops the class
+        outcome.graded = False
+        outcome.score = 0.0
+        outcome.earned = {k: 0.0 for k in outcome.earned}
+        outcome.problems.append(f"could not be graded: {type(err).__name__}: "
+                                f"{(str(err).splitlines() or [''])[0][:160]} (while "
+                                f"{where['stage']}"
+                                + (f", the notebook's cell {where['cell']}" if where["cell"]
+                                   else "") + ")")
+        if feedback and outcome.submitted:
+            try:
+                write_feedback(course, outcome, None)
+            except Exception:  # noqa: BLE001 - the row says what happened
+                pass
+    outcome.problems = bounded(outcome.problems)
+    return outcome
+
+
+def bounded(problems: list) -> list[str]:
+    """The report's lines for one submission: each shown safely (control characters and lone
+    surrogates escaped), at most MAX_PROBLEM_CHARS characters, at most MAX_PROBLEMS lines."""
+    out = []
+    for p in problems[:MAX_PROBLEMS]:
+        p = printable(" ".join(str(p).split()))
+        out.append(p if len(p) <= MAX_PROBLEM_CHARS else p[:MAX_PROBLEM_CHARS - 1] + "\u2026")
+    if len(problems) > MAX_PROBLEMS:
+        out.append(f"and {len(problems) - MAX_PROBLEMS} more")
+    return out
+
+
+def too_large(nb, release) -> str | None:
+    """Why ``nb`` is refused for its size against the student's release (None: it is not)."""
+    cells, allowed = len(nb.cells), MAX_CELLS_FACTOR * len(release.cells) + 20
+    if cells > allowed:
+        return (f"the notebook has {cells} cells, more than {MAX_CELLS_FACTOR} times the "
+                f"release's {len(release.cells)} (+20): not graded")
+    size = len(nbformat.writes(nb).encode("utf-8"))
+    limit = MAX_BYTES_FACTOR * len(nbformat.writes(release).encode("utf-8")) + 2_000_000
+    if size > limit:
+        return (f"the notebook is {size / 1e6:.1f} MB, more than {MAX_BYTES_FACTOR} times the "
+                f"release's size (+2 MB, {limit / 1e6:.1f} MB): not graded")
+    return None
+
+
+def wall_budget(release, limits: Limits) -> Limits:
+    """The limits with the whole run's time fixed by the release (its code cells), never by
+    the submission: a student cannot buy time by adding cells."""
+    if limits.wall_seconds is not None:
+        return limits
+    n = sum(1 for c in release.cells if c.cell_type == "code")
+    return dataclasses.replace(limits, wall_seconds=limits.wall(n))
+
+
+def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> None:
+    student, name = outcome.student_id, outcome.assignment
+    assignment = ASSIGNMENTS[name]
     folder = course / "submitted" / student / name
     outcome.submitted = folder.is_dir() or folder.is_symlink()
     nb, outcome.problems = read_submission(folder, name)
     if nb is None:
         _finish(course, outcome, None, None, feedback, sandbox)
-        return outcome
+        return
+    where["stage"] = "building the student's release"
     release, _, exercises = student_notebook(assignment, student, secret)
+    where["stage"] = "comparing the notebook with the release"
+    refused = too_large(nb, release)
+    if refused:
+        outcome.problems.append(refused)
+        _finish(course, outcome, None, None, feedback, sandbox)
+        return
     meta = nb.get("metadata", {}).get("genviz", {})
     claimed = meta.get("student") if isinstance(meta, dict) else None
     if not isinstance(claimed, str):
@@ -385,16 +536,20 @@ def grade_one(course: pathlib.Path, student: str, name: str, secret: bytes, sand
            "answers": [f"answer_q{i}" for i in range(1, len(assignment.questions) + 1)],
            "notebook_name": f"{name}.ipynb",
            "notebook_text": nbformat.writes(_notebook(cells, release))}
+    limits = wall_budget(release, limits)
+    where["stage"] = "running the notebook in the sandbox"
     result = sandbox.run(job, limits)
     outcome.seconds = result.seconds
-    answers, problems = describe_run(result, cells, limits)
+    where["stage"] = "reading what the sandbox reported"
+    answers, problems = describe_run(result, cells, limits, where)
     outcome.problems += problems
-    check_answers(exercises, answers, outcome, assignment)
+    where["stage"], where["cell"] = "checking the answers", None
+    check_answers(exercises, answers, outcome, assignment, where)
+    where["stage"] = "writing the autograded notebook and the feedback"
     outcome.graded = answers is not None
     outcome.working = {c[2]: text_hash(c[1]) for c in cells
                        if c[2] and c[2].startswith("working_q")}
     _finish(course, outcome, cells, release, feedback, sandbox, exercises)
-    return outcome
 
 
 def _notebook(cells, release):
@@ -418,37 +573,53 @@ def _finish(course, outcome, cells, release, feedback, sandbox, exercises=None):
                               + ASSIGNMENTS[outcome.assignment].working_points
                               * len(ASSIGNMENTS[outcome.assignment].working))
     if cells is not None:
-        # the notebook as graded (sources, and the grader's verdicts; nothing the sandbox
-        # printed), for the
-        # Formgrader, which renders it as HTML in the instructor's Jupyter server: the
-        # students' Markdown and raw cells are shown as text there, never as HTML or links
-        nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
-                        for k, s, g in cells], release)
-        for cell in nb.cells:  # the grader's verdict under each question's form check
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
-            if gid.startswith("test_q"):
-                q = "q" + gid[6:]
-                text = (f"Graded outside the notebook: {outcome.verdicts.get(q, 'not graded')}"
-                        f" ({outcome.earned.get(gid, 0.0):g} points). "
-                        f"{outcome.feedback.get(q, '')}\n")
-                cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+        nb = autograded_notebook(outcome, cells, release)
         dest = course / "autograded" / outcome.student_id / outcome.assignment
         dest.mkdir(parents=True, exist_ok=True)
-        nbformat.write(nb, dest / f"{outcome.assignment}.ipynb")
+        (dest / f"{outcome.assignment}.ipynb").write_text(
+            nbformat.writes(nb), encoding="utf-8", errors="backslashreplace")
     if feedback and outcome.submitted:
         write_feedback(course, outcome, exercises)
 
 
+def autograded_notebook(outcome, cells, release):
+    """The notebook as graded (sources, and the grader's verdicts; nothing the sandbox
+    printed), for the Formgrader, which renders it as HTML in the instructor's Jupyter server:
+    the students' Markdown and raw cells are shown as text there (:func:`_inert`), never as
+    HTML, links or images."""
+    nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
+                    for k, s, g in cells], release)
+    for cell in nb.cells:  # the grader's verdict under each question's form check
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if gid.startswith("test_q"):
+            q = "q" + gid[6:]
+            text = (f"Graded outside the notebook: {outcome.verdicts.get(q, 'not graded')}"
+                    f" ({outcome.earned.get(gid, 0.0):g} points). "
+                    f"{printable(outcome.feedback.get(q, ''))}\n")
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+    return nb
+
+
 def _inert(markdown: str) -> str:
-    """Markdown that renders as text: no HTML tag, no javascript: link."""
-    return re.sub(r"(?i)javascript:", "javascript&#58;", markdown.replace("<", "&lt;"))
+    """A student's Markdown (or raw) cell as Markdown that every renderer shows as plain text:
+    one fenced code block, its fence longer than any run of backticks in the text (so nothing
+    in it can close the block). Inside a code block no renderer (nbconvert's mistune, the
+    Jupyter front end's marked, nbgrader's Formgrader) makes a link, an image, HTML or an
+    entity of anything: no ``javascript:``/``data:`` link, no external image, nothing fetched.
+    Control characters are shown escaped."""
+    text = printable(markdown, lines=True)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}\n"
 
 
 def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
     """``feedback/<student>/<assignment>/<assignment>.html``: per question the verdict and the
     exercise's own feedback (hint, or a choice's reason); every text escaped."""
     a = ASSIGNMENTS[outcome.assignment]
-    esc = html.escape
+    def esc(text) -> str:
+        return html.escape(printable(text))
+
     rows = []
     for i, q in enumerate(a.questions, 1):
         verdict = outcome.verdicts.get(f"q{i}", "not graded")
@@ -470,7 +641,7 @@ def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
     dest = course / "feedback" / outcome.student_id / outcome.assignment
     dest.mkdir(parents=True, exist_ok=True)
     path = dest / f"{outcome.assignment}.html"
-    path.write_text(page)
+    path.write_text(page, encoding="utf-8", errors="backslashreplace")
     return path
 
 
@@ -509,9 +680,10 @@ def plan(course: pathlib.Path, roster=None):
 
 
 def _worker(args):
-    course, secret, unsafe, limits, feedback, part = args
+    course, secret, unsafe, limits, feedback, part, userns = args
     sandbox = Sandbox(unsafe=unsafe)
     sandbox._probed = True  # the parent did, before it started the workers
+    sandbox.disable_userns, sandbox.userns = userns
     return [grade_one(pathlib.Path(course), s, n, secret, sandbox, limits, feedback)
             for s, n in part]
 
@@ -532,16 +704,18 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
         decided = [o for o in decided if o.student_id in students]
     sandbox = Sandbox(unsafe=unsafe)
     sandbox.probe()  # refuse to start without a sandbox (SandboxUnavailable)
+    userns = (sandbox.disable_userns, sandbox.userns)
     missing = [n for n in names if not (course / "source" / n / f"{n}.ipynb").exists()]
     if missing:
         write_sources(course, missing)
     record_assignments(course, names)
     if jobs == 1 or len(todo) < 2:
-        outcomes = _worker((str(course), secret, unsafe, limits, feedback, todo))
+        outcomes = _worker((str(course), secret, unsafe, limits, feedback, todo, userns))
     else:
         parts = [todo[k::jobs] for k in range(jobs) if todo[k::jobs]]
         with multiprocessing.get_context("spawn").Pool(len(parts)) as pool:
-            results = pool.map(_worker, [(str(course), secret, unsafe, limits, feedback, p)
+            results = pool.map(_worker, [(str(course), secret, unsafe, limits, feedback, p,
+                                          userns)
                                          for p in parts])
         outcomes = [o for r in results for o in r]
     for o in decided:
@@ -567,26 +741,29 @@ def grade(course, *, secret: bytes | None = None, secret_file=None, jobs: int = 
     gradebook.write_outcomes(course, outcomes)
     gradebook.export(course)
     write_report(course, outcomes)
+    write_spread(course, outcomes)
     return outcomes
 
 
 def _cell_text(text: str) -> str:
-    """A report cell: one line, no spreadsheet formula."""
-    text = " ".join(str(text).split())
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    """A report cell: one line, control characters escaped, no spreadsheet formula (OWASP:
+    a cell that starts with = + - @, tab or carriage return is prefixed with ')."""
+    text = printable(" ".join(str(text).split()))
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def write_report(course, outcomes) -> pathlib.Path:
     """``course/grading_report.csv``: per submission, graded or not, score and what happened."""
     dest = pathlib.Path(course) / "grading_report.csv"
-    with open(dest, "w", newline="") as fh:
+    with open(dest, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
         writer = csv.DictWriter(fh, REPORT_FIELDS)
         writer.writeheader()
         for o in outcomes:
             writer.writerow({
-                "student_id": _cell_text(o.student_id), "assignment": o.assignment,
+                "student_id": _cell_text(o.student_id), "assignment": _cell_text(o.assignment),
                 "graded": o.graded, "score": o.score, "max_score": o.max_score,
-                "answers": "; ".join(f"{q} {v}" for q, v in o.verdicts.items()),
+                "answers": _cell_text("; ".join(f"{q} {v}" for q, v in o.verdicts.items())),
+                "handed_in": _cell_text(o.handed_in),
                 "problems": _cell_text("; ".join(o.problems))})
     return dest
 
@@ -613,6 +790,9 @@ def main(argv=None) -> int:
                         help="only re-export grades.csv (e.g. after manual grading)")
     parser.add_argument("--build-root", help=argparse.SUPPRESS)  # accepted, no longer used
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # never a UnicodeEncodeError on the terminal
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if args.export_only:
         print(f"wrote {export(args.course)}")
         return 0
@@ -636,13 +816,42 @@ def main(argv=None) -> int:
         print(f"grading did not start: {err}", file=sys.stderr)
         return 2
     course = pathlib.Path(args.course)
+    for line in terminal_lines(outcomes):
+        print(line)
+    failed = not_graded(outcomes)
+    print(f"{len(outcomes)} rows in {time.monotonic() - start:.0f} s; {failed} submission"
+          f"{'' if failed == 1 else 's'} could not be graded; wrote {printable(course / 'grades.csv')}, "
+          f"{printable(course / 'grading_report.csv')}, {printable(course / 'answer_spread.csv')} "
+          f"and {printable(course / 'feedback')}/")
+    few = {(r["assignment"], r["question"]) for r in answer_spread(outcomes)}
+    if few:
+        print(f"{len(few)} question(s) with few distinct answers across the class (how many "
+              f"students share each: answer_spread.csv): "
+              + ", ".join(f"{a} {q}" for a, q in sorted(few)))
+    return exit_status(failed)
+
+
+def terminal_lines(outcomes) -> list[str]:
+    """One line per row for the terminal: names and problems come from the submissions, so
+    every control character is shown escaped, never obeyed."""
+    lines = []
     for o in outcomes:
         flag = "graded" if o.graded else "NOT GRADED"
-        print(f"{o.student_id:20s} {o.assignment:22s} {o.score:5.1f}/{o.max_score:<5.1f} {flag}"
-              + (f"  ({'; '.join(o.problems)})" if o.problems else ""))
-    print(f"{len(outcomes)} rows in {time.monotonic() - start:.0f} s; wrote "
-          f"{course / 'grades.csv'}, {course / 'grading_report.csv'} and {course / 'feedback'}/")
-    return 0
+        lines.append(f"{printable(o.student_id):20s} {printable(o.assignment):22s} "
+                     f"{o.score:5.1f}/{o.max_score:<5.1f} {flag}"
+                     + (f"  ({printable('; '.join(o.problems))})" if o.problems else ""))
+    return lines
+
+
+def not_graded(outcomes) -> int:
+    """How many handed-in submissions could not be graded (run and checked)."""
+    return sum(1 for o in outcomes if o.submitted and not o.graded)
+
+
+def exit_status(failed: int) -> int:
+    """0: every submission graded; 2: grading did not start; else 10 + the number that could
+    not be graded (at most 110: 100 or more)."""
+    return 0 if failed == 0 else 10 + min(failed, 100)
 
 
 if __name__ == "__main__":

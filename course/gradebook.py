@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import pathlib
+import stat
 
 from course import _nbg
 from course.assignments import ASSIGNMENTS
@@ -81,19 +83,37 @@ def _sidecar(course, student, name) -> pathlib.Path:
     return pathlib.Path(course) / "autograded" / student / name / "grading.json"
 
 
-def submitted_timestamp(course, outcome):
-    """The time in ``submitted/<student>/<assignment>/timestamp.txt`` (nbgrader's collect and
-    zip_collect write it), or None; a link, a large or unreadable file counts as none."""
-    from nbgrader.utils import parse_utc
+HANDED_IN_SOURCE = ("the collection time of the folder submitted/<student>/<assignment>/ "
+                    "(its inode change time, which no copy or unzip can set)")
 
-    path = (pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
-            / "timestamp.txt")
+
+def submitted_timestamp(course, outcome):
+    """When the course collected ``submitted/<student>/<assignment>/``: the folder's inode
+    change time (ctime), set by the kernel when the folder was made or filled; ``cp -p``,
+    ``rsync -t``, ``unzip`` and ``touch`` set the modification time, never this one. Never a
+    file the student wrote (nbgrader's ``timestamp.txt`` comes from the student's own
+    ``nbgrader submit``, and a student can put one in a zip): it is ignored. None when there is
+    no folder (or it is a link)."""
+    import datetime
+
+    path = pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
     try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > 100:
-            return None
-        return parse_utc(path.read_text().strip())
-    except (OSError, ValueError, TypeError, OverflowError):
+        info = os.lstat(path)
+    except OSError:
         return None
+    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
+        return None
+    # nbgrader stores naive UTC datetimes
+    return datetime.datetime.fromtimestamp(info.st_ctime, datetime.timezone.utc).replace(
+        tzinfo=None)
+
+
+def handed_in(course, outcome) -> str:
+    """The hand-in time in words for the report: the time and where it came from."""
+    when = submitted_timestamp(course, outcome)
+    if when is None:
+        return ""
+    return f"{when:%Y-%m-%d %H:%M:%S} UTC, from " + HANDED_IN_SOURCE
 
 
 def write_outcomes(course, outcomes) -> None:
@@ -119,8 +139,9 @@ def _write_outcomes(course, outcomes) -> None:
             except MissingEntry:
                 if not o.submitted:
                     continue  # never handed in, never graded: nbgrader's export gives 0
-            # nbgrader's Formgrader counts a submission as graded when this timestamp is the
-            # one of submitted/<student>/<assignment>/timestamp.txt (none: None)
+            # the hand-in time is the course's (the folder's collection time), never a
+            # timestamp.txt the student wrote
+            o.handed_in = handed_in(course, o)
             gb.update_or_create_submission(o.assignment, o.student_id,
                                            timestamp=submitted_timestamp(course, o))
             for grade_id, _ in auto_ids(o.assignment):

@@ -18,8 +18,17 @@ notebook's cells) under bubblewrap (``bwrap``, Debian/Ubuntu package ``bubblewra
   per-cell time limit and an output limit, and this process a wall-clock limit and a limit on
   what it reads from the sandbox;
 - **user**: run as root (CI, a VM), the sandboxed process drops to a throw-away user id of its
-  own (``setpriv``; no capabilities, ``no_new_privs``), so that the process limit counts only
-  its processes; run as an ordinary user, bubblewrap maps that user into a new user namespace.
+  own *per submission* (drawn at random, used by no process and no kernel key; ``setpriv``; no
+  capabilities, ``no_new_privs``), so that the process limit counts only its processes, and a
+  second, unprivileged bubblewrap with ``--disable-userns`` keeps it from making a user
+  namespace; run as an ordinary user, bubblewrap maps that user into a new user namespace
+  (``--disable-userns`` too);
+- **no kernel keys**: a seccomp filter (:func:`seccomp_program`) refuses ``add_key``,
+  ``request_key`` and ``keyctl`` (and every call of another ABI), so no submission leaves a key
+  for a later one; IPC objects are the sandbox's own (``--unshare-ipc``);
+- **memory of the whole sandbox**: a memory cgroup (:class:`MemoryGroup`, v2 or v1's memory
+  controller, under the grader's own group) where one can be made; else the bound is the
+  process count x the address space per process, and ``RunResult.memory`` says which.
 
 Nothing that comes out is trusted: :func:`course.plain.decode` reads each line.
 
@@ -43,6 +52,7 @@ import tempfile
 import time
 
 from course.plain import NotPlain, decode
+from course.shown import unsurrogate
 
 RUNNER = pathlib.Path(__file__).resolve().parent / "_runner.py"
 
@@ -70,6 +80,7 @@ class Limits:
     wall_seconds: float | None = None   # the whole run (default: from the number of cells)
     cpu_seconds: int = 600              # CPU time of any one process
     memory_bytes: int = 3 << 30         # address space of any one process
+    sandbox_memory_bytes: int = 4 << 30  # memory of the whole sandbox (a memory cgroup)
     processes: int = 128                # processes and threads of the sandbox's user
     file_bytes: int = 64 << 20          # largest file written
     tmp_bytes: int = 256 << 20          # the sandbox's /tmp (home and working directory)
@@ -77,6 +88,8 @@ class Limits:
     result_bytes: int = 4_000_000       # what this process reads from the sandbox
 
     def wall(self, n_cells: int) -> float:
+        """The whole run's budget for ``n_cells`` code cells (course.grade passes the release's
+        count, never the submission's: :func:`course.grade.wall_budget`)."""
         if self.wall_seconds is not None:
             return self.wall_seconds
         return 90.0 + (self.cell_seconds + 6.0) * (n_cells + 1)
@@ -91,6 +104,8 @@ class RunResult:
     seconds: float = 0.0
     leftover: list = dataclasses.field(default_factory=list)  # PIDs found after the end
     sandbox: str = "bubblewrap"
+    uid: int | None = None          # the throw-away user id of this run (as root)
+    memory: str = ""                # how the whole sandbox's memory was bounded, in words
 
 
 def _python_roots() -> list[str]:
@@ -135,6 +150,10 @@ class Sandbox:
         self.root = os.geteuid() == 0
         self.kind = "none (--unsafe)" if unsafe else "bubblewrap"
         self._probed = False
+        # as root: a second, unprivileged bubblewrap with --disable-userns (probe() turns it
+        # off, and says so in self.userns, where this machine refuses unprivileged namespaces)
+        self.disable_userns = True
+        self.userns = "user namespaces disabled inside the sandbox"
 
     # -- availability --------------------------------------------------------------------------
     def probe(self) -> None:
@@ -151,6 +170,13 @@ class Sandbox:
                                      preexec_fn=self._limit(Limits()))
             except (OSError, subprocess.TimeoutExpired) as err:
                 raise SandboxUnavailable(INSTALL_HELP.format(why=str(err))) from None
+        if out.returncode != 0 and self.root and self.disable_userns:
+            # this machine refuses the inner, unprivileged bubblewrap: grade without it
+            self.disable_userns = False
+            self.userns = ("user namespaces NOT disabled inside the sandbox (this machine "
+                           "refuses an unprivileged bubblewrap: " + (out.stderr.strip()
+                           .splitlines() or ["?"])[-1][:120] + ")")
+            return self.probe()
         if out.returncode != 0:
             why = (out.stderr.strip().splitlines() or [f"exit status {out.returncode}"])[-1]
             raise SandboxUnavailable(INSTALL_HELP.format(why=f"bwrap: {why[:200]}"))
@@ -158,9 +184,18 @@ class Sandbox:
 
     # -- the command ----------------------------------------------------------------------------
     def _uid(self) -> int:
-        # a throw-away user id per grading process (one sandbox at a time per process): the
-        # process limit then counts this sandbox's processes only
-        return 1_500_000_000 + os.getpid() if self.root else os.getuid()
+        # a throw-away user id per submission (as root), drawn at random and used by no
+        # process and no kernel key of this machine: the process limit counts this sandbox's
+        # processes only, and nothing a submission leaves under its uid (a kernel key, a file
+        # in a shared place) is readable by the next one
+        if not self.root:
+            return os.getuid()
+        import secrets
+
+        while True:
+            uid = 1_500_000_000 + secrets.randbelow(600_000_000)  # bwrap: < 2**31
+            if not _uid_in_use(uid):
+                return uid
 
     def _command(self, tmp: pathlib.Path, job, uid: int, argv=None) -> list[str]:
         etc = tmp / "etc"
@@ -209,7 +244,12 @@ class Sandbox:
             cmd += ["--ro-bind", str(tmp / "job.json"), "/job/job.json"]
         cmd += ["--chdir", "/tmp", "--clearenv"]
         venv_bin = str(pathlib.Path(sys.executable).parent)
-        env = {"HOME": "/tmp/home", "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8",
+        import genviz
+
+        # the sandbox imports the genviz this process imported (a worktree's copy, not the
+        # one an editable install's finder names, which is not bound)
+        env = {"PYTHONPATH": str(pathlib.Path(genviz.__file__).resolve().parent.parent),
+               "HOME": "/tmp/home", "USER": "student", "LOGNAME": "student", "LANG": "C.UTF-8",
                "PATH": f"{venv_bin}:/usr/bin:/bin", "MPLBACKEND": "Agg",
                "MPLCONFIGDIR": "/tmp/home/.matplotlib", "IPYTHONDIR": "/tmp/home/.ipython",
                "JUPYTER_RUNTIME_DIR": "/tmp/home/.runtime", "JUPYTER_PLATFORM_DIRS": "1",
@@ -219,21 +259,28 @@ class Sandbox:
             cmd += ["--setenv", key, value]
         argv = argv or [sys.executable, "/job/runner.py", "/job/job.json"]
         if self.root:
+            # drop to the throw-away uid, then a second bubblewrap (unprivileged, as that uid)
+            # whose only job is --disable-userns: the student's code cannot make a user
+            # namespace (as root the outer one cannot, without mapping the student to root)
             cmd += ["--cap-drop", "ALL", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID",
                     "--cap-add", "CAP_SETPCAP", "--", "/usr/bin/setpriv", "--reuid", str(uid),
                     "--regid", str(uid), "--clear-groups", "--inh-caps=-all",
                     "--bounding-set=-all", "--no-new-privs"]
-        else:
-            cmd += ["--"]
-        return cmd + argv
+            if self.disable_userns:
+                cmd += ["--", self.bwrap, "--unshare-user", "--disable-userns", "--uid",
+                        str(uid), "--gid", str(uid), "--bind", "/", "/", "--dev-bind", "/dev",
+                        "/dev", "--die-with-parent"]
+        return cmd + ["--"] + argv
 
-    def _limit(self, limits: Limits):
+    def _limit(self, limits: Limits, group=None):
         processes = limits.processes
         if not self.root:
             # an ordinary user's process limit counts all of that user's processes
             processes += _threads_of(os.getuid())
 
         def apply():
+            if group is not None:
+                group.enter()
             for what, value in ((resource.RLIMIT_CPU, limits.cpu_seconds),
                                 (resource.RLIMIT_AS, limits.memory_bytes),
                                 (resource.RLIMIT_NPROC, processes),
@@ -257,17 +304,39 @@ class Sandbox:
                 return self._run_unsafe(tmp, job, limits)
             self.probe()
             (tmp / "job.json").write_text(json.dumps(job))
-            cmd = self._command(tmp, job, self._uid())
+            uid = self._uid()
+            cmd = self._command(tmp, job, uid)
             info_r, info_w = os.pipe()
-            cmd = cmd[:1] + ["--info-fd", str(info_w)] + cmd[1:]
+            extra, fds = ["--info-fd", str(info_w)], [info_w]
+            program = seccomp_program()
+            if program is not None:  # no kernel keys: add_key, request_key, keyctl refused
+                filter_fd = os.memfd_create("genviz-seccomp", 0)
+                os.write(filter_fd, program)
+                os.lseek(filter_fd, 0, os.SEEK_SET)
+                extra += ["--seccomp", str(filter_fd)]
+                fds.append(filter_fd)
+            cmd = cmd[:1] + extra + cmd[1:]
+            group = MemoryGroup.make(limits.sandbox_memory_bytes)
             start = time.monotonic()
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, pass_fds=(info_w,),
-                                    preexec_fn=self._limit(limits), start_new_session=True)
-            os.close(info_w)
+            try:
+                proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, pass_fds=tuple(fds),
+                                        preexec_fn=self._limit(limits, group),
+                                        start_new_session=True)
+            except BaseException:
+                if group:
+                    group.remove()
+                raise
+            finally:
+                for fd in fds:
+                    os.close(fd)
             namespace = _read_namespace(info_r)
             result = _collect(proc, limits, len(job["cells"]), start)
             result.leftover = _processes_in(namespace) if namespace else []
+            result.uid = uid if self.root else None
+            result.memory = group.words(limits) if group else memory_words(limits)
+            if group:
+                group.remove()
             return result
 
     def _run_unsafe(self, tmp: pathlib.Path, job: dict, limits: Limits) -> RunResult:
@@ -293,6 +362,141 @@ class Sandbox:
         result.sandbox = self.kind
         result.leftover = _processes_in_session(proc.pid)
         return result
+
+
+def memory_words(limits: Limits) -> str:
+    """The whole sandbox's memory bound without a cgroup: processes x address space."""
+    return (f"no memory cgroup here: at most {limits.processes} processes x "
+            f"{limits.memory_bytes / 2**30:g} GiB of address space each")
+
+
+class MemoryGroup:
+    """A memory cgroup for one sandbox (cgroup v2, else v1's memory controller), under the
+    grading process's own group: every process of the sandbox is in it, and together they
+    get at most ``limit`` bytes (swap included where the kernel counts it)."""
+
+    def __init__(self, path: pathlib.Path, version: int, limit: int):
+        self.path, self.version, self.limit = path, version, limit
+
+    @classmethod
+    def make(cls, limit: int):
+        """A new group with the limit set, or None where no cgroup can be made here."""
+        import secrets
+
+        for version, base in _memory_bases():
+            path = base / f"genviz-sandbox-{secrets.token_hex(6)}"
+            try:
+                path.mkdir()
+            except OSError:
+                continue
+            group = cls(path, version, limit)
+            try:
+                if version == 2:
+                    (path / "memory.max").write_text(str(limit))
+                    if (path / "memory.swap.max").exists():
+                        (path / "memory.swap.max").write_text("0")
+                else:
+                    (path / "memory.limit_in_bytes").write_text(str(limit))
+                    if (path / "memory.memsw.limit_in_bytes").exists():
+                        try:
+                            (path / "memory.memsw.limit_in_bytes").write_text(str(limit))
+                        except OSError:
+                            pass
+                return group
+            except OSError:
+                group.remove()
+        return None
+
+    def enter(self) -> None:
+        """Put the calling process (the sandbox's first, before it starts) in the group."""
+        with open(self.path / "cgroup.procs", "w") as fh:
+            fh.write(str(os.getpid()))
+
+    def words(self, limits: Limits) -> str:
+        return (f"a memory cgroup (v{self.version}) of {self.limit / 2**30:g} GiB for the "
+                "whole sandbox")
+
+    def remove(self, wait: float = 5.0) -> None:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.path.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.05)
+
+
+def _memory_bases():
+    """(version, folder) where this process may make a memory cgroup: its own group."""
+    try:
+        lines = pathlib.Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        num, controllers, path = line.split(":", 2)
+        if num == "0" and controllers == "":
+            base = pathlib.Path("/sys/fs/cgroup") / path.lstrip("/")
+            if (base / "cgroup.controllers").exists() and "memory" in (
+                    base / "cgroup.controllers").read_text().split():
+                out.append((2, base))
+        elif "memory" in controllers.split(","):
+            base = pathlib.Path("/sys/fs/cgroup/memory") / path.lstrip("/")
+            if (base / "memory.limit_in_bytes").exists():
+                out.append((1, base))
+    return out
+
+
+# seccomp: the kernel's key syscalls refused (errno EPERM) for everything in the sandbox
+_SECCOMP_ARCH = {"x86_64": (0xC000003E, (248, 249, 250)),     # add_key, request_key, keyctl
+                 "aarch64": (0xC00000B7, (217, 218, 219))}
+
+
+def seccomp_program() -> bytes | None:
+    """A classic-BPF seccomp filter (bwrap --seccomp) that refuses add_key, request_key and
+    keyctl (so no submission stores a kernel key for a later one, and none is left), and every
+    system call of another ABI (x32, 32-bit); None on a machine of another architecture."""
+    import platform
+    import struct
+
+    arch = _SECCOMP_ARCH.get(platform.machine())
+    if arch is None:
+        return None
+    audit, calls = arch
+    ld_abs, jeq, jge, ret = 0x20, 0x15, 0x35, 0x06
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    n = len(calls)
+    prog = [(ld_abs, 0, 0, 4),                    # arch
+            (jeq, 1, 0, audit),                   # this ABI: on; else deny
+            (ret, 0, 0, deny),
+            (ld_abs, 0, 0, 0),                    # the call's number
+            (jge, n + 1, 0, 0x40000000)]          # x32 numbers: deny
+    for k, nr in enumerate(calls):
+        prog.append((jeq, n - k, 0, nr))          # -> deny
+    prog += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
+    return b"".join(struct.pack("<HBBI", *ins) for ins in prog)
+
+
+def _uid_in_use(uid: int) -> bool:
+    """A process or a kernel key of this machine has ``uid``."""
+    try:
+        if any(line.split(":")[0].strip() == str(uid)
+               for line in pathlib.Path("/proc/key-users").read_text().splitlines()):
+            return True
+    except OSError:
+        pass
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid == uid:
+                    return True
+            except OSError:
+                pass
+    return False
 
 
 def _threads_of(uid: int) -> int:
@@ -423,6 +627,6 @@ def _take(result: RunResult, line: bytes) -> None:
         result.garbage += 1
         return
     if isinstance(event, dict) and isinstance(event.get("event"), str):
-        result.events.append(event)
+        result.events.append(unsurrogate(event))  # exception text, answers: writable
     else:
         result.garbage += 1

@@ -15,6 +15,7 @@ given to them, as if guessed).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import pathlib
 import textwrap
@@ -85,7 +86,8 @@ def write(course: pathlib.Path, student: str, assignment: str, nb) -> pathlib.Pa
     folder = pathlib.Path(course) / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{assignment}.ipynb"
-    nbformat.write(nb, path)
+    # ASCII JSON: a hostile notebook may hold lone surrogates (as a student's can)
+    path.write_text(json.dumps(nb, indent=1, ensure_ascii=True), encoding="ascii")
     return path
 
 
@@ -563,6 +565,125 @@ _h("hardlinked_notebook", "hands in a hard link to a classmate's notebook (the s
    "two names)", r"has 2 hard links.*released to", None, _hardlinked_notebook,
    answers="classmate")
 _h("huge_notebook", "a 25 MB notebook", r"more than the limit of 20 MB", None, _huge_notebook)
+
+
+# -- kinds of issue #38: text that breaks writers, markup for the grader's pages, isolation --------
+
+def _raw_notebook(data: bytes):
+    def layout(course, student, ctx):
+        folder = pathlib.Path(course) / "submitted" / student / ctx.assignment
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{ctx.assignment}.ipynb").write_bytes(data)
+    return layout
+
+
+def _surrogate_cells(nb, ctx):
+    nb = fill(nb, {1: 'answer_q1 = "\ud800 a lone surrogate in the source"'},
+              working="My derivation \udc80\ud800 (lone surrogates)")
+    nb.metadata["genviz-note"] = "\udcff"
+    return nb
+
+
+#: Markdown that is live in a page unless the renderer is kept from it: links and images of
+#: every spelling a renderer decodes back (entities, case, spaces, a reference, an autolink),
+#: raw HTML, MathJax's \href, a fence that tries to close the grader's code block.
+HOSTILE_MARKDOWN = "\n\n".join([
+    "[my derivation](javascript:fetch('/api/contents/x',{method:'PUT'}))",
+    "[b](java&#115;cript:alert(1)) [c](javascript&#58;alert(1)) [d](JaVaScRiPt:alert(1))",
+    "[e]( javascript:alert(1)) [f](&#x6A;avascript:alert(1)) [g](java\tscript:alert(1))",
+    "[h](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==) [i](vbscript:msgbox(1))",
+    "![beacon](http://beacon.invalid/seen.png) ![b2](//beacon.invalid/seen2.png)",
+    "[ref link][r1]\n\n[r1]: javascript:alert(1)",
+    "<javascript:alert(1)> <http://beacon.invalid/auto> http://beacon.invalid/bare",
+    "<img src=x onerror=alert(1)><script>alert(1)</script><a href=\"javascript:alert(1)\">a</a>",
+    "<iframe src=\"http://beacon.invalid/frame\"></iframe><svg onload=alert(1)></svg>",
+    "<style>body{background:url(http://beacon.invalid/css.png)}</style>",
+    "$\\href{javascript:alert(1)}{x}$ $$\\href{javascript:alert(2)}{y}$$",
+    "```\n</code></pre><img src=http://beacon.invalid/fence.png>\n```",
+    "~~~~\n<img src=http://beacon.invalid/tilde.png>\n~~~~",
+    "```````` <img src=http://beacon.invalid/long.png>",
+    "\x1b]52;c;cHduZWQ=\x07\x1b]0;grading finished: all OK\x07\x1b[2K\x07\u202etxt.exe",
+])
+
+#: Control sequences a terminal obeys: OSC 52 (write the clipboard), OSC 0 (window title),
+#: CSI 2K (erase the line), a carriage return and cursor-up, a right-to-left override.
+CONTROL = "\x1b]52;c;cHduZWQ=\x07\x1b]0;grading finished: all OK\x07\x1b[2K\r\x1b[1A\u202e"
+
+
+def _control_cell(nb, ctx):
+    return fill(nb, {1: f"answer_q2 = {CONTROL!r}\nraise ValueError({CONTROL!r})"})
+
+
+_h("surrogate_json", "a 36-byte notebook whose JSON holds a lone surrogate (valid JSON, no "
+   "UTF-8 writer takes it)", r"is not a valid notebook", None,
+   _raw_notebook(b'{"nbformat": "\\udc80", "cells": []}'))
+_h("surrogate_in_cells", "lone surrogates in an answer cell's source, the hand-graded working "
+   "and the metadata", r"q1 wrong", _surrogate_cells)
+_h("surrogate_exception", "pure ASCII code whose exception text holds a lone surrogate",
+   r"q1 not (defined|answered)|raised ValueError",
+   _cell1('raise ValueError("bad " + chr(0xd800) + chr(0xdc80))'))
+_h("surrogate_answer", "an answer string that is a lone surrogate", r"q1 wrong",
+   _cell1("answer_q1 = chr(0xdc80) * 3"))
+_h("terminal_escapes", "control sequences in the exception text (OSC 52 writes the grader's "
+   "clipboard, OSC 0 the window title, CSI erases the line) and in an answer",
+   r"raised ValueError: \\x1b\]52", _control_cell)
+_h("hostile_markdown", "links and images in the hand-graded working: javascript:, data:, "
+   "entity-encoded variants, external images (a beacon), raw HTML, a fence breaker",
+   r"q1 not answered", lambda nb, ctx: fill(nb, {}, working=HOSTILE_MARKDOWN))
+_h("odd_file_names", "the notebook under a name with a byte that is not UTF-8 and control "
+   "characters (and no notebook of the right name)", r"no a\d\d_\w+\.ipynb in the submission "
+   r"\(found: .*\\udcff", None, lambda course, student, ctx: _odd_names(course, student, ctx))
+_h("many_cells", "3,000 cells tagged as the read-only setup (the grader's time and memory)",
+   r"more than 4 times the release", lambda nb, ctx: _copies(nb, "setup", 3000))
+_h("many_problems", "forty copies of an answer cell, each a line of the report",
+   r"and \d+ more", lambda nb, ctx: _copies(nb, "answer_q1", 40))
+_h("kernel_keyring", "stores a value in the kernel keyring (a later student's code would read "
+   "it back)", r"raised PermissionError", _cell1('''
+    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    calls = {{"x86_64": 248, "aarch64": 217}}[os.uname().machine]
+    key = libc.syscall(calls, b"user", b"genviz-note", b"42.0", 4, ctypes.c_int(-4))
+    if key < 0:
+        raise PermissionError(ctypes.get_errno(), "add_key refused")
+    answer_q1 = ...
+    '''))
+_h("user_namespace", "makes a user namespace (more kernel surface, root inside it)",
+   r"raised PermissionError", _cell1('''
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+        raise PermissionError(ctypes.get_errno(), "no user namespace")
+    answer_q1 = "inside a user namespace"
+    '''))
+_h("forged_timestamp", "a timestamp.txt in the submission that says it was handed in on "
+   "2020-01-01", r"q1 not answered", None,
+   lambda course, student, ctx: _forged_timestamp(course, student, ctx))
+
+
+def _odd_names(course, student, ctx):
+    folder = pathlib.Path(course) / "submitted" / student / ctx.assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    odd = os.fsencode(folder) + b"/" + ctx.assignment.encode() + b"\xff\x1b]0;x\x07.ipynb"
+    with open(odd, "w") as fh:
+        fh.write(json.dumps(release(ctx.assignment, student, _secret_of(ctx))))
+
+
+def _copies(nb, grade_id: str, n: int):
+    nb = fill(nb, {})
+    cell = {k: v for k, v in json.loads(json.dumps(cell_of(nb, grade_id))).items() if k != "id"}
+    nb.cells += [nbformat.from_dict({**cell, "id": f"copy-{k}"}) for k in range(n)]
+    return nb
+
+
+def _forged_timestamp(course, student, ctx):
+    folder = write(course, student, ctx.assignment,
+                   fill(release(ctx.assignment, student, _secret_of(ctx)), {})).parent
+    (folder / "timestamp.txt").write_text("2020-01-01 00:00:00.000000 UTC")
+
+
+#: A folder name that is not UTF-8, with control characters: a student of its own (its row
+#: says the id is not valid), written by the class tests beside the hostile corpus.
+ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"
 
 
 def write_hostile(course, student: str, hostile: Hostile, ctx: Context, secret: bytes):

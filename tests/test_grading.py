@@ -694,8 +694,10 @@ def test_the_self_study_transfer_check_can_fail(name):
 
 
 def test_student_markup_is_inert_in_the_formgraders_notebook():
+    """One fenced block, the student's text in it as it was (the renderers' test:
+    tests/test_grading_safety.py)."""
     assert G._inert("<script>x</script> [a](JavaScript:alert(1)) $a<b$") == \
-        "&lt;script>x&lt;/script> [a](javascript&#58;alert(1)) $a&lt;b$"
+        "```text\n<script>x</script> [a](JavaScript:alert(1)) $a<b$\n```\n"
 
 
 def test_a_release_that_prints_a_passing_number_is_caught():

@@ -45,6 +45,18 @@ def _student(k, hostile) -> str:
 
 
 STUDENTS = {_student(k, h): h for k, h in enumerate(S.HOSTILE)}
+RIGHT = ["r1-right", "r2-right"]        # honest classmates beside alice: full marks
+BLANK = ["b1-blank", "b2-blank"]        # handed in the release untouched: 0, graded
+ODD = os.fsdecode(S.ODD_FOLDER)         # a folder name that is not UTF-8 (a row of its own)
+
+
+def _key_users() -> dict:
+    """uid -> number of kernel keys, from /proc/key-users."""
+    out = {}
+    for line in pathlib.Path("/proc/key-users").read_text().splitlines():
+        uid, rest = line.split(":", 1)
+        out[int(uid)] = int(rest.split()[0])
+    return out
 
 
 def _hashes(course: pathlib.Path, secret_file: pathlib.Path) -> dict:
@@ -78,16 +90,26 @@ def hostile_class(tmp_path_factory):
     secret_file.write_text("5a" * 32 + "\n")  # a fixed secret: the same variants every run
     secret = load_secret(secret_file)
     course = tmp / "course"
-    B.build(course, [A], ["alice", *STUDENTS], secret)
+    B.build(course, [A], ["alice", *STUDENTS, *RIGHT, *BLANK], secret)
     right = S.right_answers(A, "alice", secret)
     S.write(course, "alice", A, S.fill(S.release(A, "alice", secret), right,
                                        working="My working."))
+    for student in RIGHT:
+        S.write(course, student, A, S.fill(S.release(A, student, secret),
+                                           S.right_answers(A, student, secret)))
+    for student in BLANK:
+        S.write(course, student, A, S.release(A, student, secret))
+    odd = os.fsencode(course / "submitted") + b"/" + S.ODD_FOLDER + b"/" + A.encode()
+    os.makedirs(odd)
+    with open(odd + b"/" + A.encode() + b".ipynb", "w") as fh:
+        fh.write("{}")
     ctx = S.Context(course=course.resolve(), assignment=A, classmate="alice",
                     classmate_answers=right, secret_file=secret_file.resolve())
     for student, hostile in STUDENTS.items():
         S.write_hostile(course, student, hostile, ctx, secret)
     before = _hashes(course, secret_file)
     assert _marked_processes() == []
+    keys_before = _key_users()
     start = time.monotonic()
     outcomes = G.run_all(course, secret=secret, jobs=2, limits=Limits(cell_seconds=10))
     seconds = time.monotonic() - start
@@ -97,7 +119,8 @@ def hostile_class(tmp_path_factory):
     GB.write_outcomes(course, outcomes)
     GB.export(course)
     G.write_report(course, outcomes)
-    return {"course": course, "secret": secret, "secret_file": secret_file, "ctx": ctx,
+    return {"keys_before": keys_before, "keys_after": _key_users(),
+            "terminal": G.terminal_lines(outcomes), "course": course, "secret": secret, "secret_file": secret_file, "ctx": ctx,
             "outcomes": {o.student_id: o for o in outcomes}, "before": before,
             "after_runs": after_runs, "survivors": survivors, "seconds": seconds,
             "after_all": _hashes(course, secret_file)}
@@ -243,3 +266,83 @@ def test_without_the_sandbox_the_same_attack_reads_the_secret(hostile_class, tmp
     row = _row(outcome)
     assert not re.search(hostile.expect, row) and G.UNSAFE in row
     assert outcome.verdicts["q1"] == "wrong"  # the secret's text, handed in as an answer
+
+
+def test_every_student_has_a_row_and_honest_ones_full_marks(hostile_class):
+    """The class graded to the end: a row for every folder (the hostile ones, the honest and
+    blank ones, the folder whose name is not UTF-8); right answers full marks, blank 0."""
+    outcomes = hostile_class["outcomes"]
+    assert set(outcomes) == {"alice", *STUDENTS, *RIGHT, *BLANK, ODD}
+    for student in RIGHT:
+        assert outcomes[student].graded and outcomes[student].score == AUTO, _row(
+            outcomes[student])
+    for student in BLANK:
+        o = outcomes[student]
+        assert o.graded and o.score == 0 and set(o.verdicts.values()) == {"not answered"}, _row(o)
+    assert "is not valid" in _row(outcomes[ODD]) and not outcomes[ODD].graded
+    assert not any("could not be graded" in p for o in outcomes.values() for p in o.problems)
+    rows = (hostile_class["course"] / "grading_report.csv").read_text(encoding="utf-8")
+    assert rows.count("\n") == len(outcomes) + 1
+
+
+def test_nothing_a_student_wrote_reaches_the_terminal_or_the_report_as_control(hostile_class):
+    text = "\n".join(hostile_class["terminal"])
+    text.encode("utf-8")
+    assert not any(c in text for c in ("\x1b", "\x07", "\u202e", "\r"))
+    assert "\\x1b]52" in text  # shown, escaped
+    report = (hostile_class["course"] / "grading_report.csv").read_bytes().decode("utf-8")
+    assert b"\x1b" not in report.encode() and "\x07" not in report
+    for page in (hostile_class["course"] / "feedback").rglob("*.html"):
+        body = page.read_text(encoding="utf-8")
+        assert "\x1b" not in body and "\x07" not in body, page
+
+
+def test_no_kernel_key_is_left_and_none_was_made(hostile_class):
+    """/proc/key-users before and after the class: no new user holds a key, no user holds more
+    keys (the sandbox refuses add_key, request_key and keyctl: the keyring kind's row says so)."""
+    before, after = hostile_class["keys_before"], hostile_class["keys_after"]
+    new = {uid: n for uid, n in after.items() if uid >= 1_500_000_000 and uid not in before}
+    assert new == {}
+
+
+def test_the_key_check_can_fail(tmp_path):
+    """Planted: a throw-away user that stores a key shows up in /proc/key-users."""
+    if os.geteuid() != 0 or not os.path.exists("/usr/bin/setpriv"):
+        pytest.skip("needs root (setpriv to a throw-away uid)")
+    if os.uname().machine != "x86_64":
+        pytest.skip("the planted key uses x86-64's system call numbers")
+    from course.sandbox import _uid_in_use
+
+    uid = next(u for u in range(1_499_000_000, 1_499_001_000) if not _uid_in_use(u))
+    code = ("import ctypes; ctypes.CDLL(None).syscall(248, b'user', b'planted', b'1', 1, "
+            "ctypes.c_int(-4))")
+    as_uid = ["/usr/bin/setpriv", "--reuid", str(uid), "--regid", str(uid), "--clear-groups",
+              "/usr/bin/python3", "-c"]
+    subprocess.run(as_uid + [code], check=True)
+    try:
+        assert _key_users().get(uid, 0) >= 1
+    finally:  # unlink the planted key (the user's keyring stays, empty)
+        subprocess.run(as_uid + ["import ctypes; ctypes.CDLL(None).syscall(250, 7, "
+                                 "ctypes.c_int(-4))"], check=True)
+
+
+def test_the_hand_in_time_is_the_courses(hostile_class):
+    """The forged timestamp.txt (2020-01-01) sets neither the gradebook's time nor the report's."""
+    course = hostile_class["course"]
+    student = next(s for s, h in STUDENTS.items() if h.kind == "forged_timestamp")
+    with GB.open_gradebook(course) as gb:
+        when = gb.find_submission(A, student).timestamp
+    assert when is not None and when.year != 2020
+    assert "collection time" in hostile_class["outcomes"][student].handed_in
+
+
+def test_the_hostile_working_is_one_fenced_block_in_the_autograded_notebook(hostile_class):
+    import nbformat
+
+    course = hostile_class["course"]
+    student = next(s for s, h in STUDENTS.items() if h.kind == "hostile_markdown")
+    nb = nbformat.read(course / "autograded" / student / A / f"{A}.ipynb", as_version=4)
+    working = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get(
+        "grade_id", "").startswith("working_q")]
+    assert working and all(c.source.startswith("```") and "beacon.invalid" in c.source
+                           for c in working[:1])

@@ -1,0 +1,94 @@
+"""Each submission alone (issue #38): its own uid, no user namespace, no kernel key, one memory
+bound for the whole sandbox — run in the real sandbox (course/sandbox.py)."""
+
+import os
+
+import pytest
+from grading_sandbox import need_sandbox
+
+from course.sandbox import Limits, Sandbox
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _sandbox():
+    need_sandbox()
+
+
+def _run(code: str, limits: Limits = Limits(cell_seconds=30)):
+    result = Sandbox().run({"cells": [{"index": 1, "source": code}], "answers": ["answer_q1"],
+                            "notebook_name": "x.ipynb", "notebook_text": "{}"}, limits)
+    answers = next((e["answers"] for e in result.events if e.get("event") == "answers"), None)
+    value = (answers or {}).get("answer_q1", {}).get("value")
+    return result, value
+
+
+PROBE = r'''
+import ctypes, os, subprocess
+libc = ctypes.CDLL(None, use_errno=True)
+key = libc.syscall({"x86_64": 248, "aarch64": 217}[os.uname().machine], b"user", b"k", b"v", 1,
+                   ctypes.c_int(-4))
+key_errno = ctypes.get_errno()
+userns = libc.unshare(0x10000000)
+answer_q1 = [os.getuid(), key, key_errno, userns, sorted(os.listdir("/tmp"))]
+'''
+
+
+def test_each_run_has_its_own_uid_no_key_and_no_user_namespace():
+    first, one = _run(PROBE)
+    second, two = _run(PROBE)
+    assert one and two, (first.events, second.events)
+    if os.geteuid() == 0:
+        assert one[0] == first.uid and two[0] == second.uid and first.uid != second.uid
+        assert first.uid >= 1_500_000_000
+    assert one[1] == -1 and one[2] == 1       # add_key: EPERM (the seccomp filter)
+    assert one[3] == -1                       # unshare(CLONE_NEWUSER) refused
+    # a fresh /tmp each time: the home and the kernel's connection file, nothing of the other
+    assert "home" in one[4] and len(one[4]) == len(two[4]) == 2 and set(one[4]) != set(two[4])
+
+
+def test_the_whole_sandbox_has_one_memory_bound():
+    """Four processes of 300 MB each (touched) under a 512 MiB bound for the whole sandbox:
+    not all four live (a memory cgroup); planted: under 4 GiB they all do. Without a cgroup
+    the run says which count x per-process bound applies instead."""
+    code = r'''
+import os, time
+pids = []
+for _ in range(4):
+    pid = os.fork()
+    if pid == 0:
+        block = b"x" * (300 << 20)
+        time.sleep(3)
+        os._exit(0)
+    pids.append(pid)
+answer_q1 = [os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) for p in pids]
+'''
+    tight, statuses = _run(code, Limits(cell_seconds=60, sandbox_memory_bytes=512 << 20))
+    if "cgroup" not in tight.memory:
+        assert "processes x" in tight.memory
+        pytest.skip(f"no memory cgroup here: {tight.memory}")
+    assert statuses is None or statuses != [0, 0, 0, 0], tight.events
+    roomy, statuses = _run(code, Limits(cell_seconds=60, sandbox_memory_bytes=4 << 30))
+    assert statuses == [0, 0, 0, 0], roomy.events
+
+
+def test_a_machine_that_refuses_the_inner_bubblewrap_still_grades_and_says_so(tmp_path):
+    """Planted: a bubblewrap that refuses --disable-userns (as where unprivileged user
+    namespaces are off): the probe falls back to the sandbox without the inner one, and says
+    that user namespaces are not disabled."""
+    if os.geteuid() != 0:
+        pytest.skip("the inner bubblewrap is used as root only")
+    import shutil
+
+    real = shutil.which("bwrap") or "/usr/bin/bwrap"
+    fake = tmp_path / "bwrap"
+    fake.write_text("#!/bin/sh\nfor a in \"$@\"; do [ \"$a\" = --disable-userns ] && "
+                    "{ echo 'bwrap: no user namespaces here' >&2; exit 1; }; done\n"
+                    f"exec {real} \"$@\"\n")
+    fake.chmod(0o755)
+    sandbox = Sandbox(bwrap=str(fake))
+    sandbox.probe()
+    assert not sandbox.disable_userns and "NOT disabled" in sandbox.userns
+    assert "no user namespaces here" in sandbox.userns
+    assert Sandbox().disable_userns  # the default

@@ -1,0 +1,430 @@
+"""Grading that no submission can stop (issue #38), without running a sandbox: text from a
+submission is written safely everywhere, one failure is one row, student Markdown is inert in
+the real renderers the grader uses, the size and time of a run are fixed by the release, the
+hand-in time is the course's."""
+
+import csv
+import datetime
+import html.parser
+import io
+import json
+import os
+import pathlib
+
+import nbformat
+import pytest
+
+from course import build as B
+from course import grade as G
+from course import gradebook as GB
+from course import submissions as S
+from course.assignments import ASSIGNMENTS
+from course.sandbox import Limits, RunResult, seccomp_program
+from course.shown import name, printable, unsurrogate
+
+SECRET = bytes(range(32))
+A = "a03_gda"
+ESC_BYTES = ("\x1b", "\x07", "\x9b", "\u202e", "\r")
+
+
+# -- text -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, shown", [
+    ("\x1b]52;c;aGk=\x07", "\\x1b]52;c;aGk=\\x07"),
+    ("a\u202eb", "a\\u202eb"),
+    ("\ud800x\udcff", "\\ud800x\\udcff"),
+    ("tab\tand\nline", "tab\\x09and\\x0aline"),
+    ("\x9b2J\x7f", "\\x9b2J\\x7f"),
+    ("plain text, é and 中", "plain text, é and 中"),
+])
+def test_printable_escapes_every_control_and_surrogate(raw, shown):
+    assert printable(raw) == shown
+    printable(raw).encode("utf-8")  # always writable
+
+
+def test_printable_keeps_lines_when_asked_and_names_show_bytes():
+    assert printable("a\tb\nc\x1b", lines=True) == "a\tb\nc\\x1b"
+    assert name(b"h-\xff\x1b") == "h-\\xff\\x1b"
+    assert name(os.fsdecode(b"h-\xff")) == "h-\\udcff"
+
+
+def test_unsurrogate_changes_only_lone_surrogates_keys_included():
+    value = {"\udc80k": ["ok \x1b", "\ud800", 1, None, {"x": "\udfff"}]}
+    assert unsurrogate(value) == {"\\udc80k": ["ok \x1b", "\\ud800", 1, None, {"x": "\\udfff"}]}
+    json.dumps(unsurrogate(value), ensure_ascii=False).encode("utf-8")
+    # a pair that forms a real character is not a lone surrogate once decoded by json
+    assert unsurrogate(json.loads('"\\ud83d\\ude00"')) == "\U0001F600"
+
+
+def test_the_text_checks_can_fail():
+    """Planted: without escaping, the same texts are not writable or carry ESC."""
+    with pytest.raises(UnicodeEncodeError):
+        "\ud800".encode("utf-8")
+    assert "\x1b" in "\x1b]52;c;aGk=\x07"
+
+
+# -- reading -------------------------------------------------------------------------------------
+
+def test_a_notebook_with_a_lone_surrogate_is_read_not_raised(tmp_path):
+    folder = tmp_path / A
+    folder.mkdir()
+    (folder / f"{A}.ipynb").write_bytes(b'{"nbformat": "\\udc80", "cells": []}')
+    nb, problems = G.read_submission(folder, A)
+    assert nb is None and "is not a valid notebook" in problems[0]
+    release = B.student_notebook(ASSIGNMENTS[A], "alice", SECRET)[0]
+    release.cells[0].source = "x = '\ud800'"
+    (folder / f"{A}.ipynb").write_text(json.dumps(release))
+    nb, problems = G.read_submission(folder, A)
+    assert nb.cells[0].source == "x = '\\ud800'"
+    nbformat.writes(nb).encode("utf-8")
+
+
+# -- one failure is one row ----------------------------------------------------------------------
+
+class _Exploding:
+    """A sandbox whose run raises (as a bug, or a text no writer took, would)."""
+    unsafe = False
+
+    def __init__(self, fail_for=()):
+        self.fail_for, self.limits = fail_for, []
+
+    def run(self, job, limits):
+        self.limits.append(limits)
+        if any("EXPLODE" in c["source"] for c in job["cells"]):
+            raise UnicodeEncodeError("utf-8", "\ud800", 0, 1, "surrogates not allowed")
+        return RunResult(events=[{"event": "answers", "answers": {}}, {"event": "done"}])
+
+
+def _course(tmp_path, students):
+    course = tmp_path / "course"
+    B.build(course, [A], list(students), SECRET)
+    for student, answers in students.items():
+        S.write(course, student, A, S.fill(S.release(A, student, SECRET), answers))
+    return course
+
+
+def test_a_failure_while_grading_one_submission_is_its_row_and_the_class_goes_on(tmp_path):
+    course = _course(tmp_path, {"alice": {}, "bob": {1: "EXPLODE = 1"}, "carol": {}})
+    sandbox = _Exploding()
+    rows = [G.grade_one(course, s, A, SECRET, sandbox, Limits()) for s in ("alice", "bob", "carol")]
+    assert [o.graded for o in rows] == [True, False, True]
+    (why,) = [p for p in rows[1].problems if "could not be graded" in p]
+    assert why.startswith("could not be graded: UnicodeEncodeError") and \
+        "while running the notebook in the sandbox" in why
+    assert rows[1].score == 0 and G.not_graded(rows) == 1
+    G.write_report(course, rows)
+    with open(course / "grading_report.csv", newline="") as fh:
+        assert [r["student_id"] for r in csv.DictReader(fh)] == ["alice", "bob", "carol"]
+
+
+def test_a_failure_names_the_cell_it_happened_in(tmp_path, monkeypatch):
+    course = _course(tmp_path, {"alice": {}})
+
+    def boom(result, cells, limits, where=None):
+        where["cell"] = 7
+        raise RuntimeError("a report no one expected")
+
+    monkeypatch.setattr(G, "describe_run", boom)
+    (o,) = [G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())]
+    assert any("the notebook's cell 7" in p and "RuntimeError" in p for p in o.problems)
+
+
+def test_exit_status_counts_what_could_not_be_graded():
+    assert G.exit_status(0) == 0
+    assert G.exit_status(3) == 13 and G.exit_status(1000) == 110
+    rows = [G.Outcome("a", A, graded=True, submitted=True), G.Outcome("b", A, submitted=True),
+            G.Outcome("c", A)]
+    assert G.not_graded(rows) == 1
+
+
+def test_a_report_line_is_bounded():
+    lines = G.bounded(["x" * 5000, "\x1b[2J"] + ["p"] * 100)
+    assert len(lines) == G.MAX_PROBLEMS + 1 and lines[-1] == f"and {102 - G.MAX_PROBLEMS} more"
+    assert len(lines[0]) == G.MAX_PROBLEM_CHARS and lines[1] == "\\x1b[2J"
+
+
+# -- size and time are the release's ------------------------------------------------------------
+
+def test_a_notebook_far_larger_than_its_release_is_refused(tmp_path):
+    release = B.student_notebook(ASSIGNMENTS[A], "alice", SECRET)[0]
+    assert G.too_large(release, release) is None
+    many = S._copies(release, "answer_q1", G.MAX_CELLS_FACTOR * len(release.cells) + 21
+                     - len(release.cells))
+    assert "more than 4 times the release" in G.too_large(many, release)
+    ok = S._copies(release, "answer_q1", G.MAX_CELLS_FACTOR * len(release.cells) + 20
+                   - len(release.cells))
+    assert G.too_large(ok, release) is None
+    big = S.fill(release, {1: "x = '" + "y" * (22 * len(nbformat.writes(release)) + 2_000_000)
+                           + "'"})
+    assert "times the release's size" in G.too_large(big, release)
+
+
+def test_the_wall_budget_is_the_releases_not_the_students(tmp_path):
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    nb = S.fill(S.release(A, "bob", SECRET), {})
+    nb.cells += [nbformat.v4.new_code_cell(f"import time; time.sleep(0.1)  # {k}")
+                 for k in range(60)]
+    S.write(course, "bob", A, nb)
+    sandbox = _Exploding()
+    G.grade_one(course, "alice", A, SECRET, sandbox, Limits(cell_seconds=10))
+    G.grade_one(course, "bob", A, SECRET, sandbox, Limits(cell_seconds=10))
+    alice, bob = sandbox.limits
+    release = S.release(A, "alice", SECRET)
+    n = sum(c.cell_type == "code" for c in release.cells)
+    assert alice.wall_seconds == bob.wall_seconds == 90 + 16 * (n + 1)
+    # planted: the old rule (the submission's own cells) would have given bob more
+    assert Limits(cell_seconds=10).wall(n + 60) > bob.wall_seconds
+
+
+# -- the report, the feedback, the terminal -----------------------------------------------------
+
+def _hostile_outcome():
+    o = G.Outcome(os.fsdecode(S.ODD_FOLDER), "a0\udcff\x1b]0;t\x07", submitted=True)
+    o.problems = G.bounded([f"cell 3 raised ValueError: {S.CONTROL} \ud800",
+                            "=HYPERLINK(\"http://evil\")"])
+    o.verdicts = {"q1": "wrong"}
+    o.feedback = {"q1": "your answer \x1b[2K\ud800 is wrong"}
+    return o
+
+
+def test_report_has_no_control_character_no_formula_and_is_utf8(tmp_path):
+    G.write_report(tmp_path, [_hostile_outcome()])
+    raw = (tmp_path / "grading_report.csv").read_bytes()
+    text = raw.decode("utf-8")  # valid UTF-8
+    assert not any(c in text for c in ESC_BYTES if c != "\r")  # csv ends lines with \r\n
+    for row in csv.DictReader(io.StringIO(text)):
+        for value in row.values():
+            assert not any(c in value for c in ESC_BYTES)
+            assert value[:1] not in ("=", "+", "-", "@", "\t", "\r")
+        assert "\\x1b]52" in row["problems"] and "\\udcff" in row["student_id"]
+
+
+@pytest.mark.parametrize("text, cell", [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"),
+                                        ("@SUM(A1)", "'@SUM(A1)"), ("\t=1", "'=1"),
+                                        ("ok", "ok")])
+def test_csv_cells_never_start_a_formula(text, cell):
+    assert G._cell_text(text) == cell
+
+
+def test_feedback_page_shows_control_characters_escaped(tmp_path):
+    o = _hostile_outcome()
+    o.student_id, o.assignment = "mallory", A
+    page = G.write_feedback(tmp_path, o, None).read_text(encoding="utf-8")
+    assert not any(c in page for c in ESC_BYTES) and "\ud800" not in page
+    assert "\\x1b]52" in page and "\\x1b[2K" in page
+
+
+def test_terminal_lines_escape_what_a_terminal_would_obey():
+    lines = G.terminal_lines([_hostile_outcome()])
+    assert lines and not any(c in line for line in lines for c in ESC_BYTES)
+    "\n".join(lines).encode("utf-8")
+
+
+# -- student Markdown in the grader's pages ------------------------------------------------------
+
+class _Active(html.parser.HTMLParser):
+    """Everything in a page that a browser fetches or runs: URLs in href/src/action/... and
+    style, event handlers, script, iframe, object, embed, img; and the text inside <pre>."""
+
+    URL_ATTRS = {"href", "src", "action", "formaction", "data", "poster", "srcset", "xlink:href",
+                 "background", "srcdoc"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.active, self.stack, self.pre_text, self.other_text = set(), [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.stack.append(tag)
+        if tag in ("script", "iframe", "object", "embed", "img", "svg", "style", "base"):
+            self.active.add((tag, tuple(sorted((k, v or "") for k, v in attrs
+                                               if k in self.URL_ATTRS))))
+        for key, value in attrs:
+            if key in self.URL_ATTRS or key.startswith("on") or key == "style":
+                self.active.add((tag, key, value or ""))
+
+    def handle_endtag(self, tag):
+        while self.stack and self.stack.pop() != tag:
+            pass
+
+    def handle_data(self, data):
+        if "style" in self.stack or "script" in self.stack:
+            return  # the template's own CSS and code (compared above as elements)
+        (self.pre_text if "pre" in self.stack or "code" in self.stack
+         else self.other_text).append(data)
+
+
+def _exporters():
+    from nbconvert import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+
+    out = [("nbconvert lab", HTMLExporter(template_name="lab")),
+           ("nbconvert classic", HTMLExporter(template_name="classic"))]
+    try:
+        out.append(("nbgrader formgrade", HTMLExporter(
+            template_name="formgrade", extra_template_basedirs=[handlers.template_path])))
+    except Exception as err:  # noqa: BLE001 - the template is nbgrader's
+        pytest.fail(f"nbgrader's formgrade template did not load: {err}")
+    return out
+
+
+FORMGRADE_RESOURCES = {"assignment_id": A, "notebook_id": A, "submission_id": "x", "index": 0,
+                       "total": 1, "base_url": "/", "student": "mallory", "last_name": None,
+                       "first_name": None, "notebook_path": f"autograded/mallory/{A}/{A}.ipynb"}
+
+
+def _render(nb):
+    pages = {}
+    for label, exporter in _exporters():
+        page, _ = exporter.from_notebook_node(nbformat.reads(nbformat.writes(nb), as_version=4),
+                                              resources=dict(FORMGRADE_RESOURCES))
+        parser = _Active()
+        parser.feed(page)
+        pages[label] = parser
+    return pages
+
+
+def test_student_markdown_is_inert_in_every_renderer_the_grader_uses():
+    """The autograded notebook (what the Formgrader shows) of a working full of hostile links,
+    images, HTML and fence breakers, rendered by nbconvert's HTML exporter (lab and classic
+    templates) and by nbgrader's formgrade template: every URL, handler, script, image and
+    frame of the page is one that the same page without the student's text has too (the
+    oracle: the renderers' own page of the release), and every student text sits in <pre>."""
+    release = S.release(A, "mallory", SECRET)
+    outcome = G.Outcome("mallory", A)
+    cells = [(c.cell_type, c.source, G._grade_id(c)) for c in release.cells]
+    hostile = [(k, S.HOSTILE_MARKDOWN if (g or "").startswith("working_q") else s, g)
+               for k, s, g in cells]
+    hostile.append(("raw", "<script>alert('raw')</script><img src=http://beacon.invalid/r>",
+                    None))
+    hostile.append(("markdown", S.HOSTILE_MARKDOWN, None))
+    baseline = _render(G.autograded_notebook(outcome, cells, release))
+    page = _render(G.autograded_notebook(outcome, hostile, release))
+    for label, parsed in page.items():
+        extra = parsed.active - baseline[label].active
+        assert extra == set(), (label, sorted(extra)[:5])
+        flat = " ".join(map(str, parsed.active)).lower()
+        assert "javascript" not in flat and "beacon.invalid" not in flat and "data:text" not in flat
+        outside = " ".join(parsed.other_text)
+        assert "beacon.invalid" not in outside and "javascript" not in outside.lower(), label
+        assert "beacon.invalid" in " ".join(parsed.pre_text)  # shown, as text
+
+
+def test_the_markdown_check_can_fail():
+    """Planted: the student's Markdown as it was (not made inert) yields a javascript: link
+    and an external image in nbconvert's page, which the check above would catch."""
+    release = S.release(A, "mallory", SECRET)
+    nb = G._notebook([("markdown", S.HOSTILE_MARKDOWN, None)], release)
+    parsed = _render(nb)["nbconvert lab"]
+    flat = " ".join(map(str, parsed.active)).lower()
+    assert "javascript:" in flat and "beacon.invalid" in flat
+    # the old neutraliser (javascript&#58;) is decoded back by the renderer
+    old = G._notebook([("markdown", "[c](javascript&#58;alert(1))", None)], release)
+    assert any("javascript:" in str(a).lower() for a in _render(old)["nbconvert lab"].active)
+
+
+@pytest.mark.parametrize("text", ["```", "````\n````", "~~~", "`" * 50 + "\n<b>x</b>",
+                                  "    indented\n```\n<img src=x>"])
+def test_no_text_closes_the_fence(text):
+    inert = G._inert(text)
+    fence = inert.split("text\n", 1)[0]
+    body = inert[len(fence) + 5:-len(fence) - 2]
+    assert fence not in body and body == printable(text, lines=True)
+
+
+# -- hand-in time ------------------------------------------------------------------------------
+
+def test_the_hand_in_time_is_the_collection_time_never_the_students_file(tmp_path):
+    folder = tmp_path / "submitted" / "mallory" / A
+    folder.mkdir(parents=True)
+    (folder / "timestamp.txt").write_text("2020-01-01 00:00:00.000000 UTC")
+    os.utime(folder, (0, 0))  # what an unzip of a forged archive sets: the mtime
+    o = G.Outcome("mallory", A, submitted=True)
+    when = GB.submitted_timestamp(tmp_path, o)
+    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    assert abs((now - when).total_seconds()) < 600
+    assert "collection time" in GB.handed_in(tmp_path, o) and "2020" not in GB.handed_in(
+        tmp_path, o)
+    assert GB.submitted_timestamp(tmp_path, G.Outcome("nobody", A)) is None
+
+
+# -- the seccomp filter -------------------------------------------------------------------------
+
+def _bpf_run(program: bytes, arch: int, nr: int) -> int:
+    """A classic-BPF interpreter for the few instructions the filter uses (the oracle)."""
+    import struct
+
+    ins = [struct.unpack("<HBBI", program[i:i + 8]) for i in range(0, len(program), 8)]
+    data = {0: nr, 4: arch}
+    pc, acc = 0, 0
+    while True:
+        code, jt, jf, k = ins[pc]
+        if code == 0x20:
+            acc = data[k]
+        elif code == 0x06:
+            return k
+        elif code in (0x15, 0x35):
+            hit = acc == k if code == 0x15 else acc >= k
+            pc += jt if hit else jf
+        else:
+            raise AssertionError(f"unexpected instruction {code:#x}")
+        pc += 1
+
+
+def test_the_seccomp_filter_refuses_the_key_calls_and_other_abis_only():
+    program = seccomp_program()
+    if program is None:
+        pytest.skip(f"no filter for {os.uname().machine}")
+    arch, calls = {"x86_64": (0xC000003E, (248, 249, 250)),
+                   "aarch64": (0xC00000B7, (217, 218, 219))}[os.uname().machine]
+    allow, eperm = 0x7FFF0000, 0x00050001
+    for nr in calls:
+        assert _bpf_run(program, arch, nr) == eperm
+    for nr in (0, 1, 2, 56, 57, 59, 60, 231, 247, 251, 435):
+        assert _bpf_run(program, arch, nr) == allow
+    assert _bpf_run(program, arch, 0x40000000 + 1) == eperm  # x32
+    assert _bpf_run(program, 0x40000003, 1) == eperm          # i386
+
+
+# -- choices and few-valued answers --------------------------------------------------------------
+
+def _choice_assignment():
+    from course.assignments import variant
+
+    for name, a in ASSIGNMENTS.items():
+        _, exercises = variant(a, "alice", SECRET)
+        for i, ex in enumerate(exercises, 1):
+            if B.is_choice(ex):
+                return a, exercises, i, ex
+    pytest.skip("no assignment has a choice question")
+
+
+def test_a_choice_takes_the_letter_not_the_options_text():
+    """The option's text is the same for every student (and the self-study solution prints it):
+    the self-study check accepts it (the oracle), the grader does not; the letter is right."""
+    a, exercises, i, ex = _choice_assignment()
+    text = ex.options[ex.correct[0]]
+    assert ex.check(text).correct  # planted: the library's own check takes the text
+    letter = ex.label(ex.correct[0])
+    for value, verdict in ((text, "wrong"), (letter, "right"), (f"({letter.upper()})", "right"),
+                           (None, "not answered")):
+        o = G.Outcome("alice", a.name)
+        answers = {f"answer_q{k}": {"missing": True} for k in range(1, len(exercises) + 1)}
+        answers[f"answer_q{i}"] = {"value": value}
+        G.check_answers(exercises, answers, o, a)
+        assert o.verdicts[f"q{i}"] == verdict, (value, o.feedback)
+    o = G.Outcome("alice", a.name)
+    G.check_answers(exercises, {f"answer_q{i}": {"value": text}}, o, a)
+    assert "the letter of your option" in o.feedback[f"q{i}"]
+
+
+def test_the_spread_lists_questions_with_few_distinct_answers():
+    rows = []
+    for k in range(12):
+        o = G.Outcome(f"s{k}", A, graded=True)
+        o.values = {"q1": json.dumps("b" if k < 9 else "c"), "q2": json.dumps(k * 0.5)}
+        o.verdicts = {"q1": "right" if k < 9 else "wrong", "q2": "wrong"}
+        rows.append(o)
+    spread = G.answer_spread(rows)
+    assert [(r["question"], r["answer"], r["students"], r["of"], r["verdict"]) for r in spread] \
+        == [("q1", '"b"', 9, 12, "right"), ("q1", '"c"', 3, 12, "wrong")]
+    assert G.answer_spread(rows[:G.FEW_VALUES_CLASS - 1]) == []  # too few students to say
