@@ -342,3 +342,23 @@ def test_bad_input_to_the_boxes():
         observation_box(_pred(), explorer=np.zeros(3))
     with pytest.raises(TypeError, match="prefix must be a string"):
         prediction_review(2)
+
+
+def test_a_commit_clears_the_stale_commit_first_message(fresh_records):
+    """#37: a reading recorded too early says "Commit a prediction ... first"; the commit in the
+    box above clears it (it must not stay beside a committed prediction), and only it."""
+    p = _pred()
+    explorer = FakeExplorer({"rho": 0.5}, {"peak": 0.1838})
+    box, obs_box = prediction_box(p, lecture=False), observation_box(p, explorer)
+    obs_box.text.value = "0.3651"
+    assert "Commit a prediction in the box above the explorer first" in obs_box.feedback.value
+    box.select("it gets lower")
+    box.commit()
+    assert obs_box.feedback.value == ""
+    obs_box.record_reading("0.3652")  # a real message after the commit stays
+    kept = obs_box.feedback.value
+    assert "set ρ = 0.9" in kept
+    predictions._changed()
+    assert obs_box.feedback.value == kept
+    obs_box.close()
+    assert obs_box._on_change not in predictions._LISTENERS

@@ -22,6 +22,7 @@ import numpy as np
 from IPython.display import display
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.transforms import Bbox
 
 from genviz.plots import _record
 from genviz.plots.style import tidy_ticks
@@ -248,6 +249,121 @@ def _close_figure(fig) -> None:
         plt.close(fig)
 
 
+def _children_in_order(parent) -> list:
+    """``parent``'s children in the order matplotlib draws them (its stable sort by zorder;
+    an axes' patch first, a 3-D axes' axis objects before the rest)."""
+    from matplotlib.axes import Axes
+    kids = parent.get_children()
+    if isinstance(parent, Axes):
+        kids.remove(parent.patch)
+        first = [parent.patch]
+        if not (parent.axison and parent._frameon):
+            spines = {id(s) for s in parent.spines.values()}
+            kids = [k for k in kids if id(k) not in spines]
+        axes_axis = {id(a) for a in parent._axis_map.values()}
+        if getattr(parent, "name", "") == "3d":
+            first += [k for k in kids if id(k) in axes_axis]
+            kids = [k for k in kids if id(k) not in axes_axis]
+        elif not parent.axison:
+            kids = [k for k in kids if id(k) not in axes_axis]
+        return first + sorted(kids, key=lambda a: a.get_zorder())
+    kids.remove(parent.patch)
+    return [parent.patch] + sorted(kids, key=lambda a: a.get_zorder())
+
+
+def _draw_sequence(fig) -> list:
+    """Every artist of ``fig`` that a full draw draws as one piece, in savefig's order (axes
+    expanded into their children)."""
+    from matplotlib.axes import Axes
+    out = []
+    for artist in _children_in_order(fig):
+        if isinstance(artist, Axes):
+            out += _children_in_order(artist)
+        else:
+            out.append(artist)
+    return out
+
+
+def _clipped_extent(artist, renderer, extent):
+    """``extent`` cut to the artist's clip box when it clips (None when nothing is left)."""
+    box = artist.get_clip_box() if artist.get_clip_on() else None
+    if box is not None:
+        extent = Bbox.intersection(extent, box)
+    return extent
+
+
+def _ink_extents(artist, renderer) -> list:
+    """Where ``artist`` may put ink, as display-space boxes (conservative). An axis counts by
+    its grid lines and tick marks only: its labels lie outside the axes, where nothing that
+    moves is drawn (a clipped artist) -- and an animated artist that is not clipped counts by
+    its own extent. Tick marks count only when they point into the axes."""
+    from matplotlib.axis import Axis
+    if isinstance(artist, Axis):
+        boxes = []
+        for tick in artist._update_ticks():
+            lines = [tick.gridline]
+            if getattr(tick, "_tickdir", "out") != "out":  # marks reaching into the axes
+                lines += [tick.tick1line, tick.tick2line]
+            for line in lines:
+                if line.get_visible():
+                    boxes.append(_clipped_extent(line, renderer, line.get_window_extent(renderer)))
+        return [b for b in boxes if b is not None]
+    try:
+        extent = artist.get_window_extent(renderer)
+    except Exception:  # an artist without a measurable extent: assume it may be anywhere
+        extent = artist.get_figure(root=True).bbox
+    box = _clipped_extent(artist, renderer, extent)
+    return [] if box is None else [box]
+
+
+def _overlaps(boxes, region, pad=2.0) -> bool:
+    """Whether any box, grown by ``pad`` px (extents leave out line widths: a spine's is
+    a zero-width box on the axes' edge), meets any region box."""
+    for r in region:
+        x0, y0, x1, y1 = r.x0 - pad, r.y0 - pad, r.x1 + pad, r.y1 + pad
+        for b in boxes:
+            if b.x0 < x1 and b.x1 > x0 and b.y0 < y1 and b.y1 > y0:
+                return True
+    return False
+
+
+def _static_above(fig, animated) -> list:
+    """The static artists matplotlib draws after the first animated artist of the same parent
+    (an axes, or the figure for figure-level artists), in drawing order, that may overlap an
+    animated artist of that parent (the others can stay in the background: order matters only
+    where ink meets). An animated artist's region is its clip box when it clips (stable as it
+    moves), else its current extent."""
+    from matplotlib.axes import Axes
+    moving = {id(a) for a in animated if a.figure is not None}
+    renderer = fig.canvas.get_renderer()
+
+    def region(artist):
+        box = artist.get_clip_box() if artist.get_clip_on() else None
+        if box is not None and artist.get_clip_path() is None:
+            return [box]
+        return _ink_extents(artist, renderer)
+
+    def pick(group):
+        out, where, seen = [], [], False
+        for a in group:
+            if id(a) in moving:
+                seen = True
+                if a.get_visible():
+                    where += region(a)
+            elif seen and a.get_visible() and _overlaps(_ink_extents(a, renderer), where):
+                out.append(a)
+        return out
+
+    out = []
+    figure_level = []
+    for artist in _children_in_order(fig):
+        if isinstance(artist, Axes):
+            out += pick([a for a in _children_in_order(artist) if a is not artist.patch])
+        else:
+            figure_level.append(artist)
+    return out + pick(figure_level)
+
+
 class View:
     """Base class of every view: a figure, the numbers it shows, and an error banner.
 
@@ -282,6 +398,9 @@ class View:
         self._background_hash = None
         self._background_png = None
         self._recorder = None
+        self._above = None  # static artists drawn over the animated ones (_sync_layers)
+        self._layers_key = None
+        self._static_changes = 0  # counts request_full_redraw calls
         fig.canvas.mpl_connect("draw_event", self._on_draw)
         # The view owns its repaints: static changes call request_full_redraw (pyplot's stale
         # callback would otherwise schedule hidden draws); tests/test_frames.py checks, for every
@@ -445,11 +564,48 @@ class View:
     def request_full_redraw(self) -> None:
         """The static background changed (limits, labels): the next redraw is a full one."""
         self._full_redraw = True
+        self._static_changes = getattr(self, "_static_changes", 0) + 1
 
     def animated_artists(self) -> list:
-        """The animated artists to draw, in drawing order (zorder), visible ones only."""
-        return [a for a in sorted(self._animated, key=lambda a: a.get_zorder())
-                if a.figure is not None and a.get_visible()]
+        """What is drawn over the static background, in matplotlib's drawing order: the
+        animated artists and the static artists matplotlib draws after them (:meth:`above`),
+        visible ones only. The browser replays exactly these (:meth:`record_frame`)."""
+        self._sync_layers()
+        mine = {id(a) for a in self._animated} | {id(a) for a in self._above}
+        return [a for a in _draw_sequence(self.fig)
+                if id(a) in mine and a.get_visible() and a.figure is not None]
+
+    def above(self) -> list:
+        """The static artists drawn over the animated ones (matplotlib's draw order: in the
+        same axes, or at figure level, after its lowest animated artist): left out of the
+        background, recorded with the animated artists (spines over a contour set, a
+        reference line over histogram bars)."""
+        self._sync_layers()
+        return list(self._above)
+
+    def _sync_layers(self) -> bool:
+        """Recompute :meth:`above` when a full redraw is due (a static change) or the animated
+        artists changed (one replaced, shown or hidden); when the answer changed, the
+        background is drawn anew. The static artists above are flagged ``animated`` for
+        matplotlib (its ordinary draws, hence the background, skip them; ``savefig`` draws
+        everything in its z-order) but are not :meth:`animate`'s. Returns whether they changed."""
+        key = (self._static_changes, self.fig.canvas.get_width_height(physical=True),
+               tuple((id(a), a.get_visible(), a.figure is not None) for a in self._animated))
+        if key == self._layers_key:
+            return False  # nothing static changed, the same animated artists: the same layers
+        self._layers_key = key
+        above = _static_above(self.fig, self._animated)
+        old = self._above
+        if old is not None and [id(a) for a in old] == [id(a) for a in above]:
+            return False
+        for artist in old or ():
+            if not any(artist is a for a in above):
+                artist._animated = False
+        for artist in above:
+            artist._animated = True
+        self._above = above
+        self._full_redraw = True
+        return True
 
     def _draw_animated(self, renderer) -> None:
         for artist in self.animated_artists():
@@ -464,6 +620,11 @@ class View:
             # keep, nothing to draw again (a second pass would darken translucent artists)
             return
         if event is not None and event.canvas is canvas and can_blit(canvas):
+            if self._sync_layers():
+                # a draw not asked through redraw() met new layers: what it drew put static
+                # artists under moving ones; draw again without them
+                canvas.draw()
+                return
             self._background = canvas.copy_from_bbox(self.fig.bbox)
             self._background_size = canvas.get_width_height(physical=True)
             self._background_rgba = np.asarray(canvas.buffer_rgba()).copy()
@@ -473,6 +634,7 @@ class View:
         self._draw_animated(renderer)
 
     def _needs_full_draw(self) -> bool:
+        self._sync_layers()
         canvas = self.fig.canvas
         return (self._full_redraw or self._background is None or not can_blit(canvas)
                 or canvas.get_width_height(physical=True) != self._background_size)

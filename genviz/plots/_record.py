@@ -107,18 +107,106 @@ class Recorder(RendererBase):
         return GraphicsContextBase()
 
     # -- recording ------------------------------------------------------------------------------
-    def record(self, artists) -> bytes:
-        """Draw ``artists`` (in the order given) into a new frame; returns it encoded."""
+    def record(self, artists, *, static=(), static_key=None) -> bytes:
+        """Draw ``artists`` (in the order given) into a new frame; returns it encoded.
+
+        ``static``: those of ``artists`` that do not change between frames (static artists
+        drawn over animated ones, :meth:`genviz.plots._base.View.above`). Each is recorded once
+        per ``static_key`` (the view's background version: a full redraw records them anew)
+        and its operations are copied into later frames, so a legend or an axis with its
+        tick labels costs no matplotlib draw per frame."""
+        static_ids = {id(a) for a in static}
+        if static_key != getattr(self, "_fragments_key", None):
+            self._fragments, self._fragments_key = {}, static_key
         self._frame = Frame(self.width, self.height)
         self._clip_key = None
         self._batch = None
         try:
             for artist in artists:
-                self.draw_artist(artist)
+                if id(artist) in static_ids:
+                    self._splice(self._fragment(artist))
+                else:
+                    self.draw_artist(artist)
             self._flush()
             return encode(self._frame)
         finally:
             self._frame = None
+
+    def _fragment(self, artist) -> Frame:
+        """``artist`` recorded alone (cached per artist and pool)."""
+        key = (id(artist), id(self.pool))
+        hit = self._fragments.get(key)  # the entry holds both: neither id can be reused
+        if hit is not None and hit[0] is artist and hit[1] is self.pool:
+            return hit[2]
+        frame, clip, batch = self._frame, self._clip_key, self._batch
+        self._frame, self._clip_key, self._batch = Frame(self.width, self.height), None, None
+        try:
+            self.draw_artist(artist)
+            self._flush()
+            fragment = self._frame
+        finally:
+            self._frame, self._clip_key, self._batch = frame, clip, batch
+        self._fragments[key] = (artist, self.pool, fragment)
+        return fragment
+
+    def _splice(self, part: Frame) -> None:
+        """Copy a recorded fragment's operations into the current frame, moving its offsets
+        (float32 and uint8 streams, style ids) to where its data lands."""
+        self._flush()
+        f = self._frame
+        df, du = f.n_f32, f.n_u8
+        sid = [f.style(**style) for style in part.styles]
+        i32, p, out = part.i32, 0, []
+        while p < len(i32):
+            op = i32[p]
+            if op == OPS["CLIP"]:
+                kind = i32[p + 1]
+                rec = list(i32[p:p + 6])
+                if kind >= 1:
+                    rec[2] += df
+                if kind == 2:
+                    rec[4] += df
+                    rec[5] += du
+                p += 6
+            elif op == OPS["PATHS"]:
+                n = i32[p + 2]
+                rec = list(i32[p:p + 7 + n])
+                rec[1] = sid[rec[1]]
+                rec[3] += df
+                rec[4] += du
+                rec[5] += du
+                rec[6] += df
+                p += 7 + n
+            elif op == OPS["MARKERS"]:
+                rec = list(i32[p:p + 10])
+                rec[1] = sid[rec[1]]
+                rec[3] += df
+                rec[4] += du
+                rec[6] += df
+                rec[7] += du
+                rec[9] += df
+                p += 10
+            elif op in (OPS["IMAGE"], OPS["IMAGE_POOL"]):
+                rec = list(i32[p:p + 9])
+                if op == OPS["IMAGE"]:
+                    rec[3] += du
+                    rec[5] += du
+                rec[6] += df
+                p += 9
+            elif op in (OPS["SPRITE"], OPS["SPRITE_POOL"]):
+                rec = list(i32[p:p + 6])
+                if op == OPS["SPRITE"]:
+                    rec[3] += du
+                p += 6
+            else:  # pragma: no cover - the recorder writes no other operation
+                raise ValueError(f"unknown operation {op} in a recorded fragment")
+            out += rec
+        f.i32 += out
+        for a in part.f32:
+            f._add_f32(a)
+        for a in part.u8:
+            f.add_u8(a)
+        self._clip_key = None  # the fragment left its own clip in place
 
     def draw_artist(self, artist) -> None:
         """Record one artist: an affine ``AxesImage`` as its data, anything else through its own
@@ -587,8 +675,9 @@ def background_png(view) -> tuple[bytes, str]:
 
 
 def record_view(view, pool=None) -> bytes:
-    """The view's animated artists in their current state, recorded (an encoded frame): what
-    the browser draws over :func:`background_png`. Draws the background first when it changed,
+    """The view's animated artists in their current state, recorded (an encoded frame), with
+    the static artists matplotlib draws over them (:meth:`View.above`, recorded once per
+    background): what the browser draws over :func:`background_png`. Draws the background first when it changed,
     so the layout the frame is recorded in is the one the background shows. With a
     :class:`~genviz.plots._ops.Pool`, sprites and large images go to it (a grid's states)."""
     if view._needs_full_draw():
@@ -599,7 +688,9 @@ def record_view(view, pool=None) -> bytes:
         rec = view._recorder = Recorder(width, height, view.fig.dpi)
     rec.pool = pool
     artists = view.animated_artists()
-    for artist in artists:
+    static = view.above()
+    moving = [a for a in artists if not any(a is s for s in static)]
+    for artist in moving:
         if hasattr(artist, "do_3d_projection"):
             artist.do_3d_projection()
-    return rec.record(artists)
+    return rec.record(artists, static=static, static_key=view._background_version)

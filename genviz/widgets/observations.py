@@ -13,15 +13,19 @@ explanation once the room has voted twice.
 from __future__ import annotations
 
 import html
+import weakref
 
 import ipywidgets as widgets
 
 from genviz.exercises._core import parse_answer
 from genviz.plots.style import is_lecture_mode
-from genviz.widgets.predictions import (_RECORDS, PredictionRecord, _changed,
+from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
                                         _check_prediction, _md, _option, _report)
 
 __all__ = ["ObservationBox", "observation_box", "static_observation_html"]
+
+#: what a reading recorded before the commit is told (cleared by the commit)
+COMMIT_FIRST = "Commit a prediction in the box above the explorer first: predict, then observe."
 
 
 class ObservationBox(widgets.VBox):
@@ -107,6 +111,21 @@ class ObservationBox(widgets.VBox):
             row = widgets.HBox([self.text, self.button])
         super().__init__([self.heading, row, self.feedback, self.show_button, self.explanation,
                           self.why_row])
+        # a commit in the prediction box above clears "Commit a prediction ... first" here
+        # (a reading recorded too early must not leave it standing); a weak reference, so a
+        # closed or dropped box is not kept alive by the listener list
+        ref = weakref.ref(self)
+
+        def on_change():
+            box = ref()
+            if box is None:
+                if on_change in _LISTENERS:
+                    _LISTENERS.remove(on_change)
+            else:
+                box._clear_stale_message()
+
+        self._on_change = on_change
+        _LISTENERS.append(on_change)
         self.add_class("genviz-choice")
         self.add_class("genviz-observation")
 
@@ -114,6 +133,17 @@ class ObservationBox(widgets.VBox):
     def record(self) -> PredictionRecord | None:
         """The prediction's record in this kernel (made by its prediction box)."""
         return _RECORDS.get(self.prediction.id)
+
+    def _clear_stale_message(self) -> None:
+        """After the commit the message asking for one is wrong: clear it."""
+        record = self.record
+        if self.feedback.value == COMMIT_FIRST and record is not None and record.committed:
+            self.feedback.value = ""
+
+    def close(self):
+        if getattr(self, "_on_change", None) in _LISTENERS:
+            _LISTENERS.remove(self._on_change)
+        super().close()
 
     # -- reading the explorer ------------------------------------------------------------------
     def _live(self):
@@ -132,8 +162,7 @@ class ObservationBox(widgets.VBox):
         record = self.record
         if record is None or not record.committed:
             self.last = None
-            self.feedback.value = ("Commit a prediction in the box above the explorer first: "
-                                   "predict, then observe.")
+            self.feedback.value = COMMIT_FIRST
             return None
         if record.observed_done:
             return self.last
