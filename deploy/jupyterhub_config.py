@@ -202,6 +202,9 @@ def copy_course(spawner):
 
 
 c.Spawner.pre_spawn_hook = copy_course
+# nbgrader's tools only for the group "instructors" (deploy/grader_tools.py; issue #39)
+_load(DEPLOY / "grader_tools.py", "genviz_grader_tools").configure(
+    c, grader_dir=str(DEPLOY / "singleuser" / "grader" / "etc" / "jupyter"))
 
 # --- the idle culler ----------------------------------------------------------------------------------
 CULL_TIMEOUT = _env_int("GENVIZ_CULL_TIMEOUT", 3600)
