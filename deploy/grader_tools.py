@@ -63,9 +63,10 @@ def configure(c, *, grader_dir: str, group: str = GROUP) -> None:
 
     def grader_tools(spawner):
         result = earlier(spawner) if earlier is not None else None
-        groups = [g.name for g in getattr(spawner.user, "groups", ())]
-        spawner.environment = instructor_environment(spawner.environment, groups, grader_dir,
-                                                     group)
+        groups = [g.name for g in getattr(getattr(spawner, "user", None), "groups", ())]
+        if group in groups:
+            spawner.environment = instructor_environment(spawner.environment, groups,
+                                                         grader_dir, group)
         return result
 
     c.Spawner.pre_spawn_hook = grader_tools
