@@ -237,4 +237,5 @@ if os.environ.get("GENVIZ_HUB_API_TOKEN"):
 # the counts. Its votes live in the state directory until the lecturer deletes them (or 12 h).
 POLL_PORT = _env_int("GENVIZ_POLL_PORT", HUB_PORT + 3)
 poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "poll"),
-               instructors=INSTRUCTORS, environment=MARK)
+               instructors=INSTRUCTORS, environment=MARK,
+               public_url=f"http://127.0.0.1:{HUB_PORT}")

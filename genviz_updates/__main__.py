@@ -9,7 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from genviz_updates.notices import find_repo, notice_for, read_state, repo_notice
+from genviz_updates.notebooks import read_notebook
+from genviz_updates.notices import find_repo, git, notice_for, read_state, repo_notice
 
 
 def main(argv=None) -> int:
@@ -24,14 +25,45 @@ def main(argv=None) -> int:
     found = find_repo(path)
     state = read_state(found[1]) if found else None
     rel = path.resolve().relative_to(found[0]).as_posix() if found else ""
-    entry = dict((state or {}).get("notebooks", {}).get(rel, {}))
-    if state:  # every item, not only the latest merge's
-        state = dict(state, notebooks={rel: dict(entry, items=[
-            dict(i, merge=state["merge"]) for i in entry.get("items", [])])})
+    try:
+        read_notebook(path.read_bytes())
+    except (OSError, ValueError) as exc:
+        print(f"{args[1]}: this file is not a readable notebook ({exc}); course updates "
+              f"cannot be merged into it.", file=sys.stdout)
+        text = repo_notice(state)
+        if text:
+            print(text)
+        return 1
+    if found and git(found[0], "ls-files", "--error-unmatch", "--", rel).returncode != 0:
+        twin = course_twin(found[0], path)
+        if twin:
+            print(f"{args[1]} is not one of the course's notebooks: it looks like your copy "
+                  f"(or renamed version) of {twin}. Course updates reach {twin}, not this "
+                  f"file; python -m genviz_updates status {twin} says what they changed.")
+            return 1
+        print(f"{args[1]} is not one of the course's notebooks: course updates do not "
+              f"change it.")
+        return 0
     text = "\n\n".join(filter(None, [notice_for(state, rel), repo_notice(state)]))
     print(text or f"{args[1]}: every course change has reached your copy.")
     return 1 if text else 0
 
+
+def course_twin(top: Path, path: Path) -> str | None:
+    """The course notebook (tracked) whose cell ids ``path`` mostly shares, if any."""
+    mine = {c.get("id") for c in read_notebook(path.read_bytes())["cells"] if c.get("id")}
+    best, score = None, 0.5
+    tracked = git(top, "ls-files", "-z", "--", "*.ipynb").stdout.split("\0")
+    for rel in filter(None, tracked):
+        try:
+            ids = {c.get("id") for c in read_notebook((top / rel).read_bytes())["cells"]
+                   if c.get("id")}
+        except (OSError, ValueError):
+            continue
+        share = len(mine & ids) / max(len(ids), 1)
+        if share >= score:
+            best, score = rel, share
+    return best
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -10,6 +10,8 @@ course's new version):
 - a cell only the course changed (source, type, attachments) becomes the course's cell (its
   outputs with it: the student's outputs belonged to code that is gone);
 - a cell only the student changed, or only ran (outputs, execution counts), stays theirs;
+- a cell whose stored output only the course changed gets the course's output if the student
+  did not run it (else the student's run is kept, and :func:`missed_changes` names it);
 - a cell both changed keeps the **student's** text (reported by :func:`missed_changes`);
 - cells the course inserts arrive; cells the course deletes go, unless the student edited them;
 - cells the student inserts stay, after the cell they followed; a cell the student moved (and
@@ -45,7 +47,7 @@ import hashlib
 import json
 
 __all__ = ["read_notebook", "dumps_notebook", "merge_notebooks", "missed_changes",
-           "delivered_changes", "source", "content_key"]
+           "delivered_changes", "source", "content_key", "cell_hash", "outputs_key"]
 
 #: how similar two cells must be (difflib ratio) to be taken for one edited cell when ids
 #: cannot be used
@@ -86,6 +88,35 @@ def content_key(cell: dict) -> tuple:
     att = cell.get("attachments")
     return (cell.get("cell_type"), source(cell),
             json.dumps(att, sort_keys=True) if att else "")
+
+
+def cell_hash(cell: dict) -> str:
+    """A short hash of :func:`content_key` (what a tab showed of a cell, without outputs)."""
+    return hashlib.sha1(repr(content_key(cell)).encode()).hexdigest()[:16]
+
+
+def _joined(x):
+    if isinstance(x, list) and all(isinstance(s, str) for s in x):
+        return "".join(x)
+    if isinstance(x, dict):
+        return {k: _joined(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_joined(v) for v in x]
+    return x
+
+
+def outputs_key(cell: dict) -> str:
+    """A code cell's stored outputs, as JSON with multi-line strings joined ('' for others)."""
+    if cell.get("cell_type") != "code":
+        return ""
+    return json.dumps(_joined(cell.get("outputs") or []), sort_keys=True)
+
+
+def attachment_changes(old: dict | None, new: dict) -> list[str]:
+    """Names of the attachments ``new`` has that ``old`` lacks or has with other bytes."""
+    before = (old or {}).get("attachments") or {}
+    after = new.get("attachments") or {}
+    return sorted(name for name, data in after.items() if before.get(name) != data)
 
 
 # --- matching cells -------------------------------------------------------------------------------
@@ -242,6 +273,10 @@ def merge_notebooks(base: dict, ours: dict, theirs: dict) -> dict:
             return o if content_key(o) != content_key(b) else None
         student, course = content_key(o) != content_key(b), content_key(t) != content_key(b)
         cell = copy.deepcopy(t if course and not student else o)
+        if not student and not course and outputs_key(o) == outputs_key(b) != outputs_key(t):
+            # only the course's stored output changed, and the student did not run the cell
+            cell["outputs"] = copy.deepcopy(t.get("outputs", []))
+            cell["execution_count"] = t.get("execution_count")
         cell["metadata"] = _merge_dicts(b.get("metadata"), o.get("metadata"), t.get("metadata"))
         return cell
 
@@ -362,9 +397,11 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
     ``not-deleted``: a cell the course deleted is still there (the student did not edit it);
     ``not-added``: a cell the course added is missing; ``not-changed``: a course change is
     missing for another reason; ``not-moved``: a cell the course moved is not where the course
-    put it), ``id`` (the course's cell id or None), ``index`` (1-based position of the cell in
+    put it; ``output-not-updated``: the course changed only a cell's stored output and the
+    student's cell, which they ran, keeps theirs), ``id`` (the course's cell id or None), ``index`` (1-based position of the cell in
     ``merged``, or of the cell after which it belongs), ``cell_type``, ``course`` (the course's
-    source, '' for a deletion) and ``first_line`` (to recognise the cell).
+    source, '' for a deletion), ``first_line`` (to recognise the cell) and, when the course
+    changed a cell's image attachments, ``attachments`` (their names).
     """
     base = base if base is not None else {"cells": []}
     B, O, T, M = base["cells"], ours["cells"], theirs["cells"], merged["cells"]
@@ -392,10 +429,19 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
                       "cell_type": cell.get("cell_type"),
                       "course": "" if kind in ("kept-deleted", "not-deleted") else source(cell),
                       "first_line": _describe(cell)})
+        if ti is not None and kind not in ("kept-deleted", "not-deleted"):
+            bi = tb.get(ti)
+            names = attachment_changes(B[bi] if bi is not None else None, T[ti])
+            if names:  # an image changed: the course's source alone would not show it
+                items[-1]["attachments"] = names
 
     for ti, t in enumerate(T):
         mi = tm.get(ti)
         if mi is not None and content_key(M[mi]) == content_key(t):
+            bi = tb.get(ti)
+            if (bi is not None and content_key(B[bi]) == content_key(t)
+                    and outputs_key(B[bi]) != outputs_key(t) != outputs_key(M[mi])):
+                item("output-not-updated", ti)  # only its stored output changed; not here
             continue  # arrived (or never changed)
         bi = tb.get(ti)
         if bi is not None and content_key(B[bi]) == content_key(t):

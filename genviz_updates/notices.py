@@ -22,14 +22,17 @@ import subprocess
 import time
 from pathlib import Path
 
-from genviz_updates.notebooks import (content_key, delivered_changes, missed_changes,
-                                      read_notebook, source)
+from genviz_updates.notebooks import (cell_hash, content_key, delivered_changes,
+                                      missed_changes, read_notebook, source)
 
-__all__ = ["STATE", "TOLD", "git", "find_repo", "kept_name", "record_update", "read_state",
-           "notice_for", "repo_notice", "Watcher"]
+__all__ = ["STATE", "TOLD", "SEEN_ITEMS", "git", "find_repo", "kept_name", "record_update",
+           "read_state", "notice_for", "repo_notice", "Watcher", "add_items", "item_key",
+           "mark_seen", "read_seen"]
 
 STATE = "genviz-updates.json"
 TOLD = "genviz-updates-told"
+#: the items a kernel has shown, per notebook (kept across clicks: details stay until seen)
+SEEN_ITEMS = "genviz-updates-seen.json"
 LIBRARY = "genviz/"
 
 
@@ -61,15 +64,16 @@ def find_repo(path) -> tuple[Path, Path] | None:
     return None
 
 
-def kept_name(path: Path, day: str | None = None) -> Path:
-    """``NAME.student-YYYYMMDD.EXT`` beside ``path`` (``-2``, ``-3``... if taken)."""
+def kept_name(path: Path, day: str | None = None, label: str = "student") -> Path:
+    """``NAME.LABEL-DAY.EXT`` beside ``path`` (``-2``, ``-3``... if taken); DAY is
+    ``YYYYMMDD`` unless given."""
     day = day or time.strftime("%Y%m%d")
     name = path.name
     dot = name.find(".", 1)
     stem, ext = (name, "") if dot < 0 else (name[:dot], name[dot:])
     k = 1
     while True:
-        cand = path.with_name(f"{stem}.student-{day}{'' if k == 1 else f'-{k}'}{ext}")
+        cand = path.with_name(f"{stem}.{label}-{day}{'' if k == 1 else f'-{k}'}{ext}")
         if not os.path.lexists(cand):
             return cand
         k += 1
@@ -152,14 +156,22 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
     course_wins = _attr_course(repo, [new for s, _, new in changes if s != "D"])
     for status, old, new in changes:
         if status == "D":
-            if _blob(repo, after, old, binary=True) is not None:
-                files.append({"kind": "course-removed", "path": old})
+            m_raw = _blob(repo, after, old, binary=True)
+            if m_raw is not None:
+                edited = _edited(old, _blob(repo, base, old, binary=True), m_raw)
+                files.append({"kind": "course-removed" if edited else "course-removed-ran",
+                              "path": old})
             continue
         t_raw, m_raw = _blob(repo, theirs, new, True), _blob(repo, after, new, True)
+        if new.endswith(".ipynb"):
+            o_raw = _blob(repo, before, old, True)
+            if o_raw is not None and o_raw != m_raw and _nb(o_raw) is None \
+                    and _nb(m_raw) is not None:  # replaced (by the driver): keep a copy
+                files.append(_keep_unreadable(repo, new, o_raw))
         if t_raw == m_raw:
             continue
         if new.endswith(".ipynb"):
-            B, O = _nb(_blob(repo, base, old)), _nb(_blob(repo, before, old))
+            B, O = _nb(_blob(repo, base, old, True)), _nb(o_raw)
             T, M = _nb(t_raw), _nb(m_raw)
             if T is None:
                 continue
@@ -167,7 +179,7 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
                 files.append({"kind": "not-updated", "path": new})
                 continue
             items = missed_changes(B, O or {"cells": []}, T, M)
-            mine = {c.get("id"): _yours(c) for c in M["cells"]}
+            mine = {c.get("id"): cell_hash(c) for c in M["cells"]}
             if items:
                 notebooks.setdefault(new, {})["items"] = [
                     dict(i, merge=after, yours=mine.get(i["id"])) for i in items]
@@ -191,6 +203,28 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
     return state
 
 
+def _edited(path, base_raw, mine_raw) -> bool:
+    """Whether the student's version differs from the base in what they wrote: for a
+    notebook, cell types, sources and attachments (running it is not editing it)."""
+    if base_raw == mine_raw:
+        return False
+    if path.endswith(".ipynb"):
+        b, m = _nb(base_raw), _nb(mine_raw)
+        if b is not None and m is not None:
+            return [content_key(c) for c in b["cells"]] != [content_key(c) for c in m["cells"]]
+    return True
+
+
+def _keep_unreadable(repo, rel, raw) -> dict:
+    """Keep the student's unreadable notebook beside the course's version that replaced it."""
+    copy = kept_name(repo / rel, time.strftime("%Y-%m-%d"), label="unreadable")
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    copy.write_bytes(raw)
+    return {"kind": "kept-copy", "path": rel, "copy": copy.relative_to(repo).as_posix(),
+            "why": "your copy could not be read as a notebook (cut short or damaged), so the "
+                   "course's version replaced it; your bytes are in the copy"}
+
+
 def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
     """Copies of the student's versions of the data files the course-wins driver replaced."""
     files = []
@@ -211,21 +245,19 @@ def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
 
 def _delivered(repo, notebooks, renamed, before, after):
     """What the merge changed in each notebook (for the pre-save safety net)."""
+    from genviz_updates.seen import record_merge
+
+    gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
     for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
         if not path.endswith(".ipynb"):
             continue
         src = next((old for old, new in renamed.items() if new == path), path)
-        O, M = _nb(_blob(repo, before, src)), _nb(_blob(repo, after, path))
+        O, M = _nb(_blob(repo, before, src, True)), _nb(_blob(repo, after, path, True))
         if O is not None and M is not None:
             entry = notebooks.setdefault(path, {})
             entry["delivered"] = delivered_changes(None, O, M)
             entry["ours_blob"] = _out(repo, "rev-parse", f"{before}:{src}")
-
-
-def _yours(cell):
-    import hashlib
-
-    return hashlib.sha1(repr(content_key(cell)).encode()).hexdigest()[:16]
+            record_merge(gitdir, path, O, M, after)  # what each tab's save is merged against
 
 
 def _carry(repo, previous, notebooks, renamed, theirs, after):
@@ -247,7 +279,7 @@ def _carry(repo, previous, notebooks, renamed, theirs, after):
             cid = item["id"]
             if cid in have:
                 continue
-            if item.get("yours") != (_yours(m[cid]) if cid in m else None):
+            if item.get("yours") != (cell_hash(m[cid]) if cid in m else None):
                 continue  # the student changed the cell since (or deleted it)
             if item["kind"] in ("kept-deleted", "not-deleted"):
                 still = cid not in t and cid in m
@@ -274,6 +306,44 @@ def _write(gitdir: Path, state: dict):
     os.replace(tmp, gitdir / STATE)
 
 
+def read_seen(gitdir) -> dict:
+    """{notebook: [item keys a kernel has shown]}."""
+    try:
+        data = json.loads((Path(gitdir) / SEEN_ITEMS).read_text())
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def mark_seen(gitdir, rel, keys) -> None:
+    """Add ``keys`` to the items shown for notebook ``rel``."""
+    if not keys:
+        return
+    data = read_seen(gitdir)
+    data[rel] = sorted(set(data.get(rel, [])) | set(keys))[-500:]
+    tmp = Path(gitdir) / (SEEN_ITEMS + ".tmp")
+    tmp.write_text(json.dumps(data))
+    os.replace(tmp, Path(gitdir) / SEEN_ITEMS)
+
+
+def add_items(gitdir, rel, items) -> None:
+    """Add items found after the record was written (a save merged by the pre-save hook) to
+    notebook ``rel``'s entry, as part of the latest merge; kernels tell them at their next
+    cell (the record's revision changes)."""
+    state = read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
+                                   "notebooks": {}, "files": [], "renamed": {}}
+    entry = state.setdefault("notebooks", {}).setdefault(rel, {})
+    have = {item_key(i) for i in entry.get("items", [])}
+    new = [dict(i, merge=state.get("merge")) for i in items if item_key(i) not in have]
+    if not new:
+        return
+    entry["items"] = entry.get("items", []) + new
+    state["revision"] = state.get("revision", 0) + 1
+    tmp = Path(gitdir) / (STATE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1))
+    os.replace(tmp, Path(gitdir) / STATE)
+
+
 def read_state(gitdir) -> dict | None:
     try:
         return json.loads((Path(gitdir) / STATE).read_text())
@@ -296,6 +366,12 @@ _CELL_REMEDY = {
     "not-changed": "the course changed this cell, and your notebook does not have the change. "
                    "The course's version is below.",
     "not-moved": "the course moved this cell here; in your notebook it is elsewhere.",
+    "output-not-updated": "the course changed only the stored output of this cell; you ran "
+                          "it, so your output is kept. Run the cell again to see the current "
+                          "result.",
+    "kept-both": "this notebook was saved from a browser tab that did not show the course "
+                 "update; the update's cells were kept and marked, and the tab's older "
+                 "versions kept below them. The note at the top says what to do.",
 }
 
 
@@ -306,34 +382,50 @@ def _cell_line(item) -> str:
     label = f'{item.get("cell_type") or "cell"} "{item["first_line"]}"' if item["first_line"] \
         else item.get("cell_type") or "cell"
     lines = [f"- {where} ({label}): {_CELL_REMEDY.get(kind, '')}"]
-    if item.get("course"):
+    if item.get("attachments"):
+        names = ", ".join(f"attachment:{n}" for n in item["attachments"])
+        lines.append(f"  The course's version has a changed image ({names}): the text below "
+                     f"refers to it; copy the course's cell to get the image.")
+    if item.get("course") and kind != "output-not-updated":
         lines += ["    " + line for line in item["course"].rstrip("\n").splitlines()] or ["    "]
     return "\n".join(lines)
 
 
-def notice_for(state: dict | None, rel: str, *, open_before_merge=False) -> str:
+def item_key(item) -> str:
+    """What identifies an item across records: cell, kind and the course's version."""
+    import hashlib
+
+    return f"{item.get('id')}:{item['kind']}:" + hashlib.sha1(
+        item.get("course", "").encode()).hexdigest()[:12]
+
+
+def notice_for(state: dict | None, rel: str, *, open_before_merge=False, seen=(),
+               header=True) -> str:
     """The notice for notebook ``rel`` (path in the repository) after the merge of ``state``:
-    course changes that did not arrive (new ones in full, earlier ones as a count), a rename,
-    and -- if the notebook was open while the merge changed it -- what to do in JupyterLab."""
+    course changes that did not arrive (in full, except those whose key is in ``seen``,
+    which the student was shown already: those as a count), a rename, and -- if the notebook
+    was open while the merge changed it -- what to do in JupyterLab. ``header``: False leaves
+    out the rename and the JupyterLab advice (a later notice about the same merge)."""
     if not state:
         return ""
     parts = []
-    new_name = state.get("renamed", {}).get(rel)
+    new_name = state.get("renamed", {}).get(rel) if header else None
     if new_name:
         parts.append(f"Course update: the course renamed this notebook to {new_name}. Your "
                      f"work is there. Close this tab without saving and open {new_name}.")
     entry = state.get("notebooks", {}).get(rel, {})
     items = entry.get("items", [])
-    fresh = [i for i in items if i.get("merge") == state.get("merge")]
+    seen = set(seen)
+    fresh = [i for i in items if item_key(i) not in seen]
     older = len(items) - len(fresh)
     if fresh:
         n = len(fresh)
         parts.append(f"Course update: {n} course change{'s' if n > 1 else ''} to this notebook "
                      f"did not reach your copy:\n" + "\n".join(_cell_line(i) for i in fresh))
     if older:
-        parts.append(f"({older} earlier course change{'s' if older > 1 else ''} you have not "
-                     f"taken: python -m genviz_updates status {rel})")
-    if open_before_merge and entry.get("delivered") and any(entry["delivered"].values()):
+        parts.append(f"({older} earlier course change{'s' if older > 1 else ''} you were "
+                     f"shown and have not taken: python -m genviz_updates status {rel})")
+    if header and open_before_merge and entry.get("delivered") and any(entry["delivered"].values()):
         parts.append("Course update: this notebook changed on disk when you clicked the course link. To see "
                      "the update: File > Reload Notebook from Disk (save first; your saved work "
                      "is in the reloaded notebook). If JupyterLab asks \"File Changed\", "
@@ -359,6 +451,9 @@ def _fill(text: str, width: int = 88) -> str:
 _FILE_WORDS = {
     "kept-copy": "{path}: your version is kept as {copy} ({why}).",
     "course-removed": "{path}: the course removed this file; your edited copy is kept.",
+    "course-removed-ran": "{path}: the course removed this notebook; your copy (you ran it, "
+                          "but did not edit it) is still here. Delete it when you no longer "
+                          "need it.",
     "not-updated": "{path}: the course updated this file but your copy was kept; to get the "
                    "course's version, rename yours and click the course link again.",
     "kept-lines": "{path}: you and the course changed the same lines; your lines are kept. To "
@@ -409,29 +504,37 @@ class Watcher:
             return ""
         self.stamp = stamp
         state = read_state(self.gitdir)
-        if not state or state.get("merge") == self.seen:
+        key = (state or {}).get("merge"), (state or {}).get("revision", 0)
+        if not state or key == self.seen:
             return ""
-        self.seen = state.get("merge")
+        header = key[0] != (self.seen or (None,))[0]  # a new merge, not only new items
+        self.seen = key
         open_before = self.started < state.get("time", 0)
         parts = []
-        text = notice_for(state, self.rel, open_before_merge=open_before)
-        if text and self._first(state, self.rel):
+        entry = state.get("notebooks", {}).get(self.rel, {})
+        shown = set(read_seen(self.gitdir).get(self.rel, []))
+        text = notice_for(state, self.rel, open_before_merge=open_before, seen=shown,
+                          header=header)
+        new_items = [i for i in entry.get("items", []) if item_key(i) not in shown]
+        if text and (new_items or header) and self._first(state, self.rel):
             parts.append(text)
+            mark_seen(self.gitdir, self.rel, [item_key(i) for i in new_items])
         files = repo_notice(state)
-        if files and self._first(state, "/repo"):
+        if files and header and self._first(state, "/repo"):
             parts.append(files)
-        if library_loaded and open_before and state.get("library_changed"):
+        if library_loaded and open_before and header and state.get("library_changed"):
             parts.append(repo_notice({"library_changed": True}, library_loaded=True))
         return "\n\n".join(parts)
 
     def _first(self, state, key) -> bool:
-        """True for the first kernel to tell ``key`` about this merge."""
+        """True for the first kernel to tell ``key`` about this merge (and revision)."""
         import hashlib
 
         told = self.gitdir / TOLD
         try:
             told.mkdir(exist_ok=True)
-            name = f"{state['merge'][:12]}-{hashlib.sha1(key.encode()).hexdigest()[:12]}"
+            name = (f"{state['merge'][:12]}-{state.get('revision', 0)}-"
+                    f"{hashlib.sha1(key.encode()).hexdigest()[:12]}")
             os.close(os.open(told / name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
             return True
         except FileExistsError:

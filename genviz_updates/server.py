@@ -8,17 +8,26 @@ At load it
    its environment (git >= 2.31; no system file to write, so it works as an unprivileged user
    in a repo2docker image as on TLJH and the trial hub);
 2. makes nbgitpuller's ``/git-pull/api`` handler use :class:`genviz_updates.puller.SafePuller`;
-3. registers a pre-save hook: a save from a JupyterLab tab that still shows a notebook as it
-   was before the merge ("File Changed" > Overwrite, or an autosave) is merged with what is on
-   disk -- the student's edits kept, the update kept -- instead of reverting the update.
+3. gives every notebook the contents API hands out with its content (a tab opening or
+   reloading it) a token naming what the tab loaded (``genviz_updates.seen``);
+4. registers a pre-save hook: a save is merged with what is on disk against what *that* tab
+   last loaded or saved, so a tab opened before one or several course updates ("File
+   Changed" > Overwrite, or an autosave) keeps every update, and a cell the student deleted
+   or reverted in a tab that had the update stays deleted or reverted. A save with no token
+   keeps both where it cannot tell, and says so in the notebook.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
+import time
 from pathlib import Path
 
-__all__ = ["pre_save_hook", "stale_model"]
+__all__ = ["pre_save_hook", "stale_model", "stamp_model", "wrap_get", "NOTE_ID"]
+
+#: the id of the note cell a save that could not tell puts at the top of the notebook
+NOTE_ID = "genviz-update-note"
 
 
 def _jupyter_server_extension_points():
@@ -37,6 +46,7 @@ def _load_jupyter_server_extension(serverapp):
         nbgitpuller.handlers.GitPuller = SafePuller
     except ImportError:
         serverapp.log.warning("genviz_updates: nbgitpuller is not installed")
+    wrap_get(serverapp.contents_manager)
     serverapp.contents_manager.register_pre_save_hook(pre_save_hook)
     serverapp.log.info("genviz_updates: notebook merge driver, safe pulls and pre-save merge on")
 
@@ -63,28 +73,176 @@ def stale_model(cells, delivered) -> bool:
     return True
 
 
-def pre_save_hook(model, path, contents_manager, **kwargs):
-    """Merge a save based on the pre-merge notebook with the merged one on disk."""
-    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
-        return
-    from genviz_updates.notebooks import merge_notebooks, read_notebook
-    from genviz_updates.notices import find_repo, git, read_state
+def _clone_path(contents_manager, path):
+    """(top, git dir, path in the repository) of a contents path inside a clone, or None."""
+    from genviz_updates.notices import find_repo
 
     os_path = Path(contents_manager._get_os_path(path))
-    found = find_repo(os_path) if os_path.is_file() else None
+    found = find_repo(os_path)
     if not found:
+        return None
+    try:
+        rel = os_path.resolve().relative_to(found[0]).as_posix()
+    except ValueError:
+        return None
+    if rel.startswith(".git/"):
+        return None
+    return found[0], found[1], rel, os_path
+
+
+def stamp_model(model, contents_manager) -> str | None:
+    """Give a notebook model with content (what a tab loads) its token; the token or None."""
+    if not isinstance(model, dict) or model.get("type") != "notebook" \
+            or not isinstance(model.get("content"), dict):
+        return None
+    from genviz_updates.seen import stamp
+
+    where = _clone_path(contents_manager, model.get("path", ""))
+    if where is None:
+        return None
+    try:
+        return stamp(model["content"], where[1], where[2])
+    except OSError:
+        return None
+
+
+def wrap_get(contents_manager) -> None:
+    """Make ``contents_manager.get`` (sync or async) stamp the notebooks it returns."""
+    original = contents_manager.get
+
+    def get(path, content=True, *args, **kwargs):
+        result = original(path, content, *args, **kwargs)
+        if not content:
+            return result
+        if inspect.isawaitable(result):
+            async def stamped():
+                model = await result
+                _safe_stamp(model, contents_manager)
+                return model
+            return stamped()
+        _safe_stamp(result, contents_manager)
+        return result
+
+    contents_manager.get = get
+
+
+def _safe_stamp(model, contents_manager):
+    try:
+        stamp_model(model, contents_manager)
+    except Exception:  # noqa: BLE001 (a tab must open whatever happens here)
+        contents_manager.log.warning("genviz_updates: could not record what a tab loaded",
+                                     exc_info=True)
+
+
+def pre_save_hook(model, path, contents_manager, **kwargs):
+    """Merge a save with the notebook on disk, against what that tab last loaded or saved."""
+    if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
-    top, gitdir = found
-    state = read_state(gitdir)
-    entry = (state or {}).get("notebooks", {}).get(os_path.resolve().relative_to(top).as_posix())
-    if not entry or not stale_model(model["content"].get("cells", []),
-                                    entry.get("delivered")):
+    from genviz_updates.notebooks import read_notebook
+    from genviz_updates.seen import read_merges, read_token, snapshot, take_token, write_token
+
+    content = model["content"]
+    token = take_token(content)
+    where = _clone_path(contents_manager, path)
+    if where is None:
         return
-    before = git(top, "cat-file", "-p", entry["ours_blob"])
-    if before.returncode != 0:
+    top, gitdir, rel, os_path = where
+    try:
+        disk = read_notebook(os_path.read_bytes()) if os_path.is_file() else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        disk = None  # nothing readable to merge with: the save is the student's
+    snap = read_token(gitdir, token)
+    if snap is not None:
+        result = None
+        if disk is not None and snapshot(disk) != snap["cells"]:
+            result = _merge_tab(snap["cells"], content, disk, read_merges(gitdir, rel))
+        write_token(gitdir, token, rel, snapshot(content))  # the tab's base from now on
+    else:
+        result = (_merge_stale(read_merges(gitdir, rel), content, disk)
+                  if disk is not None else None)
+    if result is None:
         return
-    merged = merge_notebooks(read_notebook(before.stdout), model["content"],
-                             read_notebook(os_path.read_bytes()))
+    merged, items = result
     model["content"] = merged
-    contents_manager.log.info("genviz_updates: %s was saved from a tab opened before the "
-                              "course update; merged with the update on disk", path)
+    if items:
+        from genviz_updates.notices import add_items
+
+        add_items(gitdir, rel, items)
+    contents_manager.log.info("genviz_updates: %s was saved from a tab that did not show "
+                              "what is on disk; merged (%d to tell)", path, len(items))
+
+
+def _course_items(items, merges, disk):
+    """The items about a change a recorded course merge brought (the cell on disk is as a
+    click left it, or a click removed it), not another tab's."""
+    from genviz_updates.notebooks import cell_hash
+    from genviz_updates.seen import introduced
+
+    brought = set().union(*(introduced(m) for m in merges)) if merges else set()
+    on_disk = {c.get("id"): cell_hash(c) for c in disk.get("cells", [])}
+    gone = set().union(*({c[0] for c in m["before"]} - {c[0] for c in m["after"]}
+                         for m in merges)) if merges else set()
+    return [i for i in items
+            if (i.get("id") in gone if i["kind"] in ("kept-deleted", "not-deleted")
+                else (i.get("id"), on_disk.get(i.get("id"))) in brought)]
+
+
+def _merge_tab(cells, content, disk, merges):
+    from genviz_updates.notebooks import merge_notebooks, missed_changes
+    from genviz_updates.seen import base_notebook
+
+    base = base_notebook(cells, content, disk)
+    merged = merge_notebooks(base, content, disk)
+    items = [i for i in missed_changes(base, content, disk, merged)
+             if i["kind"] in ("kept-yours", "you-deleted", "kept-deleted")]
+    return merged, _course_items(items, merges, disk)
+
+
+def _merge_stale(merges, content, disk):
+    """A save with no known token: merged against the merge the tab shows nothing of; what
+    the merge kept that the tab lacks is kept *and* marked, with a note (it cannot tell)."""
+    import copy
+
+    from genviz_updates.notebooks import cell_hash, merge_notebooks
+    from genviz_updates.seen import KEY, base_notebook, introduced, stale_since
+
+    since = stale_since(merges, content.get("cells", []))
+    if since is None:
+        return None
+    base = base_notebook(since["before"], content, disk)
+    merged = merge_notebooks(base, content, disk)
+    later = merges[merges.index(since):]
+    brought = set().union(*(introduced(m) for m in later))
+    tab = {c.get("id"): c for c in content.get("cells", [])}
+    have_copy = {(c.get("metadata", {}).get(KEY) or {}).get("your_version_of"): cell_hash(c)
+                 for c in merged["cells"]}
+    cells, kept = [], 0
+    for cell in merged["cells"]:
+        cells.append(cell)
+        cid = cell.get("id")
+        if (cid, cell_hash(cell)) not in brought or (cid in tab and cell_hash(tab[cid])
+                                                     == cell_hash(cell)):
+            continue
+        kept += 1
+        cell.setdefault("metadata", {})[KEY] = {"kept": "course update; your tab did not show it"}
+        if cid and cid in tab and have_copy.get(cid) != cell_hash(tab[cid]):
+            mine = copy.deepcopy(tab[cid])  # the tab's version too: both kept
+            mine["id"] = f"{cid[:40]}-yours-{cell_hash(mine)[:8]}"
+            mine.setdefault("metadata", {})[KEY] = {"your_version_of": cid}
+            cells.append(mine)
+    if not kept:
+        return merged, []
+    if not any(c.get("id") == NOTE_ID for c in cells):
+        cells.insert(0, {"id": NOTE_ID, "cell_type": "markdown", "metadata": {KEY: {"note": True}},
+                         "source": NOTE_TEXT})
+    merged["cells"] = cells
+    return merged, [{"kind": "kept-both", "id": NOTE_ID, "index": 1, "cell_type": "markdown",
+                     "course": "", "first_line": "Course update"}]
+
+
+NOTE_TEXT = ("**Course update (genviz):** this notebook was saved from a browser tab that did "
+             "not show the latest course update, so the cells the update brought were kept "
+             "(marked `kept` in their metadata), and where the tab had an older version of a "
+             "cell, that version is kept as well, right below it. If you had removed or "
+             "reverted them on purpose: File > Reload Notebook from Disk, remove them again, "
+             "save, and delete this note.")

@@ -80,7 +80,10 @@ ALLOWED = {
     "exercises": _COMPUTE,
     "view": ("numpy", "matplotlib", "mpl_toolkits", "IPython.display"),
     "widget": _COMPUTE + ("matplotlib", "mpl_toolkits", "IPython", "ipywidgets", "ipympl",
-                          "traitlets", "PIL", "anywidget"),
+                          "traitlets", "PIL", "anywidget",
+                          # the lecture page's QR code on the lecturer's panel (optional: the
+                          # hub extra; genviz.widgets._lecture_link works without it)
+                          "segno"),
 }
 
 #: callables that import the module named by their first argument (matched by their last name:

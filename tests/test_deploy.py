@@ -250,8 +250,9 @@ def test_hub_extra_lists_what_the_trial_hub_imports():
 
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     names = {re.split(r"[<>=!~ ]", r)[0] for r in extras["hub"]}
-    # psutil: deploy/run_hub.py finds and stops every process of the hub
-    assert names == {"jupyterhub", "jupyterhub-idle-culler", "psutil"}
+    # psutil: deploy/run_hub.py finds and stops every process of the hub; segno: the QR code
+    # of the lecture page on the lecturer's panel (genviz.widgets._lecture_link, optional)
+    assert names == {"jupyterhub", "jupyterhub-idle-culler", "psutil", "segno"}
     assert "psutil" in {re.split(r"[<>=!~ ]", r)[0] for r in extras["test"]}
 
 

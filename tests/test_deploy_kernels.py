@@ -15,6 +15,7 @@ build/hub/home is, so the test also checks the config's short-directory rescue.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import glob
 import json
 import os
@@ -75,14 +76,13 @@ def _execute(connection_file, code, timeout=120):
         client.stop_channels()
 
 
-@pytest.fixture()
-def server():
-    # Not pytest's tmp_path: a concurrent pytest run of the same user prunes old numbered
-    # directories under /tmp/pytest-of-<user>, which would delete the server's files mid-test.
-    tmp_path = Path(tempfile.mkdtemp(prefix="genviz-kernels-test-"))
-    long_runtime = tmp_path / ("a-home-as-deep-as-build-hub-home-" * 3) / ".local/share/jupyter/runtime"
-    assert len(str(long_runtime / "kernel-00000000-0000-0000-0000-000000000000-ipc-1")) > 107
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(long_runtime),
+@contextlib.contextmanager
+def singleuser_server(root: Path, env_extra=None):
+    """A Jupyter server with the hub's single-user settings (deploy/singleuser on
+    JUPYTER_CONFIG_PATH and JUPYTER_PATH, as the trial hub, TLJH and Z2JH give them), serving
+    ``root`` on a free 127.0.0.1 port; yields (base URL, process, log path). Stopped by its
+    PID at the end."""
+    env = dict(os.environ, **(env_extra or {}),
                JUPYTER_CONFIG_PATH=os.pathsep.join([str(SINGLEUSER / "etc" / "jupyter"),
                                                     str(ROOT / "etc" / "jupyter")]),
                JUPYTER_PATH=os.pathsep.join([str(SINGLEUSER / "share" / "jupyter"),
@@ -91,10 +91,10 @@ def server():
     env.pop("MPLBACKEND", None)
     port = _free_port()
     argv = [sys.executable, "-m", "jupyter_server", "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={tmp_path}"]
+            f"--port={port}", f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}"]
     if os.geteuid() == 0:
         argv.append("--allow-root")
-    log = open(tmp_path / "server.log", "w")
+    log = open(root / "server.log", "w")
     proc = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -103,11 +103,9 @@ def server():
                 _api(base, "/api/status", timeout=5)
                 break
             except OSError:
-                assert proc.poll() is None, (tmp_path / "server.log").read_text()
+                assert proc.poll() is None, (root / "server.log").read_text()
                 time.sleep(0.5)
-        runtime = [Path(p).parent for p in glob.glob(f"/tmp/jr-*/jpserver-{proc.pid}.json")]
-        assert len(runtime) == 1, "the server did not move to a short /tmp/jr-* runtime directory"
-        yield base, runtime[0], proc, tmp_path / "server.log"
+        yield base, proc, root / "server.log"
     finally:
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
@@ -117,6 +115,22 @@ def server():
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture()
+def server():
+    # Not pytest's tmp_path: a concurrent pytest run of the same user prunes old numbered
+    # directories under /tmp/pytest-of-<user>, which would delete the server's files mid-test.
+    tmp_path = Path(tempfile.mkdtemp(prefix="genviz-kernels-test-"))
+    long_runtime = tmp_path / ("a-home-as-deep-as-build-hub-home-" * 3) / ".local/share/jupyter/runtime"
+    assert len(str(long_runtime / "kernel-00000000-0000-0000-0000-000000000000-ipc-1")) > 107
+    try:
+        with singleuser_server(tmp_path, {"JUPYTER_RUNTIME_DIR": str(long_runtime)}) as (
+                base, proc, log):
+            runtime = [Path(p).parent for p in glob.glob(f"/tmp/jr-*/jpserver-{proc.pid}.json")]
+            assert len(runtime) == 1, "the server did not move to a short /tmp/jr-* runtime directory"
+            yield base, runtime[0], proc, log
+    finally:
         shutil.rmtree(tmp_path, ignore_errors=True)
 
 

@@ -204,9 +204,18 @@ def test_merge_keeps_student_edits_and_delivers_or_names_every_course_change(n, 
         assert (i in m and content_key(m[i]) == content_key(t[i])) or i in named
     for i in b.keys() - t.keys():
         assert i not in m or i in named
+    out = nbm.outputs_key
+    for i in (b.keys() & o.keys() & t.keys() & m.keys()) - edited - changed:
+        if out(b[i]) != out(t[i]) and content_key(m[i]) == content_key(t[i]):
+            # an output only the course changed: delivered, or named (the student ran it)
+            assert out(m[i]) == out(t[i]) or (i in named and out(m[i]) == out(o[i]) != out(b[i]))
     for item in items:                                         # and nothing else is named
-        assert item["kind"] in ("kept-yours", "you-deleted", "kept-deleted"), item
-        if item["kind"] == "kept-yours":
+        assert item["kind"] in ("kept-yours", "you-deleted", "kept-deleted",
+                                "output-not-updated"), item
+        if item["kind"] == "output-not-updated":
+            i = item["id"]
+            assert out(b[i]) != out(t[i]) and out(o[i]) != out(b[i]) and out(m[i]) == out(o[i])
+        elif item["kind"] == "kept-yours":
             assert item["id"] in edited & changed
         elif item["kind"] == "you-deleted":
             assert item["id"] in changed and item["id"] not in o

@@ -133,3 +133,48 @@ def test_the_service_file_runs_in_the_hub_image_with_what_jupyterhub_brings():
             modules.add(node.module.split(".")[0])
     assert modules - set(sys.stdlib_module_names) == {"tornado", "jupyterhub"}
     assert os.access(DEPLOY / "poll" / "genviz_poll.py", os.R_OK)
+
+
+def test_the_lecture_page_is_configured_alike_everywhere(tmp_path, monkeypatch):
+    """Issue #37: the service is the phones' OAuth client (no confirmation page, tokens that
+    reach only the service) on the trial hub, TLJH and Z2JH; the trial hub tells the
+    lecturer's panel the page's address; Z2JH mounts the page's files beside the service."""
+    c = _load(DEPLOY / "jupyterhub_config.py", monkeypatch, HUB_PORT="18200",
+              GENVIZ_HUB_HOME=str(tmp_path / "home"), GENVIZ_HUB_STATE=str(tmp_path / "state"))
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\n  admin: [prof]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    tljh = _load(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", monkeypatch,
+                 FAKE_TLJH_CONFIG=str(config), GENVIZ_REPO=str(ROOT))
+    z2jh = Z2JH["hub"]["services"]["genviz-poll"]
+    for poll in (_check(c, instructors={"instructor"}), _check(tljh, instructors={"prof"}), z2jh):
+        assert poll["oauth_no_confirm"] is True
+        assert poll["oauth_client_allowed_scopes"] == ["access:services!service=genviz-poll"]
+    assert _value(c.Spawner.environment, {})["GENVIZ_LECTURE_URL"] == \
+        "http://127.0.0.1:18200/services/genviz-poll/lecture/"
+    # Z2JH: every file the service reads, mounted where lecture.py looks for it
+    files = Z2JH["hub"]["extraFiles"]
+    service_dir = Path(files["genviz-poll"]["mountPath"]).parent
+    page = {"genviz-lecture": "lecture.py", "genviz-lecture-html": "lecture_page/index.html",
+            "genviz-lecture-css": "lecture_page/lecture.css",
+            "genviz-lecture-js": "lecture_page/lecture.js"}
+    text = (DEPLOY / "z2jh" / "values.yaml").read_text()
+    for key, rel in page.items():
+        assert files[key]["mountPath"] == str(service_dir / rel)
+        assert (DEPLOY / "poll" / rel).is_file()
+        assert f"--set-file hub.extraFiles.{key}.stringData=deploy/poll/{rel}" in text
+    assert z2jh["environment"]["GENVIZ_LECTURE_BUNDLE"] == \
+        files["genviz-lecture-bundle"]["mountPath"]
+
+
+def test_the_lecture_page_runs_in_the_hub_image_too():
+    import ast
+    import sys
+
+    tree = ast.parse((DEPLOY / "poll" / "lecture.py").read_text())
+    modules = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules.add(node.module.split(".")[0])
+    assert modules - set(sys.stdlib_module_names) == {"tornado", "jupyterhub"}

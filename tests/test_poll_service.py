@@ -234,7 +234,7 @@ def test_a_huge_body_is_refused_and_the_service_goes_on(svc):
     status, answer = svc.request("PUT", f"api/questions/{Q}", "t-instructor", raw=b"{" * 5000)
     assert status == 413
     try:  # over 64 MB tornado answers 400 and closes the connection unread
-        status, _ = svc.request("POST", "api/votes", "t-ada", raw=b"x" * (poll.MAX_REQUEST + 1))
+        status, _ = svc.request("POST", "api/votes", "t-ada", raw=b"x" * (poll.MAX_STREAMED + 1))
         assert status == 400
     except (ConnectionError, urllib.error.URLError) as closed:  # still sending when it closed
         assert isinstance(getattr(closed, "reason", closed), ConnectionError), closed

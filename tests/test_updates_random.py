@@ -265,3 +265,184 @@ def test_plain_nbgitpuller_fails_the_same_oracle(tmp_path, kernel, monkeypatch):
         except (subprocess.CalledProcessError, nbformat.reader.NotJSONError, ValueError):
             bad += 1  # a pull that fails, or a notebook that no longer parses
     assert bad >= 3, bad
+
+
+# --- saves from browser tabs opened at random earlier points (issue #39, item 1) ---------------------
+
+TAB_TRIALS = int(os.environ.get("GENVIZ_TAB_TRIALS", "20"))
+
+
+class Contents:
+    """The two contents-API calls a tab makes, through the functions the server extension
+    wires into jupyter-server: ``stamp_model`` (GET with content) and ``pre_save_hook`` (PUT),
+    then the write jupyter-server does."""
+
+    def __init__(self, root):
+        import logging
+
+        self.root, self.log = root, logging.getLogger("genviz-test")
+
+    def _get_os_path(self, path):
+        return str(self.root / path)
+
+    def load(self):
+        import json
+
+        from genviz_updates.server import stamp_model
+
+        model = {"type": "notebook", "path": NB,
+                 "content": json.loads((self.root / NB).read_text())}
+        assert stamp_model(model, self)
+        return model["content"]
+
+    def save(self, content):
+        import copy
+
+        from genviz_updates.server import pre_save_hook
+
+        model = {"type": "notebook", "content": copy.deepcopy(content)}
+        pre_save_hook(model, NB, self)
+        nbformat.write(nbformat.from_dict(model["content"]), self.root / NB)
+
+
+def view(cells) -> dict:
+    return {c["id"]: (c["cell_type"], "".join(c["source"]) if isinstance(c["source"], list)
+                      else c["source"]) for c in cells}
+
+
+class TabTrial(Trial):
+    """Each round: maybe a new tab opens; the course publishes and the student clicks (once or
+    twice); one of the open tabs -- opened at a random earlier point -- edits, inserts,
+    deletes, runs, or deliberately reverts a cell to an earlier course version, and saves."""
+
+    def __init__(self, seed, tmp, kernel=None):
+        super().__init__(seed, tmp, kernel)
+        self.contents = Contents(self.student)
+        self.tabs = []  # [content, base view (last load or save)]
+        self.history = collections.defaultdict(list)  # course versions per cell id
+        self.note(nbformat.read(self.work / NB, as_version=4))
+
+    def note(self, nb):
+        for c in nb.cells:
+            if content(c) not in self.history[c.id]:
+                self.history[c.id].append(content(c))
+
+    def open_tab(self):
+        tab = self.contents.load()
+        self.tabs.append([tab, view(tab["cells"])])
+        KINDS["tab-open"] += 1
+
+    def act(self, tab) -> None:
+        cells = tab["cells"]
+        r = self.rng.random
+        if cells and r() < 0.6:
+            c = self.rng.choice(cells)
+            c["source"] = "".join(c["source"]) + f"\n# typed {self.rng.randint(0, 999)}"
+            KINDS["tab-edit"] += 1
+        if cells and r() < 0.3:
+            revertible = [c for c in cells if len(self.history[c["id"]]) > 1
+                          and (c["cell_type"], c["source"]) != self.history[c["id"]][0]]
+            if revertible:
+                c = self.rng.choice(revertible)
+                kind, src = self.history[c["id"]][0]
+                if kind == c["cell_type"]:
+                    c["source"] = src  # typed back the course's earlier version
+                    KINDS["tab-revert"] += 1
+        if r() < 0.3:
+            cells.insert(self.rng.randint(0, len(cells)), dict(self.fresh("s")))
+            KINDS["tab-insert"] += 1
+        if len(cells) > 1 and r() < 0.3:
+            del cells[self.rng.randrange(len(cells))]
+            KINDS["tab-delete"] += 1
+        if r() < 0.3:
+            for c in cells:
+                if c["cell_type"] == "code":
+                    c["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "ran\n"}]
+            KINDS["tab-run"] += 1
+
+    def tab_round(self) -> list[str]:
+        problems = []
+        if not self.tabs or self.rng.random() < 0.5:
+            self.open_tab()
+        for _ in range(self.rng.randint(1, 2)):
+            B = nbformat.read(self.work / NB, as_version=4)
+            O = nbformat.read(self.student / NB, as_version=4)
+            self.course_update()
+            T = nbformat.read(self.work / NB, as_version=4)
+            self.note(T)
+            self.pull()
+            M = nbformat.read(self.student / NB, as_version=4)
+            state = read_state(self.student / ".git") or {}
+            items = [i for i in state.get("notebooks", {}).get(NB, {}).get("items", [])
+                     if i.get("merge") == state.get("merge")]
+            problems += check(B, O, T, M, items)
+        entry = self.rng.choice(self.tabs)
+        tab, base = entry
+        self.act(tab)
+        before = view(nbformat.read(self.student / NB, as_version=4).cells)
+        had = read_state(self.student / ".git") or {}
+        self.contents.save(tab)
+        after_nb = nbformat.read(self.student / NB, as_version=4)
+        problems += check_save(base, view(tab["cells"]), before, after_nb,
+                               had, read_state(self.student / ".git") or {})
+        entry[1] = view(tab["cells"])
+        KINDS["tab-save"] += 1
+        return problems
+
+
+def check_save(base, saved, disk, after_nb, state_before, state_after) -> list[str]:
+    """The oracle of one save: base = what the tab last loaded or saved, saved = its content,
+    disk = the file before the save. What the tab did since base stands; what happened on
+    disk since base (a click, another tab) that the tab did not touch stays."""
+    problems = []
+    try:
+        nbformat.validate(after_nb)
+    except nbformat.ValidationError as exc:
+        problems.append(f"invalid notebook after a save: {str(exc).splitlines()[0]}")
+    after = view(after_nb.cells)
+    if len(after) != len(after_nb.cells):
+        problems.append("duplicate ids after a save")
+    tab_changed = {i for i in saved if base.get(i) != saved[i]}
+    for i in tab_changed:                       # the tab's edits, inserts, reverts
+        if after.get(i) != saved[i]:
+            problems.append(f"save: the tab's version of cell {i} lost")
+    for i in base.keys() - saved.keys():        # the tab's deletions
+        if i in after and not (i in disk and disk[i] != base[i]):
+            problems.append(f"save: cell {i} the tab deleted is back")
+    for i in disk:                              # what disk got since the tab's base
+        if i in tab_changed or (i in base and i not in saved):
+            continue
+        if base.get(i) != disk[i] and after.get(i) != disk[i]:
+            problems.append(f"save: cell {i} as on disk ({'new' if i not in base else 'changed'}) "
+                            f"lost")
+    for i in base.keys() - disk.keys():         # deleted on disk since, the tab did not edit
+        if i not in tab_changed and i in after:
+            problems.append(f"save: cell {i} deleted on disk came back")
+    old = {(i.get("kind"), i.get("id")) for i in state_before.get("notebooks", {}).get(NB, {})
+           .get("items", [])}
+    for item in state_after.get("notebooks", {}).get(NB, {}).get("items", []):
+        key, i = (item.get("kind"), item.get("id")), item.get("id")
+        if key in old:
+            continue
+        real = {"kept-yours": i in tab_changed and i in disk and disk[i] != base.get(i)
+                and after.get(i) == saved.get(i),
+                "kept-deleted": i in tab_changed and i in base and i not in disk,
+                "you-deleted": i in base and i not in saved and i in disk and disk[i] != base[i]
+                }.get(item["kind"], False)
+        if not real:
+            problems.append(f"save: false notice {key}")
+    return problems
+
+
+def test_randomized_saves_from_tabs_opened_at_random_earlier_points(tmp_path):
+    failures, saves = [], 0
+    KINDS.clear()
+    for seed in range(TAB_TRIALS):
+        trial = TabTrial(seed, tmp_path / f"t{seed}")
+        for _ in range(4):
+            saves += 1
+            problems = trial.tab_round()
+            if problems:
+                failures.append((seed, problems))
+    print(f"\n{TAB_TRIALS} trials, {saves} saves; kinds: {dict(sorted(KINDS.items()))}")
+    assert not failures, failures[:5]

@@ -85,9 +85,12 @@ ROUNDS = ("1", "2", "observation")
 QUESTION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
 MIN_OPTIONS, MAX_OPTIONS = 2, 12
 MAX_BODY = 1024
-#: bodies up to this size are read (streamed, only the first MAX_BODY + 1 bytes kept) and
-#: refused with 413; larger ones tornado refuses itself (400, connection closed) unread
-MAX_REQUEST = 64 * 1024 * 1024
+#: the server's limit for handlers that read a whole body (the lecture page's, lecture.py):
+#: tornado refuses a larger one itself (400, connection closed) unread
+MAX_REQUEST = 1024 * 1024
+#: the votes API streams: bodies up to this size are read (only the first MAX_BODY + 1 bytes
+#: kept) and refused with 413; larger ones are closed unread
+MAX_STREAMED = 64 * 1024 * 1024
 KEY_CONTEXT = b"genviz-poll voter key v1"
 MAX_QUESTIONS = 500
 MAX_WAIT_S = 25.0
@@ -415,6 +418,8 @@ class Base(web.RequestHandler):
         """Tokens only, never cookies: no cross-site request can carry a token."""
 
     async def prepare(self):
+        # before the body is read (streamed): this handler drops what it does not keep
+        self.request.connection.set_max_body_size(MAX_STREAMED)
         if self.s["store"] is None:
             raise Refused(503, f"the poll service could not open its store "
                                f"({self.s['store_error']}); the hub's log says more")
@@ -572,7 +577,7 @@ class NotFound(Base):
 
 def make_app(store: Store | None, hub_auth, *, prefix: str = "/services/genviz-poll/",
              name: str = "genviz-poll", rate: float = 2.0, burst: int = 10,
-             check_scopes=None, store_error: str = "") -> web.Application:
+             check_scopes=None, store_error: str = "", lecture=None) -> web.Application:
     """The tornado application. ``hub_auth`` answers ``user_for_token(token, sync=False)``
     with the hub's model of the token's owner (a ``HubAuth`` on a hub, a stand-in in tests).
     Without a store (it could not be opened) every request gets 503 saying so."""
@@ -585,9 +590,28 @@ def make_app(store: Store | None, hub_auth, *, prefix: str = "/services/genviz-p
     q = r"([^/]+)"
     routes = [(r"api/?", Who), (r"api/votes", Votes), (rf"api/votes/{q}", MyVotes),
               (r"api/questions", Questions), (rf"api/questions/{q}", Question)]
-    return web.Application([(prefix + path, handler, {"app_state": state}) for path, handler in routes],
-                           default_handler_class=NotFound, default_handler_args={"app_state": state},
-                           log_function=_log_request)
+    handlers = [(prefix + path, handler, {"app_state": state}) for path, handler in routes]
+    # the lecture page (issue #37, deploy/poll/lecture.py): phones log in by the hub's OAuth
+    lecture_mod = _lecture_module() if lecture is not None else None
+    if lecture is not None:
+        handlers += lecture_mod.routes(lecture, prefix, state["rate"])
+    return web.Application(handlers, default_handler_class=NotFound,
+                           default_handler_args={"app_state": state}, log_function=_log_request,
+                           **(lecture_mod.settings(lecture) if lecture is not None else {}))
+
+
+def _lecture_module():
+    """deploy/poll/lecture.py, beside this file (this file runs as a script)."""
+    import importlib.util
+    import sys
+
+    name = "genviz_lecture"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            name, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lecture.py"))
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 def _log_request(handler):
@@ -626,8 +650,9 @@ async def serve(args) -> None:
         store, store_error = None, f"{type(exc).__name__}: {exc}"
     # a token's owner is asked from the hub once, then cached for 5 min (HubAuth's default):
     # the hub's check commits to its database, the cost of a class's first votes
+    lecture = None if store is None else _lecture_module().on_hub(store, args.state_dir)
     app = make_app(store, HubAuth(cache_max_age=300), prefix=prefix, name=name, rate=args.rate,
-                   burst=args.burst, store_error=store_error)
+                   burst=args.burst, store_error=store_error, lecture=lecture)
     server = httpserver.HTTPServer(app, max_body_size=MAX_REQUEST, xheaders=False)
     server.listen(url.port or 80, args.ip or url.hostname)
     log.info("genviz-poll on %s%s (state in %s)", url.geturl().rstrip("/"), prefix,

@@ -16,6 +16,12 @@ in the chart's terms (tests/test_poll_config.py checks they agree). What it sets
 
 A user added to ``instructors`` while their server runs gets the lecturer's scope at their next
 server start (the token is made when the server starts).
+
+The **lecture page** (issue #37, deploy/poll/lecture.py) is served by the same service at
+``/services/genviz-poll/lecture/``: a phone logs in by the hub's OAuth (the service is an OAuth
+client, ``oauth_no_confirm`` as a part of the hub, its tokens limited to the service's access),
+and no single-user server is started. ``GENVIZ_LECTURE_URL`` tells the lecturer's panel the
+page's public address (for its QR code), when ``public_url`` is known.
 """
 
 import os
@@ -53,13 +59,25 @@ def poll_url(host: str, port: int) -> str:
     return f"{service_url(host, port)}/services/{SERVICE}/"
 
 
+def lecture_url(public_url: str) -> str:
+    """The lecture page's public address from the hub's (``https://hub.example/``).
+
+    >>> lecture_url("https://hub.example/")
+    'https://hub.example/services/genviz-poll/lecture/'
+    """
+    return f"{public_url.rstrip('/')}/services/{SERVICE}/lecture/"
+
+
 def service(python: str, *, port: int, state_dir: str, host: str = "127.0.0.1",
             script: str | Path = SCRIPT, environment=None, user: str | None = None) -> dict:
     """The ``c.JupyterHub.services`` entry (``user``: the system user it runs as, when the
     hub runs as root; it works in ``state_dir``)."""
     entry = {"name": SERVICE, "url": service_url(host, port), "display": False,
              "command": [python, str(script), f"--state-dir={state_dir}"],
-             "environment": dict(environment or {}), "cwd": state_dir}
+             "environment": dict(environment or {}), "cwd": state_dir,
+             # the lecture page's login (HubOAuth): no "authorize genviz-poll?" page for a
+             # phone, and its tokens can do nothing but reach this service
+             "oauth_no_confirm": True, "oauth_client_allowed_scopes": [ACCESS_SCOPE]}
     if user:
         entry["user"] = user
     return entry
@@ -67,7 +85,7 @@ def service(python: str, *, port: int, state_dir: str, host: str = "127.0.0.1",
 
 def configure(c, *, python: str, port: int, state_dir: str, host: str = "127.0.0.1",
               url: str | None = None, instructors=(), environment=None,
-              user: str | None = None) -> None:
+              user: str | None = None, public_url: str | None = None) -> None:
     """Add the poll service, its roles and scopes, and the students' settings to ``c``.
 
     Works on a Config that already holds lists and dicts (the trial hub) and on one loaded
@@ -82,5 +100,7 @@ def configure(c, *, python: str, port: int, state_dir: str, host: str = "127.0.0
     c.JupyterHub.custom_scopes.update(CUSTOM_SCOPES)
     c.Spawner.server_token_scopes = list(SERVER_TOKEN_SCOPES)
     c.Spawner.environment.update({"GENVIZ_POLL_URL": url or poll_url(host, port)})
+    if public_url:  # the lecture page's address, shown with a QR code on the lecturer's panel
+        c.Spawner.environment.update({"GENVIZ_LECTURE_URL": lecture_url(public_url)})
     if instructors:
         c.JupyterHub.load_groups.update({INSTRUCTORS: {"users": sorted(instructors)}})

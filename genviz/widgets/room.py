@@ -45,6 +45,7 @@ from urllib.parse import parse_qs
 import ipywidgets as widgets
 
 from genviz.plots.style import PALETTE, is_lecture_mode, set_lecture_mode
+from genviz.widgets._lecture_link import lecture_link_html, lecture_page_url
 from genviz.widgets._room_client import (LETTERS, ROUNDS, TIMEOUT, Outcome, Room,
                                          check_option, check_options, check_question_id,
                                          check_round, connect, on_hub)
@@ -373,7 +374,10 @@ class LecturerPanel(widgets.VBox):
         body = widgets.HBox([self.chart, controls],
                             layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start",
                                                   grid_gap="8px 24px"))
-        super().__init__([title, body], layout=widgets.Layout(width="auto", max_width="1220px"))
+        # the lecture page for phones (issue #37): its address and QR code, on the hub only
+        self.link = widgets.HTML(lecture_link_html(lecture_page_url()) if room is not None else "")
+        super().__init__([title, self.link, body],
+                         layout=widgets.Layout(width="auto", max_width="1220px"))
         self.add_class("genviz-room-panel")
         if room is None:
             self.status.value = ("<i>Off the course hub: the room's answers appear here when this "

@@ -1,0 +1,261 @@
+"""The lecture page on phones (issue #37), in Chromium, on the trial hub: the instructor runs the
+course's prediction in Voilà lecture mode at 1280x720 (the lecturer's panel, with the page's
+address and QR code); three students on 390x844 touch viewports (``is_mobile``,
+``has_touch``) open the page's address, log in with the hub's own login page and follow the
+lecture: open, vote (a tap), close, vote again, reveal. No single-user server is started for a
+student (the hub's API and the processes below the hub, counted). A student's page never
+shows the counts before the reveal; a request without the page's XSRF token, or naming
+another user, is refused.
+
+The page's questions come from a bundle built by deploy/poll/lecture_bundle.py from the test's
+notebook (the course's prediction ``predict_peak_with_rho``). Screenshots go to
+artifacts/browser/lecture_*.png; the steps' durations to artifacts/browser/lecture.json.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import time
+
+import nbformat
+import psutil
+import pytest
+
+from conftest import _new_page
+from pages import ARTIFACTS, ROOT
+
+sys.path.insert(0, str(ROOT / "tests"))
+from hub_testing import TrialHub, cleanup  # noqa: E402
+
+QID = "02-peak-with-rho"
+STUDENTS = {"ada": (0, 0), "ben": (1, 0), "chloe": (1, 2)}  # first vote, second vote
+LECTURE = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+TIMINGS: dict = {}
+PREDICT = ("from genviz.exercises.gaussian import predict_peak_with_rho\n"
+           "from genviz.widgets.exercises import prediction_box\n"
+           "prediction_box(predict_peak_with_rho())")
+_spec = importlib.util.spec_from_file_location("lecture_bundle_b",
+                                               ROOT / "deploy" / "poll" / "lecture_bundle.py")
+lecture_bundle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lecture_bundle)
+
+
+def _notebook(path, *cells):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, path)
+
+
+@pytest.fixture(scope="module")
+def hub(artifacts):
+    h = TrialHub()
+    _notebook(h.home / "instructor" / "predict.ipynb", PREDICT)
+    t0 = time.monotonic()
+    bundle = lecture_bundle.build([h.home / "instructor" / "predict.ipynb"], timeout=120)
+    lecture_bundle.write(bundle, h.state / "poll" / lecture_bundle.BUNDLE_NAME)
+    TIMINGS["bundle_s"] = round(time.monotonic() - t0, 1)
+    try:
+        h.start()
+        h.start_servers(["instructor"])
+        yield h
+    finally:
+        cleanup(h)
+        (ARTIFACTS / "lecture.json").write_text(json.dumps(TIMINGS, indent=1))
+
+
+def _servers(hub) -> tuple[set, int]:
+    users = hub.api("/users")
+    users = json.loads(users) if isinstance(users, (str, bytes)) else users
+    running = {u["name"] for u in users if u.get("servers") or u.get("server")}
+    procs = 0
+    for pid in hub.processes():
+        try:
+            procs += "jupyterhub-singleuser" in " ".join(psutil.Process(pid).cmdline())
+        except psutil.Error:
+            pass
+    return running, procs
+
+
+@pytest.fixture(scope="module")
+def lecture(hub, browser):
+    record = {"console_errors": [], "page_errors": []}
+    context, page = _new_page(browser, LECTURE, record)
+    page.goto(f"{hub.base}/hub/login")
+    page.fill("#username_input", "instructor")
+    page.click("#login_submit")
+    page.wait_for_url("**/user/instructor/**", timeout=120_000)
+    page.goto(f"{hub.base}/user/instructor/voila/render/predict.ipynb?template=genviz-lecture")
+    page.wait_for_selector(".genviz-prediction .genviz-room-panel", timeout=180_000)
+    yield page
+    context.close()
+
+
+def _phone(browser, hub, name):
+    """A student's phone: opens the page's address, logs in at the hub, gets the page."""
+    context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
+                                  device_scale_factor=2)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    # bytes on the wire (compressed, headers included) of everything the cold phone loads
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    wire = {"bytes": 0, "requests": 0, "urls": {}}
+
+    def finished(ev):
+        wire["bytes"] += ev.get("encodedDataLength", 0)
+        wire["requests"] += 1
+
+    def sent(ev):
+        wire["urls"][ev["requestId"]] = ev["request"]["url"]
+
+    cdp.on("Network.loadingFinished", finished)
+    cdp.on("Network.requestWillBeSent", sent)
+    t0 = time.monotonic()
+    page.goto(f"{hub.base}/services/genviz-poll/lecture/")
+    page.wait_for_selector("#username_input")  # the hub's own login page
+    page.fill("#username_input", name)
+    page.tap("#login_submit")
+    page.wait_for_url("**/services/genviz-poll/lecture/**", timeout=60_000)
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    TIMINGS[f"{name}_join_s"] = round(time.monotonic() - t0, 2)
+    page.wait_for_timeout(500)
+    TIMINGS[f"{name}_cold_bytes"] = wire["bytes"]
+    TIMINGS[f"{name}_cold_requests"] = wire["requests"]
+    leaving = sorted({u for u in wire["urls"].values()
+                      if not u.startswith(hub.base) and not u.startswith("data:")})
+    assert not leaving, leaving  # nothing outside the hub
+    assert wire["bytes"] < 1_000_000  # issue #37: <= 1 MB cold, compressed
+    return context, page, errors
+
+
+def _wait_text(page, text, selector="#lecture", timeout=30_000):
+    page.wait_for_function(
+        f"() => document.querySelector({selector!r}).innerText.includes({text!r})",
+        timeout=timeout)
+
+
+def _tap(page, option):
+    page.locator(f"#options button[data-option='{option}']").tap()
+    _wait_text(page, "Counted")
+
+
+def _click(page, label):
+    page.click(f".genviz-room-panel button:has-text('{label}')")
+
+
+def _room(page):
+    return page.inner_text(".genviz-room")
+
+
+def test_three_phones_follow_the_lecture_and_vote(hub, browser, lecture):
+    panel = lecture.inner_html(".genviz-room-panel")
+    assert "/services/genviz-poll/lecture/" in panel  # the address for the phones
+    assert "<svg" in panel or "segno" in panel  # its QR code (or how to get one)
+    lecture.screenshot(path=str(ARTIFACTS / "lecture_panel_with_address.png"))
+    phones = {}
+    try:
+        for name in STUDENTS:
+            phones[name] = _phone(browser, hub, name)
+            _wait_text(phones[name][1], "Waiting for the lecturer")
+        phones["ada"][1].screenshot(path=str(ARTIFACTS / "lecture_phone_waiting.png"))
+        t0 = time.monotonic()
+        _click(lecture, "Open vote")
+        for name, (first, _) in STUDENTS.items():
+            page = phones[name][1]
+            _wait_text(page, "Vote 1 is open")
+            assert "peak" in page.inner_text("#prompt")  # the course's prompt, from the bundle
+            _tap(page, first)
+        TIMINGS["open_to_three_votes_s"] = round(time.monotonic() - t0, 2)
+        phones["ben"][1].screenshot(path=str(ARTIFACTS / "lecture_phone_voted.png"))
+        # the touch targets are large enough (44 px) and fit the phone's width
+        for b in phones["ada"][1].locator("#options button").all():
+            box = b.bounding_box()
+            assert box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"], box
+        lecture.wait_for_function("() => document.querySelector('.genviz-room').innerText"
+                                  ".includes('first vote (open): 3 answered')", timeout=30_000)
+        # ada changes her mind while the round is open: still 3 answers
+        _tap(phones["ada"][1], 2)
+        _tap(phones["ada"][1], STUDENTS["ada"][0])
+        for name in STUDENTS:
+            text = phones[name][1].inner_text("#lecture")
+            assert "%" not in text and "answers)" not in text  # no counts before the reveal
+        _click(lecture, "Close")
+        lecture.wait_for_function("() => document.querySelector('.genviz-room').innerText"
+                                  ".includes('2 (67%)')")
+        for name in STUDENTS:
+            page = phones[name][1]
+            _wait_text(page, "Voting is closed")
+            assert page.locator("#options button:disabled").count() == 4
+            assert "%" not in page.inner_text("#lecture")
+        phones["chloe"][1].screenshot(path=str(ARTIFACTS / "lecture_phone_closed.png"))
+        _click(lecture, "Second vote")
+        for name, (_, second) in STUDENTS.items():
+            page = phones[name][1]
+            _wait_text(page, "Vote 2 is open")
+            _tap(page, second)
+        lecture.wait_for_function("() => document.querySelector('.genviz-room').innerText"
+                                  ".includes('second vote (open): 3 answered')", timeout=30_000)
+        _click(lecture, "Close")
+        lecture.wait_for_function(
+            "() => document.querySelector('.genviz-room').innerText.includes('(open)') === false")
+        second = _room(lecture)
+        assert "2 (67%)" in second and "1 (33%)" in second
+        _click(lecture, "Reveal")
+        for name in STUDENTS:
+            page = phones[name][1]
+            _wait_text(page, "What happens")
+            text = page.inner_text("#reveal")
+            assert "First vote (3 answers)" in text and "Second vote (3 answers)" in text
+            assert "67%" in text and "33%" in text
+            assert page.locator("#options button.correct").count() == 1
+        phones["ada"][1].screenshot(path=str(ARTIFACTS / "lecture_phone_revealed.png"),
+                                    full_page=True)
+        lecture.screenshot(path=str(ARTIFACTS / "lecture_lecturer_revealed.png"))
+        for name in STUDENTS:
+            assert not phones[name][2], phones[name][2]  # no JavaScript error on a phone
+    finally:
+        for context, _, _ in phones.values():
+            context.close()
+    running, procs = _servers(hub)
+    TIMINGS["servers_after"] = sorted(running)
+    assert running == {"instructor"} and procs == 1  # no server for any student
+
+
+def test_a_phone_cannot_vote_without_the_pages_token_or_as_another(hub, browser, lecture):
+    _click(lecture, "Clear votes")
+    _click(lecture, "Click again to delete")
+    lecture.wait_for_function(
+        "() => document.querySelector('.genviz-room').innerText.includes('Not opened yet')")
+    _click(lecture, "Open vote")
+    lecture.wait_for_function("() => document.querySelector('.genviz-room').innerText"
+                              ".includes('(open)')")
+    context, page, _ = _phone(browser, hub, "ben")
+    try:
+        _wait_text(page, "Vote 1 is open")
+        codes = page.evaluate("""async (qid) => {
+            const xsrf = document.querySelector('meta[name=xsrf]').content;
+            const post = (body, headers) => fetch('api/vote', {method: 'POST',
+                headers: Object.assign({'Content-Type': 'application/json'}, headers),
+                body: JSON.stringify(body)}).then(r => r.status);
+            return {
+              noXsrf: await post({question: qid, round: 1, option: 0}, {}),
+              asAda: await post({question: qid, round: 1, option: 0, user: 'ada'},
+                                {'X-XSRFToken': xsrf}),
+              counts: await fetch('../api/questions/' + qid,
+                                  {headers: {'X-XSRFToken': xsrf}}).then(r => r.status),
+              ok: await post({question: qid, round: 1, option: 1}, {'X-XSRFToken': xsrf}),
+            };
+        }""", QID)
+        assert codes == {"noXsrf": 403, "asAda": 400, "counts": 401, "ok": 200}, codes
+    finally:
+        context.close()
+    lecture.wait_for_function("() => document.querySelector('.genviz-room').innerText"
+                              ".includes('first vote (open): 1 answered')", timeout=30_000)

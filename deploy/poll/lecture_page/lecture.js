@@ -1,0 +1,132 @@
+// The lecture page (deploy/poll/lecture.py): follows the lecturer by long poll, votes by POST.
+(function () {
+  "use strict";
+  var meta = function (n) { return document.querySelector('meta[name="' + n + '"]').content; };
+  var XSRF = meta("xsrf"), BASE = meta("prefix") + "lecture/api/";
+  var $ = function (id) { return document.getElementById(id); };
+  var state = null, version = null, sending = false, failures = 0;
+  var ROUND_TEXT = { 1: "Vote 1 is open: choose an answer (you can change it until the lecturer closes the vote).",
+                     2: "Vote 2 is open: after discussing, choose again (you can change it until it closes).",
+                     observation: "What did the explorer show? Choose what you saw." };
+
+  function api(path, options) {
+    options = options || {};
+    options.headers = Object.assign({ "X-XSRFToken": XSRF }, options.headers || {});
+    options.credentials = "same-origin";
+    return fetch(BASE + path, options).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (body) {
+        if (!r.ok) { var e = new Error(body.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
+        return body;
+      });
+    });
+  }
+
+  function say(text, error) {
+    var s = $("status");
+    s.textContent = text;
+    s.className = "status" + (error ? " error" : "");
+  }
+
+  function openRound(q) { return q.revealed && q.open !== "observation" ? null : q.open; }
+
+  function render() {
+    var q = state && state.question;
+    $("who").textContent = state ? state.user : "";
+    if (!q) {
+      $("question").hidden = true;
+      say("Waiting for the lecturer to open a question…");
+      return;
+    }
+    $("question").hidden = false;
+    $("prompt").innerHTML = q.known ? q.prompt_html : "Question " + q.id + " (see the projector)";
+    var rnd = openRound(q);
+    if (q.revealed && rnd === "observation" && q.observation_html) {
+      $("round").innerHTML = "Revealed. " + q.observation_html;
+    } else if (q.revealed) {
+      $("round").textContent = "Revealed.";
+    } else {
+      $("round").textContent = rnd === null ? "Voting is closed: discuss, and watch the projector." : ROUND_TEXT[rnd];
+    }
+    say(rnd === null ? "" : "");
+    var box = $("options");
+    box.textContent = "";
+    var chosen = rnd === null ? null : q.mine[String(rnd)];
+    for (var i = 0; i < q.options_n; i++) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.setAttribute("role", "radio");
+      b.setAttribute("aria-checked", chosen === i ? "true" : "false");
+      b.innerHTML = "<b>(" + q.letters[i] + ")</b> " + (q.known ? q.options_html[i] : "");
+      b.disabled = rnd === null || sending;
+      if (q.revealed && q.correct && q.correct.indexOf(i) >= 0) b.className = "correct";
+      b.dataset.option = String(i);
+      b.addEventListener("click", vote);
+      box.appendChild(b);
+    }
+    var mine = [];
+    ["1", "2"].forEach(function (r) {
+      if (q.mine[r] !== null && q.mine[r] !== undefined) mine.push("vote " + r + ": (" + q.letters[q.mine[r]] + ")");
+    });
+    $("mine").textContent = mine.length ? "Your answers — " + mine.join(", ") : "";
+    $("reveal").hidden = !q.revealed;
+    if (q.revealed) {
+      $("explanation").innerHTML = q.explanation_html || "";
+      $("chart").innerHTML = chart(q);
+    }
+  }
+
+  function chart(q) {
+    var colors = { "1": "var(--blue)", "2": "var(--red)" }, html = "";
+    ["1", "2"].forEach(function (r) {
+      var c = q.counts[r], n = q.voters[r];
+      if (!n) return;
+      html += '<div class="legend">' + (r === "1" ? "First vote" : "Second vote") + " (" + n + " answers)</div>";
+      for (var i = 0; i < c.length; i++) {
+        var pct = Math.round(100 * c[i] / n);
+        html += '<div class="row"><span>(' + q.letters[i] + ')</span><span class="bar" style="width:' +
+                Math.max(pct, 1) + "%;background:" + colors[r] + '"></span><span>' + pct + "%</span></div>";
+      }
+    });
+    return html || '<div class="legend">No answers were recorded.</div>';
+  }
+
+  function vote(ev) {
+    var q = state.question, option = Number(ev.currentTarget.dataset.option), rnd = openRound(q);
+    if (rnd === null || sending) return;
+    sending = true;
+    say("Sending…");
+    api("vote", { method: "POST", headers: { "Content-Type": "application/json" },
+                  body: JSON.stringify({ question: q.id, round: rnd, option: option }) })
+      .then(function (answer) {
+        q.mine[String(answer.round)] = answer.option;
+        sending = false;
+        render();
+        say("Counted: (" + q.letters[answer.option] + "). You can change it until the vote closes.");
+      })
+      .catch(function (e) {
+        sending = false;
+        render();
+        say("Not counted: " + e.message, true);
+      });
+  }
+
+  function follow() {
+    var path = version === null ? "state" : "state?since=" + version + "&wait=20";
+    api(path).then(function (s) {
+      failures = 0;
+      var changed = !state || s.version !== state.version || JSON.stringify(s.question) !== JSON.stringify(state.question);
+      state = s;
+      version = s.version;
+      if (changed && !sending) render();
+      document.body.dataset.version = String(version);
+      setTimeout(follow, 0);
+    }).catch(function (e) {
+      failures += 1;
+      if (e.status === 403) { say("Your login has expired: reload the page.", true); return; }
+      say("Lost the lecture (" + e.message + "); trying again…", true);
+      setTimeout(follow, Math.min(10000, 500 * failures));
+    });
+  }
+
+  follow();
+})();

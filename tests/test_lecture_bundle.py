@@ -1,0 +1,128 @@
+"""The lecture page's questions are built from the notebooks (deploy/poll/lecture_bundle.py)
+and the lecturer's panel shows the page's address and QR code (genviz/widgets/_lecture_link.py).
+
+Oracle for the bundle: the same prediction built directly here, by the function the notebook
+calls, and its HTML by the prediction boxes' own renderer."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from genviz.exercises._core import _markdown_to_html
+from genviz.exercises.gaussian import predict_peak_with_rho
+from genviz.widgets import _lecture_link as link
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("lecture_bundle_under_test",
+                                               ROOT / "deploy" / "poll" / "lecture_bundle.py")
+lb = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(lb)
+
+
+def _notebook(path: Path, *sources: str) -> Path:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    nbformat.write(nb, path)
+    return path
+
+
+def test_a_notebooks_predictions_are_recorded_as_built(tmp_path):
+    nb = _notebook(tmp_path / "02_x.ipynb",
+                   "from genviz.exercises.gaussian import predict_peak_with_rho",
+                   "p = predict_peak_with_rho(0.2, 0.8)",
+                   "q = predict_peak_with_rho(0.5, 0.9)")
+    bundle = lb.build([nb], timeout=120)
+    out = lb.write(bundle, tmp_path / "state" / lb.BUNDLE_NAME)
+    data = json.loads(out.read_text())
+    assert data["format"] == lb.FORMAT
+    (qid,) = data["questions"]  # the same id twice (same prediction): its last texts
+    p = predict_peak_with_rho(0.5, 0.9)
+    q = data["questions"][qid]
+    assert qid == p.id and q["notebook"] == "02_x.ipynb"
+    assert q["prompt"] == p.prompt and q["options"] == list(p.options)
+    assert q["correct"] == list(p.correct) and q["explanation"] == p.explanation
+    assert q["prompt_html"] == lb.plain_math(_markdown_to_html(p.prompt))
+    assert q["options_html"] == [lb.plain_math(_markdown_to_html(o)) for o in p.options]
+    assert q["observation"] == p.observation.prompt
+    assert q["letters"] == [p.label(i) for i in range(len(p.options))]
+
+
+@pytest.mark.parametrize("tex, html", [
+    ("$\\alpha = 0$", "<i>α = 0</i>"), ("$10^{10}$", "<i>10<sup>10</sup></i>"),
+    ("$P(\\text{No} \\mid x)$", "<i>P(No | x)</i>"), ("$x_1$", "<i>x<sub>1</sub></i>"),
+    ("$1/\\sqrt{2d}$", "<i>1/√(2d)</i>"), ("$\\hat f$", "<i>f\u0302</i>"),
+    ("$\\frac{a}{b}$", "<i>(a)/(b)</i>"), ("no math, 5$", "no math, 5$"),
+    ("a $h \\to 0$ b", "a <i>h → 0</i> b")])
+def test_inline_math_is_written_for_a_page_without_mathjax(tex, html):
+    assert lb.plain_math(tex) == html
+
+
+def test_a_failing_notebook_is_named(tmp_path):
+    nb = _notebook(tmp_path / "bad.ipynb", "raise RuntimeError('boom')")
+    with pytest.raises(RuntimeError, match="bad.ipynb.*boom"):
+        lb.build([nb], timeout=120)
+
+
+def test_a_missing_notebook_is_named(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.ipynb"):
+        lb.record_notebook(tmp_path / "nope.ipynb")
+
+
+def test_the_same_id_in_two_notebooks_is_refused(tmp_path, monkeypatch):
+    rec = {"id": "x-1", "prompt_html": "<p>?</p>", "options_html": ["a", "b"],
+           "explanation_html": "<p>.</p>", "observation_html": None}
+    monkeypatch.setattr(lb, "record_notebook", lambda nb, timeout: [dict(rec)])
+    with pytest.raises(ValueError, match="x-1.*a.ipynb and b.ipynb"):
+        lb.build([tmp_path / "a.ipynb", tmp_path / "b.ipynb"])
+
+
+# --- the lecturer's panel: the page's address and QR code ----------------------------------
+
+@pytest.mark.parametrize("env, url", [
+    ({"GENVIZ_LECTURE_URL": "https://h.example/services/genviz-poll/lecture/"},
+     "https://h.example/services/genviz-poll/lecture/"),
+    ({"JUPYTERHUB_PUBLIC_HUB_URL": "https://h.example/hub/"},
+     "https://h.example/services/genviz-poll/lecture/"),
+    ({"JUPYTERHUB_PUBLIC_HUB_URL": "http://127.0.0.1:8000/b/hub"},
+     "http://127.0.0.1:8000/b/services/genviz-poll/lecture/"),
+    ({"JUPYTERHUB_PUBLIC_HUB_URL": ""}, None), ({"JUPYTERHUB_PUBLIC_HUB_URL": "/hub/"}, None),
+    ({}, None)])
+def test_the_pages_address_from_the_hubs_environment(env, url):
+    assert link.lecture_page_url(env) == url
+
+
+def test_the_qr_code_is_an_svg_of_the_address():
+    segno = pytest.importorskip("segno")
+    url = "https://h.example/services/genviz-poll/lecture/"
+    svg = link.qr_svg(url)
+    root = ET.fromstring(svg)
+    assert root.tag.endswith("svg")
+    # the modules drawn are those of the address's QR symbol: another address draws others
+    assert svg == segno.make(url, error="m", micro=False).svg_inline(scale=5, border=2,
+                                                                     dark="#000", light="#fff")
+    assert link.qr_svg(url + "x") != svg
+    html = link.lecture_link_html(url)
+    assert url in html and "<svg" in html
+
+
+def test_without_segno_the_address_is_shown_alone(monkeypatch):
+    monkeypatch.setattr(link, "segno", None)  # as when the import failed
+    url = "https://h.example/services/genviz-poll/lecture/"
+    assert link.qr_svg(url) is None
+    html = link.lecture_link_html(url)
+    assert url in html and "<svg" not in html and "segno" in html
+    assert "no QR code" in link.lecture_link_html(None)
+
+
+@pytest.mark.parametrize("url, scale, err", [(None, 5, TypeError), ("", 5, ValueError),
+                                             ("https://x", 0, ValueError),
+                                             ("https://x", True, ValueError)])
+def test_qr_svg_refuses_bad_arguments(url, scale, err):
+    with pytest.raises(err, match="url|scale"):
+        link.qr_svg(url, scale=scale)

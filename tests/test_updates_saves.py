@@ -1,0 +1,312 @@
+"""Saves from browser tabs never undo a course update or a student's edit (issue #39, item 1).
+
+One real Jupyter server with the hub's single-user settings (deploy/singleuser on
+JUPYTER_CONFIG_PATH, so ``genviz_updates.server`` is loaded as on the hub: its merge drivers,
+its puller behind nbgitpuller's ``/git-pull/api``, its pre-save hook and the token its
+contents API gives each notebook a tab loads). A "tab" is what JupyterLab does through the
+contents API: ``GET ...?content=1`` when it opens or reloads a notebook, ``PUT`` of its
+whole content (notebook metadata as loaded) when it saves, autosaves, or the student picks
+"File Changed" > Overwrite. The course is a bare repository; a click is the server's own
+``/git-pull/api``.
+
+Oracle: the sources of every cell, written down for each story (what the course published,
+what the tab typed, deleted or reverted), and nbformat's validator.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import nbformat
+import pytest
+
+pytest.importorskip("nbgitpuller")
+
+import test_deploy_updates as upd  # noqa: E402
+from test_deploy_kernels import _api, singleuser_server  # noqa: E402
+
+from genviz_updates.__main__ import main as cli  # noqa: E402
+from genviz_updates.notices import Watcher, read_state  # noqa: E402
+from genviz_updates.seen import KEY  # noqa: E402
+from genviz_updates.server import NOTE_ID  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TOKEN = "genviz-test-token"  # tests/test_deploy_kernels.py's
+NB = upd.NB
+REL = f"genviz/{NB}"
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server():
+    # not pytest's tmp_path (see tests/test_deploy_kernels.py's server fixture)
+    root = Path(tempfile.mkdtemp(prefix="genviz-saves-test-"))
+    try:
+        with singleuser_server(root) as (base, _, log):
+            assert "pre-save merge on" in log.read_text()
+            yield base, root
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+class Story:
+    """A course, one student's clone on the server, and the student's tabs."""
+
+    def __init__(self, server, name):
+        self.base, root = server
+        self.home = root / name
+        self.home.mkdir()
+        bare, self.work = self.home / "course.git", self.home / "instructor"
+        upd.git(self.home, "init", "--bare", str(bare))
+        upd.git(self.home, "init", str(self.work))
+        (self.work / "notebooks").mkdir()
+        nbformat.write(upd.lesson(), self.work / NB)
+        (self.work / ".gitattributes").write_text((ROOT / ".gitattributes").read_text())
+        self.url = f"file://{bare}"
+        upd.publish(self.work, self.url, "lesson")
+        self.rel = f"{name}/{REL}"
+        self.clone = self.home / "genviz"
+        self.click()
+
+    def click(self):
+        query = urllib.parse.urlencode({"repo": self.url, "branch": "main",
+                                        "targetpath": f"{self.home.name}/genviz"})
+        body = urllib.request.urlopen(urllib.request.Request(
+            f"{self.base}/git-pull/api?{query}",
+            headers={"Authorization": f"token {TOKEN}"}), timeout=180).read().decode()
+        assert '"phase": "finished"' in body, body
+
+    def publish(self, change):
+        nb = nbformat.read(self.work / NB, as_version=4)
+        change(nb)
+        nbformat.write(nb, self.work / NB)
+        upd.publish(self.work, self.url)
+
+    def open_tab(self):
+        """What JupyterLab holds after opening (or reloading) the notebook."""
+        return _api(self.base, f"/api/contents/{urllib.parse.quote(self.rel)}?content=1")["content"]
+
+    def save(self, tab):
+        _api(self.base, f"/api/contents/{urllib.parse.quote(self.rel)}", "PUT",
+             {"type": "notebook", "format": "json", "content": tab})
+
+    def disk(self):
+        return upd.valid(self.clone / NB)
+
+    def sources(self):
+        return {c.get("id"): c.source for c in self.disk().cells}
+
+    def items(self):
+        return upd.items(self.clone)
+
+
+def cell_of(tab, cid):
+    return next(c for c in tab["cells"] if c["id"] == cid)
+
+
+def insert(nb, pos, cid, src, kind="code"):
+    cell = nbformat.v4.new_code_cell(src) if kind == "code" else nbformat.v4.new_markdown_cell(src)
+    cell.id = cid
+    nb.cells.insert(pos, cell)
+
+
+def update_a(nb):
+    nb.cells[1].source = upd.FIX_X
+    insert(nb, 2, "new-a", "y = x * 10  # update A")
+
+
+def update_b(nb):
+    nb.cells[-1].source = "The end, revised."
+    insert(nb, 1, "new-b", "Read this first (update B).", "markdown")
+
+
+def test_a_tab_open_across_two_clicks_keeps_both_updates_and_its_typing(server):
+    """The issue's first case: a tab opened before update A, clicked A, then B, then saved
+    (typing, an autosave, or "Overwrite"): A's fix and new cell, B's changes and the typing
+    are all on disk, and the next click finds nothing to report."""
+    s = Story(server, "ada")
+    tab = s.open_tab()
+    assert isinstance(tab["metadata"][KEY]["loaded"], str)       # the tab's token
+    cell_of(tab, "cell-2")["source"] = upd.B_EDIT
+    s.save(tab)
+    assert KEY not in json.loads((s.clone / NB).read_text())["metadata"]  # never on disk
+    s.publish(update_a)
+    s.click()
+    s.publish(update_b)
+    s.click()
+    cell_of(tab, "cell-3")["source"] = "print(x, 'typed later')"
+    want = {"cell-0": "# A lesson", "new-b": "Read this first (update B).", "cell-1": upd.FIX_X,
+            "new-a": "y = x * 10  # update A", "cell-2": upd.B_EDIT,
+            "cell-3": "print(x, 'typed later')", "cell-4": "The end, revised."}
+    for _ in range(2):  # a save, then an autosave of the same tab
+        s.save(tab)
+        assert s.sources() == want and list(s.sources()) == list(want)
+    (s.work / "README.md").write_text("news\n")
+    upd.publish(s.work, s.url)
+    s.click()                      # the next click: nothing reverted, nothing to report
+    assert s.sources() == want and s.items() == []
+    assert upd.git(s.clone, "status", "--porcelain", "--untracked-files=no") == ""
+
+
+def test_a_cell_deleted_or_reverted_after_loading_the_update_stays_so(server):
+    """The issue's second case: the student reloads after the update, deletes the update's
+    new cell and types back their version of the fixed cell; every later save -- of that tab,
+    and of an older tab still open -- and the next click keep it so."""
+    s = Story(server, "ben")
+    old_tab = s.open_tab()                                         # opened before the update
+    s.publish(update_a)
+    s.click()
+    tab = s.open_tab()                                             # reloaded after it
+    tab["cells"] = [c for c in tab["cells"] if c["id"] != "new-a"]
+    cell_of(tab, "cell-1")["source"] = "x = 1\n"
+    want = {"cell-0": "# A lesson", "cell-1": "x = 1\n", "cell-2": upd.EXERCISE,
+            "cell-3": "print(x)", "cell-4": "The end."}
+    for _ in range(2):
+        s.save(tab)
+        assert s.sources() == want
+    cell_of(old_tab, "cell-2")["source"] = upd.B_EDIT             # the old tab autosaves
+    s.save(old_tab)
+    want["cell-2"] = upd.B_EDIT
+    assert s.sources() == want
+    cell_of(tab, "cell-3")["source"] = "print(x, 'mine')"          # and the new tab again
+    s.save(tab)
+    want["cell-3"] = "print(x, 'mine')"
+    assert s.sources() == want                                     # the old tab's typing kept
+    (s.work / "README.md").write_text("news\n")
+    upd.publish(s.work, s.url)
+    s.click()
+    assert s.sources() == want and s.items() == []
+
+
+def test_a_stale_tab_that_edited_a_fixed_cell_keeps_its_text_and_is_told(server):
+    s = Story(server, "cleo")
+    tab = s.open_tab()
+    s.publish(update_a)
+    s.click()
+    kernel = Watcher(s.clone / NB, started=0)                     # a kernel already running
+    kernel.check()                                                 # told about the click
+    cell_of(tab, "cell-1")["source"] = "x = 5  # mine"
+    s.save(tab)
+    got = s.sources()
+    assert got["cell-1"] == "x = 5  # mine" and got["new-a"] == "y = x * 10  # update A"
+    (item,) = s.items()
+    assert (item["kind"], item["id"], item["course"]) == ("kept-yours", "cell-1", upd.FIX_X)
+    text = upd.flat(kernel.check())                                # its next cell
+    assert "your version is kept" in text and upd.flat(upd.FIX_X) in text
+    assert kernel.check() == "" and "Reload Notebook" not in text  # once, and only the news
+    assert cli(["status", str(s.clone / NB)]) == 1
+
+
+def test_a_save_without_a_token_keeps_both_and_says_so_in_the_notebook(server):
+    """A tab opened before this server ran (no token): it cannot tell a stale tab from a
+    deliberate removal, so the update's cells stay, the tab's older version of a changed cell
+    is kept below it, a note cell says so, and the notice names it; saving again adds
+    nothing twice."""
+    s = Story(server, "dora")
+    stale = json.loads((s.clone / NB).read_text())                # no token
+    s.publish(update_a)
+    s.click()
+    for _ in range(2):
+        s.save(stale)
+        nb = s.disk()
+        ids = [c.get("id") for c in nb.cells]
+        assert ids[0] == NOTE_ID and "saved from a browser tab" in nb.cells[0].source
+        got = s.sources()
+        assert got["cell-1"] == upd.FIX_X and got["new-a"] == "y = x * 10  # update A"
+        copies = [c for c in nb.cells if c.metadata.get(KEY, {}).get("your_version_of")]
+        assert [(c.metadata[KEY]["your_version_of"], c.source) for c in copies] == [
+            ("cell-1", "x = 1\n")]
+        assert ids.index(copies[0].id) == ids.index("cell-1") + 1
+        assert nb.cells[ids.index("new-a")].metadata[KEY]["kept"]
+    assert [i["kind"] for i in s.items()] == ["kept-both"]
+    assert "browser tab that did not show" in upd.flat(Watcher(s.clone / NB, started=0).check())
+
+
+def test_a_save_outside_a_clone_and_of_a_new_notebook_is_left_alone(server):
+    base, root = server
+    nb = json.loads(nbformat.writes(upd.lesson()))
+    _api(base, "/api/contents/loose.ipynb", "PUT", {"type": "notebook", "content": nb})
+    got = _api(base, "/api/contents/loose.ipynb?content=1")["content"]
+    assert KEY not in got["metadata"]                              # outside a clone: no token
+    s = Story(server, "eve")
+    _api(base, f"/api/contents/eve/genviz/notebooks/mine.ipynb", "PUT",
+         {"type": "notebook", "content": nb})
+    assert upd.sources(s.clone / "notebooks/mine.ipynb") == upd.sources(s.clone / NB)
+
+
+# --- the record of what tabs loaded, without a server ---------------------------------------------
+
+def test_tokens_snapshots_and_the_base_a_save_is_merged_against(tmp_path):
+    from genviz_updates import seen
+
+    gitdir = tmp_path / ".git"
+    gitdir.mkdir()
+    nb = json.loads(nbformat.writes(upd.lesson()))
+    token = seen.stamp(nb, gitdir, NB)
+    assert nb["metadata"][KEY] == {"loaded": token}
+    snap = seen.read_token(gitdir, token)["cells"]
+    assert [c[0] for c in snap] == [f"cell-{i}" for i in range(5)]
+    assert seen.snapshot(nb) == snap and len({c[2] for c in snap}) == 5
+    # a save: the token comes out, other keys of ours stay
+    nb["metadata"][KEY]["other"] = 1
+    assert seen.take_token(nb) == token and nb["metadata"][KEY] == {"other": 1}
+    assert seen.take_token(nb) is None and seen.take_token({"metadata": {KEY: "x"}}) is None
+    assert seen.take_token({}) is None
+    # the base: cells found on either side by id and hash; a lost one differs from both
+    ours = json.loads(json.dumps(nb))
+    ours["cells"][1]["source"] = "x = 5\n"
+    theirs = json.loads(json.dumps(nb))
+    theirs["cells"][1]["source"] = upd.FIX_X
+    base = seen.base_notebook(snap, ours, theirs)
+    assert [c["source"] for c in base["cells"]][2:] == [c["source"] for c in nb["cells"]][2:]
+    assert base["cells"][1]["source"] not in ("x = 5\n", upd.FIX_X, "x = 1\n")
+
+
+def test_the_record_survives_damaged_files_refuses_forged_tokens_and_stays_bounded(
+        tmp_path, monkeypatch):
+    from genviz_updates import seen
+
+    gitdir = tmp_path / ".git"
+    gitdir.mkdir()
+    nb = json.loads(nbformat.writes(upd.lesson()))
+    token = seen.stamp(nb, gitdir, NB)
+    (gitdir / seen.SEEN / f"t-{token}.json").write_text("{ cut short")
+    assert seen.read_token(gitdir, token) is None               # damaged: unknown, no error
+    for forged in ("../../x", "A" * 16, "", None, 5):           # a token comes from the browser
+        assert seen.read_token(gitdir, forged) is None
+    with pytest.raises(ValueError, match="token must be"):
+        seen.write_token(gitdir, "../../etc/x", NB, [])
+    monkeypatch.setattr(seen, "MAX_TOKENS", 3)
+    monkeypatch.setattr(seen, "MAX_MERGES", 2)
+    tokens = []
+    for _ in range(5):
+        tokens.append(seen.stamp(json.loads(json.dumps(nb)), gitdir, NB))
+        time.sleep(0.01)
+    kept = sorted(p.name for p in (gitdir / seen.SEEN).glob("t-*"))
+    assert kept == sorted(f"t-{t}.json" for t in tokens[-len(kept):]) and 1 <= len(kept) <= 3
+    for k in range(4):
+        seen.record_merge(gitdir, NB, nb, nb, f"m{k}")
+    assert [m["merge"] for m in seen.read_merges(gitdir, NB)] == ["m2", "m3"]
+    assert seen.read_merges(gitdir, "notebooks/other.ipynb") == []
+
+
+def test_a_tab_is_stale_since_the_oldest_merge_it_shows_nothing_of(tmp_path):
+    from genviz_updates import seen
+
+    v0 = json.loads(nbformat.writes(upd.lesson()))
+    va = json.loads(nbformat.writes(upd.lesson(upd.FIX_X)))
+    vb = json.loads(json.dumps(va))
+    vb["cells"][4]["source"] = "The end, revised."
+    merges = [{"merge": "a", "before": seen.snapshot(v0), "after": seen.snapshot(va)},
+              {"merge": "b", "before": seen.snapshot(va), "after": seen.snapshot(vb)}]
+    assert seen.stale_since(merges, v0["cells"])["merge"] == "a"
+    assert seen.stale_since(merges, va["cells"])["merge"] == "b"
+    assert seen.stale_since(merges, vb["cells"]) is None
+    assert seen.stale_since([], v0["cells"]) is None
