@@ -53,6 +53,13 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 	$(PROJECT_JUPYTER_PATH) $(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
 		--ServerApp.root_dir=notebooks
 
+# The same with nbgrader's tools (Formgrader, Create Assignment), which `make lab` turns off as
+# every student server does (etc/jupyter: genviz_students.json, labconfig; deploy/grader_tools.py)
+.PHONY: lab-grader
+lab-grader: $(STAMP) $(LAB_OVERRIDES)
+	JUPYTER_PATH=$(CURDIR)/share/jupyter JUPYTER_CONFIG_PATH=$(CURDIR)/deploy/singleuser/grader/etc/jupyter:$(CURDIR)/etc/jupyter \
+		$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT)
+
 # Matplotlib runs headless (Agg) in the test process; notebooks select ipympl themselves.
 # Tests run in parallel (pytest-xdist), one worker per core (TEST_JOBS=N to choose; 0: none).
 # `--dist loadfile` keeps each file on one worker: a notebook's nbval cells share one kernel

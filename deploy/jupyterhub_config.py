@@ -68,7 +68,8 @@ def _env_int(name, default):
 HUB_PORT = _env_int("HUB_PORT", 8000)
 HOME = pathlib.Path(os.environ.get("GENVIZ_HUB_HOME") or ROOT / "build" / "hub" / "home").resolve()
 STATE = pathlib.Path(os.environ.get("GENVIZ_HUB_STATE") or ROOT / "build" / "hub" / "state").resolve()
-STATE.mkdir(parents=True, exist_ok=True)
+STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
+STATE.chmod(0o700)  # the hub's database and cookie secret, the room's votes: the hub's alone
 HOME.mkdir(parents=True, exist_ok=True)
 #: every process of this hub carries it (deploy/run_hub.py finds and stops them by it)
 MARK = {"GENVIZ_TRIAL_HUB": os.environ.get("GENVIZ_TRIAL_HUB") or str(STATE)}
@@ -201,6 +202,9 @@ def copy_course(spawner):
 
 
 c.Spawner.pre_spawn_hook = copy_course
+# nbgrader's tools only for the group "instructors" (deploy/grader_tools.py; issue #39)
+_load(DEPLOY / "grader_tools.py", "genviz_grader_tools").configure(
+    c, grader_dir=str(DEPLOY / "singleuser" / "grader" / "etc" / "jupyter"))
 
 # --- the idle culler ----------------------------------------------------------------------------------
 CULL_TIMEOUT = _env_int("GENVIZ_CULL_TIMEOUT", 3600)

@@ -5,7 +5,9 @@ On a hub every kernel loads it (deploy/singleuser's kernel spec). It
 1. makes ``import genviz`` load the genviz of the student's clone of the course, when the
    notebook is in one (``<clone>/genviz/__init__.py``), so a library or data fix the course
    publishes arrives with the same click as the notebooks (and a kernel started before it is
-   told to restart); elsewhere the installed genviz is used;
+   told to restart); elsewhere the installed genviz, never a folder merely named ``genviz``
+   (the clone's own top folder ``~/genviz`` seen from a notebook in ``~``, which Python would
+   import as an empty namespace package ahead of an editable install: issue #39);
 2. registers a ``pre_run_cell`` hook that prints, under the cell being run, what the latest
    course update did not deliver to this notebook (``genviz_updates.notices.Watcher``): at the
    first cell after a click, even when the kernel was already running; once per merge.
@@ -22,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-__all__ = ["load_ipython_extension", "CloneFinder", "clone_of"]
+__all__ = ["load_ipython_extension", "CloneFinder", "InstalledFinder", "clone_of"]
 
 
 def clone_of(notebook) -> Path | None:
@@ -47,6 +49,23 @@ class CloneFinder:
         return importlib.machinery.PathFinder.find_spec(name, [self.top])
 
 
+class InstalledFinder:
+    """A meta path finder for the top-level ``genviz`` package only: the first *regular*
+    package the other finders offer (the installed genviz, also an editable install's),
+    skipping a namespace package -- a folder named ``genviz`` without ``__init__.py``."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "genviz":
+            return None
+        for finder in list(sys.meta_path):
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(name, path, target)
+            if spec is not None and spec.origin not in (None, "namespace"):
+                return spec
+        return None
+
+
 def load_ipython_extension(ipython) -> None:
     """Install the clone's genviz (if any) and the notice hook on ``ipython``'s events."""
     started = time.time()
@@ -56,8 +75,8 @@ def load_ipython_extension(ipython) -> None:
         session = os.environ.get("JPY_SESSION_NAME", "")
         notebook = session if session.endswith(".ipynb") and Path(session).is_file() else None
         top = clone_of(notebook)
-        if top is not None and "genviz" not in sys.modules:
-            sys.meta_path.insert(0, CloneFinder(top))
+        if "genviz" not in sys.modules:
+            sys.meta_path.insert(0, CloneFinder(top) if top is not None else InstalledFinder())
         watcher = Watcher(notebook, started=started)
     except Exception:  # noqa: BLE001
         return

@@ -55,11 +55,16 @@ class FakeHubAuth:
         return answer()
 
 
+#: the voter key of a service in the tests (on a hub: derived from the service's hub token)
+KEY = poll.voter_key("a-service-token-of-the-tests")
+
+
 class LocalPollService:
     """The service's tornado app on a free 127.0.0.1 port, in its own thread and event loop."""
 
-    def __init__(self, state_dir: Path, tokens=None, **app_kwargs):
+    def __init__(self, state_dir: Path, tokens=None, key: bytes = KEY, **app_kwargs):
         self.state_dir = Path(state_dir)
+        self.key = key
         self.tokens = dict(TOKENS if tokens is None else tokens)
         self.app_kwargs = app_kwargs
         self.loop = asyncio.new_event_loop()
@@ -74,7 +79,7 @@ class LocalPollService:
     async def _start(self):
         from tornado import httpserver, netutil
 
-        self.store = poll.Store(str(self.state_dir))
+        self.store = poll.Store(str(self.state_dir), key=self.key)
         self.hub = FakeHubAuth(self.tokens)
         app = poll.make_app(self.store, self.hub, **self.app_kwargs)
         self.server = httpserver.HTTPServer(app, max_body_size=poll.MAX_REQUEST)

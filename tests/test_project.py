@@ -299,6 +299,14 @@ IMPORT_CATEGORIES = {
 FUNCTION_LEVEL_IMPORTS = {
     ("genviz", "__getattr__", "genviz._validation.NotFittedError"):
         ("lazy attribute", "genviz.NotFittedError without loading numpy"),
+    ("genviz", "_source", "importlib.metadata"):
+        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
+    ("genviz", "_source", "json"):
+        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
+    ("genviz", "_source", "pathlib"):
+        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
+    ("genviz", "_source", "urllib.parse"):
+        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
     ("genviz._kde_sweep", "select", "scipy.optimize.minimize_scalar"):
         ("heavy dependency", "scipy.optimize takes ~0.35 s to import; only the bandwidth search uses it"),
     ("genviz._moved", "moved_names.__getattr__", "<computed>"):

@@ -392,6 +392,55 @@ def test_revealed_after_one_vote_the_rooms_answer_is_its_first(svc, hub_as):
     assert "(no second vote)" in obs.explanation.value
 
 
+def test_a_tie_is_reported_as_a_tie_in_every_summary(svc, hub_as):
+    """1-1 on the first vote, 1-1-1 on the second: the box's line and the reveal under the
+    explorer name every leading option, never "most chose" one of them (issue #39)."""
+    p = _pred()
+    hub_as("t-instructor")
+    box = prediction_box(p, lecture=True)
+    o = box._opt  # option i as the box shows it, e.g. "(a) it gets lower"
+    box.panel.press("open")
+    for token, option in (("t-ada", 0), ("t-ben", 2)):
+        svc.request("POST", "api/votes", token, {"question": p.id, "option": option, "round": 1})
+    box.panel.press("close")
+    line = box.feedback.value
+    assert f"a tie between {o(0)} and {o(2)} (1 each of 2)" in line, line
+    assert "most chose" not in line and "Discuss with your neighbour" in line
+    box.panel.press("second")
+    for token, option in (("t-ada", 0), ("t-ben", 1), ("t-chloe", 2)):
+        svc.request("POST", "api/votes", token, {"question": p.id, "option": option, "round": 2})
+    box.panel.press("close")
+    tie3 = f"a tie between {o(0)}, {o(1)} and {o(2)} (1 each of 3)"
+    assert tie3 in box.feedback.value, box.feedback.value
+    box.panel.press("reveal")
+    obs = observation_box(p, AT_SETTING, lecture=True)
+    obs.reveal(True)
+    table = obs.explanation.value
+    assert f"a tie between {o(0)} and {o(2)} (1 each of 2)" in table and tie3 in table
+    # a clear winner is still "most chose"
+    box.panel.press("clear")
+    box.panel.press("clear")
+    box.panel.press("open")
+    for token, option in (("t-ada", 1), ("t-ben", 1), ("t-chloe", 0)):
+        svc.request("POST", "api/votes", token, {"question": p.id, "option": option, "round": 1})
+    box.panel.press("close")
+    assert f"most chose {o(1)} (2 of 3)" in box.feedback.value
+    assert "a tie" not in box.feedback.value
+
+
+@pytest.mark.parametrize("counts, voters, expected", [
+    ([0, 0, 0], 0, "no answers"),
+    ([4, 1], 5, "(0) (4 of 5)"),
+    ([2, 2], 4, "a tie between (0) and (1) (2 each of 4)"),
+    ([0, 3, 0, 3], 6, "a tie between (1) and (3) (3 each of 6)"),
+])
+def test_room_choice_names_every_leader(counts, voters, expected):
+    assert room.room_choice(counts, voters, "({})".format) == expected
+    top = [i for i, n in enumerate(counts) if n and n == max(counts)]  # the oracle
+    assert room.leaders(counts) == top
+    assert room.majority(counts) == (top[0] if top else None)
+
+
 def test_a_non_instructor_in_lecture_mode_gets_the_plain_box_and_sends_nothing(svc, hub_as, sent):
     p = _pred()
     _lecturer(svc, p.id, options=3, open=1)

@@ -17,20 +17,43 @@ Who is who comes from the hub alone: a request carries a hub API token
   reveals rounds, reads the counts live (long poll: ``?since=<version>&wait=<s>``) and deletes
   a question's votes or all of them.
 
-What is stored, in ``<state dir>/votes.sqlite``: per question its number of options, which
-round is open, whether it was revealed; per vote the question, the round (1, 2 or
-``observation``), the option, and an HMAC of the user name under a key kept in
-``<state dir>/voter_key`` -- never the name, nothing else about the student. Every vote is
+What is stored, in ``<state dir>/votes.sqlite`` (the folder 0700, the files 0600, whatever
+made the folder first): per question its number of options, which round is open, whether it
+was revealed; per vote the question, the round (1, 2 or ``observation``), the option, and an
+HMAC of the user name -- never the name, nothing else about the student. Every vote is
 committed (sqlite, WAL) before it is acknowledged, so a restart or a killed service loses no
-vote of an open round. Questions not
-touched for ``--keep-hours`` (12) are deleted: votes last a lecture's session.
+vote of an open round. Questions not touched for ``--keep-hours`` (12) are deleted: votes last
+a lecture's session. A deleted vote is gone from the files, not only from the tables: sqlite's
+``secure_delete`` overwrites the freed bytes and a ``wal_checkpoint(TRUNCATE)`` after every
+deletion empties the write-ahead log (tests/test_poll_privacy.py reads the raw bytes).
+
+**The voter key is never written to disk** (decided for issue #39): it is derived (HMAC) from
+the service's hub API token, ``JUPYTERHUB_API_TOKEN``, which the hub hands the service in its
+environment. Whoever holds that token or the key could hash a class list and re-identify the
+votes; that is the hub's administrator only:
+
+* trial hub and TLJH: a managed service without a configured token gets a new one at every
+  hub start, kept in the hub's memory (its database holds only a hash). The key lives in
+  memory and changes with every hub start: a copy of ``votes.sqlite`` re-identifies nobody.
+  The hub restarting a killed service keeps the token, so a changed vote still replaces the
+  old one; after a *hub* restart during an open round, a student who votes again is counted
+  once more (close the round and open the next one);
+* Zero to JupyterHub: the chart generates the service's token once and keeps it in the hub's
+  Kubernetes Secret, readable by the cluster's administrators (who can read the hub's
+  database and cookie secret anyway); the key is then stable across hub restarts;
+* without a hub (tests, a manual run): a random key per process.
+
+A ``voter_key`` file left by an older version is overwritten and removed at start.
 
 Refused, changing nothing: no or unknown token (401), a token without the service's access or a
 student doing a lecturer's action (403), an unknown question (404), a round that is not open or
 a question re-declared with another number of options (409), a malformed body, a bad question
 id, round or option (400), a body over 1 KB (413), more than ``--rate`` requests a second from
-one user beyond a burst of ``--burst`` (429). A body over 1 MB is not even read (tornado
-answers 400 and closes the connection).
+one user beyond a burst of ``--burst`` (429). A body is streamed, never held beyond its first
+1 KB: an oversized one is read to its end and discarded, then refused with 413, so the answer
+also reaches the caller through the hub's proxy (configurable-http-proxy reports a connection
+closed while it still sends as 503). Only a body over 64 MB is not read: the connection is
+closed (tornado's 400 directly; through the proxy a 503).
 
     python genviz_poll.py [--state-dir DIR] [--ip IP] [--keep-hours H]
 
@@ -42,6 +65,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import hashlib
 import hmac
 import json
@@ -61,9 +85,13 @@ ROUNDS = ("1", "2", "observation")
 QUESTION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}")
 MIN_OPTIONS, MAX_OPTIONS = 2, 12
 MAX_BODY = 1024
-#: bodies up to this size are read and refused with 413; larger ones tornado refuses itself
-#: (400, connection closed) before reading them
+#: the server's limit for handlers that read a whole body (the lecture page's, lecture.py):
+#: tornado refuses a larger one itself (400, connection closed) unread
 MAX_REQUEST = 1024 * 1024
+#: the votes API streams: bodies up to this size are read (only the first MAX_BODY + 1 bytes
+#: kept) and refused with 413; larger ones are closed unread
+MAX_STREAMED = 64 * 1024 * 1024
+KEY_CONTEXT = b"genviz-poll voter key v1"
 MAX_QUESTIONS = 500
 MAX_WAIT_S = 25.0
 log = logging.getLogger("genviz-poll")
@@ -97,15 +125,48 @@ def round_json(r: str | None):
 
 # --- the store ---------------------------------------------------------------------------------
 
+def voter_key(token: str | None = None) -> bytes:
+    """The key of the voters' HMAC: derived from the service's hub API token (``token``, else
+    ``JUPYTERHUB_API_TOKEN``), or random for this process when there is none. Never stored."""
+    token = os.environ.get("JUPYTERHUB_API_TOKEN", "") if token is None else token
+    if not token:
+        return secrets.token_bytes(32)
+    return hmac.new(token.encode(), KEY_CONTEXT, hashlib.sha256).digest()
+
+
+def private_dir(path: str) -> None:
+    """``path`` exists and is 0700, however it was made (a hub config may have made it 0755)."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if os.stat(path).st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
+def private_file(path: str) -> None:
+    """``path`` exists and is 0600 (sqlite creates -wal and -shm with the database's mode)."""
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    if os.stat(path).st_mode & 0o077:
+        os.chmod(path, 0o600)
+
+
 class Store:
     """Questions and votes in sqlite, mirrored in memory; every change written before it is
-    acknowledged. Voters are kept as an HMAC of their name."""
+    acknowledged. Voters are kept as an HMAC of their name under ``key`` (default:
+    :func:`voter_key`), which is never written down."""
 
-    def __init__(self, state_dir: str, keep_hours: float = 12.0):
-        os.makedirs(state_dir, mode=0o700, exist_ok=True)
+    def __init__(self, state_dir: str, keep_hours: float = 12.0, key: bytes | None = None):
+        private_dir(state_dir)
         self.keep_s = keep_hours * 3600
-        self.key = self._key(os.path.join(state_dir, "voter_key"))
-        self.db = sqlite3.connect(os.path.join(state_dir, "votes.sqlite"), isolation_level=None)
+        self.key = voter_key() if key is None else key
+        if len(self.key) < 16:
+            raise ValueError("key must be at least 16 bytes")
+        self._forget_old_key(os.path.join(state_dir, "voter_key"))
+        path = os.path.join(state_dir, "votes.sqlite")
+        for p in (path, path + "-wal", path + "-shm"):
+            if p == path or os.path.exists(p):
+                private_file(p)
+        self.db = sqlite3.connect(path, isolation_level=None)
+        # a deleted row's bytes are overwritten, not only unlinked from the b-tree
+        self.db.execute("PRAGMA secure_delete=ON")
         self.db.execute("PRAGMA journal_mode=WAL")
         # WAL + NORMAL: a committed vote survives the service being killed or restarted (what
         # a hub does to it); only a power cut could lose the last ones. FULL would fsync once
@@ -132,21 +193,26 @@ class Store:
                 self.votes[qid][rnd][voter] = option
         self.changed: dict[str, asyncio.Event] = {}
         self.expire()
+        self._checkpoint()  # whatever an older version left in the log
 
     @staticmethod
-    def _key(path: str) -> bytes:
+    def _forget_old_key(path: str) -> None:
+        """An older version kept the key beside the votes: overwrite it and remove it."""
         try:
-            with open(path, "rb") as f:
-                key = f.read()
-            if len(key) >= 32:
-                return key
+            size = os.path.getsize(path)
+            with open(path, "r+b") as f:
+                f.write(b"\0" * size)
+                f.flush()
+                os.fsync(f.fileno())
+            os.remove(path)
+            log.info("removed the voter key file %s (the key is no longer stored)", path)
         except FileNotFoundError:
             pass
-        key = secrets.token_bytes(32)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as f:
-            f.write(key)
-        return key
+
+    def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database and empty it (after a deletion: the
+        log still holds the deleted rows' pages until then)."""
+        self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def _tx(self):
         """One transaction (the connection is in autocommit mode otherwise)."""
@@ -262,6 +328,7 @@ class Store:
             for i in ids:
                 self.db.execute("DELETE FROM votes WHERE question=?", (i,))
                 self.db.execute("DELETE FROM questions WHERE id=?", (i,))
+        self._checkpoint()
         for i in ids:
             self.questions.pop(i)
             self.votes.pop(i)
@@ -308,11 +375,40 @@ class RateLimit:
 
 # --- the web API -------------------------------------------------------------------------------
 
+def _sized(method):
+    """A handler's method, refusing first a body over MAX_BODY bytes (it has been read to its
+    end by then: an answer sent while the caller still sends is lost behind a proxy)."""
+
+    @functools.wraps(method)
+    def checked(self, *args):
+        if self.body_size > MAX_BODY:
+            raise Refused(413, f"the request body is over {MAX_BODY} bytes")
+        return method(self, *args)
+
+    return checked
+
+
+@web.stream_request_body
 class Base(web.RequestHandler):
-    """JSON in and out; the caller identified by the hub from their token before anything."""
+    """JSON in and out; the caller identified by the hub from their token before anything.
+
+    The body is streamed: its first MAX_BODY + 1 bytes are kept, the rest counted and dropped,
+    and every method refuses an oversized one (413) once it has arrived."""
 
     def initialize(self, app_state):
         self.s = app_state
+        self.body_bytes, self.body_size = b"", 0
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ("get", "post", "put", "delete"):
+            if name in cls.__dict__:
+                setattr(cls, name, _sized(cls.__dict__[name]))
+
+    def data_received(self, chunk: bytes) -> None:
+        self.body_size += len(chunk)
+        if len(self.body_bytes) <= MAX_BODY:
+            self.body_bytes += chunk[:MAX_BODY + 1 - len(self.body_bytes)]
 
     def set_default_headers(self):
         self.set_header("Content-Type", "application/json")
@@ -322,6 +418,8 @@ class Base(web.RequestHandler):
         """Tokens only, never cookies: no cross-site request can carry a token."""
 
     async def prepare(self):
+        # before the body is read (streamed): this handler drops what it does not keep
+        self.request.connection.set_max_body_size(MAX_STREAMED)
         if self.s["store"] is None:
             raise Refused(503, f"the poll service could not open its store "
                                f"({self.s['store_error']}); the hub's log says more")
@@ -349,12 +447,10 @@ class Base(web.RequestHandler):
                 not self.s["rate"].allow(self.user):
             raise Refused(429, f"too many requests: at most {self.s['rate'].rate:g} a second "
                                f"(after a burst of {self.s['rate'].burst})")
-        if len(self.request.body or b"") > MAX_BODY:
-            raise Refused(413, f"the request body is over {MAX_BODY} bytes")
 
     def body(self, allowed: set, required: set = frozenset()) -> dict:
         try:
-            data = json.loads(self.request.body or b"")
+            data = json.loads(self.body_bytes)
         except (ValueError, UnicodeDecodeError):
             raise Refused(400, "the body must be a JSON object") from None
         if not isinstance(data, dict):
@@ -546,6 +642,7 @@ async def serve(args) -> None:
     name = os.environ.get("JUPYTERHUB_SERVICE_NAME", "genviz-poll")
     # JupyterHub does not start when a managed service exits at start: a store that cannot be
     # opened (an unwritable or full disk) must not take the hub down with the votes
+    os.umask(0o077)  # whatever the service creates is its own
     try:
         store, store_error = Store(args.state_dir, args.keep_hours), ""
     except Exception as exc:  # noqa: BLE001 (any reason: say it on every request)

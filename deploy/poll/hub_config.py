@@ -24,6 +24,7 @@ and no single-user server is started. ``GENVIZ_LECTURE_URL`` tells the lecturer'
 page's public address (for its QR code), when ``public_url`` is known.
 """
 
+import os
 from pathlib import Path
 
 SERVICE = "genviz-poll"
@@ -41,6 +42,12 @@ ROLES = [
     {"name": "genviz-lecturer", "description": "Lecturers: run the room's votes",
      "scopes": [LECTURE_SCOPE, ACCESS_SCOPE], "groups": [INSTRUCTORS]},
 ]
+
+
+def private_dir(path) -> None:
+    """``path`` exists and is 0700 (the votes' folder: the service makes its files 0600)."""
+    Path(path).mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
 
 
 def service_url(host: str, port: int) -> str:
@@ -85,8 +92,8 @@ def configure(c, *, python: str, port: int, state_dir: str, host: str = "127.0.0
     apart from the hub's own settings (TLJH's jupyterhub_config.d: appends and updates are
     merged into TLJH's values).
     """
-    if user is None:  # runs as the hub's user: its working directory must exist (TLJH:
-        Path(state_dir).mkdir(parents=True, exist_ok=True)  # setup.sh makes it for its user)
+    if user is None:  # runs as the hub's user: its working directory must exist, private
+        private_dir(state_dir)  # from the start (TLJH: setup.sh makes it for its user)
     c.JupyterHub.services.append(service(python, port=port, state_dir=state_dir, host=host,
                                          environment=environment, user=user))
     c.JupyterHub.load_roles.extend(ROLES)

@@ -63,7 +63,7 @@ tljh-config set services.cull.every 300
 tljh-config set services.cull.users false
 tljh-config add-item users.admin instructor
 
-# The room votes: the poll service's own system user and state directory (votes, its key)
+# The room votes: the poll service's own system user and state directory (the votes; the voter key is never stored: genviz_poll.py)
 id -u genviz-poll >/dev/null 2>&1 || useradd --system --no-create-home \
   --home-dir "$POLL_STATE" --shell /usr/sbin/nologin genviz-poll
 mkdir -p "$POLL_STATE"

@@ -1,21 +1,33 @@
 """The content hash of an explorer's precomputed states (genviz.widgets.states).
 
-A grid is valid for one explorer made by one factory with given arguments, by this genviz and
-this matplotlib, in this style: :func:`grid_key` hashes the factory's name and arguments (arrays
-by dtype, shape and bytes; containers recursively; functions by name; other objects by their
-attributes), genviz's Python sources, matplotlib's version and every rcParam (lecture mode and
-figure sizes included), which controls are gridded and the values of the others.
+A grid is valid for one explorer made by one factory with given arguments, by this genviz's
+code and this matplotlib, in this style: :func:`grid_key` hashes the factory's name and
+arguments (arrays by dtype, shape and bytes; containers recursively; functions by name; other
+objects by their attributes), the code the factory runs (:func:`code_fingerprint`),
+matplotlib's version and every rcParam (lecture mode and figure sizes included), which controls
+are gridded and the values of the others.
+
+The code the factory runs (issue #39): the factory's module and every genviz module it imports,
+transitively (``import genviz.x``, ``from genviz.x import name``, relative imports, also inside
+functions; ``from package import name`` follows the submodule ``name`` when there is one, else
+the package's ``__init__``), each normalised by ``ast`` (docstrings and comments dropped,
+layout ignored). So a course update that fixes a docstring, a comment or a module no explorer
+of this kind uses keeps every precomputed grid, and a change to a study's maths changes exactly
+the keys of the explorers whose factory imports it. A factory outside genviz (a notebook's)
+falls back to every genviz source (:func:`source_fingerprint`).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import pathlib
 
 import matplotlib
 import numpy as np
 
-__all__ = ["grid_key", "source_fingerprint", "gridded", "base_values"]
+__all__ = ["grid_key", "source_fingerprint", "code_fingerprint", "genviz_imports", "gridded",
+           "base_values"]
 
 
 def _feed(h, obj, depth=0) -> None:
@@ -73,6 +85,118 @@ def source_fingerprint() -> str:
     return _SOURCE_FINGERPRINT
 
 
+_ROOT = pathlib.Path(__file__).resolve().parents[1]  # the genviz package folder
+
+
+def _module_file(name: str, root: pathlib.Path) -> pathlib.Path | None:
+    """The source file of genviz module ``name`` under ``root`` (the package folder)."""
+    parts = name.split(".")
+    if parts[0] != "genviz":
+        return None
+    base = root.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py") if parts[1:] else None, base / "__init__.py"):
+        if path is not None and path.is_file():
+            return path
+    return None
+
+
+_PARSED: dict[pathlib.Path, ast.Module] = {}
+
+
+def _parsed(path: pathlib.Path) -> ast.Module:
+    """The module's syntax tree (parsed once per process; its docstrings are dropped once
+    :func:`_normalised` has read it, its imports are never changed)."""
+    if path not in _PARSED:
+        _PARSED[path] = ast.parse(path.read_text(encoding="utf-8"))
+    return _PARSED[path]
+
+
+_NORMALISED: dict[pathlib.Path, str] = {}
+
+
+def _normalised(path: pathlib.Path) -> str:
+    """The module's code without docstrings, comments or layout (``ast.dump``; once per
+    process)."""
+    if path not in _NORMALISED:
+        _NORMALISED[path] = _strip_docstrings(path)
+    return _NORMALISED[path]
+
+
+def _strip_docstrings(path: pathlib.Path) -> str:
+    tree = _parsed(path)  # the cached tree, in place: only docstrings go, every import stays
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def genviz_imports(name: str, root: pathlib.Path | None = None) -> list[str]:
+    """Module ``name`` and every genviz module it imports, transitively, sorted (see the
+    module docstring for what counts).
+
+    >>> "genviz.widgets.states" in genviz_imports("genviz.widgets._base")
+    True
+    >>> "genviz.studies.gaussian" in genviz_imports("genviz.studies.knn")
+    False
+    """
+    root = _ROOT if root is None else pathlib.Path(root)
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        mod = todo.pop()
+        if mod in seen:
+            continue
+        path = _module_file(mod, root)
+        if path is None:
+            continue
+        seen.add(mod)
+        package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
+        for node in ast.walk(_parsed(path)):
+            if isinstance(node, ast.Import):
+                todo.extend(a.name for a in node.names if a.name.split(".")[0] == "genviz")
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    up = package.split(".")
+                    up = up[:len(up) - (node.level - 1)]
+                    target = ".".join(up + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                if target.split(".")[0] != "genviz":
+                    continue
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    todo.append(sub if _module_file(sub, root) is not None and
+                                (_module_file(target, root) is None or
+                                 _module_file(sub, root) != _module_file(target, root))
+                                else target)
+    return sorted(seen)
+
+
+_CODE_FINGERPRINTS: dict[tuple, str] = {}
+
+
+def code_fingerprint(name: str, root: pathlib.Path | None = None) -> str:
+    """A hash of the code genviz module ``name`` runs: itself and the genviz modules it
+    imports, transitively, each without docstrings and comments (computed once per module and
+    process); :func:`source_fingerprint` for a module outside genviz. ``root``: the genviz
+    package folder (default: this one)."""
+    root = _ROOT if root is None else pathlib.Path(root)
+    if (root, name) not in _CODE_FINGERPRINTS:
+        modules = genviz_imports(name, root)
+        if not modules:
+            _CODE_FINGERPRINTS[root, name] = source_fingerprint()
+        else:
+            h = hashlib.sha256()
+            for mod in modules:
+                h.update(mod.encode() + b"\0" + _normalised(_module_file(mod, root)).encode()
+                         + b"\0")
+            _CODE_FINGERPRINTS[root, name] = h.hexdigest()[:16]
+    return _CODE_FINGERPRINTS[root, name]
+
+
 def grid_key(explorer) -> str | None:
     """The content hash of an explorer's grid, or None (no factory recorded, no gridded
     control)."""
@@ -84,7 +208,7 @@ def grid_key(explorer) -> str | None:
     h.update(f"{fn.__module__}.{fn.__qualname__}".encode())
     _feed(h, list(args))
     _feed(h, dict(kwargs))
-    h.update(source_fingerprint().encode())
+    h.update(code_fingerprint(fn.__module__).encode())
     h.update(matplotlib.__version__.encode())
     h.update(repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items())).encode())
     _feed(h, base_values(core))

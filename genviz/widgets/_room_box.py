@@ -9,8 +9,9 @@ only on the hub (:func:`genviz.widgets.room.on_hub`); off the hub none of this r
   vote is open, or for the second vote after the discussion. It never shows anybody's votes.
 * :class:`LectureVote` -- lecture mode, for the hub's instructors: the box is the room's vote,
   the question, the lecturer's panel (:class:`genviz.widgets.room.LecturerPanel`) and what to
-  do next; the most chosen option of each closed round is the record's vote 1 and vote 2, so
-  the observation box's Reveal and the review follow the room.
+  do next; the most chosen option of each closed round is the record's vote 1 and vote 2 (the
+  first of a tie: a record holds one option), so the observation box's Reveal and the review
+  follow the room; every sentence names a tie as a tie (:func:`genviz.widgets.room.room_choice`).
 
 The box gives them its parts (``prediction``, ``record``, ``radio``, ``button``, ``feedback``,
 ``question``) and four methods: ``_stage(stage, value)`` (its hook, ``report_stage``),
@@ -193,8 +194,12 @@ class LectureVote:
                     if new is not None:
                         self._stage(stage, new)
 
-            def share(rnd, i):
-                return f"{self._opt(i)} ({counts[rnd][i]} of {voters[rnd]})"
+            def share(rnd):  # the round's choice, a tie named as one
+                return room.room_choice(counts[rnd], voters[rnd], self._opt)
+
+            def chose(rnd):
+                text = share(rnd)
+                return text if text.startswith("a tie") else f"most chose {text}"
 
             if open_ == 1:
                 text = (f"<b>The room is voting</b> in their notebooks: {voters['1']} answered. "
@@ -205,15 +210,15 @@ class LectureVote:
             elif vote1 is None:
                 text = "No answers yet: press <b>Open vote</b> again when the room is ready."
             elif vote2 is None or (not state["revealed"] and not voters["2"]):
-                text = (f"<b>Vote 1:</b> most chose {share('1', vote1)}. <b>Discuss with your "
+                text = (f"<b>Vote 1:</b> {chose('1')}. <b>Discuss with your "
                         f"neighbour:</b> convince them of your answer. Then press "
                         f"<b>Second vote</b>.")
             else:
-                second = (f"<b>vote 2:</b> {share('2', vote2)}" if voters["2"] else
+                second = (f"<b>vote 2:</b> {share('2')}" if voters["2"] else
                           "no second vote")
                 then_ = ("" if state["revealed"] else
                          "Press <b>Reveal</b> to show the first vote against the second. ")
-                text = (f"<b>Vote 1:</b> {share('1', vote1)}; {second}. {then_}"
+                text = (f"<b>Vote 1:</b> {share('1')}; {second}. {then_}"
                         f"{self._now_try()}")
             self.feedback.value = f"<div>{text}</div>"
             self._touched()

@@ -19,6 +19,7 @@ import ipywidgets as widgets
 
 from genviz.exercises._core import parse_answer
 from genviz.plots.style import is_lecture_mode
+from genviz.widgets import room as _room
 from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
                                         _check_prediction, _md, _option, _report)
 
@@ -292,10 +293,10 @@ def _room_votes(p, record) -> str:
     room = record.room
 
     def one(rnd, i):
-        text = _md(_option(p, i))
-        if room is not None and room["voters"][rnd]:
-            text += f" ({room['counts'][rnd][i]} of {room['voters'][rnd]})"
-        return text
+        if room is not None and room["voters"][rnd]:  # the room's counts: a tie named as one
+            return _room.room_choice(room["counts"][rnd], room["voters"][rnd],
+                                     lambda j: _md(_option(p, j)))
+        return _md(_option(p, i))
 
     if room is not None and not room["voters"]["2"]:
         return f"{one('1', record.vote1)} (no second vote)"

@@ -51,7 +51,8 @@ from genviz.widgets._room_client import (LETTERS, ROUNDS, TIMEOUT, Outcome, Room
                                          check_round, connect, on_hub)
 
 __all__ = ["Outcome", "Room", "on_hub", "connect", "vote", "observe", "send_stage",
-           "question_id_for", "is_lecturer", "voila_lecture", "majority", "room_chart_html",
+           "question_id_for", "is_lecturer", "voila_lecture", "majority", "leaders", "room_choice",
+           "room_chart_html",
            "LecturerPanel", "lecturer_panel", "TIMEOUT", "ROUNDS", "LECTURE_TEMPLATE"]
 
 #: the Voila template of lecture mode (share/jupyter/voila/templates/genviz-lecture)
@@ -183,7 +184,8 @@ def voila_lecture(env=None) -> bool:
 
 
 def majority(counts) -> int | None:
-    """The option most chosen (the first of a tie), or None without answers.
+    """The option most chosen (the first of a tie: a record holds one option), or None
+    without answers. What is *said* about a round is :func:`room_choice`, which names a tie.
 
     >>> majority([3, 5, 5]), majority([0, 0])
     (1, None)
@@ -192,6 +194,40 @@ def majority(counts) -> int | None:
     if not counts or max(counts) <= 0:
         return None
     return counts.index(max(counts))
+
+
+def leaders(counts) -> list[int]:
+    """Every option with the most answers (more than one: a tie), [] without answers.
+
+    >>> leaders([3, 5, 5]), leaders([1, 0]), leaders([0, 0])
+    ([1, 2], [0], [])
+    """
+    counts = list(counts)
+    if not counts or max(counts) <= 0:
+        return []
+    return [i for i, n in enumerate(counts) if n == max(counts)]
+
+
+def room_choice(counts, voters: int, option_html) -> str:
+    """What a round's answers chose, as HTML: ``(b) (3 of 5)``, or for a tie every leading
+    option, ``a tie between (a) and (b) (1 each of 2)``; ``no answers`` without any.
+    ``option_html(i)`` is option ``i`` as HTML.
+
+    >>> room_choice([1, 3, 1], 5, "({})".format)
+    '(1) (3 of 5)'
+    >>> room_choice([1, 1, 0], 2, "({})".format)
+    'a tie between (0) and (1) (1 each of 2)'
+    >>> room_choice([2, 2, 2], 6, "({})".format)
+    'a tie between (0), (1) and (2) (2 each of 6)'
+    """
+    top = leaders(counts)
+    if not top:
+        return "no answers"
+    names = [option_html(i) for i in top]
+    n = list(counts)[top[0]]
+    if len(top) == 1:
+        return f"{names[0]} ({n} of {voters})"
+    return f"a tie between {', '.join(names[:-1])} and {names[-1]} ({n} each of {voters})"
 
 
 # --- the lecturer's view -------------------------------------------------------------------------

@@ -8,8 +8,9 @@ static backgrounds shared. The browser then redraws those controls with no serve
 
 A grid is a build artifact, never committed and never rebuilt per student. Its key
 (:func:`grid_key`) hashes the explorer factory and its arguments (arrays by their bytes), the
-genviz sources, matplotlib's version and rcParams (lecture mode included), and the gridded
-controls' base. Where grids are found, in order:
+code the factory runs (its module and the genviz modules it imports, without docstrings and
+comments: a course update that fixes documentation keeps every grid), matplotlib's version and
+rcParams (lecture mode included), and the gridded controls' base. Where grids are found, in order:
 
 1. ``GENVIZ_STATES_PATH`` (directories separated by ``os.pathsep``) and
    ``<sys.prefix>/share/genviz/states``: read-only prebuilt directories (a hub image builds

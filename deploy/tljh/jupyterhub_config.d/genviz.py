@@ -46,6 +46,9 @@ c.JupyterHub.active_server_limit = int(os.environ.get("GENVIZ_HUB_MAX_SERVERS", 
 c.JupyterHub.template_paths = [f"{GENVIZ_REPO}/deploy/templates"]
 c.JupyterHub.template_vars = {"genviz_max_servers": c.JupyterHub.active_server_limit}
 c.Spawner.default_url = "/lab"
+# nbgrader's tools only for the group "instructors" (deploy/grader_tools.py; issue #39)
+_grader = _load(f"{GENVIZ_REPO}/deploy/grader_tools.py", "genviz_grader_tools")
+_grader.configure(c, grader_dir=_grader.grader_config(GENVIZ_REPO))
 
 # The room votes (issue #31): the poll service beside TLJH's hub, as its own system user
 # (setup.sh creates `genviz-poll` and its state directory); TLJH's admins (users.admin) form
