@@ -62,6 +62,7 @@ import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -258,7 +259,11 @@ def _gv_record(self, *args, **kwargs):
                    explanation=self.explanation, reasons=list(self.reasons))
     obs = getattr(self, "observation", None)
     if obs is not None:
-        rec["observation"] = {"prompt": obs.prompt, "value": float(obs._answer),
+        values = list(_gv_np.ravel(_gv_np.asarray(obs._answer, dtype=float)))
+        if obs.expected_before is not None:
+            values += list(_gv_np.ravel(_gv_np.asarray(obs.expected_before, dtype=float)))
+        rec["observation"] = {"prompt": obs.prompt, "value": float(values[0]),
+                              "values": [float(v) for v in values], "stages": list(obs.stages),
                               "rtol": obs.rtol, "atol": obs.atol}
     _gv_records.append(rec)
 _gv_core.Exercise.__init__ = _gv_record
@@ -288,16 +293,6 @@ def _gv_cycle(box):
     if missing:
         out["problems"].append(f"the setting names controls the explorer does not have: {missing}")
         return out
-    for k, v in obs.setting.items():
-        ex.controls[k].value = v
-    if ex.error:
-        out["problems"].append(f"the explorer shows an error at the setting: {ex.error}")
-        return out
-    live = float(obs.reference(ex.view.state))
-    out.update(live=live, expected=float(obs._answer))
-    if not abs(live - obs._answer) <= obs.atol + obs.rtol * abs(obs._answer) + 1e-12:
-        out["problems"].append(f"the explorer shows {live!r} at the setting, the builder "
-                               f"computed {float(obs._answer)!r}")
     pbox = _gv_boxes["prediction"].get(p.id)
     if pbox is None:
         out["problems"].append("no prediction box with this id ran before")
@@ -305,10 +300,27 @@ def _gv_cycle(box):
     if box.explanation.value:
         out["problems"].append("the explanation was in the page before the observation")
     pbox.select(p.correct[0])
-    pbox.commit()
-    box.record_reading(repr(live))
-    if not (box.last is not None and box.last.correct):
-        out["problems"].append(f"the reading {live!r} was not accepted: {box.last}")
+    pbox.commit("a reason written before the explorer")
+    out["stages"] = list(obs.stages)
+    for stage in obs.stages:  # before (a change), then after: each at its own setting
+        for k, v in obs.setting_at(stage).items():
+            ex.controls[k].value = v
+        if ex.error:
+            out["problems"].append(f"the explorer shows an error at the {stage} setting: "
+                                   f"{ex.error}")
+            return out
+        live = _gv_np.asarray(obs.reference(ex.view.state, stage), dtype=float)
+        want = _gv_np.asarray(obs.expected_before if stage == "before" else obs._answer,
+                              dtype=float)
+        out.update(live=live.tolist(), expected=want.tolist())
+        if not _gv_np.all(_gv_np.abs(live - want) <= obs.atol + obs.rtol * _gv_np.abs(want)
+                          + 1e-12):
+            out["problems"].append(f"the explorer shows {live.tolist()!r} at the {stage} "
+                                   f"setting, the builder computed {want.tolist()!r}")
+        typed = ", ".join(repr(float(v)) for v in _gv_np.ravel(live))
+        box.record_reading(typed, stage=stage)
+        if not (box.last is not None and box.last.correct):
+            out["problems"].append(f"the {stage} reading {typed} was not accepted: {box.last}")
     if _gv_core._markdown_to_html(p.explanation) not in box.explanation.value:
         out["problems"].append("the explanation did not appear after the observation")
     return out
@@ -595,11 +607,12 @@ def explanation_states_outcome(record: dict) -> list[str]:
     """Numbers of a prediction's prompt, options, reasons and explanation that are its
     observation's value (at the observation's tolerance; one-digit values aside)."""
     obs = record.get("observation")
-    if obs is None or _round_at(obs["value"], obs):
+    if obs is None:
         return []
     shown = " ".join([record["prompt"], *record["options"], *(r or "" for r in record["reasons"]),
                       record["explanation"]])
-    return [raw for raw, x in numbers_in(shown) if _close(x, obs["value"], obs)]
+    return [raw for value in obs.get("values", [obs["value"]]) if not _round_at(value, obs)
+            for raw, x in numbers_in(shown) if _close(x, value, obs)]
 
 
 @pytest.mark.slow
@@ -634,6 +647,47 @@ def test_every_prediction_reads_its_explorer_and_goes_through_the_cycle(path):
     assert {c["id"]: c["problems"] for c in cycles if c["problems"]} == {}
 
 
+#: A prediction about a change: a control moved from one value to another, or a claim at two
+#: settings ("at m = 10 and at all m = 1780").
+CHANGE = re.compile(r"\bfrom\b[^.?]{0,80}\bto\b|\b(raise|narrow|shrink|drag|move|flip|switch|add)"
+                    r"\b|\bat\b[^.?]{0,60}\band at\b", re.IGNORECASE)
+#: Predictions about a change in the notebooks another helper edits this round (05, 09; issue
+#: #40 item 1): their observation still records one "after" value. Only shrinks.
+ONE_SIDED_PENDING = {"05-bin-origin", "05-tiny-bandwidth", "05-cv-fewer-points", "05-2d-peak",
+                     "09-noise-and-k", "09-regression-k", "09-projection-spread"}
+
+
+def one_sided_changes(records) -> list[str]:
+    """Predictions about a change (``CHANGE`` in the prompt) whose observation records only the
+    "after": what decides them is the before/after pair (or its ratio or difference)."""
+    return [r["id"] for r in records if r["cls"] == "Prediction" and r.get("observation")
+            and CHANGE.search(r["prompt"]) and "before" not in r["observation"]["stages"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _params(TOPICS))
+def test_every_prediction_about_a_change_records_before_and_after(path):
+    found = set(one_sided_changes(exercise_records(path)))
+    assert found - ONE_SIDED_PENDING == set()
+
+
+def test_the_change_rule_finds_a_prediction_that_records_only_the_after():
+    """Planted: the prediction of notebook 02 as it was before issue #40 (one reading at ρ =
+    0.9) fails; with its "before" it passes; a prediction about no change needs none."""
+    obs = {"prompt": "Set ρ = 0.9. What is the peak?", "value": 0.3651, "stages": ["after"]}
+    old = {"cls": "Prediction", "id": "02-peak-with-rho", "observation": obs,
+           "prompt": "The explorer starts at ρ = 0.5. When you drag ρ to 0.9, what does the "
+                     "peak do?"}
+    assert one_sided_changes([old]) == ["02-peak-with-rho"]
+    fixed = {**old, "observation": {**obs, "stages": ["before", "after"]}}
+    assert one_sided_changes([fixed]) == []
+    for prompt in ("Narrow the bins from 1 to 0.1. What happens?",
+                   "Who is ahead, at m = 10 and at m = 1780?", "Switch the data to outliers."):
+        assert one_sided_changes([{**old, "prompt": prompt}]) == ["02-peak-with-rho"]
+    still = {**old, "prompt": "With α = 1, set the query to (Sunny, Hot). What is P(Yes | x)?"}
+    assert one_sided_changes([still]) == []
+
+
 def test_the_kernel_cycle_check_finds_a_wrong_reference_and_a_missing_control():
     """The function the recording hook runs in the kernel (``_gv_cycle``), on planted boxes: an
     observation whose builder value is not what its explorer shows, one naming a control the
@@ -643,7 +697,7 @@ def test_the_kernel_cycle_check_finds_a_wrong_reference_and_a_missing_control():
     from genviz.widgets import gaussian_explorer
     from genviz.widgets.exercises import observation_box, prediction_box
 
-    namespace = {"_gv_core": core, "_gv_boxes": {"prediction": {}, "observation": []}}
+    namespace = {"_gv_core": core, "_gv_np": np, "_gv_boxes": {"prediction": {}, "observation": []}}
     exec(HOOK[HOOK.index("def _gv_cycle"):], namespace)
     cycle = namespace["_gv_cycle"]
     explorer = gaussian_explorer(rho=0.5)
@@ -657,7 +711,7 @@ def test_the_kernel_cycle_check_finds_a_wrong_reference_and_a_missing_control():
         return observation_box(p, explorer if with_explorer else None, lecture=False)
 
     sound = cycle(planted("99-sound", 0.36515, {"rho": 0.9}))
-    assert sound["problems"] == [] and abs(sound["live"] - 0.36515) < 1e-4
+    assert sound["problems"] == [] and abs(sound["live"] - 0.36515) < 1e-4 and sound["stages"] == ["after"]
     wrong = cycle(planted("99-wrong", 0.5, {"rho": 0.9}))
     assert "the builder computed 0.5" in wrong["problems"][0]
     missing = cycle(planted("99-missing", 0.36515, {"rho": 0.9, "tilt": 1.0}))

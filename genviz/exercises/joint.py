@@ -126,9 +126,10 @@ def predict_empty_share(records, names, d=4, *, seed=0) -> Prediction:
                  None],
         claims=[r"most cells are empty", r"records (crowd|pile)[^.]{0,40}(few|combinations)"],
         observation=Observation(
-            f"Set d = {d} and keep n = {n}. What share of the cells is empty (the readout's "
-            f"'empty cells', in %)?",
+            f"Keep n = {n}. Compare the share of empty cells at d = {d - 1} with the share at "
+            f"d = {d}: record both.",
             100 * empty, setting={"d": d, "n": n}, read=lambda state: 100 * state["empty_at_d"],
+            before={"d": d - 1}, expected_before=100 * float(curve["empty_fraction"][d - 2]),
             what="the share of empty cells", unit="%",
             hint="read the readout's line 'empty cells' (a percentage, 1 decimal).",
             atol=0.06))
