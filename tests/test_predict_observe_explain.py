@@ -486,3 +486,15 @@ def test_a_typed_email_is_checked_as_its_bag_of_words_and_never_printed_twice():
     off = obs.check_reading("1.5", values={"text": email + " razor", "model": "multinomial"})
     assert "remove 'razor'" in off.message
     assert obs.check_reading("1.5", values={"text": "", "model": "multinomial"}).correct is None
+
+
+def test_the_answer_ends_with_one_full_stop():
+    p = Prediction("q", ["They vanish.", "They stay", "They double"], "They vanish.",
+                   id="99-stop", explanation=EXPLAIN, observation=_obs())
+    box = prediction_box(p, lecture=False)
+    box.select("They stay")
+    box.commit("r")
+    obs_box = observation_box(p, FakeExplorer({"rho": 0.9}, {"peak": 0.36518}))
+    obs_box.record_reading("0.3652")
+    page = obs_box.explanation.value
+    assert "They vanish.." not in page and "They vanish. " in page

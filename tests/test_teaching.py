@@ -59,6 +59,7 @@ rewritten by issue #30's practice.
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -686,6 +687,120 @@ def test_the_change_rule_finds_a_prediction_that_records_only_the_after():
         assert one_sided_changes([{**old, "prompt": prompt}]) == ["02-peak-with-rho"]
     still = {**old, "prompt": "With α = 1, set the query to (Sunny, Hot). What is P(Yes | x)?"}
     assert one_sided_changes([still]) == []
+
+
+# --- issue #40 item 4: cues (option lengths, paraphrased claims) -----------------------------
+
+def longest_right_count(records) -> tuple[int, float, list[str]]:
+    """Over the choices and predictions: how many have their (first) right option as the
+    uniquely longest, how many would by chance (the sum of 1/number of options: the fair share)
+    and which items they are."""
+    items = [r for r in records if "options" in r]
+    flagged = []
+    for r in items:
+        lengths = [len(o) for o in r["options"]]
+        right = lengths[r["correct"][0]]
+        if lengths.count(max(lengths)) == 1 and right == max(lengths):
+            flagged.append(r.get("id") or r["prompt"][:50])
+    return len(flagged), sum(1 / len(r["options"]) for r in items), flagged
+
+
+def test_the_length_rule_finds_a_course_whose_right_option_is_the_longest():
+    def item(k, right_longest):
+        opts = ["short", "brief", "a much longer and careful option"]
+        if not right_longest:
+            opts = ["a much longer and careful option", "brief", "short"]
+        return {"id": f"99-i{k}", "prompt": "q", "options": opts, "correct": [2]}
+    cued = [item(k, True) for k in range(9)]
+    count, fair, flagged = longest_right_count(cued)
+    assert count == 9 and abs(fair - 3.0) < 1e-9 and count > fair and flagged[0] == "99-i0"
+    fair_course = [item(k, k % 3 == 0) for k in range(9)]
+    count, fair, _ = longest_right_count(fair_course)
+    assert count == 3 and count <= fair
+    tie = {"id": "99-tie", "prompt": "q", "options": ["aaaa", "bbbb", "c"], "correct": [0]}
+    assert longest_right_count([tie])[0] == 0  # a tie for the longest is no signal
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="issue #40 item 4: the right option is still the "
+                   "uniquely longest in more than its fair share of the course's choice items "
+                   "(the items longest_right_count lists); fix them, then drop this mark")
+def test_option_lengths_carry_no_signal_over_the_course():
+    count, fair, flagged = longest_right_count(course_records())
+    assert count <= math.ceil(fair), (count, fair, flagged)
+
+
+# Claims read as paraphrases: an item's claim (a regular expression) becomes its key terms — the
+# content words outside alternatives, and one term per alternative group — and a sentence of
+# earlier text that holds every key term (by the first five letters, in any order) states it
+# in other words. ``matching_claims`` reads one regex per item; this reads what it says.
+_STOP = set("""that this with from have been were their there which what when where while into
+onto than then them they these those each every only also more most less least much many
+some same other such very just does done doing over under about after before both either
+neither your yours will would could should shall must can may might it's its""".split())
+_WORD = re.compile(r"[a-zα-ω0-9]+(?:\.[0-9]+)?")
+
+
+def _stem(word):
+    word = word.lower()
+    return word if word.replace(".", "").isdigit() else word[:5]
+
+
+def _content(text):
+    return [w for w in _WORD.findall(text.lower())
+            if (len(w) >= 4 and w not in _STOP) or w.replace(".", "").isdigit()]
+
+
+def claim_terms(claim: str) -> list[set[str]]:
+    """A claim's key terms: a list of sets of stems (one of each set must be in a sentence)."""
+    text = re.sub(r"\[\^[^\]]*\]\{\d*,?\d*\}|\\[wsb][*+?]?|\{\d*,?\d*\}|\[[^\]]*\]", " ", claim)
+    terms = []
+
+    def group(m):
+        alts = [_content(a) for a in m.group(1).split("|")]
+        if all(alts):
+            terms.append({_stem(a[-1]) for a in alts})
+        return " "
+    while re.search(r"\(\??:?([^()]*)\)", text):
+        text = re.sub(r"\(\??:?([^()]*)\)\??", group, text)
+    text = text.replace("\\", " ")
+    terms += [{_stem(w)} for w in _content(text)]
+    return terms
+
+
+def paraphrases(claims, text: str) -> list[str]:
+    """The claims whose key terms (at least two) all appear in one sentence of ``text``."""
+    sentences = re.split(r"(?<=[.!?;:])\s+|\n+", text.lower())
+    out = []
+    for claim in claims:
+        terms = claim_terms(claim)
+        if len(terms) < 2:
+            continue
+        for s in sentences:
+            words = {_stem(w) for w in _WORD.findall(s)}
+            if all(t & words for t in terms):
+                out.append(claim)
+                break
+    return out
+
+
+def test_the_paraphrase_reader_finds_a_claim_said_in_other_words():
+    """Planted: 10's objective 10.3 ("find where their learning curves cross") against the
+    claim "so the curves cross", which the regex reader does not match; and others."""
+    from genviz.exercises import matching_claims
+    objective = "- compare two learners by their learning curves and find where their " \
+                "learning curves cross (objective 3)."
+    assert matching_claims([r"so the curves cross"], objective) == []
+    assert paraphrases([r"so the curves cross"], objective) == [r"so the curves cross"]
+    claim = r"(larger|large) c[^.]{0,60}(fewer emails|conservative)"
+    assert claim_terms(claim) == [{"large"}, {"email", "conse"}]
+    said = "With a larger threshold the filter gets conservative: it flags less."
+    assert paraphrases([claim], said) == [claim]
+    assert paraphrases([claim], "A larger table. The filter is conservative.") == []
+    assert paraphrases([r"gda models the correlation"], "GDA, which models the correlation "
+                       "between the features, ...") == [r"gda models the correlation"]
+    assert paraphrases([r"so the curves cross"], "The curves are far apart.") == []
+    assert paraphrases([r"one"], "one") == []  # fewer than two key terms: left to the regex
 
 
 def test_the_kernel_cycle_check_finds_a_wrong_reference_and_a_missing_control():

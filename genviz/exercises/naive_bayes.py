@@ -358,7 +358,7 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
     return Prediction(
         f"Raise the bandwidth $h$ from {h_from:g} to {h_to:g}. What happens to the test accuracy "
         "of KDE naive Bayes?",
-        ["It rises: smoother densities generalise better.",
+        ["It rises: smoother densities generalise better to new points.",
          "It falls, to about Gaussian naive Bayes' level or below.", "It stays about the same."],
         answer, id="08-wide-kde",
         explanation=("A very wide kernel blurs each class into one broad hump: class \"two\" "

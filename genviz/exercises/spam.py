@@ -209,7 +209,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
     return Prediction(
         f"The email below is classified by its log-odds. Add the word {word!r} once to it. "
         "What happens?",
-        ["The log-odds drops and the verdict flips.",
+        ["The log-odds drops, and the verdict flips to the other side.",
          "The log-odds drops, but the verdict stays the same.",
          "The log-odds rises.", "Nothing: the filter ignores the word."], answer,
         id="07-added-word",

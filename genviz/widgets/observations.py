@@ -269,7 +269,7 @@ class ObservationBox(widgets.VBox):
         right = " or ".join(_md(_option(p, i)) for i in p.correct)
         self.explanation.value = (
             f"<table class='genviz-saw'>{table}</table>"
-            f"<p><b>{who} {verdict}.</b> The answer: {right}. "
+            f"<p><b>{who} {verdict}.</b> The answer: {right}{_stop(right)} "
             f"{_md(reason) if reason and not held else ''}</p>"
             f"<div>{_md(p.explanation)}</div>")
         if not self.lecture:
@@ -321,6 +321,11 @@ class ObservationBox(widgets.VBox):
         return {**data, "text/html": static_observation_html(self.prediction),
                 "text/plain": f"Observe: {self.observation.prompt} Run this notebook to record "
                               f"it; then the explanation is shown."}
+
+
+def _stop(text: str) -> str:
+    """A full stop after ``text`` unless it already ends a sentence ("… vanish." takes none)."""
+    return "" if text.rstrip().endswith((".", "!", "?")) else "."
 
 
 def _room_votes(p, record) -> str:
