@@ -91,7 +91,11 @@ def _gv_record(self, *args, **kwargs):
                    explanation=self.explanation, reasons=list(self.reasons))
     obs = getattr(self, "observation", None)
     if obs is not None:
-        rec["observation"] = {"prompt": obs.prompt, "value": float(obs._answer),
+        values = list(_gv_np.ravel(_gv_np.asarray(obs._answer, dtype=float)))
+        if obs.expected_before is not None:
+            values += list(_gv_np.ravel(_gv_np.asarray(obs.expected_before, dtype=float)))
+        rec["observation"] = {"prompt": obs.prompt, "value": float(values[0]),
+                              "values": [float(v) for v in values], "stages": list(obs.stages),
                               "rtol": obs.rtol, "atol": obs.atol}
     _gv_records.append(rec)
 _gv_core.Exercise.__init__ = _gv_record
@@ -121,16 +125,6 @@ def _gv_cycle(box):
     if missing:
         out["problems"].append(f"the setting names controls the explorer does not have: {missing}")
         return out
-    for k, v in obs.setting.items():
-        ex.controls[k].value = v
-    if ex.error:
-        out["problems"].append(f"the explorer shows an error at the setting: {ex.error}")
-        return out
-    live = float(obs.reference(ex.view.state))
-    out.update(live=live, expected=float(obs._answer))
-    if not abs(live - obs._answer) <= obs.atol + obs.rtol * abs(obs._answer) + 1e-12:
-        out["problems"].append(f"the explorer shows {live!r} at the setting, the builder "
-                               f"computed {float(obs._answer)!r}")
     pbox = _gv_boxes["prediction"].get(p.id)
     if pbox is None:
         out["problems"].append("no prediction box with this id ran before")
@@ -138,10 +132,27 @@ def _gv_cycle(box):
     if box.explanation.value:
         out["problems"].append("the explanation was in the page before the observation")
     pbox.select(p.correct[0])
-    pbox.commit()
-    box.record_reading(repr(live))
-    if not (box.last is not None and box.last.correct):
-        out["problems"].append(f"the reading {live!r} was not accepted: {box.last}")
+    pbox.commit("a reason written before the explorer")
+    out["stages"] = list(obs.stages)
+    for stage in obs.stages:  # before (a change), then after: each at its own setting
+        for k, v in obs.setting_at(stage).items():
+            ex.controls[k].value = v
+        if ex.error:
+            out["problems"].append(f"the explorer shows an error at the {stage} setting: "
+                                   f"{ex.error}")
+            return out
+        live = _gv_np.asarray(obs.reference(ex.view.state, stage), dtype=float)
+        want = _gv_np.asarray(obs.expected_before if stage == "before" else obs._answer,
+                              dtype=float)
+        out.update(live=live.tolist(), expected=want.tolist())
+        if not _gv_np.all(_gv_np.abs(live - want) <= obs.atol + obs.rtol * _gv_np.abs(want)
+                          + 1e-12):
+            out["problems"].append(f"the explorer shows {live.tolist()!r} at the {stage} "
+                                   f"setting, the builder computed {want.tolist()!r}")
+        typed = ", ".join(repr(float(v)) for v in _gv_np.ravel(live))
+        box.record_reading(typed, stage=stage)
+        if not (box.last is not None and box.last.correct):
+            out["problems"].append(f"the {stage} reading {typed} was not accepted: {box.last}")
     if _gv_core._markdown_to_html(p.explanation) not in box.explanation.value:
         out["problems"].append("the explanation did not appear after the observation")
     return out

@@ -157,8 +157,12 @@ def test_predict_correlation_against_scikit_learn():
     pr = nx.predict_correlation()
     assert pr.check("GDA's rises; naive Bayes' stays about the same.").correct
     assert not pr.check("Both rise.").correct
-    r = nb_vs_gda(0.95)
-    assert pr.observation._answer == pytest.approx(r.accuracy_gda - r.accuracy_nb)
+    r, r0 = nb_vs_gda(0.95), nb_vs_gda(0.0)
+    # both accuracies, before (rho = 0) and after (rho = 0.95): what decides the claim
+    assert pr.observation._answer == pytest.approx([r.accuracy_gda, r.accuracy_nb])
+    assert pr.observation.expected_before == pytest.approx([r0.accuracy_gda, r0.accuracy_nb])
+    assert pr.observation.before == {"rho": 0.0}
+    assert pr.observation._answer == pytest.approx([acc[0.95][1], acc[0.95][0]], abs=0.02)
 
 
 def _two_classes(n, rng):
@@ -183,7 +187,7 @@ def test_predict_wide_kde_against_scikit_learn_kernel_density():
     assert acc(3.0) < acc(0.3) - 0.01
     pr = nx.predict_wide_kde(x, y, xt, yt, 0.3, 3.0)
     assert pr.check("It falls, to about Gaussian naive Bayes' level or below.").correct
-    assert not pr.check("It rises: smoother densities generalise better.").correct
+    assert not pr.check("It rises: smoother densities generalise better to new points.").correct
     assert pr.observation._answer == pytest.approx(acc(3.0), abs=1e-9)
     with pytest.raises(ValueError, match="x_train"):
         nx.predict_wide_kde(x[:, None], y, xt, yt, 0.3, 3.0)

@@ -156,11 +156,20 @@ def test_commit_says_only_now_try_it(fresh_records):
     box.commit()  # nothing selected
     assert "Choose an option first" in box.feedback.value and fresh_records == []
     box.select("it gets lower")
+    box.button.click()  # no reason yet: a prediction is an option and why
+    assert "Write your reason first" in box.feedback.value and fresh_records == []
+    assert not box.radio.disabled and box.record.vote1 is None
+    box.reason.value = "   "
+    box.button.click()
+    assert "Write your reason first" in box.feedback.value and fresh_records == []
+    box.reason.value = "squeezing   it\nkeeps the volume"
     box.button.click()
     shown = _state_text(box)
     assert box.radio.disabled and box.button.disabled and box.button.description == "Committed"
     assert "Now try it in the explorer below" in box.feedback.value
     assert p.observation.prompt in box.feedback.value
+    assert box.reason.disabled and box.record.reason == "squeezing it keeps the volume"
+    assert "Because:</b> squeezing it keeps the volume" in box.feedback.value
     for verdict in (EXPLAIN, "REASON-LOWER", "right", "wrong", "held", "Not what happens"):
         assert verdict not in shown, verdict
     assert fresh_records == [("99-test-peak", "vote1", p.index("it gets lower"))]
@@ -176,7 +185,7 @@ def test_observe_then_explain_with_the_prediction_beside_the_observation(fresh_r
     obs_box.text.value = "0.3651"  # before the commit: predict first
     assert "Commit a prediction in the box above the explorer first" in obs_box.feedback.value
     box.select("it gets lower")
-    box.commit()
+    box.commit("SQUEEZED-LOWER")
     obs_box.record_reading("0.3652")  # the explorer is still at rho = 0.5
     assert "set ρ = 0.9 (it is at 0.5 now)" in obs_box.feedback.value
     assert EXPLAIN not in _state_text(obs_box)
@@ -190,6 +199,7 @@ def test_observe_then_explain_with_the_prediction_beside_the_observation(fresh_r
     assert EXPLAIN in page and "Your prediction" in page and "(" in page
     assert "it gets lower" in page and "the peak p(μ) = 0.3652" in page
     assert "did not hold" in page and "REASON-LOWER" in page
+    assert "Your reason" in page and "SQUEEZED-LOWER" in page  # beside what they saw
     assert obs_box.why_row.layout.display is None
     assert obs_box.keep_why("the volume stays 1") == "the volume stays 1"
     record = predictions.prediction_records()[0]
@@ -219,7 +229,7 @@ def test_with_a_real_explorer_whatever_the_slider_position():
     explorer = gaussian_explorer(rho=0.5)
     box, obs_box = prediction_box(p, lecture=False), observation_box(p, explorer)
     box.select(0)
-    box.commit()
+    box.commit("compressed")
     for rho in (0.5, -0.9, 0.95):  # at any other position: no verdict, where to go
         explorer.controls["rho"].value = rho
         obs_box.record_reading("0.3651")
@@ -238,7 +248,7 @@ def test_the_review_lists_what_the_learner_did(fresh_records):
     box_q = prediction_box(q, lecture=False)
     assert "0 of 2" in review.body.value and "Not finished yet." in review.body.value
     box_q.select("it gets lower")
-    box_q.commit()
+    box_q.commit("the spread grows")
     obs_box = observation_box(q, FakeExplorer({"rho": 0.9}, {"peak": 0.36518}))
     obs_box.record_reading("0.3652")
     rows = review.rows()
@@ -246,6 +256,8 @@ def test_the_review_lists_what_the_learner_did(fresh_records):
     assert rows[1]["held"] is False and rows[1]["saw"] == "the peak p(μ) = 0.3652"
     assert "1 did not hold" in review.body.value and "<b>It failed.</b>" in review.body.value
     assert "write one line in the box under its explorer" in review.body.value
+    assert rows[1]["reason"] == "the spread grows" and "Because: the spread grows" \
+        in review.body.value
     obs_box.keep_why("compressed means taller")
     assert "compressed means taller" in review.body.value
     assert prediction_review("05").rows() == []
@@ -261,7 +273,7 @@ def test_a_re_run_prediction_cell_asks_again():
     p = _pred()
     first = prediction_box(p, lecture=False)
     first.select(0)
-    first.commit()
+    first.commit("r")
     prediction_box(p, lecture=False)
     assert predictions.prediction_records()[0].vote1 is None
 
@@ -301,7 +313,7 @@ def test_the_hook_is_looked_up_when_a_stage_happens(monkeypatch):
     monkeypatch.setattr(predictions, "report_stage", lambda *a: seen.append(a))
     box = prediction_box(_pred(), lecture=False)
     box.select(0)
-    box.commit()
+    box.commit("a reason")
     assert seen and seen[0][1] == "vote1"
     assert predictions.STAGES == ("vote1", "vote2", "observation", "why")
 
@@ -353,7 +365,7 @@ def test_a_commit_clears_the_stale_commit_first_message(fresh_records):
     obs_box.text.value = "0.3651"
     assert "Commit a prediction in the box above the explorer first" in obs_box.feedback.value
     box.select("it gets lower")
-    box.commit()
+    box.commit("a wider spread lowers the peak")
     assert obs_box.feedback.value == ""
     obs_box.record_reading("0.3652")  # a real message after the commit stays
     kept = obs_box.feedback.value
@@ -362,3 +374,147 @@ def test_a_commit_clears_the_stale_commit_first_message(fresh_records):
     assert obs_box.feedback.value == kept
     obs_box.close()
     assert obs_box._on_change not in predictions._LISTENERS
+
+
+# --- issue #40: a reason at commit, and observations that confront the prediction -------------
+
+def test_the_reason_is_optional_in_a_lecture_and_never_sent(fresh_records):
+    p = _pred()
+    box = prediction_box(p, lecture=True)
+    box.select("it gets lower")
+    box.vote()  # no reason: the room's vote is recorded
+    assert box.record.vote1 == p.index("it gets lower") and box.record.reason == ""
+    box.reason.value = "ROOM-REASON"
+    box.select("it gets taller")
+    box.vote()
+    assert box.record.reason == "ROOM-REASON" and box.reason.disabled
+    learner = prediction_box(_pred("99-learner"), lecture=False)
+    learner.select(0)
+    assert learner.commit("MY-SECRET-REASON") == 0
+    sent = repr(fresh_records)
+    assert "MY-SECRET-REASON" not in sent and "ROOM-REASON" not in sent
+    assert {c[1] for c in fresh_records} <= set(predictions.STAGES)
+    with pytest.raises(TypeError, match="reason must be a string"):
+        prediction_box(_pred("99-bad"), lecture=False).commit(3)
+
+
+def _change(**kw):
+    args = dict(setting={"rho": 0.9}, before={"rho": 0.5}, expected_before=0.1838,
+                compare="ratio", labels={"rho": "ρ"}, read="peak", what="the peak p(μ)",
+                atol=6e-4)
+    args.update(kw)
+    return Observation("Read the peak at ρ = 0.5, then at ρ = 0.9: how do they compare?",
+                       0.3651, **args)
+
+
+def test_a_change_is_recorded_as_before_and_after_each_at_its_setting(fresh_records):
+    p = Prediction("Drag ρ from 0.5 to 0.9. What does the peak do?",
+                   ["it gets taller", "it gets lower", "it stays"], "it gets taller",
+                   id="99-change", explanation=EXPLAIN, observation=_change())
+    explorer = FakeExplorer({"rho": 0.9}, {"peak": 0.36518})
+    box, obs_box = prediction_box(p, lecture=False), observation_box(p, explorer)
+    assert set(obs_box.texts) == {"before", "after"}
+    assert "ρ = 0.5" in obs_box.texts["before"].placeholder
+    box.select("it gets taller")
+    box.commit("squeezed, so taller")
+    obs_box.texts["after"].value = "0.3652"  # after first: kept, then asks for the before
+    assert obs_box.last.correct is True and obs_box.texts["after"].disabled
+    assert "record the before reading" in obs_box.feedback.value and "ρ = 0.5" in \
+        obs_box.feedback.value
+    assert EXPLAIN not in obs_box.explanation.value and box.record.observed is None
+    obs_box.texts["before"].value = "0.18"  # the explorer is still at 0.9: not judged
+    assert obs_box.last.correct is None and "set ρ = 0.5 (it is at 0.9 now)" in \
+        obs_box.feedback.value
+    explorer._values["rho"], explorer.view.state["peak"] = 0.5, 0.18378
+    obs_box.record_reading("0.25", stage="before")
+    assert obs_box.last.correct is False
+    obs_box.record_reading("0.1838", stage="before")
+    assert obs_box.last.correct is True and EXPLAIN in obs_box.explanation.value
+    page = obs_box.explanation.value
+    assert "0.1838 at ρ = 0.5 → 0.3652 at ρ = 0.9" in page and "after / before = 1.987" in page
+    record = box.record
+    assert (record.before, record.observed, record.held) == (0.1838, 0.3652, True)
+    rows = prediction_review("99").rows()
+    assert "0.1838 at ρ = 0.5 → 0.3652" in rows[0]["saw"]
+    assert fresh_records[-1] == ("99-change", "observation", 0.3652)
+
+
+def test_a_two_part_reading_and_a_revealed_pair():
+    obs = Observation("Read precision and recall at log c = 0, then at 1.", (0.97, 0.90),
+                      setting={"c": 1.0}, before={"c": 0.0}, expected_before=(0.9, 0.95),
+                      read=lambda s: (s["precision"], s["recall"]), parts=("precision", "recall"),
+                      labels={"c": "log c"}, what="the filter's", atol=6e-3)
+    assert obs.compare == "pair" and obs.stages == ("before", "after")
+    state = {"precision": 0.9, "recall": 0.95}
+    assert obs.check_reading("0.9, 0.95", state=state, values={"c": 0.0},
+                             stage="before").correct is True
+    assert obs.check_reading("0.9", state=state, values={"c": 0.0}, stage="before").correct \
+        is False  # one half is not the reading
+    assert obs.check_reading("0.97, 0.90", values={"c": 1.0}).correct is True
+    assert obs.saw_text([0.97, 0.9], [0.9, 0.95]) == \
+        "the filter's (precision, recall) 0.9, 0.95 at log c = 0 → 0.97, 0.9 at log c = 1"
+    p = Prediction("Raise c.", ["both rise", "precision rises, recall falls", "both fall"], 1,
+                   id="99-two-part", explanation=EXPLAIN, observation=obs)
+    pbox = prediction_box(p, lecture=True)
+    obox = observation_box(p, lecture=True)
+    pbox.select(1)
+    pbox.vote()
+    pbox.select(1)
+    pbox.vote()
+    obox.button.value = True
+    assert pbox.record.before == [0.9, 0.95] and pbox.record.observed == [0.97, 0.9]
+    assert "0.9, 0.95 at log c = 0 → 0.97, 0.9 at log c = 1" in obox.explanation.value
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"before": [0.5]}, TypeError, "before must be a mapping"),
+    ({"before": {"sigma": 1.0}, "expected_before": 0.1}, ValueError,
+     "before must name controls of setting"),
+    ({"before": {"rho": 0.9}, "expected_before": 0.1}, ValueError,
+     "before must move at least one control"),
+    ({"before": {"rho": 0.5}}, ValueError, "expected_before must be given with before"),
+    ({"expected_before": 0.1}, ValueError, "expected_before needs before"),
+    ({"before": {"rho": 0.5}, "expected_before": "x"}, TypeError,
+     "expected_before must be a number"),
+    ({"before": {"rho": 0.5}, "expected_before": 0.1, "compare": "log"}, ValueError,
+     "compare must be one of"),
+    ({"compare": "ratio"}, ValueError, "compare needs before"),
+    ({"parts": ("only",)}, ValueError, "parts must name at least two parts"),
+    ({"parts": ("a", "b")}, ValueError, "expected must hold one number per part"),
+])
+def test_bad_before_after_arguments_are_refused_naming_them(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Observation("q", 0.3651, setting={"rho": 0.9}, what="the peak", **kwargs)
+    if "before" in kwargs and error is ValueError and "compare" not in kwargs:
+        return
+    with pytest.raises(ValueError, match="stage must be one of"):
+        Observation("q", 0.3, setting={"rho": 0.9}, what="v").check_reading("0.3",
+                                                                           stage="before")
+
+
+def test_a_typed_email_is_checked_as_its_bag_of_words_and_never_printed_twice():
+    email = "Cheap meds for you now, order today from our site and save a lot razor"
+    obs = Observation("Add 'razor' once.", 1.5, setting={"text": email, "model": "multinomial"},
+                      read="log_odds", what="the log-odds", atol=6e-3)
+    same_bag = "razor cheap meds for you now order today from our site and save a lot."
+    assert obs.check_reading("1.5", state={"log_odds": 1.5},
+                             values={"text": same_bag, "model": "multinomial"}).correct is True
+    off = obs.check_reading("1.5", state={"log_odds": 1.5},
+                            values={"text": email.replace(" razor", ""), "model": "multinomial"})
+    assert off.correct is None and "add 'razor'" in off.message
+    assert off.message.count("Cheap meds") == 0  # the email is not printed (twice or at all)
+    off = obs.check_reading("1.5", values={"text": email + " razor", "model": "multinomial"})
+    assert "remove 'razor'" in off.message
+    assert obs.check_reading("1.5", values={"text": "", "model": "multinomial"}).correct is None
+
+
+def test_the_answer_ends_with_one_full_stop():
+    p = Prediction("q", ["They vanish.", "They stay", "They double"], "They vanish.",
+                   id="99-stop", explanation=EXPLAIN, observation=_obs())
+    box = prediction_box(p, lecture=False)
+    box.select("They stay")
+    box.commit("r")
+    obs_box = observation_box(p, FakeExplorer({"rho": 0.9}, {"peak": 0.36518}))
+    obs_box.record_reading("0.3652")
+    page = obs_box.explanation.value
+    assert "They vanish.." not in page and "They vanish. " in page

@@ -134,9 +134,9 @@ def test_off_the_hub_the_boxes_are_as_before_and_nothing_is_sent(lecture, no_net
     threads = threading.active_count()
     p = _pred()
     box = prediction_box(p, lecture=lecture)
-    # the same widgets as before the wiring: question, options, the button, the feedback
-    assert box.children == (box.question, box.radio, box.children[2], box.feedback)
-    assert box.children[2].children == (box.button,)
+    # the same widgets as before the wiring: question, options, the reason, the button, the feedback
+    assert box.children == (box.question, box.radio, box.reason, box.children[3], box.feedback)
+    assert box.children[3].children == (box.button,)
     assert box.panel is None and box.room_status is None and box.room_button is None
     obs = observation_box(p, AT_SETTING, lecture=lecture)
     box.select(0)
@@ -146,7 +146,7 @@ def test_off_the_hub_the_boxes_are_as_before_and_nothing_is_sent(lecture, no_net
         box.vote()
         obs.reveal(True)
     else:
-        box.commit()
+        box.commit("a reason")
         obs.record_reading("0.3651")
         obs.keep_why("because the determinant shrinks")
     assert box.vote_again() is None
@@ -168,7 +168,7 @@ def test_a_commit_is_the_learners_first_vote_with_the_id_round_and_option_shown(
     box = prediction_box(p, lecture=False)
     assert box.room_status is not None and box.room_button.layout.display == "none"
     box.select("it stays")
-    i = box.commit()
+    i = box.commit("a reason")
     box.pending.result(timeout=10)
     assert _votes(sent) == [("t-ada", {"question": p.id, "option": i, "round": 1})]
     counts = svc.counts(p.id)["counts"]["1"]
@@ -188,7 +188,7 @@ def test_a_commit_before_the_vote_opens_is_sent_when_the_learner_asks(svc, hub_a
     p = _pred()
     box = prediction_box(p, lecture=False)
     box.select(1)
-    box.commit()
+    box.commit("a reason")
     box.pending.result(timeout=10)
     assert "Not counted" in box.room_status.value
     assert box.room_button.description == "Vote in the room"
@@ -207,7 +207,7 @@ def test_a_learner_changes_the_vote_while_open_and_votes_again_in_round_two(svc,
     box = prediction_box(p, lecture=False)
     obs = observation_box(p, AT_SETTING, lecture=False)
     box.select(0)
-    box.commit()
+    box.commit("a reason")
     box.pending.result(timeout=10)
     # round 1 still open: Vote again unlocks the options, Send vote changes the vote
     assert box.vote_again() is None and box.room_round == 1 and not box.radio.disabled
@@ -245,7 +245,7 @@ def test_a_recorded_observation_is_counted_and_the_why_never_leaves_the_kernel(s
     box = prediction_box(p, lecture=False)
     obs = observation_box(p, AT_SETTING, lecture=False)
     box.select(1)
-    box.commit()
+    box.commit("a reason")
     box.pending.result(timeout=10)
     _lecturer(svc, p.id, open="observation", revealed=True)
     obs.record_reading("0.3651")
@@ -283,7 +283,7 @@ def test_an_observation_shown_not_recorded_sends_nothing(svc, hub_as, sent):
 def test_each_refusal_tells_the_learner_what_to_do(status, says, button, svc, hub_as):
     box = prediction_box(_pred(), lecture=False)
     box.select(0)
-    box.commit()
+    box.commit("a reason")
     box.pending.result(timeout=10)
     box._counted(_room_client.Outcome(False, status, "the service's words"), 1, 0)
     assert says in box.room_status.value
@@ -302,7 +302,7 @@ def test_a_dead_service_never_raises_into_the_box(monkeypatch):
     monkeypatch.setenv("JUPYTERHUB_API_TOKEN", "t")
     box = prediction_box(_pred(), lecture=False)
     box.select(0)
-    box.commit()
+    box.commit("a reason")
     box.pending.result(timeout=15)
     assert "could not be reached" in box.room_status.value
     assert box.vote_again() is None and "could not be reached" in box.room_status.value
@@ -318,7 +318,7 @@ def test_a_replaced_hook_gets_every_stage_and_the_room_nothing(svc, hub_as, sent
     _lecturer(svc, p.id, options=3, open=1)
     box = prediction_box(p, lecture=False)
     box.select(0)
-    box.commit()
+    box.commit("a reason")
     assert seen == [(p.id, "vote1", 0)] and _votes(sent) == [] and box.pending is None
 
 

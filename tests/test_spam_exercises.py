@@ -94,7 +94,10 @@ def test_predict_threshold_direction_counted_by_hand(data, multi):
     p = sx.predict_threshold_direction(multi, data["X_test"], data["y_test"])
     assert p.kind == "prediction" and p.check("Precision rises, recall falls.").correct
     assert not p.check("Precision falls, recall rises.").correct
-    assert p.observation._answer == pytest.approx(pr[1][1])  # the recall at log10 c = 10
+    # both halves (precision, recall), before (log10 c = 0) and after (log10 c = 10)
+    assert p.observation._answer == pytest.approx(list(pr[1]))
+    assert p.observation.expected_before == pytest.approx(list(pr[0]))
+    assert p.observation.parts == ("precision", "recall")
 
 
 def test_predict_added_word_by_the_linear_form(data, multi):
@@ -105,11 +108,14 @@ def test_predict_added_word_by_the_linear_form(data, multi):
     assert after < before and after > 0 and before > 0  # drops, still spam
     p = sx.predict_added_word(multi, data["vocab"], TEXT, "razor")
     assert p.check("The log-odds drops, but the verdict stays the same.").correct
-    assert not p.check("The log-odds drops and the verdict flips.").correct
+    assert not p.check("The log-odds drops, and the verdict flips to the other side.").correct
     # the observation is the log-odds after the word; the explanation never states it
     assert p.observation._answer == pytest.approx(after)
     assert f"{before:+.2f}" not in p.explanation and f"{after:+.2f}" not in p.explanation
     assert p.observation.setting == {"text": f"{TEXT} razor", "model": "multinomial"}
+    # and before the word (the email as given): the pair decides, by its difference
+    assert p.observation.before == {"text": TEXT} and p.observation.compare == "difference"
+    assert p.observation.expected_before == pytest.approx(before)
     p2 = sx.predict_added_word(multi, data["vocab"], TEXT, "mortgage")
     assert p2.check("The log-odds rises.").correct
     with pytest.raises(ValueError, match="not in the vocabulary"):

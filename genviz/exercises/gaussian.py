@@ -110,9 +110,10 @@ def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> P
                  "The height depends on |Σ| = σ₁²σ₂²(1 − ρ²), and ρ is in it."],
         claims=[r"compress\w*[^.]{0,30}(gaussian|density)[^.]{0,30}(taller|higher)"],
         observation=Observation(
-            f"Set ρ = {rho_to} (σ₁ = {sigma1}, σ₂ = {sigma2}). What is the peak p(μ) in the "
-            f"readout?",
+            f"Compare the peak p(μ) at ρ = {rho_from} with the peak at ρ = {rho_to} "
+            f"(σ₁ = {sigma1}, σ₂ = {sigma2}): record both. How many times taller or lower is it?",
             peak1, setting={"sigma1": sigma1, "sigma2": sigma2, "rho": rho_to},
+            before={"rho": rho_from}, expected_before=peak0, compare="ratio",
             labels={"sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ"}, read="peak",
             what="the peak p(μ)", hint="read the readout's line 'peak p(μ)' (4 decimals).",
             atol=6e-4))

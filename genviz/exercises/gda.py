@@ -174,6 +174,7 @@ def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -
     cov = cov_from_params(sigma1, sigma2, rho)
     t0, t1 = _crossing(phi_from, mu0, mu1, cov), _crossing(phi_to, mu0, mu1, cov)
     _, theta0 = logistic_params(phi_to, mu0, mu1, cov)
+    _, theta0_from = logistic_params(phi_from, mu0, mu1, cov)
     options = ["towards μ₁, the mean of class y = 1",
                "towards μ₀, the mean of class y = 0",
                "nowhere: φ changes the estimates, not the boundary",
@@ -207,9 +208,11 @@ def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -
                 r"(rarer|less (common|likely)) class[^.]{0,30}less room",
                 r"boundary moves towards μ"],
         observation=Observation(
-            f"Set φ = {phi_to} (the other sliders at their start). What is the true θ₀ in the "
-            f"readout (its line 'true θ')?",
+            f"Compare the dashed line's intercept, the true θ₀, at φ = {phi_from} and at "
+            f"φ = {phi_to} (the other sliders at their start): record both. Did its direction "
+            f"θ change too?",
             float(theta0), setting=setting, labels=labels, read="theta0_true", mention=["phi"],
+            before={"phi": phi_from}, expected_before=float(theta0_from),
             what="the true θ₀", hint="read θ₀ in the readout's line 'true θ' (3 decimals), not "
                                      "the fitted θ₀ above it.", atol=6e-4))
 
@@ -309,10 +312,12 @@ def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
         claims=[r"logistic regression[^.]{0,60}more robust",
                 r"far cluster drags μ ?1"],
         observation=Observation(
-            "Switch the data to 'Gaussian + 10% outliers in class 1' (the other controls at "
-            "their start). How much higher is GDA's test error than logistic regression's (the "
-            "readout's 'test error GDA' minus 'test error logistic')?",
+            "Compare GDA's test error minus logistic regression's on 'Gaussian, shared Σ' with "
+            "the same gap on 'Gaussian + 10% outliers in class 1' (the other controls at their "
+            "start): record both. Whose error grew more is in how the gap changed.",
             dirty["gda"] - dirty["lr"], setting=setting, labels=labels, mention=["family"],
+            before={"family": "gaussian"}, expected_before=clean["gda"] - clean["lr"],
+            compare="difference",
             read=lambda state: state["errors"]["gda"] - state["errors"]["lr"],
             what="GDA's test error minus logistic regression's",
             hint="subtract the readout's 'test error logistic' from its 'test error GDA' "

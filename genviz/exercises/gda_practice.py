@@ -169,7 +169,7 @@ def shared_sigma_same_peak(X, y) -> Choice:
     gda = GDA().fit(np.asarray(X, dtype=float), np.asarray(y))
     peaks = [mvn_pdf(gda.means_[k][None, :], gda.means_[k], gda.covariance_)[0] for k in (0, 1)]
     same = bool(np.isclose(peaks[0], peaks[1], rtol=1e-12))
-    options = ["the same: the peak 1/(2π|Σ|^½) depends on Σ only, and Σ is shared",
+    options = ["the same: the two peaks are equally tall",
                "class 1's: it has more training examples",
                "the class whose mean is further from the origin",
                "class 0's: its points are closer together"]
@@ -184,7 +184,7 @@ def shared_sigma_same_peak(X, y) -> Choice:
         reasons={1: "The prior multiplies p(x|y) p(y); the question is about p(x|y).",
                  2: "Moving the mean slides the bump without changing its shape.",
                  3: "The spread of each class is pooled into the one shared Σ."},
-        claims=[r"both peaks are", r"depends on σ only"],
+        claims=[r"both peaks are", r"the mean only moves the bump"],
         hint="What does the peak of a 2-D Gaussian depend on?")
 
 

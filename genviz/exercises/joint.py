@@ -126,9 +126,10 @@ def predict_empty_share(records, names, d=4, *, seed=0) -> Prediction:
                  None],
         claims=[r"most cells are empty", r"records (crowd|pile)[^.]{0,40}(few|combinations)"],
         observation=Observation(
-            f"Set d = {d} and keep n = {n}. What share of the cells is empty (the readout's "
-            f"'empty cells', in %)?",
+            f"Keep n = {n}. Compare the share of empty cells at d = {d - 1} with the share at "
+            f"d = {d}: record both.",
             100 * empty, setting={"d": d, "n": n}, read=lambda state: 100 * state["empty_at_d"],
+            before={"d": d - 1}, expected_before=100 * float(curve["empty_fraction"][d - 2]),
             what="the share of empty cells", unit="%",
             hint="read the readout's line 'empty cells' (a percentage, 1 decimal).",
             atol=0.06))
@@ -151,11 +152,12 @@ def independence_concept(p_high=0.9) -> Choice:
         "Naive Bayes assumes that features are independent given the class. If A ⊥ B | C (A and "
         "B independent given C), are A and B independent?",
         ["yes, always: conditioning can only remove dependence",
-         "not necessarily: conditional independence and independence are different properties",
+         "not necessarily: it depends on the joint table",
          "only when C has two values"],
         1, id="01-independence-given-c",
         claims=[r"conditional independence (and|does not imply|is not)[^.]{0,30}independence"],
-        explanation=(rf"A counter-example: a fair coin $C$; given $C$, $A$ and $B$ are "
+        explanation=(rf"Conditional independence does not imply independence. A "
+                     rf"counter-example: a fair coin $C$; given $C$, $A$ and $B$ are "
                      rf"independent coins that land 1 with probability {p_high} if $C = 1$ and "
                      rf"{1 - p_high:.1f} if $C = 0$. The gap $\max|P(A,B\mid C) - "
                      rf"P(A\mid C)P(B\mid C)|$ is {given:.2g}, but without $C$ the gap is "

@@ -297,9 +297,10 @@ def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
                  2: "More bins means more free parameters fitted to the same training points."},
         claims=[r"narrow bins[^.]{0,60}(follow|fit)[^.]{0,60}training"],
         observation=Observation(
-            f"Set the bin width to {narrow:g} (first edge 0, α = 1). What is the training "
-            f"accuracy on the bins now?",
+            f"Compare the training accuracy on the bins at bin width {wide:g} with the one at "
+            f"{narrow:g} (first edge 0, α = 1): record both.",
             float(a_narrow), setting={"width": narrow, "origin": 0.0, "alpha": 1.0},
+            before={"width": wide}, expected_before=float(a_wide),
             labels={"width": "bin width", "origin": "first edge", "alpha": "α"},
             read="accuracy_binned", what="the training accuracy on the bins",
             hint="read the readout's line 'training accuracy, bins' (3 decimals).", atol=6e-4))
@@ -330,13 +331,16 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
                  3: "One of the two models can use the correlation."},
         claims=[r"gda models the correlation"],
         observation=Observation(
-            f"Set ρ = {rho_to:g}. How much higher is GDA's test accuracy than naive Bayes' "
-            "(the readout's two accuracies)?",
-            float(b.accuracy_gda - b.accuracy_nb), setting={"rho": rho_to},
-            labels={"rho": "ρ"}, read=lambda state: state["accuracy_gda"] - state["accuracy_nb"],
-            what="GDA's accuracy minus naive Bayes'",
-            hint="subtract the readout's naive Bayes accuracy from its GDA accuracy "
-                 "(3 decimals each).", atol=1.2e-3))
+            f"Compare both test accuracies, GDA's and naive Bayes', at ρ = {rho_from:g} with "
+            f"both at ρ = {rho_to:g}: record both pairs, GDA's first.",
+            [float(b.accuracy_gda), float(b.accuracy_nb)], setting={"rho": rho_to},
+            labels={"rho": "ρ"},
+            read=lambda state: (state["accuracy_gda"], state["accuracy_nb"]),
+            before={"rho": rho_from},
+            expected_before=[float(a.accuracy_gda), float(a.accuracy_nb)],
+            parts=("GDA", "naive Bayes"), what="the test accuracies",
+            hint="read the readout's GDA and naive Bayes accuracies (3 decimals each) and "
+                 "type them as 0.900, 0.800.", atol=6e-4))
 
 
 def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Prediction:
@@ -354,7 +358,7 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
     return Prediction(
         f"Raise the bandwidth $h$ from {h_from:g} to {h_to:g}. What happens to the test accuracy "
         "of KDE naive Bayes?",
-        ["It rises: smoother densities generalise better.",
+        ["It rises: smoother densities generalise better to new points.",
          "It falls, to about Gaussian naive Bayes' level or below.", "It stays about the same."],
         answer, id="08-wide-kde",
         explanation=("A very wide kernel blurs each class into one broad hump: class \"two\" "
@@ -365,8 +369,10 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
                  2: "The class densities' shape changes a lot between these bandwidths."},
         claims=[r"wide kernel blurs[^.]{0,60}(one broad hump|modes)"],
         observation=Observation(
-            f"Set h = {h_to:g}. What is the accuracy of KDE naive Bayes now?",
+            f"Compare the test accuracy of KDE naive Bayes at h = {h_from:g} with the one at "
+            f"h = {h_to:g}: record both.",
             a_to, setting={"bandwidth": h_to}, labels={"bandwidth": "h"}, read="accuracy_kde",
+            before={"bandwidth": h_from}, expected_before=a_from,
             what="the accuracy of KDE naive Bayes",
             hint="read the readout's line 'accuracy, KDE naive Bayes' (3 decimals).",
             atol=6e-4))

@@ -38,6 +38,7 @@ def predict_small_and_large(curves) -> Prediction:
     table = {("nb", "nb"): 0, ("nb", "lr"): 1, ("lr", "nb"): 2, ("lr", "lr"): 3,
              ("tie", "lr"): 4}
     gap_small = float(c.mean_se("nb")[0][0] - c.mean_se("lr")[0][0])
+    gap_large = float(c.mean_se("nb")[0][-1] - c.mean_se("lr")[0][-1])
     answer = table.get(lead, 1 if gap_small < 0 else 3)
     return Prediction(
         f"Both learners see the same {c.n_words} word-presence features of the spam split. "
@@ -63,10 +64,11 @@ def predict_small_and_large(curves) -> Prediction:
                  4: "Compare the error bars at the smallest size."},
         claims=[r"naive bayes approaches its asymptotic error", r"so the curves cross"],
         observation=Observation(
-            f"Set m = {small}. What is naive Bayes' test error minus logistic regression's (the "
-            f"readout's 'difference')?",
-            gap_small, setting={"m": small}, read="gap",
-            what=f"the difference of the test errors at m = {small}",
+            f"Compare naive Bayes' test error minus logistic regression's at m = {small} with "
+            f"the same difference at m = {large}: record both (both halves of the claim).",
+            gap_large, setting={"m": large}, read="gap", before={"m": small},
+            expected_before=gap_small,
+            what="naive Bayes' test error minus logistic regression's",
             hint="read the readout's line 'difference' (4 decimals).", atol=6e-5))
 
 

@@ -179,13 +179,19 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
                  3: "The emails still flagged are the ones with the strongest evidence."},
         claims=[r"(larger|large) c[^.]{0,60}(fewer emails|conservative)"],
         observation=Observation(
-            f"Set log₁₀ c = {log10_to:g} (α = 1). What is the recall of the multinomial "
-            f"model now?",
-            float(b["recall"]), setting={"log10_c": log10_to, "alpha": 1.0},
+            f"Compare the multinomial model's precision and recall at log₁₀ c = "
+            f"{log10_from:g} with both at log₁₀ c = {log10_to:g} (α = 1): record both pairs, "
+            f"precision first.",
+            [float(b["precision"]), float(b["recall"])],
+            setting={"log10_c": log10_to, "alpha": 1.0},
             labels={"log10_c": "log₁₀ c", "alpha": "α"},
-            read=lambda state: state["points"]["multinomial"]["recall"],
-            what="the multinomial model's recall",
-            hint="read the row 'recall' of the readout, multinomial column (3 decimals).",
+            read=lambda state: (state["points"]["multinomial"]["precision"],
+                                state["points"]["multinomial"]["recall"]),
+            before={"log10_c": log10_from},
+            expected_before=[float(a["precision"]), float(a["recall"])],
+            parts=("precision", "recall"), what="the multinomial model's",
+            hint="read the rows 'precision' and 'recall' of the readout, multinomial column "
+                 "(3 decimals), and type them as 0.950, 0.800.",
             atol=6e-4))
 
 
@@ -203,7 +209,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
     return Prediction(
         f"The email below is classified by its log-odds. Add the word {word!r} once to it. "
         "What happens?",
-        ["The log-odds drops and the verdict flips.",
+        ["The log-odds drops, and the verdict flips to the other side.",
          "The log-odds drops, but the verdict stays the same.",
          "The log-odds rises.", "Nothing: the filter ignores the word."], answer,
         id="07-added-word",
@@ -216,9 +222,11 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
                  2: "Which class's mailing lists is the word typical of?"},
         claims=[r"one (occurrence of a dictionary )?word adds its weight"],
         observation=Observation(
-            f"Type {word!r} once more at the end of the email in the explorer (multinomial "
-            f"model). What is the log-odds now?",
+            f"Compare the email's log-odds (multinomial model) with the log-odds once you "
+            f"have typed {word!r} once more into it: record both.",
             after, setting={"text": f"{text} {word}", "model": "multinomial"},
+            before={"text": text}, expected_before=before, compare="difference",
+            mention=["model"],
             read="log_odds", what="the log-odds",
             hint="read the readout's line 'log-odds = b + Σ words = ...' (2 decimals), the last "
                  "number.", atol=6e-3))

@@ -8,6 +8,11 @@ learner records a reading: the reading is checked against the explorer's own sta
 observation's stated setting (:meth:`genviz.exercises.Observation.check_reading`), never against
 another setting. In lecture mode a *Reveal* toggle shows the room the reading and the
 explanation once the room has voted twice.
+
+An observation about a change (``Observation.before``) asks for two readings, *before* and
+*after*, each checked at its own setting; the box keeps the "before" (shown in its field,
+locked) while the learner moves the control, and the verdict shows the pair and how they
+compare beside the learner's prediction and reason.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import weakref
 import ipywidgets as widgets
 
 from genviz.exercises._core import parse_answer
+from genviz.exercises.observation import _reading
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import room as _room
 from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
@@ -43,7 +49,12 @@ class ObservationBox(widgets.VBox):
     heading : ipywidgets.HTMLMath
         The observation's prompt.
     text : ipywidgets.Text
-        What the learner saw (not in lecture mode).
+        What the learner saw (not in lecture mode): the "after" reading.
+    texts : dict
+        Stage (``"before"``, ``"after"``) -> its ipywidgets.Text (not in lecture mode); one
+        field, ``text``, for an observation that is not about a change.
+    kept : dict
+        Stage -> the reading recorded there (float, or a list for a two-part reading).
     button : ipywidgets.Button or ipywidgets.ToggleButton
         Record; in lecture mode the Reveal toggle.
     feedback : ipywidgets.HTMLMath
@@ -72,6 +83,7 @@ class ObservationBox(widgets.VBox):
         self.lecture = is_lecture_mode() if lecture is None else bool(lecture)
         self.attempts = 0
         self.last = None
+        self.kept = {}
         obs = self.observation
         self.heading = widgets.HTMLMath(f"<b>Observe.</b> {_md(obs.prompt)}")
         self.feedback = widgets.HTMLMath("")
@@ -90,6 +102,7 @@ class ObservationBox(widgets.VBox):
                                          layout=widgets.Layout(width="auto", min_width="90px"))
         self.why_button.on_click(lambda _: self.keep_why())
         self.why_row = widgets.HBox([self.why, self.why_button], layout=hidden)
+        self.texts = {}
         if self.lecture:
             self.text = None
             self.button = widgets.ToggleButton(value=False, description="Reveal", icon="eye",
@@ -99,17 +112,26 @@ class ObservationBox(widgets.VBox):
             self.button.observe(lambda change: self.reveal(change["new"]), names="value")
             row = widgets.HBox([self.button])
         else:
-            self.text = widgets.Text(value="", placeholder=f"{obs.what}, as the explorer shows it",
-                                     description="You saw", continuous_update=False,
-                                     style={"description_width": "70px"},
-                                     layout=widgets.Layout(width=width))
+            typed = f"{', '.join(obs.parts)}, as the explorer shows them" if obs.parts else \
+                f"{obs.what}, as the explorer shows it"
+            for stage in obs.stages:
+                label = {"before": "Before", "after": "After"}[stage] if obs.before else \
+                    "You saw"
+                where = f" at {obs.setting_text(stage)}" if obs.before else ""
+                self.texts[stage] = widgets.Text(
+                    value="", placeholder=typed + where, description=label,
+                    continuous_update=False, style={"description_width": "70px"},
+                    layout=widgets.Layout(width=width))
+                self.texts[stage].observe(
+                    lambda c: self.record_reading() if c["new"].strip() else None, names="value")
+            self.text = self.texts["after"]
             self.button = widgets.Button(description="Record", icon="check", button_style="primary",
                                          tooltip="Record what the explorer shows",
                                          layout=widgets.Layout(width="auto", min_width="110px"))
             self.button.on_click(lambda _: self.record_reading())
-            self.text.observe(lambda c: self.record_reading() if c["new"].strip() else None,
-                              names="value")
-            row = widgets.HBox([self.text, self.button])
+            fields = [self.texts[s] for s in obs.stages]
+            row = (widgets.HBox([self.text, self.button]) if len(fields) == 1 else
+                   widgets.HBox([widgets.VBox(fields), self.button]))
         super().__init__([self.heading, row, self.feedback, self.show_button, self.explanation,
                           self.why_row])
         # a commit in the prediction box above clears "Commit a prediction ... first" here
@@ -153,13 +175,32 @@ class ObservationBox(widgets.VBox):
             return None, None
         return dict(self.explorer.values()), self.explorer.view.state
 
-    def record_reading(self, text: str | None = None):
-        """Check the typed reading against the explorer; when it matches, record it and show
-        the verdict and the explanation. Returns the :class:`Feedback`, or None when nothing
-        could be judged yet (no commit above)."""
-        if text is not None and text != self.text.value:
-            self.text.value = text  # its observer records it
-            return self.last
+    def _stage_to_judge(self, values) -> str:
+        """The stage a Record judges: the one the explorer is at (if its field is filled and
+        not yet kept), else the first filled one not kept, else the first not kept."""
+        open_ = [s for s in self.observation.stages if s not in self.kept]
+        filled = [s for s in open_ if self.texts[s].value.strip()]
+        if values is not None:
+            at = self.observation.stage_at(values)
+            if at in filled:
+                return at
+        return (filled or open_)[0]
+
+    def record_reading(self, text: str | None = None, *, stage: str | None = None):
+        """Check the typed reading against the explorer; when it matches, keep it, and once
+        every reading is kept (before and after, for a change) record it and show the verdict
+        and the explanation. ``text`` types into the field of ``stage`` (default: the one not
+        kept yet; for a change "before" first). Returns the :class:`Feedback`, or None when
+        nothing could be judged yet (no commit above)."""
+        if stage is not None and stage not in self.observation.stages:
+            raise ValueError(f"stage must be one of {self.observation.stages}, got {stage!r}")
+        if text is not None:
+            if stage is None:
+                stage = next((s for s in self.observation.stages if s not in self.kept),
+                             "after")
+            if text != self.texts[stage].value:
+                self.texts[stage].value = text  # its observer records it
+                return self.last
         record = self.record
         if record is None or not record.committed:
             self.last = None
@@ -173,32 +214,53 @@ class ObservationBox(widgets.VBox):
             self.feedback.value = ("The explorer shows an error at this setting: set "
                                    f"{html.escape(self.observation.setting_text())}.")
             return None
-        self.last = self.observation.check_reading(self.text.value, state=state, values=values)
+        obs = self.observation
+        stage = self._stage_to_judge(values)
+        field = self.texts[stage]
+        self.last = obs.check_reading(field.value, state=state, values=values, stage=stage)
         self.feedback.value = self.last.to_html()
         if self.last.correct:
-            record.observed = float(parse_answer(self.observation._strip(self.text.value), 0.0))
-            self.text.disabled = self.button.disabled = True
+            like = obs.expected_before if stage == "before" else obs._answer
+            self.kept[stage] = _reading(parse_answer(obs._strip(field.value), like))
+            field.disabled = True
+            missing = [s for s in obs.stages if s not in self.kept]
+            if missing:
+                self.feedback.value += (f" Kept. Now set {html.escape(obs.setting_text(missing[0]))}"
+                                        f" and record the {missing[0]} reading.")
+                return self.last
+            record.observed = self.kept["after"]
+            record.before = self.kept.get("before")
+            self.button.disabled = True
             self.button.description = "Recorded"
             self.show_button.layout.display = "none"
             _report(self.prediction.id, "observation", record.observed)
-            self._explain(f"{self.observation.what} = {html.escape(self.text.value.strip())}")
+            self._explain(html.escape(obs.saw_text(record.observed, record.before)))
         elif self.last.correct is False:
             self.attempts += 1
             if self.attempts >= 2:
                 self.show_button.layout.display = None
         return self.last
 
-    def _reference(self, state) -> float:
-        return float(self.observation.reference(state))
+    def _reference(self, state, stage: str = "after"):
+        return _reading(self.observation.reference(state, stage))
 
-    def _reading_text(self) -> str:
-        """What the explorer shows at the setting: live when it is there, else genviz's."""
+    def _readings(self) -> dict:
+        """Stage -> what the explorer shows there: live at the stage it is at, else genviz's
+        (a reading already kept stays)."""
         obs = self.observation
         values, state = self._live()
-        live = values is not None and not obs.off_setting(values)
-        value = self._reference(state if live else None)
-        unit = obs.unit
-        return f"{obs.what} = {value:.4g}{unit} (at {obs.setting_text()})"
+        out = {}
+        for stage in obs.stages:
+            live = values is not None and not obs.off_setting(values, stage)
+            out[stage] = self.kept.get(stage, self._reference(state if live else None, stage))
+        return out
+
+    def _reading_text(self) -> str:
+        """What the explorer shows at the setting(s)."""
+        obs, got = self.observation, self._readings()
+        if obs.before is None:
+            return f"{obs.saw_text(got['after'])} (at {obs.setting_text()})"
+        return obs.saw_text(got["after"], got["before"])
 
     def show_reading(self) -> None:
         """Show the reading instead of recording it (offered after two that did not match)."""
@@ -206,7 +268,10 @@ class ObservationBox(widgets.VBox):
         if record is None or not record.committed or record.observed_done:
             return
         record.shown = True
-        self.text.disabled = self.button.disabled = True
+        record.before = self._readings().get("before")
+        for field in self.texts.values():
+            field.disabled = True
+        self.button.disabled = True
         self.show_button.layout.display = "none"
         self.feedback.value = f"The explorer shows {html.escape(self._reading_text())}."
         _report(self.prediction.id, "observation", None)
@@ -221,6 +286,8 @@ class ObservationBox(widgets.VBox):
             rows.append(("The room's votes", _room_votes(p, record)))
         else:
             rows.append(("Your prediction", _md(_option(p, mine))))
+        if record.reason:
+            rows.append(("Your reason", html.escape(record.reason)))
         rows.append(("What the explorer showed", saw))
         table = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{k}</th>"
                         f"<td>{v}</td></tr>" for k, v in rows)
@@ -232,7 +299,7 @@ class ObservationBox(widgets.VBox):
         right = " or ".join(_md(_option(p, i)) for i in p.correct)
         self.explanation.value = (
             f"<table class='genviz-saw'>{table}</table>"
-            f"<p><b>{who} {verdict}.</b> The answer: {right}. "
+            f"<p><b>{who} {verdict}.</b> The answer: {right}{_stop(right)} "
             f"{_md(reason) if reason and not held else ''}</p>"
             f"<div>{_md(p.explanation)}</div>")
         if not self.lecture:
@@ -251,9 +318,8 @@ class ObservationBox(widgets.VBox):
         if show:
             self.feedback.value = ""
             if record.observed is None:
-                values, state = self._live()
-                live = values is not None and not self.observation.off_setting(values)
-                record.observed = self._reference(state if live else None)
+                got = self._readings()
+                record.observed, record.before = got["after"], got.get("before")
                 _report(self.prediction.id, "observation", record.observed)
             self._explain(html.escape(self._reading_text()))
         else:
@@ -285,6 +351,11 @@ class ObservationBox(widgets.VBox):
         return {**data, "text/html": static_observation_html(self.prediction),
                 "text/plain": f"Observe: {self.observation.prompt} Run this notebook to record "
                               f"it; then the explanation is shown."}
+
+
+def _stop(text: str) -> str:
+    """A full stop after ``text`` unless it already ends a sentence ("… vanish." takes none)."""
+    return "" if text.rstrip().endswith((".", "!", "?")) else "."
 
 
 def _room_votes(p, record) -> str:

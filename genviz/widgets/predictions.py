@@ -125,6 +125,13 @@ class PredictionRecord:
         The reading recorded (None until recorded, or when it was shown instead).
     shown : bool
         The learner asked to be shown the reading instead of recording it.
+    reason : str
+        The learner's one-line reason given at commit ("" in lecture mode when none was
+        written): part of the prediction, shown back at the verdict and in the review; never
+        sent to the room (:func:`report_stage` has no stage for it).
+    before : float or None
+        The "before" reading of an observation about a change (``Observation.before``), kept
+        once recorded (or shown, or revealed).
     why : str
         The learner's one line ("" until written).
     room : dict or None
@@ -138,6 +145,8 @@ class PredictionRecord:
     observed: float | None = None
     shown: bool = False
     why: str = ""
+    reason: str = ""
+    before: float | None = None
     room: dict | None = None
 
     @property
@@ -262,12 +271,18 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
                                      tooltip=tip, layout=widgets.Layout(width="auto",
                                                                         min_width="110px"))
         self.button.on_click(lambda _: self.vote() if self.lecture else self.commit())
+        self.reason = widgets.Text(
+            value="", placeholder=("In one line: why do you expect it?" if not self.lecture else
+                                   "Optional: the room's reason, in one line"),
+            description="Because", continuous_update=True, style={"description_width": "70px"},
+            layout=widgets.Layout(width=width))
         self.feedback = widgets.HTMLMath("")
         self.panel = self.room_status = self.room_button = None
         self.room_round = self.pending = None
         self._room_lock = threading.Lock()
         self._room_seen = object()
-        children = [self.question, self.radio, widgets.HBox([self.button]), self.feedback]
+        children = [self.question, self.radio, self.reason, widgets.HBox([self.button]),
+                    self.feedback]
         # the course hub's room (issue #31); off the hub nothing here runs a network call
         if self.lecture:
             if _room.on_hub() and _room.is_lecturer():
@@ -306,19 +321,36 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
         r, p = self.record, self.prediction
         second = (f"; <b>your second vote:</b> {_md(_option(p, r.vote2))}"
                   if r.vote2 is not None else "")
-        return (f"<div><b>Committed:</b> {_md(_option(p, r.vote1))}{second}. "
+        because = f" <b>Because:</b> {html.escape(r.reason)}." if r.reason else ""
+        return (f"<div><b>Committed:</b> {_md(_option(p, r.vote1))}{second}.{because} "
                 f"{self._now_try()}</div>")
 
-    def commit(self):
-        """Lock the selected option; say only "now try it". Returns the option's index."""
+    def _reason_text(self, reason) -> str:
+        if reason is not None:
+            if not isinstance(reason, str):
+                raise TypeError(f"reason must be a string or None, got {type(reason).__name__}")
+            self.reason.value = reason
+        return " ".join(self.reason.value.split())[:300]
+
+    def commit(self, reason: str | None = None):
+        """Lock the selected option and the learner's one-line reason (required: a prediction
+        is an option *and* why); say only "now try it". ``reason`` fills the box's reason field
+        (as typing it does). Returns the option's index, or None when the option or the reason
+        is missing."""
         if self.record.vote1 is not None:
             return self.record.vote1
+        line = self._reason_text(reason)
         if self.radio.value is None:
             self.feedback.value = "Choose an option first, then press Commit."
             return None
+        if not line:
+            self.feedback.value = ("Write your reason first, in one line after <b>Because</b>: "
+                                   "why do you expect it? Then press Commit.")
+            return None
         i = self.radio.value
         self.record.vote1 = i
-        self.radio.disabled = self.button.disabled = True
+        self.record.reason = line
+        self.radio.disabled = self.button.disabled = self.reason.disabled = True
         self.button.description = "Committed"
         self.feedback.value = self._committed_text()
         sent = _report(self.prediction.id, "vote1", i)
@@ -336,6 +368,9 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             self.feedback.value = "Mark the option most of the room chose, then record it."
             return None
         i = self.radio.value
+        line = self._reason_text(None)
+        if line:  # optional in a lecture; kept in the kernel, never sent
+            r.reason = line
         if r.vote1 is None:
             r.vote1 = i
             self.radio.value = None
@@ -347,7 +382,7 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             _report(self.prediction.id, "vote1", i)
         else:
             r.vote2 = i
-            self.radio.disabled = self.button.disabled = True
+            self.radio.disabled = self.button.disabled = self.reason.disabled = True
             self.button.description = "Votes recorded"
             self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, r.vote1))}"
                                    f"; <b>vote 2:</b> {_md(_option(self.prediction, i))}. "
@@ -407,16 +442,23 @@ class PredictionReview(widgets.VBox):
         self.refresh()
 
     def rows(self) -> list[dict]:
-        """One dict per prediction: id, question, predicted, saw, held, why."""
+        """One dict per prediction: id, question, predicted, reason (given at commit), saw
+        (before → after for an observation about a change), held, why."""
         out = []
         for r in prediction_records(self.prefix):
             p = r.prediction
+            obs = p.observation
+            if not r.observed_done:
+                saw = None
+            elif r.shown:
+                saw = "(shown)"
+            elif obs is None:
+                saw = str(r.observed)
+            else:
+                saw = obs.saw_text(r.observed, r.before)
             out.append({"id": r.id, "question": p.prompt,
                         "predicted": _option(p, r.final) if r.committed else None,
-                        "saw": (None if not r.observed_done else "(shown)" if r.shown else
-                                f"{p.observation.what} = {r.observed:.4g}{p.observation.unit}"
-                                if p.observation is not None else str(r.observed)),
-                        "held": r.held, "why": r.why})
+                        "reason": r.reason, "saw": saw, "held": r.held, "why": r.why})
         return out
 
     def refresh(self) -> None:
@@ -439,8 +481,9 @@ class PredictionReview(widgets.VBox):
                    if r["held"] is False else "")
             predicted = (f"You predicted {_md(r['predicted'])}." if r["predicted"] else
                          "No prediction committed.")
+            because = f" Because: {html.escape(r['reason'])}." if r["reason"] else ""
             saw = f" The explorer showed {html.escape(r['saw'])}." if r["saw"] else ""
-            items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{saw} {mark}"
+            items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{because}{saw} {mark}"
                          + (f"<br>Why: {why}" if why else "") + "</li>")
         self.body.value = head + "<ol>" + "".join(items) + "</ol>"
 
