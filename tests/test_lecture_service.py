@@ -359,6 +359,9 @@ def test_the_explorer_is_cacheable_and_compressed(svcx):
     assert r.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in r.headers["Vary"]
     assert gzip.decompress(wire) == json.dumps(EXPLORER, separators=(",", ":")).encode()
     assert len(wire) < len(gzip.decompress(wire)) / 5
+    # compressed once per bundle, not per phone: the same bytes every time
+    assert wire == _fetch(p, f"api/explorer/{Q}").raw.read()
+    assert wire == svcx.lecture.explorer(Q).gzip
     cache = r.headers["Cache-Control"]
     assert "private" in cache and "max-age=604800" in cache and "no-store" not in cache
     etag = r.headers["ETag"]
