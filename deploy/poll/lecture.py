@@ -25,6 +25,14 @@ and -- only after the reveal -- the explanation, the right option and the counts
 ``POST lecture/api/vote`` ``{"question", "round", "option"}`` votes in the round open now
 (409 if the round the phone saw has changed).
 
+The question's explorer (issue #37): the bundle carries, per question, the explorer it is
+about in the form the course website embeds, and explorer.js/css. The long poll names only
+their versions (``explorer``, ``explorer_module``: content hashes); the page fetches
+``GET lecture/api/explorer/<id>?v=<etag>`` (login and XSRF like the other fetches; 404 until
+the lecturer has opened the question) and ``lecture/static/explorer.js|css?v=`` (public),
+each with an ETag, ``Cache-Control`` max-age one week, gzip compressed once per bundle (not
+per phone), and mounts it with explorer.js's ``mountStaticExplorers``.
+
 Which question is current: the one the lecturer's panel changed last (open, close, second
 vote, reveal), learnt by wrapping the store's ``declare`` on this store instance (the poll
 service stays as it is); after a restart, the open question changed last, else the question
