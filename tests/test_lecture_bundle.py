@@ -137,9 +137,9 @@ EXPLORER_CELLS = (
     "prediction_box(p)",
     "explorer = gaussian_explorer(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.5, "
     "surface=False)\nexplorer",
-    "observation_box(p, explorer)",
     "from genviz.exercises.gda import predict_outliers\n"
-    "lonely = predict_outliers()  # a prediction with no observation box")
+    "lonely = predict_outliers()  # a prediction with no observation box, made after p",
+    "observation_box(p, explorer)  # the explorer p is about: by the box, not by order")
 
 
 def _site_payloads(nb_path: Path, cache: Path) -> list[dict]:
