@@ -19,7 +19,9 @@ A phone is an aiohttp session with its own cookie jar, starting at a random mome
    ``oauth_callback`` and back to the page;
 2. reads the page's XSRF token and fetches the state (``lecture/api/state``): *join* is from
    step 1 to this answer (login -> page drawn, without a browser's rendering time);
-3. votes (``POST lecture/api/vote``, 10 % change their mind 0.5-2 s later), then follows the
+3. loads the question's explorer as the page does when the bundle has one
+   (``lecture/api/explorer/<id>`` and explorer.js/css, cold, gzip as sent);
+4. votes (``POST lecture/api/vote``, 10 % change their mind 0.5-2 s later), then follows the
    lecture by long poll until the phase ends.
 
 ``--returning``: the phones logged in before the lecture (a student who joined once keeps
@@ -146,6 +148,25 @@ class Phone:
             if r.status != 200:
                 raise PhoneError(f"state: HTTP {r.status}")
             return json.loads(_text(body, r.headers))
+
+    async def load_explorer(self) -> None:
+        """What the page fetches when it shows a question with an explorer: the explorer (its
+        own resource) and, once, explorer.js + explorer.css -- as a cold phone, compressed."""
+        q = (self.state or {}).get("question") or {}
+        if not q.get("explorer"):
+            return
+        urls = [self.page + f"api/explorer/{q['id']}?v={q['explorer']}"]
+        if q.get("explorer_module"):
+            js, css = q["explorer_module"]
+            urls += [self.page + f"static/explorer.js?v={js}",
+                     self.page + f"static/explorer.css?v={css}"]
+        for url in urls:
+            async with self.http.get(url, headers={**FETCH, "X-XSRFToken": self.xsrf}) as r:
+                body = await r.read()
+                self.bytes += len(body)
+                self.requests += 1
+                if r.status != 200:
+                    raise PhoneError(f"explorer: HTTP {r.status} for {url[-60:]}")
 
     async def vote(self, qid, rnd, option):
         async with self.http.post(self.page + "api/vote", json={
@@ -276,6 +297,7 @@ class Bench:
                     try:
                         await p.join()
                         joins.append(time.monotonic() - t0)
+                        await p.load_explorer()  # the page shows the question's explorer
                         option = rng.randrange(options)
                         t = time.monotonic()
                         await p.vote(qid, 1, option)
@@ -407,7 +429,12 @@ async def run(args) -> str:
         admin = hub.user_token("instructor")
         bench = Bench(hub, admin)
         questions = json.loads(bundle.read_text())["questions"] if bundle.is_file() else {}
-        qid, q = next(iter(questions.items()), ("bench-q", {"options": [0, 1, 2, 3]}))
+        if args.question is not None:
+            if args.question not in questions:
+                raise SystemExit(f"--question {args.question!r} is not in the bundle {bundle}")
+            qid, q = args.question, questions[args.question]
+        else:
+            qid, q = next(iter(questions.items()), ("bench-q", {"options": [0, 1, 2, 3]}))
         for i, n in enumerate(args.n):
             r = await bench.phase(n, args.kernels, f"{qid}" if i == 0 else f"{qid}-{n}",
                                   len(q["options"]) if i == 0 else 4, args.within,
@@ -453,6 +480,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=37)
     p.add_argument("--bundle", default=str(ROOT / "build" / "lecture_bundle.json"))
     p.add_argument("--out", default=str(ROOT / "benchmarks" / "lecture.md"))
+    p.add_argument("--question", default=None,
+                   help="the bundle's question to open first (default: its first); its "
+                        "explorer is what every phone loads")
     p.add_argument("--json", default=None)
     p.add_argument("--keep", action="store_true")
     p.add_argument("--returning", action="store_true",

@@ -77,7 +77,7 @@ def test_a_missing_notebook_is_named(tmp_path):
 def test_the_same_id_in_two_notebooks_is_refused(tmp_path, monkeypatch):
     rec = {"id": "x-1", "prompt_html": "<p>?</p>", "options_html": ["a", "b"],
            "explanation_html": "<p>.</p>", "observation_html": None}
-    monkeypatch.setattr(lb, "record_notebook", lambda nb, timeout: [dict(rec)])
+    monkeypatch.setattr(lb, "record_notebook", lambda nb, **kw: [dict(rec)])
     with pytest.raises(ValueError, match="x-1.*a.ipynb and b.ipynb"):
         lb.build([tmp_path / "a.ipynb", tmp_path / "b.ipynb"])
 
@@ -126,3 +126,87 @@ def test_without_segno_the_address_is_shown_alone(monkeypatch):
 def test_qr_svg_refuses_bad_arguments(url, scale, err):
     with pytest.raises(err, match="url|scale"):
         link.qr_svg(url, scale=scale)
+
+
+# --- the explorer each question is about ------------------------------------------------------
+
+EXPLORER_CELLS = (
+    "from genviz.exercises.gaussian import predict_peak_with_rho\n"
+    "from genviz.widgets import gaussian_explorer, observation_box, prediction_box\n"
+    "p = predict_peak_with_rho(rho_from=0.5, rho_to=0.9)\n"
+    "prediction_box(p)",
+    "explorer = gaussian_explorer(mu1=0.0, mu2=0.0, sigma1=1.0, sigma2=1.0, rho=0.5, "
+    "surface=False)\nexplorer",
+    "from genviz.exercises.gda import predict_outliers\n"
+    "lonely = predict_outliers()  # a prediction with no observation box, made after p",
+    "observation_box(p, explorer)  # the explorer p is about: by the box, not by order")
+
+
+def _site_payloads(nb_path: Path, cache: Path) -> list[dict]:
+    """What the course website embeds for the notebook's explorers: the notebook executed as
+    scripts/build_site.py runs it (GENVIZ_STATES=embed), each explorer's image output's
+    ``genviz_explorer`` metadata (docs/conf.py turns it into the page's JSON script)."""
+    import os
+
+    import nbclient
+
+    nb = nbformat.read(nb_path, as_version=4)
+    env = {"GENVIZ_STATES": "embed", "GENVIZ_STATES_CACHE": str(cache)}
+    old = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+                                resources={"metadata": {"path": str(nb_path.parent)}}).execute()
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return [out["metadata"]["image/png"]["genviz_explorer"] for cell in nb.cells
+            for out in cell.get("outputs", [])
+            if "genviz_explorer" in out.get("metadata", {}).get("image/png", {})]
+
+
+def test_each_question_carries_the_explorer_the_site_embeds(tmp_path, monkeypatch):
+    from genviz.widgets import states
+
+    nb = _notebook(tmp_path / "02_x.ipynb", *EXPLORER_CELLS)
+    (site,) = _site_payloads(nb, tmp_path / "site-cache")
+    monkeypatch.setenv("GENVIZ_STATES_CACHE", str(tmp_path / "bundle-cache"))  # built anew
+    bundle = json.loads(lb.write(lb.build([nb], timeout=300), tmp_path / "b.json").read_text())
+    p = predict_peak_with_rho(0.5, 0.9)
+    from genviz.exercises.gda import predict_outliers
+
+    lonely = predict_outliers()
+    assert lonely.id != p.id
+    key = bundle["questions"][p.id]["explorer"]
+    (got,) = bundle["explorers"].values()
+    assert key == lb.explorer_key(got)
+
+    def same(payload):  # the explorer's instance id differs from run to run, nothing else
+        return {**payload, "spec": {k: v for k, v in payload["spec"].items() if k != "id"}}
+
+    assert same(got) == same(site)  # spec, values, readout, alt and the grid, byte for byte
+    assert bundle["questions"][lonely.id]["explorer"] is None  # no explorer: none sent
+    header, _ = states.read_grid(__import__("base64").b64decode(site["grid"]))
+    assert [a["name"] for a in header["axes"]] == ["rho"]  # the gridded slider moves
+    # the module that mounts it: what the site inlines
+    assert bundle["explorer_module"]["js"] == states.module_source()
+    assert "export async function mountStaticExplorers" in bundle["explorer_module"]["js"]
+    assert bundle["explorer_module"]["css"] == (
+        ROOT / "genviz" / "widgets" / "static" / "explorer.css").read_text()
+
+
+def test_without_explorers_the_bundle_has_texts_only(tmp_path):
+    nb = _notebook(tmp_path / "02_x.ipynb", *EXPLORER_CELLS)
+    bundle = lb.build([nb], timeout=300, explorers=False)
+    assert bundle["explorers"] == {} and "explorer_module" not in bundle
+    assert all(q["explorer"] is None for q in bundle["questions"].values())
+
+
+def test_the_explorer_key_is_the_payloads_content():
+    a = {"spec": {"controls": []}, "grid": "AAAA"}
+    assert lb.explorer_key(a) == lb.explorer_key(dict(reversed(a.items())))
+    assert lb.explorer_key(a) != lb.explorer_key({**a, "grid": "AAAB"})
+    assert len(lb.explorer_key(a)) == 32

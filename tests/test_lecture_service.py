@@ -8,11 +8,13 @@ same service (``Authorization: token``), never the page's own answers alone.
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
 
 import pytest
+import requests
 
 from lecture_testing import LocalLectureService, lecture_mod
 
@@ -288,3 +290,107 @@ def test_the_page_is_small_and_self_contained(svc):
     raw = p.s.get(svc.page, headers={"Accept-Encoding": "gzip"}, stream=True, timeout=30).raw
     body = raw.read()  # compressed bytes on the wire
     assert raw.headers.get("Content-Encoding") == "gzip" and len(body) < 20_000
+
+
+# --- the question's explorer: its own cacheable resource -----------------------------------------
+
+EXPLORER = {"spec": {"id": "e1", "controls": [{"name": "rho", "grid": True}]},
+            "values_front": {"rho": 3}, "readout_html": "<b>peak</b>", "alt": "a Gaussian",
+            "grid": "eNo" + "A" * 3000}  # stands for the site's payload; served as is
+MODULE = {"js": "export async function mountStaticExplorers(root) { return []; }\n" * 40,
+          "css": ".genviz-explorer { margin: 0; }\n" * 40}
+KEY = "k" * 32
+BUNDLE_X = {"format": 1, "questions": {Q: {**BUNDLE["questions"][Q], "explorer": KEY}},
+            "explorers": {KEY: EXPLORER}, "explorer_module": MODULE}
+
+
+@pytest.fixture
+def svcx(tmp_path):
+    s = LocalLectureService(tmp_path / "state", bundle=BUNDLE_X)
+    yield s
+    s.stop()
+
+
+def _fetch(p, path, *, xsrf=True, gzip=True, headers=None):
+    h = {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin",
+         "Accept-Encoding": "gzip" if gzip else "identity", **(headers or {})}
+    if xsrf and p.xsrf:
+        h["X-XSRFToken"] = p.xsrf
+    return p.s.get(p.service.page + path, headers=h, timeout=30, stream=True)
+
+
+def test_no_explorer_before_the_lecturer_opens_the_question(svcx):
+    p = _logged_in(svcx, "ada")
+    r = _fetch(p, f"api/explorer/{Q}")
+    assert r.status_code == 404 and "not opened" in r.json()["error"]
+    assert p.state()["question"] is None
+    svcx.lecturer(Q, options=3, open=1)
+    assert _fetch(p, f"api/explorer/{Q}").status_code == 200
+    assert _fetch(p, "api/explorer/not-in-bundle").status_code == 404
+
+
+def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
+    svcx.lecturer(Q, options=3, open=1)
+    p = _logged_in(svcx, "ada")
+    q = p.state()["question"]
+    poll = json.dumps(q)
+    assert EXPLORER["grid"] not in poll and "readout_html" not in poll  # only its version
+    r = _fetch(p, f"api/explorer/{Q}?v={q['explorer']}")
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/json")
+    assert r.json() == EXPLORER  # the payload the bundle holds (the site's), unchanged
+    assert q["explorer"] == r.headers["ETag"].strip('"')
+    # the module that mounts it, from the bundle, public (no login), by its version too
+    js_v, css_v = q["explorer_module"]
+    for name, version, text in (("explorer.js", js_v, MODULE["js"]),
+                                ("explorer.css", css_v, MODULE["css"])):
+        r = requests.get(f"{svcx.page}static/{name}?v={version}", timeout=30)
+        assert r.status_code == 200 and r.text == text, name
+        assert r.headers["ETag"].strip('"') == version
+        assert r.headers["Content-Type"].startswith("text/javascript" if name.endswith("js")
+                                                     else "text/css")
+    assert requests.get(f"{svcx.page}static/other.js", timeout=30).status_code == 404
+
+
+def test_the_explorer_is_cacheable_and_compressed(svcx):
+    svcx.lecturer(Q, options=3, open=1)
+    p = _logged_in(svcx, "ada")
+    r = _fetch(p, f"api/explorer/{Q}")
+    wire = r.raw.read()  # the bytes on the wire
+    assert r.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in r.headers["Vary"]
+    assert gzip.decompress(wire) == json.dumps(EXPLORER, separators=(",", ":")).encode()
+    assert len(wire) < len(gzip.decompress(wire)) / 5
+    # compressed once per bundle, not per phone: the same bytes every time
+    assert wire == _fetch(p, f"api/explorer/{Q}").raw.read()
+    assert wire == svcx.lecture.explorer(Q).gzip
+    cache = r.headers["Cache-Control"]
+    assert "private" in cache and "max-age=604800" in cache and "no-store" not in cache
+    etag = r.headers["ETag"]
+    again = _fetch(p, f"api/explorer/{Q}", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.raw.read() == b""
+    plain = _fetch(p, f"api/explorer/{Q}", gzip=False)
+    assert "Content-Encoding" not in plain.headers and plain.json() == EXPLORER
+    js = requests.get(f"{svcx.page}static/explorer.js", headers={"Accept-Encoding": "gzip"},
+                      timeout=30, stream=True)
+    assert js.headers["Content-Encoding"] == "gzip" and "public" in js.headers["Cache-Control"]
+
+
+def test_the_explorer_needs_the_login_and_the_pages_token(svcx):
+    svcx.lecturer(Q, options=3, open=1)
+    assert _fetch(svcx.phone(None), f"api/explorer/{Q}").status_code == 403
+    p = _logged_in(svcx, "ada")
+    assert _fetch(p, f"api/explorer/{Q}", xsrf=False).status_code == 403
+
+
+def test_a_new_bundle_is_a_new_version_of_the_explorer(svcx):
+    svcx.lecturer(Q, options=3, open=1)
+    p = _logged_in(svcx, "ada")
+    v1 = p.state()["question"]["explorer"]
+    changed = {**EXPLORER, "values_front": {"rho": 4}}
+    svcx.bundle_path.write_text(json.dumps({**BUNDLE_X, "explorers": {KEY: changed}}))
+    v2 = p.state()["question"]["explorer"]
+    assert v2 != v1 and _fetch(p, f"api/explorer/{Q}").json() == changed
+    # a bundle without explorers (texts only): the page shows the question, no explorer
+    svcx.bundle_path.write_text(json.dumps(BUNDLE))
+    q = p.state()["question"]
+    assert q["known"] and q["explorer"] is None
+    assert _fetch(p, f"api/explorer/{Q}").status_code == 404

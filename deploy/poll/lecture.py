@@ -25,6 +25,14 @@ and -- only after the reveal -- the explanation, the right option and the counts
 ``POST lecture/api/vote`` ``{"question", "round", "option"}`` votes in the round open now
 (409 if the round the phone saw has changed).
 
+The question's explorer (issue #37): the bundle carries, per question, the explorer it is
+about in the form the course website embeds, and explorer.js/css. The long poll names only
+their versions (``explorer``, ``explorer_module``: content hashes); the page fetches
+``GET lecture/api/explorer/<id>?v=<etag>`` (login and XSRF like the other fetches; 404 until
+the lecturer has opened the question) and ``lecture/static/explorer.js|css?v=`` (public),
+each with an ETag, ``Cache-Control`` max-age one week, gzip compressed once per bundle (not
+per phone), and mounts it with explorer.js's ``mountStaticExplorers``.
+
 Which question is current: the one the lecturer's panel changed last (open, close, second
 vote, reveal), learnt by wrapping the store's ``declare`` on this store instance (the poll
 service stays as it is); after a restart, the open question changed last, else the question
@@ -34,6 +42,8 @@ changed last.
 from __future__ import annotations
 
 import asyncio
+import gzip
+import hashlib
 import json
 import logging
 import os
@@ -79,6 +89,8 @@ class Lecture:
         self.state_dir = state_dir
         self._bundle: dict = {}
         self._bundle_key = None
+        self._explorers: dict = {}  # key -> Resource (the explorers' payloads, ready to send)
+        self._module: dict = {}     # "explorer.js" / "explorer.css" -> Resource
         self.version = 0
         self._event: asyncio.Event | None = None
         self.current = self._restore_current()
@@ -142,11 +154,32 @@ class Lecture:
             try:
                 data = json.loads(self.bundle_path.read_text(encoding="utf-8"))
                 self._bundle = dict(data.get("questions") or {})
-            except (OSError, ValueError, AttributeError):
+                self._explorers = {k: Resource.of_json(v)
+                                   for k, v in dict(data.get("explorers") or {}).items()}
+                module = dict(data.get("explorer_module") or {})
+                self._module = {
+                    name: Resource(module[part].encode("utf-8"), ctype)
+                    for name, part, ctype in (
+                        ("explorer.js", "js", "text/javascript; charset=utf-8"),
+                        ("explorer.css", "css", "text/css; charset=utf-8"))
+                    if isinstance(module.get(part), str)}
+            except (OSError, ValueError, AttributeError, TypeError):
                 log.warning("cannot read the lecture bundle %s", self.bundle_path, exc_info=True)
-                self._bundle = {}
+                self._bundle, self._explorers, self._module = {}, {}, {}
             self._bundle_key = key
         return self._bundle
+
+    def explorer(self, qid: str) -> "Resource | None":
+        """The explorer of question ``qid`` as sent to a phone, or None (no such question in
+        the bundle, or the bundle has no explorer for it)."""
+        text = self.bundle().get(qid)
+        key = text.get("explorer") if isinstance(text, dict) else None
+        return self._explorers.get(key) if isinstance(key, str) else None
+
+    def module_file(self, name: str) -> "Resource | None":
+        """explorer.js or explorer.css as the bundle carries them, or None."""
+        self.bundle()
+        return self._module.get(name)
 
     # -- what a phone sees -------------------------------------------------------------------
     def state_for(self, user: str) -> dict:
@@ -167,6 +200,14 @@ class Lecture:
         if text is not None and len(text.get("options") or ()) == n:
             question.update({k: text.get(k) for k in (
                 "prompt_html", "options_html", "observation_html", "notebook")})
+            explorer = self.explorer(qid)
+            # only its version here: the explorer itself is a resource of its own
+            # (lecture/api/explorer/<id>?v=<etag>), cached by the phone, never in this poll
+            question["explorer"] = None if explorer is None else explorer.etag
+            if explorer is not None:
+                module = [self.module_file(n) for n in ("explorer.js", "explorer.css")]
+                question["explorer_module"] = None if None in module else \
+                    [m.etag for m in module]
         else:
             question["known"] = False
         if q["revealed"]:
@@ -177,6 +218,25 @@ class Lecture:
                 question["correct"] = text.get("correct")
         out["question"] = question
         return out
+
+
+class Resource:
+    """A file a phone fetches once and caches: its bytes, gzip-compressed once (not per
+    request: 300 phones ask for the same explorer within seconds), and an ETag (the
+    content's hash)."""
+
+    def __init__(self, body: bytes, content_type: str):
+        self.body = body
+        self.gzip = gzip.compress(body, compresslevel=9, mtime=0)
+        self.content_type = content_type
+        self.etag = hashlib.sha256(body).hexdigest()[:32]
+
+    @classmethod
+    def of_json(cls, payload) -> "Resource":
+        if not isinstance(payload, dict):
+            raise TypeError("an explorer's payload must be a JSON object")
+        return cls(json.dumps(payload, separators=(",", ":")).encode("utf-8"),
+                   "application/json")
 
 
 def _round_json(r):
@@ -312,6 +372,32 @@ def routes(lecture: Lecture, prefix: str, rate) -> list:
             self.send({"question": qid, "round": _round_json(q["open"]), "option": option,
                        "changed": changed})
 
+    class Explorer(Base):
+        """A question's explorer (the site's embedded form), once the lecturer has opened the
+        question: cacheable by the phone (ETag; the page asks with ``?v=<etag>``)."""
+
+        def get(self, qid):
+            if qid not in self.lecture.store.questions:
+                raise web.HTTPError(404, "the lecturer has not opened this question")
+            res = self.lecture.explorer(qid)
+            if res is None:
+                raise web.HTTPError(404, "this question has no explorer in the lecture bundle")
+            _send_resource(self, res, private=True)
+
+    class ModuleFile(web.RequestHandler):
+        """explorer.js / explorer.css from the bundle: public code (the course website ships
+        the same), no login needed, cached by ETag."""
+
+        def initialize(self, lecture: Lecture, rate):
+            self.lecture = lecture
+
+        def get(self, name):
+            res = self.lecture.module_file(name)
+            if res is None:
+                raise web.HTTPError(404)
+            self.set_header("X-Content-Type-Options", "nosniff")
+            _send_resource(self, res, private=False)
+
     class Callback(HubOAuthCallbackHandler):
         def initialize(self, lecture: Lecture, rate):
             self.hub_auth = lecture.hub_oauth
@@ -320,7 +406,34 @@ def routes(lecture: Lecture, prefix: str, rate) -> list:
     return [(prefix + "oauth_callback", Callback, kwargs),
             (prefix + "lecture/?", Page, kwargs),
             (prefix + "lecture/api/state", State, kwargs),
-            (prefix + "lecture/api/vote", Vote, kwargs)]
+            (prefix + "lecture/api/vote", Vote, kwargs),
+            (prefix + r"lecture/api/explorer/([A-Za-z0-9_.:-]{1,80})", Explorer, kwargs),
+            (prefix + r"lecture/static/(explorer\.js|explorer\.css)", ModuleFile, kwargs)]
+
+
+#: how long a phone may keep a resource without asking again: the URL carries the content's
+#: hash (``?v=<etag>``), so a new bundle is a new URL
+RESOURCE_MAX_AGE = 7 * 24 * 3600
+
+
+def _send_resource(handler, res: Resource, *, private: bool) -> None:
+    """``res`` with its ETag and a long max-age (a new version is a new ``?v=``); 304 to a
+    phone that has it; gzip-compressed (precompressed) when the phone accepts it."""
+    handler.set_header("Cache-Control", f"{'private' if private else 'public'}, "
+                                        f"max-age={RESOURCE_MAX_AGE}")
+    handler.set_header("ETag", f'"{res.etag}"')
+    handler.set_header("Vary", "Accept-Encoding")
+    asked = handler.request.headers.get("If-None-Match", "")
+    if res.etag in [t.strip().removeprefix("W/").strip('"') for t in asked.split(",")]:
+        handler.set_status(304)
+        handler.finish()
+        return
+    handler.set_header("Content-Type", res.content_type)
+    if "gzip" in handler.request.headers.get("Accept-Encoding", ""):
+        handler.set_header("Content-Encoding", "gzip")
+        handler.finish(res.gzip)
+    else:
+        handler.finish(res.body)
 
 
 def settings(lecture: Lecture) -> dict:
@@ -348,5 +461,5 @@ def on_hub(store, state_dir: str, bundle: str | None = None) -> Lecture | None:
                    state_dir=state_dir)
 
 
-__all__ = ["Lecture", "routes", "settings", "on_hub", "cookie_secret",
+__all__ = ["Lecture", "Resource", "routes", "settings", "on_hub", "cookie_secret",
            "BUNDLE_NAME"]

@@ -8,6 +8,14 @@ lecturer's panel, so option 2 is the same text everywhere), the right options, t
 (sent to a phone only after the lecturer's reveal) and the observation's prompt. Texts are
 kept as markdown and as the HTML the prediction boxes show (``_markdown_to_html``).
 
+With each question goes the explorer it is about -- the one its observation box reads,
+``observation_box(p, explorer)`` -- in the form the course website embeds (the notebook runs
+with ``GENVIZ_STATES=embed``; the payload is the one ``Explorer._repr_mimebundle_`` puts in the
+image's metadata, ``genviz.widgets.states.static_payload``: spec, values, readout and the
+gridded controls' precomputed states), stored once per explorer under a content hash, with
+explorer.js and explorer.css (the module that mounts it, ``mountStaticExplorers``). The
+service serves each as its own cacheable resource, never inside the long-poll JSON.
+
     python deploy/poll/lecture_bundle.py build [--out FILE] [NOTEBOOK ...]
 
 writes the bundle (JSON) where the poll service reads it: by default
@@ -19,6 +27,7 @@ next phone's request. Runs in the course's environment (genviz, nbclient), not t
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -50,7 +59,39 @@ def _gvl_record(self, *args, **kwargs):
         "observation_html": None if obs is None else _gvl_html(obs.prompt)})
 _gvl_ex.Prediction.__init__ = _gvl_record
 '''
+
+# The explorer each prediction is about: the one its observation box reads
+# (``observation_box(p, explorer)``), in the form the course website embeds: the payload an
+# explorer's image output carries in its metadata under GENVIZ_STATES=embed
+# (``Explorer._repr_mimebundle_`` -> ``genviz.widgets.states.static_payload``), kept as
+# displayed; an explorer never displayed gets ``static_payload`` of its state then.
+EXPLORER_HOOK = r'''
+import os as _gvl_os
+_gvl_os.environ["GENVIZ_STATES"] = "embed"
+from genviz.widgets import _base as _gvl_base, observations as _gvl_obs, states as _gvl_states
+_gvl_explorers = []
+_gvl_repr = _gvl_base.Explorer._repr_mimebundle_
+def _gvl_repr_keep(self, *args, **kwargs):
+    data, metadata = _gvl_repr(self, *args, **kwargs)
+    payload = metadata.get("image/png", {}).get("genviz_explorer")
+    if payload is not None:
+        self._gvl_payload = payload
+    return data, metadata
+_gvl_base.Explorer._repr_mimebundle_ = _gvl_repr_keep
+_gvl_obs_init = _gvl_obs.ObservationBox.__init__
+def _gvl_obs_record(self, prediction, explorer=None, *args, **kwargs):
+    _gvl_obs_init(self, prediction, explorer, *args, **kwargs)
+    if explorer is None:
+        return
+    payload = getattr(explorer, "_gvl_payload", None)
+    if payload is None and getattr(explorer, "grid_bytes", None) is not None:
+        payload = _gvl_states.static_payload(explorer)
+    if payload is not None:
+        _gvl_explorers.append({"id": prediction.id, "payload": payload})
+_gvl_obs.ObservationBox.__init__ = _gvl_obs_record
+'''
 REPORT = 'print("GENVIZ-LECTURE " + _gvl_json.dumps(_gvl_records))'
+EXPLORER_REPORT = 'print("GENVIZ-EXPLORERS " + _gvl_json.dumps(_gvl_explorers))'
 
 
 _GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "theta": "θ",
@@ -94,8 +135,11 @@ def plain_math(html_text: str) -> str:
     return _MATH.sub(lambda m: _tex_inline(m.group(1)), html_text or "")
 
 
-def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3") -> list[dict]:
-    """Run one notebook (nbclient, in its folder) and return the predictions it made, in order.
+def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3",
+                    explorers: bool = True) -> list[dict]:
+    """Run one notebook (nbclient, in its folder) and return the predictions it made, in order;
+    with ``explorers``, each with ``"explorer"``: the payload the course website embeds for
+    the explorer its observation box reads (None when it has none).
 
     Raises
     ------
@@ -111,8 +155,9 @@ def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3") 
     if not path.is_file():
         raise FileNotFoundError(f"notebook {path} does not exist")
     nb = nbformat.read(path, as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_code_cell(HOOK))
-    nb.cells.append(nbformat.v4.new_code_cell(REPORT))
+    nb.cells.insert(0, nbformat.v4.new_code_cell(HOOK + (EXPLORER_HOOK if explorers else "")))
+    nb.cells.append(nbformat.v4.new_code_cell(
+        REPORT + ("\n" + EXPLORER_REPORT if explorers else "")))
     client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name=kernel,
                                      resources={"metadata": {"path": str(path.parent)}})
     try:
@@ -120,30 +165,70 @@ def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3") 
     except nbclient.exceptions.CellExecutionError as err:
         raise RuntimeError(f"{path.name}: a cell failed while recording its predictions: "
                            f"{str(err).strip().splitlines()[-1]}") from None
+    printed = {}
     for out in nb.cells[-1].get("outputs", []):
         for line in str(out.get("text", "")).splitlines():
-            if line.startswith("GENVIZ-LECTURE "):
-                return json.loads(line[len("GENVIZ-LECTURE "):])
-    raise RuntimeError(f"{path.name}: the recording cell printed nothing")
+            for tag in ("GENVIZ-LECTURE ", "GENVIZ-EXPLORERS "):
+                if line.startswith(tag):
+                    printed[tag] = json.loads(line[len(tag):])
+    if "GENVIZ-LECTURE " not in printed or (explorers and "GENVIZ-EXPLORERS " not in printed):
+        raise RuntimeError(f"{path.name}: the recording cell printed nothing")
+    records = printed["GENVIZ-LECTURE "]
+    if explorers:
+        payloads = {e["id"]: e["payload"] for e in printed["GENVIZ-EXPLORERS "]}
+        for rec in records:
+            rec["explorer"] = payloads.get(rec["id"])
+    return records
 
 
-def build(notebooks, *, timeout: int = 600) -> dict:
+def explorer_key(payload: dict) -> str:
+    """The content hash naming an explorer's payload in the bundle (and its ETag on the
+    lecture service): sha256 of its compact JSON, 32 hex digits."""
+    text = json.dumps(payload, separators=(",", ":"), sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def explorer_module() -> dict:
+    """explorer.js (:func:`genviz.widgets.states.module_source`, what the site inlines) and
+    explorer.css, carried by the bundle so the lecture service -- in the hub's environment,
+    without genviz -- serves the very module that reads these payloads."""
+    from genviz.widgets import states
+
+    css = Path(states.__file__).parent / "static" / "explorer.css"
+    return {"js": states.module_source(), "css": css.read_text(encoding="utf-8")}
+
+
+def build(notebooks, *, timeout: int = 600, explorers: bool = True) -> dict:
     """The bundle of ``notebooks`` (paths): ``{"format", "built", "questions": {id: {...,
-    "notebook": name}}}``. A prediction id made twice (a cell re-run) keeps its last texts;
-    the same id in two notebooks is an error (ids are unique across the course)."""
+    "notebook": name, "explorer": key or None}}, "explorers": {key: payload},
+    "explorer_module": {"js", "css"}}``. A prediction id made twice (a cell re-run) keeps its
+    last texts; the same id in two notebooks is an error (ids are unique across the course).
+    An explorer read by two questions is stored once (``key``: :func:`explorer_key`)."""
     questions: dict[str, dict] = {}
+    payloads: dict[str, dict] = {}
     for nb in notebooks:
         nb = Path(nb)
-        for rec in record_notebook(nb, timeout=timeout):
+        for rec in record_notebook(nb, timeout=timeout, explorers=explorers):
             other = questions.get(rec["id"], {}).get("notebook")
             if other not in (None, nb.name):
                 raise ValueError(f"prediction id {rec['id']!r} is made by {other} and {nb.name}")
             for key in ("prompt_html", "explanation_html", "observation_html"):
                 rec[key] = plain_math(rec[key]) if rec.get(key) else rec.get(key)
             rec["options_html"] = [plain_math(o) for o in rec["options_html"]]
+            payload = rec.pop("explorer", None)
+            if payload is not None:
+                rec["explorer"] = explorer_key(payload)
+                payloads[rec["explorer"]] = payload
+            else:
+                rec["explorer"] = None
             questions[rec["id"]] = {**rec, "notebook": nb.name}
-    return {"format": FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-            "questions": questions}
+    used = {q["explorer"] for q in questions.values()}
+    bundle = {"format": FORMAT, "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "questions": questions,
+              "explorers": {k: v for k, v in payloads.items() if k in used}}
+    if bundle["explorers"]:
+        bundle["explorer_module"] = explorer_module()
+    return bundle
 
 
 def write(bundle: dict, out: Path) -> Path:
@@ -169,11 +254,15 @@ def main(argv=None) -> int:
                    help="default: every notebooks/[0-9][0-9]_*.ipynb")
     b.add_argument("--out", type=Path, default=None, help=f"default: {default_out()}")
     b.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    b.add_argument("--no-explorers", action="store_true",
+                   help="texts only: no explorer moving on the phones (no grids built)")
     args = p.parse_args(argv)
     notebooks = args.notebooks or sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
-    bundle = build(notebooks, timeout=args.timeout)
+    bundle = build(notebooks, timeout=args.timeout, explorers=not args.no_explorers)
     out = write(bundle, args.out or default_out())
-    print(f"{len(bundle['questions'])} questions from {len(notebooks)} notebooks -> {out}")
+    moving = sum(q["explorer"] is not None for q in bundle["questions"].values())
+    print(f"{len(bundle['questions'])} questions ({moving} with their explorer) from "
+          f"{len(notebooks)} notebooks -> {out}")
     return 0
 
 

@@ -5,6 +5,7 @@
   var XSRF = meta("xsrf"), BASE = meta("prefix") + "lecture/api/";
   var $ = function (id) { return document.getElementById(id); };
   var state = null, version = null, sending = false, failures = 0;
+  var shownExplorer = null, explorerModule = null;
   var ROUND_TEXT = { 1: "Vote 1 is open: choose an answer (you can change it until the lecturer closes the vote).",
                      2: "Vote 2 is open: after discussing, choose again (you can change it until it closes).",
                      observation: "What did the explorer show? Choose what you saw." };
@@ -29,9 +30,65 @@
 
   function openRound(q) { return q.revealed && q.open !== "observation" ? null : q.open; }
 
+  // The question's explorer: the site's embedded form (its own cacheable resource, fetched
+  // once per version), mounted by explorer.js's mountStaticExplorers; the gridded controls
+  // move with no kernel, the others are shown disabled as on the site.
+  function loadModule(versions) {
+    if (!explorerModule) {
+      var base = meta("prefix") + "lecture/static/";
+      var link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = base + "explorer.css?v=" + versions[1];
+      document.head.appendChild(link);
+      explorerModule = import(base + "explorer.js?v=" + versions[0]);
+    }
+    return explorerModule;
+  }
+
+  function showExplorer(q) {
+    var want = q && q.known && q.explorer && q.explorer_module ? q.id + "|" + q.explorer : null;
+    if (want === shownExplorer) return;
+    shownExplorer = want;
+    var box = $("explorer");
+    box.textContent = "";
+    box.hidden = !want;
+    delete document.body.dataset.explorer;
+    if (!want) return;
+    box.innerHTML = '<p class="status">Loading the explorer…</p>';
+    var payload = fetch(BASE + "explorer/" + encodeURIComponent(q.id) + "?v=" + q.explorer,
+                        { headers: { "X-XSRFToken": XSRF }, credentials: "same-origin" })
+      .then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        return r.text();
+      });
+    Promise.all([loadModule(q.explorer_module), payload]).then(function (got) {
+      if (shownExplorer !== want) return null;
+      var fig = document.createElement("figure");
+      fig.className = "genviz-explorer genviz-static-explorer";
+      var data = document.createElement("script");
+      data.type = "application/json";
+      data.className = "genviz-explorer-data";
+      data.textContent = got[1];
+      fig.appendChild(data);
+      fig.appendChild(document.createElement("figcaption"));
+      box.textContent = "";
+      box.appendChild(fig);
+      return got[0].mountStaticExplorers(box).then(function () {
+        if (shownExplorer === want) document.body.dataset.explorer = want;
+      });
+    }).catch(function (e) {
+      if (shownExplorer !== want) return;
+      box.innerHTML = '<p class="status error"></p>';
+      box.firstChild.textContent = "The explorer could not be loaded (" + e.message +
+        "): watch it on the projector.";
+      shownExplorer = null;  // tried again at the next change
+    });
+  }
+
   function render() {
     var q = state && state.question;
     $("who").textContent = state ? state.user : "";
+    showExplorer(q);
     if (!q) {
       $("question").hidden = true;
       say("Waiting for the lecturer to open a question…");
