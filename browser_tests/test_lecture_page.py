@@ -258,9 +258,8 @@ def test_three_phones_follow_the_lecture_and_vote(hub, browser, lecture):
             assert "peak" in page.inner_text("#prompt")  # the course's prompt, from the bundle
             _tap(page, first)
         TIMINGS["open_to_three_votes_s"] = round(time.monotonic() - t0, 2)
-        for name in STUDENTS:
-            _check_explorer(phones[name][1], name)
-        _drag_the_slider(phones["ada"][1], WIRE["ada"]["cdp"])
+        for name in STUDENTS:  # predict first: no explorer while a vote can be cast
+            assert phones[name][1].locator("#explorer canvas").count() == 0
         phones["ben"][1].screenshot(path=str(ARTIFACTS / "lecture_phone_voted.png"))
         # the touch targets are large enough (44 px) and fit the phone's width
         for b in phones["ada"][1].locator("#options button").all():
@@ -295,6 +294,9 @@ def test_three_phones_follow_the_lecture_and_vote(hub, browser, lecture):
             "() => document.querySelector('.genviz-room').innerText.includes('(open)') === false")
         second = _room(lecture)
         assert "2 (67%)" in second and "1 (33%)" in second
+        for name in STUDENTS:  # the votes are over: now observe, on the phone
+            _check_explorer(phones[name][1], name)
+        _drag_the_slider(phones["ada"][1], WIRE["ada"]["cdp"])
         _click(lecture, "Reveal")
         for name in STUDENTS:
             page = phones[name][1]

@@ -319,18 +319,48 @@ def _fetch(p, path, *, xsrf=True, gzip=True, headers=None):
     return p.s.get(p.service.page + path, headers=h, timeout=30, stream=True)
 
 
+def _after_the_votes(svcx):
+    """The lecturer's flow up to the observation: vote 1, vote 2, closed."""
+    svcx.lecturer(Q, options=3, open=1)
+    svcx.lecturer(Q, open=2)
+    svcx.lecturer(Q, open=None)
+
+
 def test_no_explorer_before_the_lecturer_opens_the_question(svcx):
     p = _logged_in(svcx, "ada")
     r = _fetch(p, f"api/explorer/{Q}")
     assert r.status_code == 404 and "not opened" in r.json()["error"]
     assert p.state()["question"] is None
-    svcx.lecturer(Q, options=3, open=1)
+    _after_the_votes(svcx)
     assert _fetch(p, f"api/explorer/{Q}").status_code == 200
     assert _fetch(p, "api/explorer/not-in-bundle").status_code == 404
 
 
+@pytest.mark.parametrize("steps, shown", [
+    ([{"options": 3}], False),                                  # declared, no vote yet
+    ([{"options": 3, "open": 1}], False),                       # vote 1 open
+    ([{"options": 3, "open": 1}, {"open": None}], False),       # vote 1 closed, discussion
+    ([{"options": 3, "open": 1}, {"open": 2}], False),          # vote 2 open
+    ([{"options": 3, "open": 1}, {"open": 2}, {"open": None}], True),  # votes over
+    ([{"options": 3, "open": "observation"}], True),            # the observation round
+    ([{"options": 3, "open": 1}, {"open": None, "revealed": True}], True),  # revealed
+])
+def test_the_explorer_comes_after_the_votes(svcx, steps, shown):
+    """Predict, then observe: a phone never gets the explorer while a vote can still be cast
+    (it could drag to the answer), in the long poll's version or by asking for it."""
+    p = _logged_in(svcx, "ada")
+    for step in steps:
+        svcx.lecturer(Q, **step)
+    q = p.state()["question"]
+    assert (q["explorer"] is not None) is shown
+    r = _fetch(p, f"api/explorer/{Q}")
+    assert r.status_code == (200 if shown else 404)
+    if not shown:
+        assert "predict first" in r.json()["error"]
+
+
 def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
-    svcx.lecturer(Q, options=3, open=1)
+    _after_the_votes(svcx)
     p = _logged_in(svcx, "ada")
     q = p.state()["question"]
     poll = json.dumps(q)
@@ -352,7 +382,7 @@ def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
 
 
 def test_the_explorer_is_cacheable_and_compressed(svcx):
-    svcx.lecturer(Q, options=3, open=1)
+    _after_the_votes(svcx)
     p = _logged_in(svcx, "ada")
     r = _fetch(p, f"api/explorer/{Q}")
     wire = r.raw.read()  # the bytes on the wire
@@ -375,14 +405,14 @@ def test_the_explorer_is_cacheable_and_compressed(svcx):
 
 
 def test_the_explorer_needs_the_login_and_the_pages_token(svcx):
-    svcx.lecturer(Q, options=3, open=1)
+    _after_the_votes(svcx)
     assert _fetch(svcx.phone(None), f"api/explorer/{Q}").status_code == 403
     p = _logged_in(svcx, "ada")
     assert _fetch(p, f"api/explorer/{Q}", xsrf=False).status_code == 403
 
 
 def test_a_new_bundle_is_a_new_version_of_the_explorer(svcx):
-    svcx.lecturer(Q, options=3, open=1)
+    _after_the_votes(svcx)
     p = _logged_in(svcx, "ada")
     v1 = p.state()["question"]["explorer"]
     changed = {**EXPLORER, "values_front": {"rho": 4}}

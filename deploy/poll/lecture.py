@@ -29,7 +29,8 @@ The question's explorer (issue #37): the bundle carries, per question, the explo
 about in the form the course website embeds, and explorer.js/css. The long poll names only
 their versions (``explorer``, ``explorer_module``: content hashes); the page fetches
 ``GET lecture/api/explorer/<id>?v=<etag>`` (login and XSRF like the other fetches; 404 until
-the lecturer has opened the question) and ``lecture/static/explorer.js|css?v=`` (public),
+the lecturer has closed the second vote, opened the observation round or revealed: predict
+first, then observe) and ``lecture/static/explorer.js|css?v=`` (public),
 each with an ETag, ``Cache-Control`` max-age one week, gzip compressed once per bundle (not
 per phone), and mounts it with explorer.js's ``mountStaticExplorers``.
 
@@ -93,11 +94,15 @@ class Lecture:
         self._module: dict = {}     # "explorer.js" / "explorer.css" -> Resource
         self.version = 0
         self._event: asyncio.Event | None = None
+        self._held: dict = {}  # question -> the rounds opened so far (this process's memory)
         self.current = self._restore_current()
         declare = store.declare
 
         def declare_and_follow(qid, *args, **kwargs):
             out = declare(qid, *args, **kwargs)
+            opened = (self.store.questions.get(qid) or {}).get("open")
+            if opened is not None:
+                self._held.setdefault(qid, set()).add(str(opened))
             self.follow(qid)
             return out
 
@@ -120,6 +125,20 @@ class Lecture:
             return None
         opened = [q for q in qs if qs[q]["open"] is not None]
         return max(opened or qs, key=lambda q: qs[q]["updated"])
+
+    def explorer_shown(self, qid: str) -> bool:
+        """Whether a phone may see the question's explorer now: predict first, then observe.
+
+        Not while the votes are being made (an explorer during vote 1 or 2 would let a student
+        drag to the answer instead of predicting): from when the lecturer closes the second
+        vote, opens the observation round or reveals. After a restart of the service the
+        rounds held before are not known, so only the observation round or the reveal show it."""
+        q = self.store.questions.get(qid)
+        if q is None:
+            return False
+        opened = None if q["open"] is None else str(q["open"])
+        return bool(q["revealed"]) or opened == "observation" or \
+            (opened is None and "2" in self._held.get(qid, ()))
 
     def follow(self, qid: str) -> None:
         self.current = qid
@@ -200,7 +219,7 @@ class Lecture:
         if text is not None and len(text.get("options") or ()) == n:
             question.update({k: text.get(k) for k in (
                 "prompt_html", "options_html", "observation_html", "notebook")})
-            explorer = self.explorer(qid)
+            explorer = self.explorer(qid) if self.explorer_shown(qid) else None
             # only its version here: the explorer itself is a resource of its own
             # (lecture/api/explorer/<id>?v=<etag>), cached by the phone, never in this poll
             question["explorer"] = None if explorer is None else explorer.etag
@@ -379,6 +398,9 @@ def routes(lecture: Lecture, prefix: str, rate) -> list:
         def get(self, qid):
             if qid not in self.lecture.store.questions:
                 raise web.HTTPError(404, "the lecturer has not opened this question")
+            if not self.lecture.explorer_shown(qid):
+                raise web.HTTPError(404, "the explorer is shown after the votes "
+                                         "(predict first, then observe)")
             res = self.lecture.explorer(qid)
             if res is None:
                 raise web.HTTPError(404, "this question has no explorer in the lecture bundle")
