@@ -198,6 +198,8 @@ def _choose(page, option, button):
     page.wait_for_function(
         "() => [...document.querySelectorAll('.genviz-prediction .widget-radio-box input')]"
         ".some(i => i.checked)", timeout=30_000)
+    if button == "Commit":  # a learner's prediction is an option and why (issue #40)
+        box.locator(".widget-text input").fill("the narrower spread piles the mass up")
     box.locator(f"button:has-text('{button}')").click()
 
 
