@@ -62,10 +62,10 @@ def test_grid_states_are_what_the_kernel_path_records():
 
 def test_two_gridded_controls_are_a_row_major_product():
     e = kde_explorer(np.linspace(-1, 1, 5), h=0.3, x_range=(-3, 3))
-    e.controls["h"].step = 0.1  # 15 positions x 5 kernels
+    e.controls["h"].step = 0.1  # 13 positions (0.05 to 1.25) x 5 kernels
     header, body = states.read_grid(states.build_grid(e))
     assert [a["name"] for a in header["axes"]] == ["h", "kernel"]
-    assert len(header["states"]) == 15 * 5
+    assert len(header["states"]) == 13 * 5
     _, readout, _ = _state(header, body, 7 * 5 + 2)  # h position 7, the third kernel
     e.controls["h"].value = e.controls["h"].value_at(7)
     e.controls["kernel"].value = e.controls["kernel"].from_front(2)
@@ -78,9 +78,9 @@ def test_a_grid_over_budget_is_refused_with_a_coarser_step():
     with pytest.raises(states.GridBudgetError) as info:
         states.build_grid(e, max_states=100)
     text = str(info.value)
-    assert text.startswith("kde_explorer: ") and "h (146) × kernel (5)" in text
-    assert "730 states" in text and "budget of 100 states" in text
-    assert "coarser step for 'h', e.g. step=0.09" in text and "(now 0.01)" in text
+    assert text.startswith("kde_explorer: ") and "h (121) × kernel (5)" in text
+    assert "605 states" in text and "budget of 100 states" in text
+    assert "coarser step for 'h', e.g. step=0.07" in text and "(now 0.01)" in text
     with pytest.raises(states.GridBudgetError, match=r"0\.\d\d MB, over the budget of 0\.01 MB"):
         states.build_grid(e, max_bytes=10_000)
     assert states.MAX_STATES == 2000 and states.MAX_BYTES == 1_000_000  # budgets restored

@@ -18,10 +18,11 @@ from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
 __all__ = ["HistogramView", "KDEView", "BandwidthView", "KDE2DView", "rug"]
 
 
-def rug(ax, data, color=PALETTE["black"]):
+def rug(ax, data, color=PALETTE["black"], zorder=None):
     """The data as ticks on the x axis (one per point), labelled with n."""
+    extra = {} if zorder is None else {"zorder": zorder}
     return ax.plot(data, np.zeros_like(data), "|", color=color, ms=9, alpha=0.6,
-                   label=f"data (n = {data.size})")[0]
+                   label=f"data (n = {data.size})", **extra)[0]
 
 
 class HistogramView(View, study=HistogramStudy):
@@ -84,10 +85,13 @@ class KDEView(View, study=KDEStudy):
             label=r"bumps $K_h(x - x_i)/n$")))
         (self._sum,) = ax.plot([], [], color=PALETTE["blue"], lw=2.4, label=r"$\hat f(x)$ = sum")
         self.animate(self._sum)
+        # the truth and the data under the estimate (zorder < 2), as the bandwidth view draws
+        # them: the moving curve on top, and the static ones in the background image, not
+        # repeated in every recorded frame (the explorer's grid stays within its budget)
         if static.truth is not None:
             ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
-                    label="true density")
-        rug(ax, self.data)
+                    label="true density", zorder=1.9)
+        rug(ax, self.data, zorder=1.9)
         ax.set_xlim(self.x[0], self.x[-1])
         ax.set_ylim(0, ymax if ymax is not None else 0.9)
         ax.set_xlabel("$x$")
