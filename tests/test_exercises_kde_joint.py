@@ -58,9 +58,12 @@ def test_predict_bin_origin_against_numpys_histogram():
     heights = "The bar heights change: peaks can appear or vanish."
     slide = "The bars only slide sideways; their heights stay the same."
     assert p.kind == "prediction" and p.check(heights).correct and not p.check(slide).correct
-    # the observation: the tallest bar at the new origin, as numpy counts it
-    assert p.observation._answer == pytest.approx(after.max() / (200 * 0.3))
-    assert p.observation.setting == {"width": 0.3, "origin": 0.15}
+    # the observation: the tallest bar at origin 0 and at 0.15, as numpy counts them
+    obs = p.observation
+    assert obs._answer == pytest.approx(after.max() / (200 * 0.3))
+    assert obs.expected_before == pytest.approx(before.max() / (200 * 0.3))
+    assert obs.expected_before != pytest.approx(obs._answer)  # the pair shows the change
+    assert obs.setting == {"width": 0.3, "origin": 0.15} and obs.before == {"origin": 0.0}
     # one point per bin, wherever the bins start: the bars only slide
     p = kx.predict_bin_origin([0.1, 1.1, 2.1], 1.0, 0.5)
     assert p.check(slide).correct
@@ -87,7 +90,21 @@ def test_predict_tiny_bandwidth_spikes_of_area_one():
     from scipy.integrate import quad
     area = quad(lambda t: gaussian_kde(data, bw_method=0.05 / data.std(ddof=1))(t)[0], -3, 3,
                 points=list(data), limit=200)[0]
-    assert p.observation._answer == pytest.approx(area, abs=2e-3)
+    # both halves of the claim at the explorer's start h = 0.3 and at h = 0.05: the peak (the
+    # largest value of scipy's KDE on the explorer's 500-point window) grows, the area stays
+    def peak(h):
+        return gaussian_kde(data, bw_method=h / data.std(ddof=1))(np.linspace(-3, 3, 500)).max()
+
+    obs = p.observation
+    assert obs.parts == ("peak f̂", "area ∫ f̂") and obs.before == {"h": 0.3}
+    assert obs._answer == pytest.approx([peak(0.05), area], abs=2e-3)
+    start_area = quad(lambda t: gaussian_kde(data, bw_method=0.3 / data.std(ddof=1))(t)[0],
+                      -3, 3, points=list(data), limit=200)[0]
+    assert obs.expected_before == pytest.approx([peak(0.3), start_area], abs=2e-3)
+    assert obs._answer[0] > 2 * obs.expected_before[0]  # the peak moves, the area does not
+    assert obs._answer[1] == pytest.approx(obs.expected_before[1], abs=0.02)
+    with pytest.raises(ValueError, match="h_start"):
+        kx.predict_tiny_bandwidth(data, h_start=0.05)
     with pytest.raises(ValueError, match="h_small"):
         kx.predict_tiny_bandwidth(data, h_small=0.0)
     with pytest.raises(ValueError, match="data"):
@@ -104,6 +121,8 @@ def test_predict_cv_with_fewer_points_against_the_bruteforce_sweep():
     assert p.check("It moves to a larger h.").correct
     assert not p.check("It moves to a smaller h.").correct
     assert p.observation._answer == pytest.approx(best[200])  # what the explorer marks
+    assert p.observation.expected_before == pytest.approx(best[1000])  # and at the start
+    assert p.observation.before == {"n": 1000} and p.observation.compare == "ratio"
     with pytest.raises(ValueError, match="n_to"):
         kx.predict_cv_with_fewer_points(1000, 1)
     with pytest.raises(ValueError, match="method"):
@@ -132,6 +151,8 @@ def test_predict_2d_peak_against_a_direct_sum_of_scipy_normals():
     p = kx.predict_2d_peak(X, 1.0, 3.0)
     assert p.options[p.correct[0]].startswith("It falls, but keeps clearly more than 1/3")
     assert p.observation._answer == pytest.approx(peak(3.0), rel=1e-9)
+    assert p.observation.expected_before == pytest.approx(peak(1.0), rel=1e-9)
+    assert p.observation.before == {"scale": 1.0} and p.observation.compare == "ratio"
     assert not p.check(next(o for o in p.options if "1/9" in o)).correct
     # one tight cluster (narrower than any bandwidth) and a far point: the bumps at the peak
     # overlap at both scales, so the peak falls by the full factor 9

@@ -85,8 +85,22 @@ def test_predict_noise_and_k_against_scikit_learn(blobs):
     p = kx.predict_noise_and_k(*blobs, noise=0.2)
     assert p.kind == "prediction" and p.options[p.correct[0]].startswith("k = 15")
     assert not p.check("k = 1: it follows the data most closely.").correct
-    assert p.observation._answer == pytest.approx(_sk_accuracy(*blobs, 15, 0.2)
-                                                  - _sk_accuracy(*blobs, 1, 0.2))
+    # the observation: both test accuracies (1-NN, 15-NN) on clean labels and at noise 0.2
+    obs = p.observation
+    assert obs.parts == ("1-NN", "15-NN") and obs.before == {"noise": 0.0}
+    assert obs.setting == {"k": 15, "noise": 0.2}
+    assert obs._answer == pytest.approx([_sk_accuracy(*blobs, 1, 0.2),
+                                         _sk_accuracy(*blobs, 15, 0.2)])
+    assert obs.expected_before == pytest.approx([_sk_accuracy(*blobs, 1, 0.0),
+                                                 _sk_accuracy(*blobs, 15, 0.0)])
+    # what decides: 1-NN loses more accuracy to the flipped labels than 15-NN
+    lost = np.subtract(obs.expected_before, obs._answer)
+    assert lost[0] > lost[1] + 0.05
+    state = {"test_accuracy_1nn": obs._answer[0], "test_accuracy": obs._answer[1]}
+    typed = ", ".join(f"{v:.3f}" for v in obs._answer)
+    assert obs.check_reading(typed, state=state, values={"k": 15, "noise": 0.2}).correct
+    swapped = ", ".join(f"{v:.3f}" for v in obs._answer[::-1])
+    assert not obs.check_reading(swapped, state=state, values={"k": 15, "noise": 0.2}).correct
     X, y, Xt, yt = blobs
     with pytest.raises(ValueError, match="noise"):
         kx.predict_noise_and_k(X, y, Xt, yt, noise=1.5)
@@ -103,12 +117,18 @@ def test_predict_regression_k_against_scikit_learn():
     p = kx.predict_regression_k(x, y)
     assert p.check("It falls, then rises again.").correct
     assert not p.check("It keeps falling: more neighbours, less noise.").correct
-    # the observation: the explorer's MSE at k = 40, on its own 600-point grid
+    # the observation: the explorer's MSE (on its own 600-point grid) at all three k: 1-NN's
+    # beside k = 7's (before) and beside k = 40's (after): the U is in the recording
     pad = 0.02 * (x.max() - x.min())
     g = np.linspace(x.min() - pad, x.max() + pad, 600)[:, None]
-    mse40 = np.mean((KNeighborsRegressor(40).fit(x[:, None], y).predict(g)
-                     - regression_truth(g[:, 0])) ** 2)
-    assert p.observation._answer == pytest.approx(mse40, rel=1e-6)
+    explorer = {k: np.mean((KNeighborsRegressor(k).fit(x[:, None], y).predict(g)
+                            - regression_truth(g[:, 0])) ** 2) for k in (1, 7, 40)}
+    obs = p.observation
+    assert obs.before == {"k": 7} and obs.setting == {"k": 40}
+    assert obs.expected_before == pytest.approx([explorer[1], explorer[7]], rel=1e-6)
+    assert obs._answer == pytest.approx([explorer[1], explorer[40]], rel=1e-6)
+    one, seven = obs.expected_before
+    assert seven < one and seven < obs._answer[1]  # smallest in between
     with pytest.raises(ValueError, match="ks"):
         kx.predict_regression_k(x, y, ks=(1, 7, 1000))
 
@@ -121,6 +141,14 @@ def test_predict_projection_spread_follows_one_over_sqrt_2d():
     assert (1 / np.sqrt(2 * 4)) / (1 / np.sqrt(2 * 16)) == pytest.approx(2.0)
     p = kx.predict_projection_spread(X, d=4)
     assert p.check("4").correct and not p.check("2").correct
+    # the observation: the std at d = 4 and at d = 16, recomputed from the explorer's ratios
+    from genviz.projections import projection_ratios
+    study = projection_ratios(X, 64, 0)
+    obs = p.observation
+    assert obs.before == {"d": 4} and obs.setting == {"d": 16} and obs.compare == "ratio"
+    assert obs.expected_before == pytest.approx(np.std(study.ratios[3]), rel=1e-6)
+    assert obs._answer == pytest.approx(np.std(study.ratios[15]), rel=1e-6)
+    assert obs._answer / obs.expected_before == pytest.approx(0.5, abs=0.05)
     with pytest.raises(ValueError, match="d"):
         kx.predict_projection_spread(X, d=0)
 

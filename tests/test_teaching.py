@@ -562,10 +562,6 @@ def test_every_prediction_reads_its_explorer_and_goes_through_the_cycle(path):
 #: settings ("at m = 10 and at all m = 1780").
 CHANGE = re.compile(r"\bfrom\b[^.?]{0,80}\bto\b|\b(raise|narrow|shrink|drag|move|flip|switch|add)"
                     r"\b|\bat\b[^.?]{0,60}\band at\b", re.IGNORECASE)
-#: Predictions about a change in the notebooks another helper edits this round (05, 09; issue
-#: #40 item 1): their observation still records one "after" value. Only shrinks.
-ONE_SIDED_PENDING = {"05-bin-origin", "05-tiny-bandwidth", "05-cv-fewer-points", "05-2d-peak",
-                     "09-noise-and-k", "09-regression-k", "09-projection-spread"}
 
 
 def one_sided_changes(records) -> list[str]:
@@ -579,7 +575,7 @@ def one_sided_changes(records) -> list[str]:
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_every_prediction_about_a_change_records_before_and_after(path):
     found = set(one_sided_changes(exercise_records(path)))
-    assert found - ONE_SIDED_PENDING == set()
+    assert found == set()
 
 
 def test_the_change_rule_finds_a_prediction_that_records_only_the_after():

@@ -96,7 +96,8 @@ def predict_bin_origin(data, width, shift) -> Prediction:
     """Before the histogram explorer: what moving the bins' origin by ``shift`` does.
 
     The right option is computed: the bars' heights (as a sorted list) either change or only
-    move sideways. The observation: the tallest bar at the new origin.
+    move sideways. The observation: the tallest bar at origin 0 and at ``shift`` (a pair: the
+    sorted heights are the same, so the tallest bar is too, when the bars only slide).
 
     Examples
     --------
@@ -127,22 +128,27 @@ def predict_bin_origin(data, width, shift) -> Prediction:
                 r"moving (every|the) edges? regroups",
                 r"origin[^.]{0,40}change\w* what (it|the histogram) shows"],
         observation=Observation(
-            f"Set the origin to {shift:g} (bin width {width:g}). How tall is the tallest bar "
-            f"now (the readout's 'tallest bar')?",
+            f"Compare the tallest bar at origin 0 with the tallest bar at origin {shift:g} "
+            f"(bin width {width:g}): record both. Did the bars only slide, or did their "
+            f"heights change?",
             float(after.max()), setting={"width": width, "origin": shift},
-            labels={"width": "bin width"}, read=lambda state: float(np.max(state["density"])),
-            what="the tallest bar", hint="read the readout's line 'tallest bar' (3 decimals).",
+            before={"origin": 0.0}, expected_before=float(before.max()), compare="pair",
+            labels={"width": "bin width"},
+            read=lambda state: float(np.max(state["density"])),
+            what="the tallest bar", hint="the readout gives the tallest bar (3 decimals).",
             atol=6e-4))
 
 
 def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
-                           x_range=(-3.0, 3.0)) -> Prediction:
+                           x_range=(-3.0, 3.0), h_start=0.3) -> Prediction:
     """Before the KDE explorer: as h -> 0, what the sum of bumps becomes and its area.
 
     The area and the peak at ``h_small`` are computed with :func:`genviz.kde.kde_pdf` (on a grid
     fine enough to resolve the bumps), so the right option is what the estimator does. The
-    observation: the peak of the estimate at ``h_observe`` (the explorer's smallest h), on the
-    explorer's window (:class:`genviz.plots.kde.KDEView`: 500 points over ``x_range``).
+    observation reads both halves of the claim, the peak of the estimate (spikes: it grows) and
+    its area (it stays), at the explorer's start ``h_start`` and at ``h_observe`` (its smallest
+    h), on the explorer's window (:class:`genviz.plots.kde.KDEView`: 500 points over
+    ``x_range``).
 
     Examples
     --------
@@ -155,6 +161,10 @@ def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
         raise ValueError("data is empty; pass at least one observation")
     h_small = check_scalar(h_small, "h_small", low=0.0, low_open=True)
     h_observe = check_scalar(h_observe, "h_observe", low=0.0, low_open=True)
+    h_start = check_scalar(h_start, "h_start", low=0.0, low_open=True)
+    if h_start == h_observe:
+        raise ValueError(f"h_start must differ from h_observe ({h_observe:g}): the observation "
+                         f"reads the change between them")
     grid = np.concatenate([np.linspace(xi - 8 * h_small, xi + 8 * h_small, 401) for xi in data])
     grid = np.unique(grid)
     f = kde_pdf(grid, data, h_small)
@@ -179,10 +189,23 @@ def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
         claims=[r"narrower and taller[^.]{0,80}(spikes|area)",
                 r"(h ?→ ?0|h shrinks|shrink h|small(er)? (h|bandwidth))[^.]{0,60}spike"],
         observation=Observation(
-            f"Set h to its smallest value, {h_observe:g}. What is the area under the estimate "
-            f"now (the readout's '∫ f̂ over the window')?",
-            _window_area(data, h_observe, x_range), setting={"h": h_observe}, read="integral",
-            what="the area ∫ f̂", hint="read the readout's last line (3 decimals).", atol=6e-4))
+            f"Compare the estimate at h = {h_start:g} with the estimate at h = {h_observe:g}, "
+            f"the smallest h: record its peak and its area at both. Which of the two moved?",
+            [_window_peak(data, h_observe, x_range), _window_area(data, h_observe, x_range)],
+            setting={"h": h_observe}, before={"h": h_start},
+            expected_before=[_window_peak(data, h_start, x_range),
+                             _window_area(data, h_start, x_range)],
+            parts=("peak f̂", "area ∫ f̂"),
+            read=lambda state: [state["peak"], state["integral"]],
+            what="the estimate's peak and area",
+            hint="type the peak f̂ and the area ∫ f̂ over the window as the readout gives them "
+                 "(3 decimals), separated by a comma.", atol=6e-4))
+
+
+def _window_peak(data, h, x_range=(-3.0, 3.0)) -> float:
+    """The peak the KDE explorer's readout shows: the largest value on its 500-point window."""
+    x = np.linspace(x_range[0], x_range[1], 500)
+    return float(kde_pdf(x, data, h).max())
 
 
 def _window_area(data, h, x_range=(-3.0, 3.0)) -> float:
@@ -195,7 +218,8 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
     """Before the bandwidth explorer: where the cross-validated h goes when n shrinks.
 
     Computed on the explorer's own samples (``sample_claw(n, seed)``) and bandwidth grid. The
-    observation: the selected h at ``n_to``.
+    observation: the selected h at ``n_from`` and at ``n_to`` (their ratio: above 1, a larger
+    h).
 
     Examples
     --------
@@ -223,11 +247,12 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
                  2: "The best h depends on the sample size, not only on the true density."},
         claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)"],
         observation=Observation(
-            f"Set n = {n_to}. Which bandwidth does {name} cross-validation select now (the "
-            f"readout's {line} line, best h)?",
-            small, setting={"n": n_to}, read=key, what=f"the best h ({line})",
-            hint=f"release the n slider at {n_to}, then read 'best h' on the {line} line "
-                 f"(4 decimals).", atol=6e-5))
+            f"Compare the bandwidth {name} cross-validation selects at n = {n_from} with the one "
+            f"it selects at n = {n_to}: record both. Which way did it move, and by how much?",
+            small, setting={"n": n_to}, before={"n": n_from}, expected_before=big,
+            compare="ratio", read=key, what=f"the best h ({line})",
+            hint=f"release the n slider at each value, then read the best h of the {line} "
+                 f"curve (4 decimals).", atol=6e-5))
 
 
 def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
@@ -236,7 +261,8 @@ def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
     The peaks are computed on the explorer's grid with :func:`genviz.kde.kde2d_grid` at Scott's
     bandwidths times each scale (:class:`genviz.plots.kde.KDE2DView`'s grid). The naive answer
     divides one bump's height by the product of the two scale factors; the density is a sum of
-    many bumps, and wider bumps overlap more.
+    many bumps, and wider bumps overlap more. The observation: the peak at both scales (their
+    ratio decides among the options).
 
     Examples
     --------
@@ -284,11 +310,13 @@ def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
                  2: "The peak is a sum of many bumps: what do the other cars' bumps add?"},
         claims=[r"more (cars|points|records) contribute", r"density at a point is a sum"],
         observation=Observation(
-            f"Set h / Scott = {scale_to:g}. What is the peak density now (the readout's "
-            f"'peak density')?",
-            after, setting={"scale": scale_to}, labels={"scale": "h / Scott"}, read="peak",
-            what="the peak density", hint="read the readout's line 'peak density' (3 "
-                                          "significant digits, e.g. 2.5e-05).", rtol=5e-3))
+            f"Compare the peak density at h / Scott = {scale_from:g} with the peak at "
+            f"h / Scott = {scale_to:g}: record both. What fraction of its height did the peak "
+            f"keep?",
+            after, setting={"scale": scale_to}, before={"scale": scale_from},
+            expected_before=before, compare="ratio", labels={"scale": "h / Scott"}, read="peak",
+            what="the peak density", hint="the readout gives the peak density (3 significant "
+                                          "digits, e.g. 2.5e-05).", rtol=5e-3))
 
 
 def more_smoothing_with_fewer_points(n_big=1000, n_small=200, *, h=0.05, reps=200,

@@ -109,8 +109,8 @@ def _noisy_accuracy(X, y, X_test, y_test, k, noise, seed=0) -> float:
 
 def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) -> Prediction:
     """Before the classification explorer: with label noise, is 1-NN or 15-NN more accurate?
-    The observation: how much higher the test accuracy at ``k_large`` is than 1-NN's (both in
-    the explorer's readout)."""
+    The observation: both test accuracies the readout shows (1-NN's and ``k_large``-NN's), on
+    clean labels and with ``noise`` flipped: which of the two lost accuracy to the noise."""
     a, b = (_noisy_accuracy(X, y, X_test, y_test, k, noise) for k in (k_small, k_large))
     answer = 2 if abs(a - b) < 0.01 else (0 if a > b else 1)
     return Prediction(
@@ -132,20 +132,26 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
                 r"(majority )?vote[^.]{0,30}resists label noise",
                 r"(pool|pooling)[^.]{0,30}neighbours"],
         observation=Observation(
-            f"Set noise = {noise:g} and k = {k_large}. How much higher is k-NN's test accuracy "
-            f"than 1-NN's (the readout's two test accuracies)?",
-            b - (a if k_small == 1 else _noisy_accuracy(X, y, X_test, y_test, 1, noise)),
-            setting={"k": k_large, "noise": noise},
-            read=lambda state: state["test_accuracy"] - state["test_accuracy_1nn"],
-            what="k-NN's test accuracy minus 1-NN's",
-            hint="subtract the readout's 'test accuracy, 1-NN' from its 'test accuracy, k-NN' "
-                 "(3 decimals each).", atol=1.2e-3))
+            f"Compare the test accuracies of 1-NN and of {k_large}-NN on clean labels "
+            f"(noise = 0) with the same two accuracies at noise = {noise:g}: record both pairs. "
+            f"Which of the two classifiers lost more to the flipped labels?",
+            [_noisy_accuracy(X, y, X_test, y_test, 1, noise), b],
+            setting={"k": k_large, "noise": noise}, before={"noise": 0.0},
+            expected_before=[_noisy_accuracy(X, y, X_test, y_test, 1, 0.0),
+                             _noisy_accuracy(X, y, X_test, y_test, k_large, 0.0)],
+            parts=("1-NN", f"{k_large}-NN"), mention=["noise", "k"],
+            read=lambda state: [state["test_accuracy_1nn"], state["test_accuracy"]],
+            what="the test accuracies",
+            hint="the readout gives 1-NN's and k-NN's test accuracy (3 decimals each); type "
+                 "them as 1-NN's, then k-NN's, separated by a comma.", atol=6e-4))
 
 
 def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
     """Before the regression explorer: the error against E[y|x] as k grows (computed with
-    :class:`genviz.knn.KNNRegressor` on a fine grid). The observation: the explorer's error
-    (on its own grid) at the largest k."""
+    :class:`genviz.knn.KNNRegressor` on a fine grid). The observation records the error at all
+    three k (the explorer's, on its own grid): its readout shows 1-NN's error beside the
+    current k's, so the reading at ``ks[1]`` and at ``ks[2]`` holds the whole curve: falling,
+    rising, or a U."""
     x = check_vector(x, "x")
     if len(ks) != 3 or not all(isinstance(k, (int, np.integer)) and 1 <= k <= x.size for k in ks):
         raise ValueError(f"ks must be three neighbour counts between 1 and {x.size}, got {ks!r}")
@@ -169,11 +175,18 @@ def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
                  2: "One neighbour copies the noise of a single point."},
         claims=[r"smallest in between", r"many neighbours[^.]{0,60}(bias|flattens)"],
         observation=Observation(
-            f"Set k = {ks[2]}. What is the error of k-NN against the true mean now (the "
-            f"readout's 'MSE vs true mean, k-NN')?",
-            _explorer_mse(x, y, ks[2]), setting={"k": ks[2]}, read="mse_k",
-            what=f"the MSE of {ks[2]}-NN against the true mean",
-            hint="read the readout's line 'MSE vs true mean, k-NN' (4 decimals).", atol=6e-5))
+            f"Record the error against the true mean at k = {ks[1]} and at k = {ks[2]}, each "
+            f"with the {ks[0]}-NN error the readout shows beside it. Where along k is the error "
+            f"smallest: at an end, or in between?",
+            [_explorer_mse(x, y, ks[0]), _explorer_mse(x, y, ks[2])], setting={"k": ks[2]},
+            before={"k": ks[1]}, expected_before=[_explorer_mse(x, y, ks[0]),
+                                                  _explorer_mse(x, y, ks[1])],
+            parts=(f"{ks[0]}-NN", "k-NN"),
+            read=lambda state: [state["mse_1"], state["mse_k"]],
+            what="the MSE against the true mean",
+            hint="the readout gives the MSE vs the true mean of 1-NN and of the current k "
+                 "(4 decimals each); type 1-NN's, then k-NN's, separated by a comma.",
+            atol=6e-5))
 
 
 def _explorer_mse(x, y, k, n_grid=600) -> float:
@@ -189,7 +202,8 @@ def _explorer_mse(x, y, k, n_grid=600) -> float:
 def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
     """Before the projection explorer: by what factor d must grow to halve the spread of the
     distance ratios (computed with the explorer's projections). The observation: the spread at
-    ``d`` divided by the spread at ``d`` times the right factor (both in the readout)."""
+    ``d`` and at ``d`` times the right factor (both in the readout), compared by their ratio
+    (one half: that factor halves it)."""
     X = check_points(X, "X")
     d = check_int(d, "d", low=1)
     study = projection_ratios(X, d * max(factors), seed)  # the explorer's projections
@@ -206,19 +220,12 @@ def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
         reasons={0: "The spread falls like one over the square root of d, not like 1/d."},
         claims=[r"shrinks like 1/ ?(sqrt|√) ?d", r"four times as many dimensions"],
         observation=Observation(
-            f"Read the ratios' std at d = {d}, then set d = {d * best}: what is the first std "
-            f"divided by the second?",
-            spread[d] / spread[d * best], setting={"d": d * best},
-            read=lambda state: _std_at(state, d) / state["stats"]["std"],
-            what=f"std at d = {d} / std at d = {d * best}",
-            hint="read 'ratio mean ..., std ...' at both values of d (3 decimals each) and "
-                 "divide.", rtol=1e-2))
-
-
-def _std_at(state, d) -> float:
-    """The spread of the distance ratios at ``d`` from the projection explorer's state (its
-    curve of the std for every target dimension)."""
-    return float(np.asarray(state["std"])[list(np.asarray(state["dims"])).index(d)])
+            f"Compare the ratios' std at d = {d} with their std at d = {d * best}: record both. "
+            f"What fraction of the spread is left?",
+            spread[d * best], setting={"d": d * best}, before={"d": d},
+            expected_before=spread[d], compare="ratio",
+            read=lambda state: float(state["stats"]["std"]), what="the std of the ratios",
+            hint="the readout gives the std of the ratios (3 decimals).", atol=6e-4))
 
 
 def k_equals_m(X, y) -> Choice:
