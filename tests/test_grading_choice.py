@@ -168,3 +168,20 @@ def test_permute_choice_words_options_and_refuses_bad_texts():
     for bad in (["W", "X"], "WXY", ["W", "", "Y"], ["W", 2, "Y"]):
         with pytest.raises(ValueError, match="texts"):
             permute_choice(q, [0, 1, 2], bad)
+
+
+def test_the_release_shows_the_students_own_words_and_order():
+    """What the student reads is what the grader checks: the release lists the student's
+    options, lettered in the student's order."""
+    from course.build import student_notebook
+
+    a = ASSIGNMENTS["a01_joint"]
+    own = build_exercises(a)[4]
+    for s in CLASS[:6]:
+        nb, var, exercises = student_notebook(a, s, SECRET)
+        text = "\n".join(c.source for c in nb.cells)
+        ex = exercises[4]
+        for k, option in enumerate(ex.options):
+            assert f"({ex.label(k)}) {option}" in text
+        assert var.wordings[4] == tuple(ex.options[var.orders[4].index(j)]
+                                        for j in range(len(own.options)))
