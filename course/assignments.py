@@ -627,6 +627,68 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
 ))
 
 
+# -- wordings of the choice options ----------------------------------------------------------------
+
+#: Other wordings of a graded choice's options, per choice id: option text as the notebook
+#: words it -> the other ways of saying the same thing. A student's release words each option
+#: one of these ways (or the notebook's), drawn from their own stream (``variant``), so the
+#: text of the right option in a classmate's release or in the self-study notebook is, for
+#: most students, not a text of their own release. Same meaning, same reason shown: only the
+#: words change. An option not listed keeps the notebook's text.
+WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
+    "01-independence-given-c": {
+        "yes, always: conditioning can only remove dependence": (
+            "yes: knowing C can only take dependence away, never add it",
+            "always: independence given C implies independence"),
+        "not necessarily: it depends on the joint table": (
+            "not always: some joint tables make them dependent",
+            "it depends on the table: A and B can be dependent"),
+        "only when C has two values": (
+            "only if C is binary",
+            "yes, but only for a C with two values"),
+    },
+    "03-duplicated-data": {
+        "none of them": ("not one of the four", "no estimate changes"),
+        "only Σ (it divides by n, and n doubles)": (
+            "Σ alone, because n doubles in its denominator",
+            "just the covariance Σ (n is twice as large)"),
+        "φ and Σ, which depend on n": (
+            "the two that depend on n: φ and Σ",
+            "φ and Σ (both are divided by n)"),
+        "all four": ("every one of φ, μ₀, μ₁ and Σ", "φ, μ₀, μ₁ and Σ all change"),
+    },
+    "05-more-smoothing": {
+        "about 1/5: fewer points, less noise": (
+            "about a fifth: fewer points make less noise",
+            "close to 0.2, as fewer points add fewer bumps"),
+        "about 5": ("close to five", "roughly 5 times"),
+        "1: at the same h the noise does not change": (
+            "no change (ratio 1): the noise depends on h only",
+            "the same (about 1), since h is unchanged"),
+        "about √5 ≈ 2.2": ("close to √5, i.e. about 2.24", "roughly 2.2 (the square root of 5)"),
+    },
+    "06-smoothing-can-flip": {
+        "Yes": ("Yes, it can", "It can flip it"),
+        "Only from α = 1 on: smaller pseudo-counts only rescale the probabilities": (
+            "Only for α ≥ 1: below 1 the pseudo-counts just rescale",
+            "From α = 1 upwards only; a smaller α rescales every probability alike"),
+        "No: it changes every estimate by about the same factor, so the larger score stays "
+        "larger": (
+            "No: every estimate moves by about one factor, so the order of the scores stays",
+            "Never: the larger score stays larger, as all estimates scale alike"),
+    },
+}
+
+
+def _wording(choice, d: Draw) -> tuple[str, ...] | None:
+    """One wording per option of ``choice`` (in its own order), drawn from ``d``; None when the
+    course has no other wording for it."""
+    table = WORDINGS.get(getattr(choice, "id", None) or "")
+    if not table:
+        return None
+    return tuple(d.choice((text, *table.get(text, ()))) for text in choice.options)
+
+
 # -- building the questions --------------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=16)
@@ -720,7 +782,8 @@ def _distinctive(value: float) -> bool:
 
 def variant(assignment: Assignment, student: str | None, secret: bytes | None):
     """(Variant, exercises) of ``student``: the values drawn from the student id and the course
-    secret, the questions built on them, each multiple-choice question's options shuffled. A
+    secret, the questions built on them, each multiple-choice question's options shuffled (and,
+    where the course has other wordings of them, :data:`WORDINGS`, worded per student). A
     draw is taken again when a question would be ambiguous (``accept``), cannot be built, has a
     numeric answer that the self-study notebook's answer would pass, or has one that a number
     printed in the student's own release would pass.
@@ -745,12 +808,16 @@ def variant(assignment: Assignment, student: str | None, secret: bytes | None):
             continue
         if _self_study_transfers(assignment, exercises):
             continue
-        orders = {}
+        orders, wordings = {}, {}
+        words = Draw(seed(secret, assignment.name, student, attempt, stream="wording"))
         for i, ex in enumerate(exercises):
             if is_choice(ex):
                 orders[i] = d.permutation(len(ex.options))
-                exercises[i] = permute_choice(ex, orders[i])
-        var = Variant(assignment.name, student, params, orders, attempt)
+                texts = _wording(ex, words)
+                if texts is not None:
+                    wordings[i] = texts
+                exercises[i] = permute_choice(ex, orders[i], texts)
+        var = Variant(assignment.name, student, params, orders, attempt, wordings)
         if _release_gives_away(assignment, var, exercises):
             continue
         return var, exercises

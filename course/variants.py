@@ -10,7 +10,10 @@ assignment's ``draw`` function from a random stream seeded with
     HMAC-SHA256(course secret, "variant" | assignment | student id | attempt)
 
 so that the values depend on the student and cannot be predicted without the secret; and the
-options of each multiple-choice question are shuffled by the same stream. A draw whose
+options of each multiple-choice question are shuffled by the same stream, and (where the course
+words an option in several ways, ``course.assignments.WORDINGS``) worded by a stream of its own
+(``stream="wording"``), so that neither a classmate's letter nor the text of a classmate's (or
+the self-study notebook's) right option is the student's right answer. A draw whose
 questions cannot be built (a singular matrix, a tie) is drawn again (the next attempt).
 The grader recomputes a student's variant from the student id in ``submitted/<student>/``
 and the secret: nothing in the submitted notebook is trusted for it.
@@ -100,9 +103,14 @@ def _mac(secret: bytes, *parts: str) -> bytes:
     return hmac.new(secret, "\x00".join(parts).encode(), hashlib.sha256).digest()
 
 
-def seed(secret: bytes, assignment: str, student: str, attempt: int = 0) -> int:
-    """The seed of a student's variant of an assignment (attempt k: the k-th redraw)."""
-    return int.from_bytes(_mac(secret, "variant", assignment, student, str(attempt))[:16], "big")
+def seed(secret: bytes, assignment: str, student: str, attempt: int = 0, *,
+         stream: str = "variant") -> int:
+    """The seed of a student's variant of an assignment (attempt k: the k-th redraw).
+    ``stream="wording"`` seeds the draw of the choice options' wordings: a stream of its own,
+    so that adding wordings to the course changes no value and no order already released."""
+    if stream not in ("variant", "wording"):
+        raise ValueError(f"stream must be 'variant' or 'wording', got {stream!r}")
+    return int.from_bytes(_mac(secret, stream, assignment, student, str(attempt))[:16], "big")
 
 
 def fingerprint(secret: bytes, assignment: str, student: str) -> str:
@@ -216,18 +224,25 @@ def _plain(value) -> str:
 
 # -- choices ----------------------------------------------------------------------------------------
 
-def permute_choice(choice, order):
+def permute_choice(choice, order, texts=None):
     """The same multiple-choice question with its options in ``order`` (a permutation of the
     option indices): same prompt, reasons, explanation and hint; the right option moves with
-    its text, so the check is the question's own."""
+    its text, so the check is the question's own. ``texts`` (optional, one per option in the
+    question's own order) words the options otherwise: option ``i`` reads ``texts[i]``."""
     from genviz.exercises.choice import Choice
 
     order = list(order)
     if sorted(order) != list(range(len(choice.options))):
         raise ValueError(f"order must be a permutation of 0..{len(choice.options) - 1}, "
                          f"got {order}")
+    if texts is None:
+        texts = choice.options
+    elif isinstance(texts, str) or len(texts) != len(choice.options) \
+            or not all(isinstance(t, str) and t.strip() for t in texts):
+        raise ValueError(f"texts must give one non-empty text per option "
+                         f"({len(choice.options)}), got {texts!r}")
     correct = [order.index(i) for i in choice.correct]
-    return type(choice)(choice.prompt, [choice.options[i] for i in order],
+    return type(choice)(choice.prompt, [texts[i] for i in order],
                         correct if len(correct) > 1 else correct[0],
                         explanation=choice.explanation,
                         reasons=[choice.reasons[i] for i in order],
@@ -238,10 +253,12 @@ def permute_choice(choice, order):
 @dataclasses.dataclass(frozen=True)
 class Variant:
     """A student's variant of an assignment: the parameter values and, per multiple-choice
-    question (0-based index), the order of its options."""
+    question (0-based index), the order of its options and (where the course words them in
+    several ways) the wording of each option, in the question's own order."""
 
     assignment: str
     student: str | None
     params: dict
     orders: dict
     attempt: int = 0
+    wordings: dict = dataclasses.field(default_factory=dict)

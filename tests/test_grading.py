@@ -19,7 +19,7 @@ from hypothesis import given, settings, strategies as st
 
 from course import build as B
 from course import grade as G
-from course.assignments import ASSIGNMENTS, build_exercises, setup_namespace, variant
+from course.assignments import ASSIGNMENTS, WORDINGS, build_exercises, setup_namespace, variant
 from course.plain import LIMITS, NotPlain, check_answer, decode
 from course.variants import (Draw, check_student_id, fingerprint, load_secret, make_secret,
                              permute_choice, render, seed)
@@ -210,7 +210,11 @@ def test_two_students_get_different_variants_and_neither_is_the_notebooks(name):
     assert again == va
     for x, y, z in zip(ea, ea2, own):
         if B.is_choice(x):
-            assert x.options == y.options and sorted(x.options) == sorted(z.options)
+            # the same options, in the student's order and (course.assignments.WORDINGS) words
+            words = WORDINGS.get(z.id, {})
+            assert x.options == y.options and len(x.options) == len(z.options)
+            assert sorted(next(o for o in z.options if t == o or t in words.get(o, ()))
+                          for t in x.options) == sorted(z.options)
             continue
         assert B.literal(B.reference(x)) == B.literal(B.reference(y))
         ref = B.reference(z)
@@ -242,7 +246,8 @@ def test_choice_options_are_shuffled_per_student_and_keep_their_own_check():
         moved = exercises[4]
         orders.add(tuple(var.orders[4]))
         for k, option in enumerate(moved.options):
-            j = own.options.index(option)
+            j = var.orders[4][k]  # the option shown k-th is the notebook's j-th, maybe reworded
+            assert option == own.options[j] or option in WORDINGS[own.id][own.options[j]]
             assert moved.check(moved.label(k)).correct == own.check(own.label(j)).correct
             assert moved.check(moved.label(k)).message == own.check(own.label(j)).message
     assert len(orders) > 1
