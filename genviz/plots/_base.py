@@ -20,6 +20,8 @@ import weakref
 import matplotlib.pyplot as plt
 import numpy as np
 from IPython.display import display
+from matplotlib.axes import Axes
+from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.transforms import Bbox
@@ -252,7 +254,6 @@ def _close_figure(fig) -> None:
 def _children_in_order(parent) -> list:
     """``parent``'s children in the order matplotlib draws them (its stable sort by zorder;
     an axes' patch first, a 3-D axes' axis objects before the rest)."""
-    from matplotlib.axes import Axes
     kids = parent.get_children()
     if isinstance(parent, Axes):
         kids.remove(parent.patch)
@@ -274,7 +275,6 @@ def _children_in_order(parent) -> list:
 def _draw_sequence(fig) -> list:
     """Every artist of ``fig`` that a full draw draws as one piece, in savefig's order (axes
     expanded into their children)."""
-    from matplotlib.axes import Axes
     out = []
     for artist in _children_in_order(fig):
         if isinstance(artist, Axes):
@@ -297,7 +297,6 @@ def _ink_extents(artist, renderer) -> list:
     its grid lines and tick marks only: its labels lie outside the axes, where nothing that
     moves is drawn (a clipped artist) -- and an animated artist that is not clipped counts by
     its own extent. Tick marks count only when they point into the axes."""
-    from matplotlib.axis import Axis
     if isinstance(artist, Axis):
         boxes = []
         for tick in artist._update_ticks():
@@ -333,7 +332,6 @@ def _static_above(fig, animated) -> list:
     animated artist of that parent (the others can stay in the background: order matters only
     where ink meets). An animated artist's region is its clip box when it clips (stable as it
     moves), else its current extent."""
-    from matplotlib.axes import Axes
     moving = {id(a) for a in animated if a.figure is not None}
     renderer = fig.canvas.get_renderer()
 

@@ -112,28 +112,38 @@ class ObservationBox(widgets.VBox):
             self.button.observe(lambda change: self.reveal(change["new"]), names="value")
             row = widgets.HBox([self.button])
         else:
-            typed = f"{', '.join(obs.parts)}, as the explorer shows them" if obs.parts else \
-                f"{obs.what}, as the explorer shows it"
-            for stage in obs.stages:
-                label = {"before": "Before", "after": "After"}[stage] if obs.before else \
-                    "You saw"
-                where = f" at {obs.setting_text(stage)}" if obs.before else ""
-                self.texts[stage] = widgets.Text(
-                    value="", placeholder=typed + where, description=label,
-                    continuous_update=False, style={"description_width": "70px"},
-                    layout=widgets.Layout(width=width))
-                self.texts[stage].observe(
-                    lambda c: self.record_reading() if c["new"].strip() else None, names="value")
-            self.text = self.texts["after"]
-            self.button = widgets.Button(description="Record", icon="check", button_style="primary",
-                                         tooltip="Record what the explorer shows",
-                                         layout=widgets.Layout(width="auto", min_width="110px"))
-            self.button.on_click(lambda _: self.record_reading())
-            fields = [self.texts[s] for s in obs.stages]
-            row = (widgets.HBox([self.text, self.button]) if len(fields) == 1 else
-                   widgets.HBox([widgets.VBox(fields), self.button]))
+            row = self._reading_row(obs, width)
         super().__init__([self.heading, row, self.feedback, self.show_button, self.explanation,
                           self.why_row])
+        self._listen_for_commits()
+        self.add_class("genviz-choice")
+        self.add_class("genviz-observation")
+
+    def _reading_row(self, obs, width: str):
+        """The learner's fields (one per stage: Before/After, or You saw) and Record."""
+        typed = f"{', '.join(obs.parts)}, as the explorer shows them" if obs.parts else \
+            f"{obs.what}, as the explorer shows it"
+        for stage in obs.stages:
+            label = {"before": "Before", "after": "After"}[stage] if obs.before else \
+                "You saw"
+            where = f" at {obs.setting_text(stage)}" if obs.before else ""
+            self.texts[stage] = widgets.Text(
+                value="", placeholder=typed + where, description=label,
+                continuous_update=False, style={"description_width": "70px"},
+                layout=widgets.Layout(width=width))
+            self.texts[stage].observe(
+                lambda c: self.record_reading() if c["new"].strip() else None, names="value")
+        self.text = self.texts["after"]
+        self.button = widgets.Button(description="Record", icon="check", button_style="primary",
+                                     tooltip="Record what the explorer shows",
+                                     layout=widgets.Layout(width="auto", min_width="110px"))
+        self.button.on_click(lambda _: self.record_reading())
+        fields = [self.texts[s] for s in obs.stages]
+        row = (widgets.HBox([self.text, self.button]) if len(fields) == 1 else
+               widgets.HBox([widgets.VBox(fields), self.button]))
+        return row
+
+    def _listen_for_commits(self) -> None:
         # a commit in the prediction box above clears "Commit a prediction ... first" here
         # (a reading recorded too early must not leave it standing); a weak reference, so a
         # closed or dropped box is not kept alive by the listener list
@@ -149,8 +159,6 @@ class ObservationBox(widgets.VBox):
 
         self._on_change = on_change
         _LISTENERS.append(on_change)
-        self.add_class("genviz-choice")
-        self.add_class("genviz-observation")
 
     @property
     def record(self) -> PredictionRecord | None:
