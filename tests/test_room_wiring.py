@@ -167,6 +167,13 @@ def test_a_commit_is_the_learners_first_vote_with_the_id_round_and_option_shown(
     _lecturer(svc, p.id, options=3, open=1)
     box = prediction_box(p, lecture=False)
     assert box.room_status is not None and box.room_button.layout.display == "none"
+    # on the hub the box keeps every part of a learner's box: the reason field (#40) stays,
+    # and "Vote again" joins the row of the Commit button (each widget shown once)
+    def shown(w):
+        return [w, *[d for c in getattr(w, "children", ()) for d in shown(c)]]
+    parts = shown(box)[1:]
+    assert box.reason in parts and box.radio in parts and box.feedback in parts
+    assert parts.count(box.button) == 1 and parts.count(box.room_button) == 1
     box.select("it stays")
     i = box.commit("a reason")
     box.pending.result(timeout=10)

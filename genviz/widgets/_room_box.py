@@ -44,7 +44,11 @@ class LearnerVote:
             tooltip="Ask the room which vote is open, then choose again",
             layout=widgets.Layout(width="auto", min_width="110px", display="none"))
         self.room_button.on_click(lambda _: self.vote_again())
-        children[2] = widgets.HBox([self.button, self.room_button])
+        # the row that holds the box's button gains "Vote again" (found by what it holds, not
+        # by its place: the reason field above it must stay)
+        children = [widgets.HBox([self.button, self.room_button])
+                    if isinstance(c, widgets.HBox) and self.button in c.children else c
+                    for c in children]
         return [*children, self.room_status]
 
     def _sent(self, sent, rnd: int, i: int) -> None:
