@@ -113,19 +113,16 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 def test_explorer_layout_wraps_and_never_sets_a_fixed_width():
-    """Stacked ([controls | readout] above the figure at full size) when that fits the window's
-    height, else [controls over readout | figure] (class genviz-beside, chosen by explorer.js's
-    layout()); the readout wraps to its column, the figure scales down, no fixed page width.
+    """[controls above readout | figure] in one wrapping row (explorer.js builds it, explorer.css
+    lays it out): the readout wraps to its column, the figure scales down, no fixed page width.
     browser_tests/ checks the result at every viewport."""
     from genviz.widgets import gaussian_explorer
     from genviz.widgets._base import CONTROL_COLUMN_PX, STATIC
 
     css = (STATIC / "explorer.css").read_text()
     js = (STATIC / "explorer.js").read_text()
-    assert "display: grid" in css and "white-space: normal" in css
-    assert f"{CONTROL_COLUMN_PX}px)" in css and "max-width: 100%" in css
-    assert ".genviz-explorer.genviz-beside .genviz-body" in css and "'genviz-beside'" in js
-    assert "new ResizeObserver" in js and "layout()" in js
+    assert "flex-flow: row wrap" in css and "white-space: normal" in css
+    assert f"minmax({CONTROL_COLUMN_PX}px, 1fr)" in css and "max-width: 100%" in css
     for cls in ("genviz-body", "genviz-side", "genviz-controls", "genviz-readout",
                 "genviz-figure", "genviz-canvas"):
         assert f"'{cls}'" in js, cls
