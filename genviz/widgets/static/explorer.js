@@ -319,40 +319,9 @@ class ExplorerView {
     this.noticeEl.hidden = true;
     root.appendChild(this.noticeEl);
     this.root = root;
-    this.body = body;
     this.figure = figure;
     this.el.appendChild(root);
     this.setReadout(this.model.get('readout_html'), this.model.get('alt'));
-    this.watchWidth();
-  }
-
-  // -- layout: the controls and the figure on screen together ------------------------------
-  // Stacked (controls and readout side by side above the figure, the figure at full size) when
-  // that fits in the window's height (~700 px on a 1280x800 laptop); else the controls go in a
-  // column beside the figure, which shrinks to the room left (explorer.css: genviz-beside).
-  // Chosen again when the explorer's width changes (a file browser opened, a window resized).
-  watchWidth() {
-    if (typeof ResizeObserver === 'undefined') return;
-    let width = -1;
-    this.resizer = new ResizeObserver(() => {
-      const w = this.root.clientWidth;
-      if (w !== width) { width = w; this.layout(); }
-    });
-    this.resizer.observe(this.root);
-  }
-
-  layout() {
-    const root = this.root;
-    if (!root || !root.isConnected || !root.clientWidth) return;
-    const fits = Math.max(360, Math.round(0.875 * (window.innerHeight || 800)));
-    root.classList.remove('genviz-beside');
-    const stacked = root.getBoundingClientRect().height;
-    let beside = false;
-    if (stacked > fits && root.clientWidth >= 600) {
-      root.classList.add('genviz-beside');
-      beside = root.getBoundingClientRect().height < stacked;
-    }
-    root.classList.toggle('genviz-beside', beside);
   }
 
   control(c, id) {
@@ -476,19 +445,14 @@ class ExplorerView {
   }
 
   async start() {
-    try {
-      if (this.live) this.model.send({type: 'ready', view: this.id});
-      await this.loadGrid();
-      if (this.paintFromGrid()) return;
-      if (this.live) { await this.kernelFrame(true); return; }
-      if (!this.gridError) this.failed('This explorer has no precomputed states here');
-    } finally {
-      this.layout();  // the first readout and figure are in: their heights are known
-    }
+    if (this.live) this.model.send({type: 'ready', view: this.id});
+    await this.loadGrid();
+    if (this.paintFromGrid()) return;
+    if (this.live) { await this.kernelFrame(true); return; }
+    if (!this.gridError) this.failed('This explorer has no precomputed states here');
   }
 
   destroy() {
-    if (this.resizer) this.resizer.disconnect();
     for (const [ev, fn] of this.handlers) this.model.off(ev, fn);
     clearTimeout(this.gridTimer);
     clearTimeout(this.flightTimer);
