@@ -25,6 +25,9 @@ GENVIZ_HUB_API_TOKEN       a token for scripts (pre-starting servers before a le
 GENVIZ_HUB_MAX_SERVERS     active_server_limit (default 50; 0 = no limit)
 GENVIZ_CULL_TIMEOUT        seconds of inactivity before the culler stops a server (3600)
 GENVIZ_CHP                 the configurable-http-proxy command (default: from PATH)
+GENVIZ_REBUILD_REPO        the course repository the rebuild service watches (default: this
+                           work tree's repository, its HEAD; "" turns the service off)
+GENVIZ_REBUILD_BRANCH      its branch (default HEAD)
 =========================  ===========================================================
 
 deploy/run_hub.py marks every process of the hub with ``GENVIZ_TRIAL_HUB=<state dir>`` (passed
@@ -55,6 +58,7 @@ def _load(path, name):
 
 hub_auth = _load(DEPLOY / "hub_auth.py", "genviz_hub_auth")
 poll = _load(DEPLOY / "poll" / "hub_config.py", "genviz_poll_hub_config")
+rebuild = _load(DEPLOY / "rebuild_config.py", "genviz_rebuild_config")
 
 
 def _env_int(name, default):
@@ -239,3 +243,14 @@ POLL_PORT = _env_int("GENVIZ_POLL_PORT", HUB_PORT + 3)
 poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "poll"),
                instructors=INSTRUCTORS, environment=MARK,
                public_url=f"http://127.0.0.1:{HUB_PORT}")
+
+# --- precomputed states after a course update (issue #39, item 5) ------------------------------
+# The service genviz-rebuild (deploy/rebuild_config.py, genviz_updates.rebuild) watches the
+# course (here: this work tree's committed HEAD) and, after an update, rebuilds once, in the
+# background and nice'd, the grids whose keys the update changed into STATE/rebuild/grids, on
+# every kernel's GENVIZ_STATES_PATH; `python -m genviz_updates status` says what it rebuilt.
+REBUILD_REPO = os.environ.get("GENVIZ_REBUILD_REPO", str(ROOT))
+if REBUILD_REPO.strip():
+    rebuild.configure(c, python=sys.executable, repo=REBUILD_REPO,
+                      branch=os.environ.get("GENVIZ_REBUILD_BRANCH", "HEAD"),
+                      states=str(STATE / "rebuild"), environment=MARK)

@@ -2,10 +2,15 @@
 
 Prints the notice of the notebook (and of files) from the record the last pull wrote; exits 1
 when there is something to tell, 0 when there is nothing, 2 on a bad argument.
+
+``python -m genviz_updates status`` (no notebook), for the lecturer on a hub: which precomputed
+states the hub rebuilt after the latest course update (genviz_updates.rebuild; the status in
+``$GENVIZ_REBUILD_DIR``, set by every deployment); exits 1 when that build failed.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -15,8 +20,10 @@ from genviz_updates.notices import find_repo, git, notice_for, read_state, repo_
 
 def main(argv=None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args == ["status"]:
+        return rebuild_status()
     if len(args) != 2 or args[0] != "status":
-        print("usage: python -m genviz_updates status NOTEBOOK.ipynb", file=sys.stderr)
+        print("usage: python -m genviz_updates status [NOTEBOOK.ipynb]", file=sys.stderr)
         return 2
     path = Path(args[1])
     if path.suffix != ".ipynb" or not path.is_file():
@@ -47,6 +54,21 @@ def main(argv=None) -> int:
     text = "\n\n".join(filter(None, [notice_for(state, rel), repo_notice(state)]))
     print(text or f"{args[1]}: every course change has reached your copy.")
     return 1 if text else 0
+
+
+def rebuild_status() -> int:
+    """The hub's rebuild of precomputed states, in words (genviz_updates.rebuild)."""
+    from genviz_updates import rebuild
+
+    where = os.environ.get("GENVIZ_REBUILD_DIR", "").strip()
+    if not where:
+        print("GENVIZ_REBUILD_DIR is not set: this server is not on a hub that rebuilds the "
+              "precomputed states (usage: python -m genviz_updates status [NOTEBOOK.ipynb])",
+              file=sys.stderr)
+        return 2
+    status = rebuild.read_status(where)
+    print(rebuild.describe(status))
+    return 1 if status.get("state") in ("failed", "unknown") else 0
 
 
 def course_twin(top: Path, path: Path) -> str | None:

@@ -105,7 +105,8 @@ def test_trial_hub_limits_servers_with_a_page_that_says_so(trial):
 
 def test_trial_hub_runs_the_idle_culler_with_a_role_and_the_timeout_from_the_environment(trial):
     c = trial(GENVIZ_CULL_TIMEOUT="60")
-    culler, poll = c.JupyterHub.services  # and the room's poll service (test_poll_config.py)
+    # and the room's poll service (test_poll_config.py), the rebuild (test_rebuild_config.py)
+    culler, poll, rebuild = c.JupyterHub.services
     assert culler["name"] == "idle-culler" and poll["name"] == "genviz-poll"
     assert culler["command"][1:3] == ["-m", "jupyterhub_idle_culler"]
     assert "--timeout=60" in culler["command"] and "--cull-every=30" in culler["command"]

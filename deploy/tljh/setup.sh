@@ -70,6 +70,15 @@ mkdir -p "$POLL_STATE"
 chown genviz-poll "$POLL_STATE"
 chmod 700 "$POLL_STATE"
 
+# Precomputed states after a course update (issue #39): the rebuild service's own system user
+# and directory (the grids every kernel reads: 0755; written by this user only)
+REBUILD_STATE="${GENVIZ_REBUILD_STATE:-/opt/tljh/state/genviz-rebuild}"
+id -u genviz-rebuild >/dev/null 2>&1 || useradd --system --no-create-home \
+  --home-dir "$REBUILD_STATE" --shell /usr/sbin/nologin genviz-rebuild
+mkdir -p "$REBUILD_STATE/grids"
+chown -R genviz-rebuild "$REBUILD_STATE"
+chmod 755 "$REBUILD_STATE" "$REBUILD_STATE/grids"
+
 mkdir -p "$TLJH_CONFIG/jupyterhub_config.d"
 cp "$GENVIZ_REPO/deploy/tljh/jupyterhub_config.d/genviz.py" "$TLJH_CONFIG/jupyterhub_config.d/genviz.py"
 tljh-config reload hub

@@ -23,7 +23,9 @@ default: build it in a background thread once a browser shows the explorer, into
 cache; moves use the kernel until it arrives), ``prebuilt`` (a hub: never build, the kernel
 serves the moves), ``off`` (no grid at all), ``build`` (build at once when the explorer is
 made: the build command) or ``embed`` (as ``build``, and put the grid in the explorer's static
-representation: the course website).
+representation: the course website). With ``GENVIZ_STATES_LOG`` set, ``build`` and ``embed``
+append a line per explorer to that file (key, factory, built or found: the hub's rebuild after a
+course update, ``genviz_updates.rebuild``).
 
 A grid over its budget (:data:`MAX_STATES` states or :data:`MAX_BYTES` compressed) is refused
 when built, with a :class:`GridBudgetError` naming the explorer, the control and the budget and
@@ -282,7 +284,21 @@ def on_built(explorer) -> None:
     """Called by :func:`genviz.widgets._base.explorer_factory` for each new explorer."""
     explorer.grid_key = grid_key(explorer)
     if explorer.grid_key is not None and states_mode() in ("build", "embed"):
+        stored = load_grid(explorer.grid_key) is not None
         explorer.grid_bytes = grid_for(explorer, build=True)
+        _log_build(explorer, built=not stored)
+
+
+def _log_build(explorer, *, built: bool) -> None:
+    """With ``GENVIZ_STATES_LOG`` set (the hub's rebuild, genviz_updates.rebuild), append a
+    JSON line per explorer: its key, its factory and whether its grid was built or found."""
+    path = os.environ.get("GENVIZ_STATES_LOG", "").strip()
+    if not path:
+        return
+    line = json.dumps({"key": explorer.grid_key, "factory": _factory_name(_core(explorer)),
+                       "built": built})
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
 
 
 def attach_grid(explorer) -> None:

@@ -60,3 +60,18 @@ _manage_groups = any(_tljh[s].get("manage_groups") for s in _tljh if s.endswith(
 _poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
                 user=os.environ.get("GENVIZ_POLL_USER", "genviz-poll"),
                 instructors=() if _manage_groups else set(_tljh.Authenticator.get("admin_users") or ()))
+
+# Precomputed states after a course update (issue #39, item 5): the service genviz-rebuild, as
+# its own system user (setup.sh creates `genviz-rebuild` and its directory, readable by all),
+# in the users' environment (genviz, nbconvert, the kernels' matplotlib), watches the course's
+# repository and rebuilds, once per update, the grids whose keys it changed
+# (deploy/rebuild_config.py; `python -m genviz_updates status` tells the lecturer).
+# The course: where setup.sh cloned /opt/genviz from (the repository the nbgitpuller links
+# name), and its branch.
+_rebuild = _load(f"{GENVIZ_REPO}/deploy/rebuild_config.py", "genviz_rebuild_config")
+_course = _rebuild.course_of(GENVIZ_REPO)
+_rebuild.configure(c, python=os.environ.get("GENVIZ_USER_PYTHON", "/opt/tljh/user/bin/python"),
+                   repo=os.environ.get("GENVIZ_COURSE_REPO", _course[0]),
+                   branch=os.environ.get("GENVIZ_COURSE_BRANCH", _course[1]),
+                   states=os.environ.get("GENVIZ_REBUILD_STATE", "/opt/tljh/state/genviz-rebuild"),
+                   user=os.environ.get("GENVIZ_REBUILD_USER", "genviz-rebuild"))

@@ -1,0 +1,379 @@
+"""Rebuild the explorers' precomputed states on the hub after a course update (issue #39, item 5).
+
+A hub's kernels run with ``GENVIZ_STATES=prebuilt``: they never build a grid. A grid's key
+covers the code its explorer factory runs (:func:`genviz.widgets._keys.code_fingerprint`), so a
+course update that changes a study's maths leaves the image's grids of the explorers using it
+unmatched: their sliders fall back to the kernel. This module rebuilds exactly those grids,
+once per course (not per student), in the background:
+
+- ``watch`` (a hub-managed service, ``genviz-rebuild``; Z2JH: a sidecar of the hub pod): every
+  ``--interval`` seconds it fetches the course's branch into ``<states>/course.git``. The
+  first commit it sees is the baseline (the image's grids were built for it: nothing to do);
+  a later commit it has not built yet :func:`trigger` s a build. It prints a line in the hub's log when a
+  build starts and when it ends (what was rebuilt, or why it failed).
+- :func:`trigger`: under a lock file (``<states>/rebuild.lock``, ``flock``) it starts one
+  build unless one is running (its PID alive and still this module's job) or this commit was
+  built already; any number of concurrent triggers start one build. The build is a detached
+  process, ``nice`` 10, bounded in time (``--timeout``, whole run), its PID, start time,
+  commit and state in ``<states>/rebuild.json``.
+- ``run`` (the job): exports the commit (``git archive``), executes the course's notebooks
+  with that code (``PYTHONPATH``, a plain python3 kernel) and ``GENVIZ_STATES=build``, the
+  prebuilt directories on ``GENVIZ_STATES_PATH`` and ``<states>/grids`` as the cache: a grid
+  whose key is already stored is kept, a missing one is built into ``<states>/grids``, where
+  the kernels find it (their ``GENVIZ_STATES_PATH``). Until then a slider uses the kernel.
+  The status lists every grid rebuilt (key, explorer factory, notebook), how many were kept,
+  and every notebook that failed or timed out (state ``failed``: never silent). A build whose
+  process ended without writing its report is reported failed by whoever reads the status.
+- ``python -m genviz_updates status`` (no notebook) prints the status for the lecturer
+  (:func:`describe`).
+
+Grids of earlier commits stay: a student who has not clicked yet still runs that code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["trigger", "run_job", "read_status", "describe", "watch_once", "grids_dir",
+           "STATUS", "main"]
+
+STATUS = "rebuild.json"
+LOCK = "rebuild.lock"
+JOB_MARK = "genviz_updates.rebuild"
+#: a kernel spec with nothing of the hub's (deploy/singleuser's sets GENVIZ_STATES=prebuilt)
+KERNEL = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+          "display_name": "Python 3 (genviz rebuild)", "language": "python"}
+
+
+def grids_dir(states) -> Path:
+    """Where rebuilt grids go: the directory the hub's kernels have on ``GENVIZ_STATES_PATH``."""
+    return Path(states) / "grids"
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def _states(states) -> Path:
+    if not str(states).strip():
+        raise ValueError("states must name a directory, got an empty path")
+    path = Path(states)
+    path.mkdir(parents=True, exist_ok=True)
+    path.chmod(0o755)  # the grids are read by every student's kernel; written by this user only
+    grids_dir(path).mkdir(exist_ok=True)
+    return path
+
+
+def read_status(states) -> dict:
+    """The status (``{}`` before the first build); a damaged file reads as ``{"state":
+    "unknown", ...}``."""
+    try:
+        data = json.loads((Path(states) / STATUS).read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {"state": "unknown", "error": "not an object"}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        return {"state": "unknown", "error": f"unreadable status file: {exc}"}
+
+
+def _write_status(states, data: dict) -> None:
+    path = Path(states) / STATUS
+    tmp = path.with_name(f".{STATUS}.{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+    tmp.chmod(0o644)
+    os.replace(tmp, path)
+
+
+@contextlib.contextmanager
+def _locked(states):
+    with open(Path(states) / LOCK, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _job_alive(pid) -> bool:
+    """Whether ``pid`` is a live process of this module's job (not a reused PID)."""
+    try:
+        cmdline = Path(f"/proc/{int(pid)}/cmdline").read_bytes().replace(b"\0", b" ")
+        stat = Path(f"/proc/{int(pid)}/stat").read_text()
+    except (OSError, ValueError, TypeError):
+        return False
+    return JOB_MARK.encode() in cmdline and stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def _settle(states) -> dict:
+    """The status, with a ``running`` build whose process is gone turned into ``failed`` (a
+    killed job has no chance to say so itself). Call under the lock."""
+    status = read_status(states)
+    if status.get("state") == "running" and not _job_alive(status.get("pid")):
+        status.update(state="failed", finished=_now(),
+                      error=f"the build (pid {status.get('pid')}) ended without a report: "
+                            f"killed, or out of memory; see {Path(states) / 'rebuild.log'}")
+        _write_status(states, status)
+    return status
+
+
+def trigger(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
+            notebooks: str = "notebooks", force: bool = False) -> dict:
+    """Start one background build of course ``commit`` (in git repository ``repo``) unless one
+    is running or this commit's build is over (``force``: also after a failed one). Returns
+    ``{"started": bool, "pid", "commit", "reason"}``."""
+    if not isinstance(commit, str) or not commit.strip():
+        raise ValueError(f"commit must be a non-empty string, got {commit!r}")
+    if not timeout or timeout <= 0:
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    states = _states(states)
+    with _locked(states):
+        status = _settle(states)
+        if status.get("state") == "running":
+            return {"started": False, "pid": status["pid"], "commit": status.get("commit"),
+                    "reason": "a build is running"}
+        if status.get("commit") == commit and (status.get("state") in ("done", "baseline")
+                                               or not force):
+            return {"started": False, "pid": status.get("pid"), "commit": commit,
+                    "reason": f"this commit's build is over ({status.get('state')})"}
+        argv = [sys.executable, "-m", JOB_MARK, "run", f"--states={states}", f"--repo={repo}",
+                f"--commit={commit}", f"--timeout={timeout}", f"--notebooks={notebooks}",
+                *[f"--prebuilt={p}" for p in prebuilt]]
+        with open(states / "rebuild.log", "ab") as log:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    preexec_fn=lambda: os.nice(10), close_fds=True)
+        _write_status(states, {"state": "running", "pid": proc.pid, "commit": commit,
+                               "repo": str(repo), "started": _now(), "timeout": timeout,
+                               "rebuilt": [], "kept": 0, "failed": []})
+    return {"started": True, "pid": proc.pid, "commit": commit, "reason": "started"}
+
+
+def _export(repo, commit: str, into: Path) -> None:
+    done = subprocess.run(["git", "--git-dir", str(_git_dir(repo)), "archive", "--format=tar",
+                           commit], capture_output=True)
+    if done.returncode:
+        raise RuntimeError(f"git archive {commit} failed: {done.stderr.decode()[-500:]}")
+    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as tar:
+        tar.extractall(into, filter="data")
+
+
+def _git_dir(repo) -> Path:
+    repo = Path(repo)
+    return repo / ".git" if (repo / ".git").exists() else repo
+
+
+def _log_entries(path: Path) -> list[dict]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        with contextlib.suppress(ValueError):
+            out.append(json.loads(line))
+    return out
+
+
+def run_job(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
+            notebooks: str = "notebooks") -> dict:
+    """The build (see the module docstring); writes and returns the final status."""
+    states = _states(states)
+    deadline = time.monotonic() + timeout
+    status = read_status(states)
+    status.update(state="running", pid=os.getpid(), commit=commit, repo=str(repo),
+                  started=status.get("started") or _now(), rebuilt=[], kept=0, failed=[])
+    _write_status(states, status)
+    grids = grids_dir(states)
+    before = {p.name for p in grids.glob("*.gvgrid")}
+    t0 = time.monotonic()
+    try:
+        with tempfile.TemporaryDirectory(prefix="genviz-rebuild-") as tmp:
+            tree, kernels = Path(tmp) / "course", Path(tmp) / "jupyter" / "kernels" / "python3"
+            _export(repo, commit, tree)
+            kernels.mkdir(parents=True)
+            (kernels / "kernel.json").write_text(json.dumps(KERNEL))
+            env = {**os.environ, "PYTHONPATH": str(tree), "GENVIZ_STATES": "build",
+                   "GENVIZ_STATES_CACHE": str(grids), "MPLBACKEND": "Agg",
+                   "GENVIZ_STATES_PATH": os.pathsep.join([*map(str, prebuilt), str(grids)]),
+                   "JUPYTER_PATH": str(kernels.parent.parent)}
+            kept = set()
+            for nb in sorted((tree / notebooks).glob("*.ipynb")):
+                log = Path(tmp) / f"{nb.stem}.jsonl"
+                failure = _execute(nb, {**env, "GENVIZ_STATES_LOG": str(log)}, tmp, deadline)
+                for entry in _log_entries(log):
+                    row = {"key": entry.get("key"), "factory": entry.get("factory"),
+                           "notebook": nb.name}
+                    if entry.get("built"):
+                        status["rebuilt"].append(row)
+                    else:
+                        kept.add(entry.get("key"))
+                if failure:
+                    status["failed"].append({"notebook": nb.name, "error": failure})
+                status["kept"] = len(kept)
+                _write_status(states, status)
+    except Exception as exc:  # reported, never silent
+        status["failed"].append({"notebook": None, "error": f"{type(exc).__name__}: {exc}"})
+    # a grid built by a genviz that does not log its builds still shows as a new file
+    logged = {r["key"] for r in status["rebuilt"]}
+    for name in sorted({p.name for p in grids.glob("*.gvgrid")} - before):
+        if name[:-len(".gvgrid")] not in logged:
+            status["rebuilt"].append({"key": name[:-len(".gvgrid")], "factory": None,
+                                      "notebook": None})
+    status.update(state="failed" if status["failed"] else "done", finished=_now(),
+                  seconds=round(time.monotonic() - t0, 1))
+    _write_status(states, status)
+    print(f"[genviz-rebuild] {describe(status).splitlines()[0]}", flush=True)
+    return status
+
+
+def _execute(nb: Path, env: dict, scratch, deadline: float) -> str | None:
+    """Run one notebook; the reason it failed, or None."""
+    left = deadline - time.monotonic()
+    if left <= 1:
+        return "not run: the build's time was up"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
+             "--ExecutePreprocessor.kernel_name=python3", f"--ExecutePreprocessor.timeout={int(left)}",
+             "--output-dir", str(scratch), str(nb)], cwd=nb.parent, env=env,
+            capture_output=True, text=True, timeout=left)
+    except subprocess.TimeoutExpired:
+        return "timed out (the build is bounded to its --timeout)"
+    if done.returncode:
+        return done.stderr.strip()[-1500:] or f"nbconvert exited {done.returncode}"
+    return None
+
+
+def describe(status: dict) -> str:
+    """The status in words, for the lecturer (first line: the summary)."""
+    if not status:
+        return "No precomputed states were rebuilt on this hub yet (no course update seen)."
+    if status.get("state") == "baseline":
+        return (f"No course update since the hub started (course {str(status.get('commit'))[:12]}"
+                f"): every precomputed state is the image's.")
+    state, commit = status.get("state"), str(status.get("commit", "?"))[:12]
+    rebuilt, failed = status.get("rebuilt") or [], status.get("failed") or []
+    names = sorted({r.get("factory") or r.get("key", "?")[:12] for r in rebuilt})
+    if state == "running":
+        head = (f"Rebuilding the precomputed states of course {commit} (pid {status.get('pid')}, "
+                f"since {status.get('started')}); until a grid is rebuilt its sliders use the "
+                f"kernel.")
+    elif state == "done":
+        head = (f"Course {commit}: rebuilt {len(rebuilt)} precomputed grid(s)"
+                f"{' (' + ', '.join(names) + ')' if names else ''}, kept "
+                f"{status.get('kept', 0)}, in {status.get('seconds', '?')} s.")
+    elif state == "failed":
+        head = (f"Course {commit}: the rebuild of the precomputed states FAILED"
+                f"{' (' + status['error'] + ')' if status.get('error') else ''}; rebuilt "
+                f"{len(rebuilt)}{' (' + ', '.join(names) + ')' if names else ''}; the other "
+                f"sliders use the kernel.")
+    else:
+        head = f"The rebuild status is unreadable: {status.get('error')}."
+    lines = [head]
+    lines += [f"  rebuilt {r.get('factory') or '?'} in {r.get('notebook') or '?'} "
+              f"(key {str(r.get('key'))[:12]})" for r in rebuilt]
+    lines += [f"  failed: {f.get('notebook') or 'the build'}: "
+              f"{str(f.get('error')).strip().splitlines()[-1] if f.get('error') else '?'}"
+              for f in failed]
+    return "\n".join(lines)
+
+
+def _fetch(states: Path, url: str, branch: str) -> str:
+    bare = states / "course.git"
+    if not bare.exists():
+        subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
+    done = subprocess.run(["git", "--git-dir", str(bare), "fetch", "--quiet", "--depth=1",
+                           url, f"+{branch}:refs/heads/course"], capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"git fetch {url} {branch} failed: {done.stderr.strip()[-500:]}")
+    return subprocess.run(["git", "--git-dir", str(bare), "rev-parse", "refs/heads/course"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def watch_once(states, url: str, branch: str, *, prebuilt=(), timeout: float = 1800,
+               notebooks: str = "notebooks", say=print) -> dict:
+    """One round of the service: fetch the course, trigger a build of a new commit, and say
+    in the log when a build ended (once)."""
+    states = _states(states)
+    with _locked(states):
+        status = _settle(states)
+        if status.get("state") in ("done", "failed") and not status.get("announced"):
+            say(f"[genviz-rebuild] {describe(status)}")
+            status["announced"] = True
+            _write_status(states, status)
+    commit = _fetch(states, url, branch)
+    with _locked(states):
+        if not read_status(states):  # the first commit seen is the one the image was built for
+            _write_status(states, {"state": "baseline", "commit": commit, "started": _now(),
+                                   "rebuilt": [], "kept": 0, "failed": []})
+            say(f"[genviz-rebuild] watching the course at {commit[:12]}: its precomputed "
+                f"states are the image's; a course update rebuilds the ones it changes")
+            return {"started": False, "pid": None, "commit": commit, "reason": "baseline"}
+    result = trigger(states, states / "course.git", commit, prebuilt=prebuilt,
+                     timeout=timeout, notebooks=notebooks)
+    if result["started"]:
+        say(f"[genviz-rebuild] course update {commit[:12]} seen: rebuilding its missing "
+            f"precomputed states in the background (pid {result['pid']}, nice 10, at most "
+            f"{timeout:g} s)")
+    return result
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"python -m {JOB_MARK}", description=__doc__.split(
+        "\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    w = sub.add_parser("watch", help="the hub's service: rebuild after each course update")
+    w.add_argument("--repo", required=True, help="the course's git repository (URL or path)")
+    w.add_argument("--branch", default="main")
+    w.add_argument("--interval", type=float, default=60.0)
+    w.add_argument("--once", action="store_true")
+    r = sub.add_parser("run", help="the build itself (started by trigger)")
+    r.add_argument("--repo", required=True)
+    r.add_argument("--commit", required=True)
+    for p in (w, r):
+        p.add_argument("--states", required=True, help="the status and grids directory")
+        p.add_argument("--prebuilt", action="append", default=[],
+                       help="a directory of the image's grids (repeatable)")
+        p.add_argument("--timeout", type=float, default=1800.0)
+        p.add_argument("--notebooks", default="notebooks")
+    s = sub.add_parser("status", help="print the status")
+    s.add_argument("--states", required=True)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    if args.command == "status":
+        print(describe(read_status(args.states)))
+        return 1 if read_status(args.states).get("state") == "failed" else 0
+    if args.command == "run":
+        status = run_job(args.states, args.repo, args.commit, prebuilt=args.prebuilt,
+                         timeout=args.timeout, notebooks=args.notebooks)
+        return 0 if status["state"] == "done" else 1
+    signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    while True:
+        try:
+            watch_once(args.states, args.repo, args.branch, prebuilt=args.prebuilt,
+                       timeout=args.timeout, notebooks=args.notebooks,
+                       say=lambda m: print(m, flush=True))
+        except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
+            print(f"[genviz-rebuild] {exc}", flush=True)
+        if args.once:
+            return 0
+        time.sleep(args.interval)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
