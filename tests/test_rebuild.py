@@ -20,9 +20,11 @@ rebuilt; the watcher (the hub's service) triggers on a new commit and logs when 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -266,3 +268,41 @@ def test_bad_arguments_name_themselves(tmp_path, bad, kwargs, word):
         rebuild.trigger(tmp_path / "s", tmp_path, bad, **kwargs)
     with pytest.raises(ValueError, match="states"):
         rebuild.trigger("", tmp_path, "c")
+
+
+def _race(states, repo, commit, monkeypatch) -> list[dict]:
+    """Two threads trigger at once; each reads the status slowly (a widened race window)."""
+    real = rebuild._settle
+
+    def slow(s):
+        status = real(s)
+        time.sleep(0.5)
+        return status
+
+    monkeypatch.setattr(rebuild, "_settle", slow)
+    out = []
+    threads = [threading.Thread(target=lambda: out.append(rebuild.trigger(states, repo, commit)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return out
+
+
+def _stop(results):
+    for r in results:
+        if r["started"]:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(r["pid"], signal.SIGKILL)  # the job and its nbconvert
+
+
+def test_the_lock_is_what_makes_one_build_a_planted_fault_starts_two(tmp_path, monkeypatch):
+    repo, commit = _slow_course(tmp_path)
+    results = _race(tmp_path / "locked", repo, commit, monkeypatch)
+    _stop(results)
+    assert sorted(r["started"] for r in results) == [False, True]
+    monkeypatch.setattr(rebuild, "_locked", lambda states: contextlib.nullcontext())
+    results = _race(tmp_path / "unlocked", repo, commit, monkeypatch)  # the planted fault
+    _stop(results)
+    assert [r["started"] for r in results] == [True, True]
