@@ -9,8 +9,8 @@ once per course (not per student), in the background:
 - ``watch`` (a hub-managed service, ``genviz-rebuild``; Z2JH: a sidecar of the hub pod): every
   ``--interval`` seconds it fetches the course's branch into ``<states>/course.git``. The
   first commit it sees is the baseline (the image's grids were built for it: nothing to do);
-  a later commit it has not built yet :func:`trigger` s a build. It prints a line in the hub's log when a
-  build starts and when it ends (what was rebuilt, or why it failed).
+  a later commit it has not built yet :func:`trigger` s a build. It prints a line in the
+  hub's log when a build starts and when it ends (what was rebuilt, or why it failed).
 - :func:`trigger`: under a lock file (``<states>/rebuild.lock``, ``flock``) it starts one
   build unless one is running (its PID alive and still this module's job) or this commit was
   built already; any number of concurrent triggers start one build. The build is a detached
@@ -246,7 +246,8 @@ def _execute(nb: Path, env: dict, scratch, deadline: float) -> str | None:
     try:
         done = subprocess.run(
             [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
-             "--ExecutePreprocessor.kernel_name=python3", f"--ExecutePreprocessor.timeout={int(left)}",
+             "--ExecutePreprocessor.kernel_name=python3",
+             f"--ExecutePreprocessor.timeout={int(left)}",
              "--output-dir", str(scratch), str(nb)], cwd=nb.parent, env=env,
             capture_output=True, text=True, timeout=left)
     except subprocess.TimeoutExpired:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from traitlets.config import PyFileConfigLoader
 
 from hub_testing import fake_tljh_package
+from test_poll_config import _load, _value
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -23,16 +23,6 @@ _spec = importlib.util.spec_from_file_location("rebuild_config", DEPLOY / "rebui
 rebuild_config = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(rebuild_config)
 Z2JH = yaml.safe_load((DEPLOY / "z2jh" / "values.yaml").read_text())
-
-
-def _load(path, monkeypatch, **env):
-    for k, v in env.items():
-        monkeypatch.setenv(k, v)
-    return PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
-
-
-def _value(v, default):
-    return v.get_value(default) if type(v).__name__ == "LazyConfigValue" else v
 
 
 def _watch_args(command: list[str]) -> argparse.Namespace:
