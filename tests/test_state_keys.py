@@ -186,3 +186,32 @@ def test_relative_and_function_level_imports_are_followed(tmp_path):
     (pkg / "d.py").write_text("from genviz.sub import thing\n")
     assert genviz_imports("genviz.sub.a", pkg) == [
         "genviz.c", "genviz.d", "genviz.sub", "genviz.sub.a", "genviz.sub.b"]
+
+
+def _key_with_backend(backend: str, root: Path = ROOT) -> str:
+    import os
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\nfrom genviz.widgets.kde import kde_explorer\n"
+            "print(kde_explorer(np.linspace(-1, 1, 7), h=0.3).grid_key)")
+    env = {**os.environ, "PYTHONPATH": str(root), "MPLBACKEND": backend}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True, cwd=root).stdout.split()[-1]
+
+
+def test_a_kernels_inline_backend_and_the_builds_agg_give_the_same_key(tmp_path):
+    """A Jupyter kernel runs with MPLBACKEND=module://matplotlib_inline.backend_inline (ipykernel
+    sets it), `make states` and the hub's rebuild with Agg: the only rcParam that differs is
+    the backend (checked in a real kernel), which never changes a recorded state."""
+    inline = _key_with_backend("module://matplotlib_inline.backend_inline")
+    assert inline == _key_with_backend("Agg")
+    # the planted fault: the backend in the key again (a copy of genviz with NOT_DRAWN empty)
+    copy = tmp_path / "genviz"
+    shutil.copytree(GENVIZ, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    keys = copy / "widgets" / "_keys.py"
+    keys.write_text(keys.read_text().replace(
+        'NOT_DRAWN = frozenset({"backend", "backend_fallback", "interactive"})',
+        "NOT_DRAWN = frozenset()"))
+    assert _key_with_backend("module://matplotlib_inline.backend_inline", tmp_path) != \
+        _key_with_backend("Agg", tmp_path)

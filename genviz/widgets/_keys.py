@@ -4,7 +4,8 @@ A grid is valid for one explorer made by one factory with given arguments, by th
 code and this matplotlib, in this style: :func:`grid_key` hashes the factory's name and
 arguments (arrays by dtype, shape and bytes; containers recursively; functions by name; other
 objects by their attributes), the code the factory runs (:func:`code_fingerprint`),
-matplotlib's version and every rcParam (lecture mode and figure sizes included), which controls
+matplotlib's version and every rcParam but the backend's (:data:`NOT_DRAWN`; lecture mode and
+figure sizes included), which controls
 are gridded and the values of the others.
 
 The code the factory runs (issue #39): the factory's module and every genviz module it imports,
@@ -69,6 +70,12 @@ def _feed(h, obj, depth=0) -> None:
     else:
         h.update(repr(obj).encode())
 
+
+#: rcParams that never change a recorded state (frames are drawn on genviz's own Agg canvas):
+#: which backend pyplot would use. A Jupyter kernel sets ``MPLBACKEND`` to the inline backend
+#: while ``make states`` and the hub's rebuild run notebooks with Agg: with ``backend`` in the
+#: key, no grid built there matched a kernel's explorer (issue #39).
+NOT_DRAWN = frozenset({"backend", "backend_fallback", "interactive"})
 
 _SOURCE_FINGERPRINT: str | None = None
 
@@ -210,7 +217,8 @@ def grid_key(explorer) -> str | None:
     _feed(h, dict(kwargs))
     h.update(code_fingerprint(fn.__module__).encode())
     h.update(matplotlib.__version__.encode())
-    h.update(repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items())).encode())
+    h.update(repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items()
+                         if k not in NOT_DRAWN)).encode())
     _feed(h, base_values(core))
     _feed(h, [name for name, _ in gridded(core)])
     return h.hexdigest()[:32]
