@@ -106,6 +106,7 @@ class RunResult:
     sandbox: str = "bubblewrap"
     uid: int | None = None          # the throw-away user id of this run (as root)
     memory: str = ""                # how the whole sandbox's memory was bounded, in words
+    peak_bytes: int | None = None   # the whole sandbox's peak memory (its cgroup), if known
 
 
 def _python_roots() -> list[str]:
@@ -336,6 +337,7 @@ class Sandbox:
             result.uid = uid if self.root else None
             result.memory = group.words(limits) if group else memory_words(limits)
             if group:
+                result.peak_bytes = group.peak()
                 group.remove()
             return result
 
@@ -415,6 +417,15 @@ class MemoryGroup:
     def words(self, limits: Limits) -> str:
         return (f"a memory cgroup (v{self.version}) of {self.limit / 2**30:g} GiB for the "
                 "whole sandbox")
+
+    def peak(self) -> int | None:
+        """The group's peak memory in bytes (every process of the sandbox together), or None
+        where the kernel does not keep it."""
+        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
+        try:
+            return int((self.path / name).read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
 
     def remove(self, wait: float = 5.0) -> None:
         deadline = time.monotonic() + wait
