@@ -237,6 +237,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-old", action="store_true", help="skip the earlier path")
     parser.add_argument("--today-commit", help="also grade each class with the sandboxed path "
                         "of this commit (course/ by git archive): the cost of a change")
+    parser.add_argument("--new-first", action="store_true",
+                        help="grade with this tree's path first (the other order: a load that "
+                        "rises or falls during the run favours one side)")
     parser.add_argument("--hostile", action="store_true",
                         help="also grade the hostile corpus among honest and blank submissions")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "grading-run.md"))
@@ -246,17 +249,16 @@ def main(argv=None) -> int:
     results = []
     for n in args.students:
         for jobs in args.jobs:
+            runs = []
             if not args.no_old:
-                r = run_old(n, args.assignment, jobs, args.old_commit)
-                print(r, flush=True)
-                results.append(r)
+                runs.append(lambda: run_old(n, args.assignment, jobs, args.old_commit))
             if args.today_commit:
-                r = run_today(n, args.assignment, jobs, args.today_commit)
+                runs.append(lambda: run_today(n, args.assignment, jobs, args.today_commit))
+            runs.append(lambda: run_new(n, args.assignment, jobs))
+            for run in (runs[::-1] if args.new_first else runs):
+                r = run()
                 print(r, flush=True)
                 results.append(r)
-            r = run_new(n, args.assignment, jobs)
-            print(r, flush=True)
-            results.append(r)
     hostile = []
     if args.hostile:
         for jobs in args.jobs:
