@@ -65,6 +65,20 @@ def _p95(xs):
     return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
 
 
+def _sandbox_peaks(outcomes) -> dict:
+    """The sandboxes' peak memory (each run's cgroup: all its processes together), in MB:
+    median and largest; None where the run kept none (no cgroup, or an older course/)."""
+    peaks = [p / 2**20 for p in (getattr(o, "peak_bytes", None) for o in outcomes) if p]
+    return {"sandbox_peak_median_mb": statistics.median(peaks) if peaks else None,
+            "sandbox_peak_max_mb": max(peaks) if peaks else None,
+            "peak_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "peak_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+
+
+def _mb(x) -> str:
+    return "-" if x is None else f"{x:.0f}"
+
+
 def run_new(n: int, assignment: str, jobs: int) -> dict:
     """The sandboxed path on a fresh course of n students."""
     secret = bytes(range(32))
@@ -89,7 +103,7 @@ def run_new(n: int, assignment: str, jobs: int) -> dict:
             "rows": len(rows), "right": sum(o.score == 9 for o in outcomes),
             "total": total, "build": build_seconds, "per_submission_wall": total / n,
             "median": statistics.median(seconds), "p95": _p95(seconds),
-            "load_before": load_before, "load_after": load_after}
+            "load_before": load_before, "load_after": load_after, **_sandbox_peaks(outcomes)}
 
 
 OLD_SCRIPT = r"""
@@ -204,9 +218,8 @@ def run_hostile(jobs: int, right: int = 4, blank: int = 2) -> dict:
             "hostile_points": sum(by[s].score for s in hostile if s in by),
             "per_submission_wall": total / len(outcomes), "median": statistics.median(seconds),
             "p95": _p95(seconds), "build": 0.0, "load_before": load_before,
-            "load_after": load_after,
-            "peak_self_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-            "peak_children_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}
+            "load_after": load_after, "right_of": right, "kinds": len(hostile),
+            **_sandbox_peaks(outcomes)}
 
 
 def main(argv=None) -> int:
@@ -224,6 +237,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-old", action="store_true", help="skip the earlier path")
     parser.add_argument("--today-commit", help="also grade each class with the sandboxed path "
                         "of this commit (course/ by git archive): the cost of a change")
+    parser.add_argument("--new-first", action="store_true",
+                        help="grade with this tree's path first (the other order: a load that "
+                        "rises or falls during the run favours one side)")
     parser.add_argument("--hostile", action="store_true",
                         help="also grade the hostile corpus among honest and blank submissions")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "grading-run.md"))
@@ -233,17 +249,16 @@ def main(argv=None) -> int:
     results = []
     for n in args.students:
         for jobs in args.jobs:
+            runs = []
             if not args.no_old:
-                r = run_old(n, args.assignment, jobs, args.old_commit)
-                print(r, flush=True)
-                results.append(r)
+                runs.append(lambda: run_old(n, args.assignment, jobs, args.old_commit))
             if args.today_commit:
-                r = run_today(n, args.assignment, jobs, args.today_commit)
+                runs.append(lambda: run_today(n, args.assignment, jobs, args.today_commit))
+            runs.append(lambda: run_new(n, args.assignment, jobs))
+            for run in (runs[::-1] if args.new_first else runs):
+                r = run()
                 print(r, flush=True)
                 results.append(r)
-            r = run_new(n, args.assignment, jobs)
-            print(r, flush=True)
-            results.append(r)
     hostile = []
     if args.hostile:
         for jobs in args.jobs:
@@ -267,13 +282,15 @@ def main(argv=None) -> int:
         "autograde call.",
         "",
         "| path | students | jobs | graded | rows | full marks | total (s) | wall per submission "
-        "(s) | per-submission median (s) | p95 (s) |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "(s) | per-submission median (s) | p95 (s) | sandbox peak, median / largest (MB) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in results:
         lines.append(f"| {r['path']} | {r['n']} | {r['jobs']} | {r['graded']}/{r['n']} | "
                      f"{r['rows']} | {r['right']} | {r['total']:.0f} | "
-                     f"{r['per_submission_wall']:.2f} | {r['median']:.2f} | {r['p95']:.2f} |")
+                     f"{r['per_submission_wall']:.2f} | {r['median']:.2f} | {r['p95']:.2f} | "
+                     f"{_mb(r.get('sandbox_peak_median_mb'))} / "
+                     f"{_mb(r.get('sandbox_peak_max_mb'))} |")
     ratios = []
     for n in args.students:
         for jobs in args.jobs:
@@ -290,13 +307,15 @@ def main(argv=None) -> int:
                   "HOSTILE) among 4 right and 2 blank submissions of `a03_gda`, 10 s per cell:",
                   "", "| jobs | rows | graded | right ones with full marks | hostile rows with a "
                   "reason | hostile points | total (s) | median run (s) | p95 (s) | peak memory "
-                  "of the grader / largest child (MB) |", "|---:|---:|---:|---:|---:|---:|---:|"
-                  "---:|---:|---:|"]
+                  "of the grader / largest child (MB) | sandbox peak, median / largest (MB) |",
+                  "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for r in hostile:
             lines.append(f"| {r['jobs']} | {r['rows']} | {r['graded']} | {r['right']}/4 | "
                          f"{r['hostile_rows']}/{len(S.HOSTILE)} | {r['hostile_points']:g} | "
                          f"{r['total']:.0f} | {r['median']:.2f} | {r['p95']:.2f} | "
-                         f"{r['peak_self_mb']:.0f} / {r['peak_children_mb']:.0f} |")
+                         f"{r['peak_self_mb']:.0f} / {r['peak_children_mb']:.0f} | "
+                         f"{_mb(r['sandbox_peak_median_mb'])} / "
+                         f"{_mb(r['sandbox_peak_max_mb'])} |")
     lines += [
         "",
         f"Peak memory: this process {self_mb:.0f} MB, largest child (a grading worker, a "

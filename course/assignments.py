@@ -647,6 +647,63 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
             "only if C is binary",
             "yes, but only for a C with two values"),
     },
+    "02-valid-covariance": {
+        "no: it is not positive definite (ρ would be outside [-1, 1])": (
+            "no: it fails to be positive definite (its ρ would lie outside [-1, 1])",
+            "not valid: ρ would fall outside [-1, 1], so it is not positive definite"),
+        "yes: it is symmetric and its diagonal (the variances) is positive": (
+            "yes: it is symmetric with positive variances on the diagonal",
+            "valid: symmetric, and every diagonal entry (a variance) is positive"),
+        "no: an entry off the diagonal may not exceed the variances": (
+            "no: an off-diagonal entry must not be larger than the variances",
+            "not valid: no off-diagonal entry may exceed a variance"),
+    },
+    "04-poisson-bias": {
+        "yes, but only with a ridge penalty to tame the variance": (
+            "only with a ridge penalty, which tames the variance",
+            "yes, provided a ridge penalty keeps the variance down"),
+        "yes: every estimate converges, so the error does too": (
+            "yes: all the estimates converge, and so does the error",
+            "it does: with converging estimates the error vanishes too"),
+        "no: GDA's model is wrong for counts, and a wrong model's error does not vanish with "
+        "more data": (
+            "no: GDA's model does not fit counts, and more data cannot remove a wrong "
+            "model's error",
+            "it does not: the model is wrong for counts, so its error stays with more data"),
+    },
+    "07-doubled-email": {
+        "The whole log-odds doubles, b included.": (
+            "All of the log-odds doubles, the prior term b too.",
+            "Everything doubles, b as well."),
+        "The word part doubles; b, the prior term, stays.": (
+            "The words' part doubles, while the prior term b stays the same.",
+            "Only the word part doubles; b (the prior) is unchanged."),
+        "It stays the same: the same words, in the same proportions.": (
+            "Nothing changes: the words and their proportions are the same.",
+            "It is unchanged, as the proportions of the words are the same."),
+    },
+    "08-duplicated-feature": {
+        "They get less extreme: the model is less sure with redundant features.": (
+            "Less extreme: redundant features make the model less sure.",
+            "They move towards 1/2, as the model trusts redundant features less."),
+        "Nothing: the copy carries no new information and naive Bayes notices.": (
+            "They do not change: naive Bayes sees that the copy adds no information.",
+            "Nothing happens, since naive Bayes notices the copy is not new information."),
+        "They get more extreme: the same evidence is multiplied in twice.": (
+            "More extreme: the same evidence is counted twice in the product.",
+            "They move further from 1/2, since one piece of evidence enters twice."),
+    },
+    "09-k-equals-m": {
+        "The label of the nearest training point.": (
+            "Whatever label the closest training point has.",
+            "The nearest training point's label."),
+        "A smooth boundary that fits the data best.": (
+            "The smooth boundary that best fits the data.",
+            "A boundary smoothed to fit the data as well as possible."),
+        "The majority class of the whole training set, for every query.": (
+            "For every query, the most common class of all the training data.",
+            "The training set's majority class, whatever the query."),
+    },
     "03-duplicated-data": {
         "none of them": ("not one of the four", "no estimate changes"),
         "only Σ (it divides by n, and n doubles)": (

@@ -85,6 +85,7 @@ class Outcome:
     feedback: dict = dataclasses.field(default_factory=dict)   # "q1" -> message
     working: dict = dataclasses.field(default_factory=dict)    # "working_q6" -> sha256 of text
     seconds: float = 0.0            # wall time of the sandbox run
+    peak_bytes: int | None = None   # the sandbox's peak memory (all its processes), if known
     handed_in: str = ""             # when, and where that time came from (never the student)
     values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
 
@@ -540,6 +541,7 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     where["stage"] = "running the notebook in the sandbox"
     result = sandbox.run(job, limits)
     outcome.seconds = result.seconds
+    outcome.peak_bytes = result.peak_bytes
     where["stage"] = "reading what the sandbox reported"
     answers, problems = describe_run(result, cells, limits, where)
     outcome.problems += problems

@@ -106,6 +106,8 @@ class RunResult:
     sandbox: str = "bubblewrap"
     uid: int | None = None          # the throw-away user id of this run (as root)
     memory: str = ""                # how the whole sandbox's memory was bounded, in words
+    peak_bytes: int | None = None   # the whole sandbox's peak memory (its cgroup), if known
+    keys_left: int = 0              # kernel keys of its uid that could not be removed after it
 
 
 def _python_roots() -> list[str]:
@@ -335,7 +337,10 @@ class Sandbox:
             result.leftover = _processes_in(namespace) if namespace else []
             result.uid = uid if self.root else None
             result.memory = group.words(limits) if group else memory_words(limits)
+            if self.root:  # nothing of this uid is left in the kernel's key accounting
+                result.keys_left = clear_keys(uid)
             if group:
+                result.peak_bytes = group.peak()
                 group.remove()
             return result
 
@@ -416,6 +421,15 @@ class MemoryGroup:
         return (f"a memory cgroup (v{self.version}) of {self.limit / 2**30:g} GiB for the "
                 "whole sandbox")
 
+    def peak(self) -> int | None:
+        """The group's peak memory in bytes (every process of the sandbox together), or None
+        where the kernel does not keep it."""
+        name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
+        try:
+            return int((self.path / name).read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            return None
+
     def remove(self, wait: float = 5.0) -> None:
         deadline = time.monotonic() + wait
         while True:
@@ -479,6 +493,57 @@ def seccomp_program() -> bytes | None:
         prog.append((jeq, n - k, 0, nr))          # -> deny
     prog += [(ret, 0, 0, allow), (ret, 0, 0, deny)]
     return b"".join(struct.pack("<HBBI", *ins) for ins in prog)
+
+
+# run as the throw-away uid (setpriv): invalidate every key that uid can see, by its id
+# (/proc/keys), never through KEY_SPEC_USER_KEYRING, whose look-up would make the user's
+# keyrings again; the kernel's garbage collector then frees them and the uid's entry of
+# /proc/key-users
+_CLEAR_KEYS = """
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+nr = {"x86_64": 250, "aarch64": 219}[os.uname().machine]
+uid = os.getuid()
+for line in open("/proc/keys"):
+    f = line.split()
+    if len(f) > 5 and f[5] == str(uid):
+        libc.syscall(nr, 21, ctypes.c_int(int(f[0], 16)))  # KEYCTL_INVALIDATE
+"""
+
+
+def key_users() -> dict:
+    """uid -> number of kernel keys it holds (/proc/key-users; {} where it cannot be read)."""
+    out = {}
+    try:
+        for line in pathlib.Path("/proc/key-users").read_text().splitlines():
+            uid, rest = line.split(":", 1)
+            out[int(uid)] = int(rest.split()[0])
+    except (OSError, ValueError, IndexError):
+        pass
+    return out
+
+
+def clear_keys(uid: int, wait: float = 3.0) -> int:
+    """As root: remove every kernel key (and the user's keyrings) that ``uid`` holds, so that
+    nothing of a submission's uid is left in /proc/key-users; the number of keys left (0: the
+    uid's entry is gone). A key whose owner cannot see or search it (only possible where the
+    seccomp filter is missing) is left and counted."""
+    if key_users().get(uid, 0) == 0:
+        return 0
+    if os.geteuid() != 0 or uid == 0 or _SECCOMP_ARCH.get(os.uname().machine) is None:
+        return key_users().get(uid, 0)
+    setpriv = shutil.which("setpriv") or "/usr/bin/setpriv"
+    try:
+        subprocess.run([setpriv, "--reuid", str(uid), "--regid", str(uid), "--clear-groups",
+                        sys.executable, "-I", "-c", _CLEAR_KEYS], timeout=60,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env={"PATH": "/usr/bin:/bin"})
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    deadline = time.monotonic() + wait
+    while key_users().get(uid, 0) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the kernel's key garbage collector runs in the background
+    return key_users().get(uid, 0)
 
 
 def _uid_in_use(uid: int) -> bool:

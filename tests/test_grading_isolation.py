@@ -48,6 +48,37 @@ def test_each_run_has_its_own_uid_no_key_and_no_user_namespace():
     assert "home" in one[4] and len(one[4]) == len(two[4]) == 2 and set(one[4]) != set(two[4])
 
 
+STORE_KEY = r'''
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+calls = {"x86_64": (248, 250), "aarch64": (217, 219)}[os.uname().machine]
+key = libc.syscall(calls[0], b"user", b"note", b"42", 2, ctypes.c_int(-4))
+session = libc.syscall(calls[1], 0, ctypes.c_int(-5), 1)  # KEYCTL_GET_KEYRING_ID, create
+answer_q1 = [key, session]
+'''
+
+
+def test_no_kernel_key_state_is_left_by_a_run_even_without_the_filter(monkeypatch):
+    """As root: with the seccomp filter taken away, the student's code stores a key (and so
+    makes its user's keyrings); after the run /proc/key-users has no entry for the run's uid
+    (course.sandbox.clear_keys). Planted: without clear_keys the entry stays (then removed)."""
+    import course.sandbox as SB
+
+    if os.geteuid() != 0 or SB._SECCOMP_ARCH.get(os.uname().machine) is None:
+        pytest.skip("needs root (a throw-away uid) on x86-64 or arm64")
+    monkeypatch.setattr(SB, "seccomp_program", lambda: None)
+    result, value = _run(STORE_KEY)
+    assert value and value[0] > 0, result.events          # the key was stored
+    assert result.keys_left == 0 and result.uid not in SB.key_users()
+    monkeypatch.setattr(SB, "clear_keys", lambda uid, wait=3.0: 0)
+    result, value = _run(STORE_KEY)
+    try:
+        assert value and value[0] > 0 and SB.key_users().get(result.uid, 0) >= 1
+    finally:
+        monkeypatch.undo()
+        assert SB.clear_keys(result.uid) == 0
+
+
 def test_the_whole_sandbox_has_one_memory_bound():
     """Four processes of 300 MB each (touched) under a 512 MiB bound for the whole sandbox:
     not all four live (a memory cgroup); planted: under 4 GiB they all do. Without a cgroup
