@@ -142,7 +142,7 @@ def why(explorer: dict, control: dict, moved: dict, max_states: int) -> str:
             return "gridded: observation " + ", ".join(moved[name]) + " sets it"
         if control["text"]:
             return f"gridded over the lesson's {control['positions']} texts; others need a kernel"
-        return "gridded: the control this explorer's lesson is about"
+        return f"gridded: every one of its {control['positions']} positions is precomputed"
     if control["positions"] is None:
         return "free text: any text needs the model (no list of texts given)"
     states = explorer["states"] or 1

@@ -33,7 +33,7 @@ def test_kde_explorer_sweep():
 
 def test_bandwidth_explorer_sweep():
     e = bandwidth_explorer(n=300)
-    assert sweep_explorer(e, n=3) == 6
+    assert sweep_explorer(e, n=3) == len(e.controls["n"].options) + 3  # every n, 3 h
     s = e.view.state
     assert f"best h = {s['h_lscv']:.4f}" in e.readout.value
     assert np.isfinite(s["ise"])

@@ -57,6 +57,7 @@ import zlib
 import numpy as np
 from IPython import get_ipython
 
+from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
 from genviz.widgets._keys import base_values, grid_key, gridded
@@ -231,8 +232,6 @@ def offline_reach(explorer, setting) -> dict:
     ``"kernel"`` otherwise (the site cannot show it), ``"missing"`` when the explorer has no such
     control. Values compare as observations compare them (numbers to slider precision, texts
     as bags of words)."""
-    from genviz.exercises.observation import _same
-
     controls = _core(explorer).controls
     out = {}
     for name, value in dict(setting).items():
@@ -240,9 +239,10 @@ def offline_reach(explorer, setting) -> dict:
         if c is None:
             out[name] = "missing"
         elif c.grid:
-            out[name] = "grid" if any(_same(value, g) for g in c.grid_values()) else "kernel"
+            on_grid = any(same_setting(value, g) for g in c.grid_values())
+            out[name] = "grid" if on_grid else "kernel"
         else:
-            out[name] = "start" if _same(value, c.value) else "kernel"
+            out[name] = "start" if same_setting(value, c.value) else "kernel"
     return out
 
 
