@@ -103,9 +103,11 @@ def discretize_explorer(x, y, *, width, origin=0.0, alpha=1.0, width_range=None,
     """Bin width, first edge and alpha sliders for a :class:`DiscretizeView`."""
     view = DiscretizeView(x, y, width=width, origin=origin, alpha=alpha, xlabel=xlabel)
     lo, hi = width_range if width_range is not None else (width / 5, width * 3)
+    # the default range in steps of width / 50, so that the width and its round multiples
+    # (notebook 08's observation: 10 -> 20 -> 2) are positions of the grid (#37)
+    step = width / 50 if width_range is None else (hi - lo) / 100
     controls = {
-        "width": float_slider("bin width", width, lo, hi, (hi - lo) / 100,
-                              readout_format=".3g", grid=True),
+        "width": float_slider("bin width", width, lo, hi, step, readout_format=".3g", grid=True),
         "origin": float_slider("first edge", origin, 0.0, hi, (hi - lo) / 100,
                                readout_format=".3g"),
         # alpha >= 0.1: with alpha = 0, bins empty in every class give a 0/0 posterior (the
