@@ -122,7 +122,7 @@ def gaps(records: dict) -> list[str]:
 
 
 def _moved_by(run: dict, index: int) -> dict:
-    """Control name -> the observations of this explorer that set it off its start value."""
+    """Control name -> the observations of this explorer whose setting names it (gridded)."""
     moved: dict = {}
     for obs in run["observations"]:
         if obs["explorer"] != index:
@@ -139,7 +139,7 @@ def why(explorer: dict, control: dict, moved: dict, max_states: int) -> str:
     name = control["name"]
     if control["grid"]:
         if moved.get(name):
-            return "gridded: observation " + ", ".join(moved[name]) + " sets it"
+            return "gridded; the setting of observation " + ", ".join(moved[name]) + " names it"
         if control["text"]:
             return f"gridded over the lesson's {control['positions']} texts; others need a kernel"
         return f"gridded: every one of its {control['positions']} positions is precomputed"
