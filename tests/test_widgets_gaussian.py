@@ -185,7 +185,8 @@ def test_a_grid_builds_in_the_background_from_a_headless_copy(monkeypatch, tmp_p
     e._grid_thread.join(120)
     assert e.notice == "" and e.grid, e.notice
     header, _ = states.read_grid(e.grid)
-    assert header["axes"] == [{"name": "h", "n": 116}] and header["key"] == e.grid_key
+    assert header["axes"] == [{"name": "n", "n": 6}, {"name": "h", "n": 116}]
+    assert header["key"] == e.grid_key
     assert (tmp_path / f"{e.grid_key}.gvgrid").read_bytes() == e.grid
     e.close()
     f = gaussian_explorer(surface=False)

@@ -116,9 +116,12 @@ def toggle_buttons(description, options, value, *, grid=False) -> Choice:
     return Choice(description, options, value, style="toggle", grid=grid)
 
 
-def text_area(description, value="", *, placeholder="", rows=5) -> TextArea:
-    """A text box; the kernel hears the text when the box loses focus."""
-    return TextArea(description, value, placeholder=placeholder, rows=rows)
+def text_area(description, value="", *, placeholder="", rows=5, presets=(),
+              grid=False) -> TextArea:
+    """A text box; the kernel hears the text when the box loses focus. ``presets`` with
+    ``grid=True``: the texts whose states are precomputed (see :class:`TextArea`)."""
+    return TextArea(description, value, placeholder=placeholder, rows=rows, presets=presets,
+                    grid=grid)
 
 
 # -- the explorer ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Control", "Slider", "SelectionSlider", "Choice", "TextArea"]
+__all__ = ["Control", "Slider", "SelectionSlider", "Choice", "TextArea", "normalise_text"]
 
 
 class Control:
@@ -263,15 +263,28 @@ class Choice(Control):
 
 
 class TextArea(Control):
-    """Free text (never gridded: the kernel computes every text)."""
+    """Free text. Gridded only over a fixed list of texts (``presets``: the edits a lesson asks
+    for, ``grid=True``): the browser then finds a typed text among them by exact match after
+    :func:`normalise_text` (case and runs of white space do not count) and draws its
+    precomputed state; any other text needs the kernel."""
 
     kind = "text"
 
     def __init__(self, description, value="", *, placeholder="", rows=5,
-                 continuous_update=False):
+                 continuous_update=False, presets=(), grid=False):
         self.placeholder = placeholder
         self.rows = rows
-        super().__init__(description, value, continuous_update=continuous_update)
+        if isinstance(presets, str) or not all(isinstance(t, str) for t in presets):
+            raise TypeError(f"{description}: presets must be a sequence of str, got {presets!r}")
+        seen, self.presets = set(), []
+        for t in presets:  # one state per distinct normalised text, in the given order
+            if normalise_text(t) not in seen:
+                seen.add(normalise_text(t))
+                self.presets.append(t)
+        if grid and not self.presets:
+            raise ValueError(f"{description}: a text control is gridded only over presets "
+                             f"(the texts the lesson asks for); none given")
+        super().__init__(description, value, continuous_update=continuous_update, grid=grid)
 
     def validate(self, value):
         if not isinstance(value, str):
@@ -279,7 +292,20 @@ class TextArea(Control):
         return value
 
     def spec(self) -> dict:
-        return {**super().spec(), "placeholder": self.placeholder, "rows": self.rows}
+        return {**super().spec(), "placeholder": self.placeholder, "rows": self.rows,
+                "presets": [normalise_text(t) for t in self.presets]}
 
     def from_front(self, raw):
         return self.validate(raw)
+
+    def grid_values(self) -> list:
+        if not self.presets:
+            raise TypeError(f"{self.description}: a text control without presets cannot be "
+                            f"gridded")
+        return list(self.presets)
+
+
+def normalise_text(text: str) -> str:
+    """A text as the grid of a text control compares it: lower case, white space runs as one
+    space, no leading or trailing space (explorer.js does the same)."""
+    return " ".join(str(text).lower().split())

@@ -10,7 +10,7 @@ from genviz.plots.gda import GDAFitView
 from genviz.plots.gda_vs_logistic import GDAvsLogisticView
 from genviz.synthetic import FAMILIES
 from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, int_slider,
-                                  readout_html, toggle_buttons)
+                                  readout_html, selection_slider, toggle_buttons)
 
 __all__ = ["gda_vs_logistic_explorer", "gda_vs_logistic_readout", "progress_bar"]
 
@@ -137,6 +137,10 @@ def gda_fit_readout(state) -> str:
     )
 
 
+#: The sample sizes of the GDA fitting explorer's n slider (within GDAFitView.N_MAX).
+FIT_SIZES = (10, 20, 50, 100, 200, 500, 1000)
+
+
 @explorer_factory
 def gda_fit_explorer(*, seed=0, **params) -> Explorer:
     """Change the sample (size, class means, shared covariance, prior) and watch GDA's four
@@ -157,8 +161,10 @@ def gda_fit_explorer(*, seed=0, **params) -> Explorer:
         return float_slider(desc, p[name], lo, hi, step)
 
     controls = {
-        "n": int_slider("n", p["n"], 10, GDAFitView.N_MAX, 10, grid=True),
-        "phi": slider("φ (true)", "phi", 0.1, 0.9, 0.05),
+        # n and φ gridded together (#37: notebook 03's observation moves φ from 0.5 to 0.8):
+        # n on 1-2-5 steps, 7 x 17 = 119 states (n in steps of 10 made 1,700 states, 6.4 MB)
+        "n": selection_slider("n", sorted({*FIT_SIZES, int(p["n"])}), int(p["n"]), grid=True),
+        "phi": float_slider("φ (true)", p["phi"], 0.1, 0.9, 0.05, grid=True),
         "mu0x": slider("μ₀ (x₁)", "mu0x", -3.0, 3.0, 0.1),
         "mu0y": slider("μ₀ (x₂)", "mu0y", -3.0, 3.0, 0.1),
         "mu1x": slider("μ₁ (x₁)", "mu1x", -3.0, 3.0, 0.1),

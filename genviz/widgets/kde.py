@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from genviz.kde import KERNELS
 from genviz.plots.kde import BandwidthView, HistogramView, KDE2DView, KDEView
-from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, int_slider,
-                                  log_slider, readout_html)
+from genviz.widgets._base import (Explorer, dropdown, explorer_factory, float_slider, log_slider,
+                                  readout_html, selection_slider)
 
 __all__ = ["histogram_explorer", "kde_explorer", "bandwidth_explorer", "kde2d_explorer"]
 
@@ -14,8 +14,10 @@ __all__ = ["histogram_explorer", "kde_explorer", "bandwidth_explorer", "kde2d_ex
 def histogram_explorer(data, width=0.3, origin=0.0, *, true_pdf=None, x_range=None) -> Explorer:
     """Bin width and origin sliders over a histogram density (the slides' two issues)."""
     view = HistogramView(data, width, origin, true_pdf=true_pdf, x_range=x_range, min_width=0.05)
-    controls = {"width": float_slider("bin width", width, 0.05, 1.0, 0.01, grid=True),
-                "origin": float_slider("origin", origin, 0.0, 1.0, 0.01)}
+    # both gridded (#37: notebook 05's observation shifts the origin at a fixed width), on a
+    # 0.05 step each (20 x 21 = 420 states; a 0.01 step would be 96 x 101, over the budget)
+    controls = {"width": float_slider("bin width", width, 0.05, 1.0, 0.05, grid=True),
+                "origin": float_slider("origin", origin, 0.0, 1.0, 0.05, grid=True)}
 
     def readout(s):
         return readout_html(f"bins = [{s['origin']:.2f} + k&middot;{s['width']:.2f}, ...)",
@@ -43,6 +45,10 @@ def kde_explorer(data, h=0.3, kernel="gaussian", *, true_pdf=None, x_range=None,
     return Explorer(view, controls, readout, title="KDE as a sum of scaled bumps")
 
 
+#: The sample sizes of the bandwidth explorer's n slider.
+BANDWIDTH_SIZES = (100, 200, 300, 500, 1000, 2000)
+
+
 @explorer_factory
 def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
     """Sample size and bandwidth over claw draws: the KDE and both CV curves (fast sweeps).
@@ -53,7 +59,10 @@ def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
     ``h``, which updates continuously.
     """
     view = BandwidthView(n, h, seed=seed)
-    controls = {"n": int_slider("n", n, 100, 2000, 100, continuous_update=False),
+    # n gridded with h (#37: notebook 05's observation moves n from 1000 to 200, an exercise
+    # sets 300), over the sizes a lesson uses: 6 x 116 states
+    controls = {"n": selection_slider("n", sorted({*BANDWIDTH_SIZES, int(n)}), int(n),
+                                      continuous_update=False, grid=True),
                 "h": log_slider("h", h, -2.3, 0.0, 0.02, readout_format=".3f", grid=True)}
 
     def readout(s):
@@ -64,7 +73,7 @@ def bandwidth_explorer(n=1000, h=0.05, *, seed=0) -> Explorer:
                             f"&int;(f&#770; - f)&sup2; = {s['ise']:.5f}")
     explorer = Explorer(view, controls, readout, title="Bandwidth selection on the claw density")
     n_slider = controls["n"]
-    explorer.when_shown(lambda: view.prefetch(range(n_slider.min, n_slider.max + 1, n_slider.step)))
+    explorer.when_shown(lambda: view.prefetch(n_slider.options))
     return explorer
 
 

@@ -42,7 +42,8 @@ def knn_classification_explorer(X=None, y=None, X_test=None, y_test=None, *, k=7
     view = KNNClassificationView(X, y, X_test, y_test, k=k, noise=noise, k_max=k_max)
     controls = {
         "k": int_slider("k", k, 1, k_max, grid=True),
-        "noise": float_slider("noise", noise, 0.0, 0.45, 0.05),
+        # gridded with k (#37): notebook 09's observation compares k at noise 0 and 0.2
+        "noise": float_slider("noise", noise, 0.0, 0.45, 0.05, grid=True),
         "qx": float_slider("query x₁", 0.0, -3.5, 3.5, 0.1),
         "qy": float_slider("query x₂", 0.0, -3.5, 3.5, 0.1),
     }

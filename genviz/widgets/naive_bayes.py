@@ -60,6 +60,11 @@ def categorical_readout(state) -> str:
         f"<table style='border-collapse:collapse'>{head}{''.join(rows)}</table>{verdict}")
 
 
+#: The most states the query builder's grid may hold (α's positions times the query's
+#: gridded dropdowns); below the budget of genviz.widgets.states.MAX_STATES.
+QUERY_GRID_STATES = 1500
+
+
 @explorer_factory
 def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha_max=3.0):
     """An alpha slider and one dropdown per attribute (the query) driving a
@@ -73,8 +78,14 @@ def categorical_nb_explorer(X, y, feature_names, *, alpha=1.0, query=None, alpha
                              f"the controls), got {name!r}")
     view = CategoricalNBView(X, y, feature_names, alpha=alpha, query=query)
     controls = {"alpha": float_slider("α", alpha, 0.0, alpha_max, 0.05, grid=True)}
+    # the query's dropdowns are gridded with α, in order, while the product of their sizes
+    # stays within the grid budget (#37: notebook 06 changes the Outlook of the query)
+    states = controls["alpha"].n + 1
     for j, name in enumerate(view.names):
-        controls[name] = dropdown(name, list(view.categories[j]), view.params[name])
+        options = list(view.categories[j])
+        states *= len(options)
+        controls[name] = dropdown(name, options, view.params[name],
+                                  grid=states <= QUERY_GRID_STATES)
     return Explorer(view, controls, categorical_readout, title="Naive Bayes by counting: P(y) ∏ P(xⱼ | y)")
 
 
@@ -92,9 +103,11 @@ def discretize_explorer(x, y, *, width, origin=0.0, alpha=1.0, width_range=None,
     """Bin width, first edge and alpha sliders for a :class:`DiscretizeView`."""
     view = DiscretizeView(x, y, width=width, origin=origin, alpha=alpha, xlabel=xlabel)
     lo, hi = width_range if width_range is not None else (width / 5, width * 3)
+    # the default range in steps of width / 50, so that the width and its round multiples
+    # (notebook 08's observation: 10 -> 20 -> 2) are positions of the grid (#37)
+    step = width / 50 if width_range is None else (hi - lo) / 100
     controls = {
-        "width": float_slider("bin width", width, lo, hi, (hi - lo) / 100,
-                              readout_format=".3g", grid=True),
+        "width": float_slider("bin width", width, lo, hi, step, readout_format=".3g", grid=True),
         "origin": float_slider("first edge", origin, 0.0, hi, (hi - lo) / 100,
                                readout_format=".3g"),
         # alpha >= 0.1: with alpha = 0, bins empty in every class give a 0/0 posterior (the

@@ -108,7 +108,7 @@ def email_readout(state) -> str:
 
 @explorer_factory
 def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomial",
-                   log10_c: float = 0.0, max_words: int = 12) -> Explorer:
+                   log10_c: float = 0.0, max_words: int = 12, edits=()) -> Explorer:
     """Type an email; see each word's contribution to the log-odds of spam and the verdict.
 
     ``models`` maps "multinomial" and "bernoulli" to fitted models. The text box updates when
@@ -120,6 +120,10 @@ def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomi
     vocabulary : Vocabulary they were fitted with
     text, model, log10_c : initial values of the controls
     max_words : number of word bars
+    edits : sequence of str, optional
+        Other texts the lesson asks for (the email with a word added): with ``text`` they are
+        the text box's precomputed states, so they move without a kernel (the course
+        website); any other text needs the kernel.
 
     Returns
     -------
@@ -141,10 +145,13 @@ def email_explorer(models: dict, vocabulary, *, text: str = "", model="multinomi
     >>> e.controls["text"].value = "free money"; e.view.state["verdict"]
     'spam'
     """
+    if isinstance(edits, str) or not all(isinstance(t, str) for t in edits):
+        raise TypeError(f"edits must be a sequence of str (texts), got {edits!r}")
     view = EmailView(models, vocabulary, text=text, model=model, log10_c=log10_c,
                      max_words=max_words)
     controls = {
-        "text": text_area("email", text, placeholder="Type an email here"),
+        "text": text_area("email", text, placeholder="Type an email here",
+                          presets=[text, *edits], grid=True),
         "model": _model_toggle(model),
         "log10_c": float_slider("log₁₀ c", log10_c, -40.0, 40.0, 0.5, readout_format=".1f",
                                 grid=True),

@@ -59,6 +59,7 @@ import zlib
 import numpy as np
 from IPython import get_ipython
 
+from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
 from genviz.widgets._keys import base_values, grid_key, gridded
@@ -66,7 +67,7 @@ from genviz.widgets._keys import base_values, grid_key, gridded
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
            "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless", "module_source",
-           "on_built", "static_payload"]
+           "on_built", "static_payload", "offline_reach"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -223,6 +224,28 @@ def read_grid(blob: bytes) -> tuple[dict, bytes]:
         raise ValueError("blob is not a genviz grid (no GVG1 header)")
     (n,) = struct.unpack("<I", raw[4:8])
     return json.loads(raw[8:8 + n]), raw[8 + n:]
+
+
+# -- what moves without a kernel -------------------------------------------------------------------
+def offline_reach(explorer, setting) -> dict:
+    """For each control a setting names (``{name: value}``, as an observation states it):
+    ``"start"`` when the control is not gridded and the value is where it stands now (the grid's
+    base), ``"grid"`` when it is gridded and the value is one of its precomputed positions,
+    ``"kernel"`` otherwise (the site cannot show it), ``"missing"`` when the explorer has no such
+    control. Values compare as observations compare them (numbers to slider precision, texts
+    as bags of words)."""
+    controls = _core(explorer).controls
+    out = {}
+    for name, value in dict(setting).items():
+        c = controls.get(name)
+        if c is None:
+            out[name] = "missing"
+        elif c.grid:
+            on_grid = any(same_setting(value, g) for g in c.grid_values())
+            out[name] = "grid" if on_grid else "kernel"
+        else:
+            out[name] = "start" if same_setting(value, c.value) else "kernel"
+    return out
 
 
 # -- the cache -----------------------------------------------------------------------------------

@@ -73,6 +73,13 @@ export async function decodeGrid(bytesIn) {
   return {head, body, strides, backgrounds, pool, frames: new Map()};
 }
 
+// a text control gridded over its presets: the typed text's position among them (-1: none),
+// compared as genviz.widgets._controls.normalise_text does
+export function presetIndex(c, text) {
+  const t = String(text ?? '').toLowerCase().split(/\s+/).filter(Boolean).join(' ');
+  return (c.presets || []).indexOf(t);
+}
+
 function bitmapOf(png) {
   return createImageBitmap(new Blob([png], {type: 'image/png'}));
 }
@@ -396,6 +403,8 @@ class ExplorerView {
       area.rows = c.rows || 5;
       area.placeholder = c.placeholder || '';
       area.addEventListener('change', () => this.changed(c, area.value, 'change'));
+      // offline, a text of the lesson's list is drawn as it is typed (no kernel to wait for)
+      if (c.grid && !this.live) area.addEventListener('input', () => this.changed(c, area.value, 'input'));
       box.appendChild(area);
       this.inputs[c.name] = {c, set: (t) => { area.value = t; }, el: area};
     }
@@ -534,6 +543,10 @@ class ExplorerView {
   // -- the reader moves a control -------------------------------------------------------------
   changed(c, value, how) {
     this.vals[c.name] = value;
+    if (c.kind === 'text' && c.grid && !this.live) {
+      this.notice(presetIndex(c, value) < 0
+        ? 'This text needs a kernel: here only the texts the lesson asks for are precomputed.' : '');
+    }
     if (c.grid && this.gridCovers()) {
       if (this.gridIndex() !== this.paintedIndex || how === 'input') this.paintFromGrid();
       if (this.live) {
@@ -556,6 +569,10 @@ class ExplorerView {
     for (const [name, v] of Object.entries(g.head.base)) {
       if (this.vals[name] !== v) return false;
     }
+    for (const axis of g.head.axes) {
+      const c = this.inputs[axis.name]?.c;
+      if (c && c.kind === 'text' && presetIndex(c, this.vals[axis.name]) < 0) return false;
+    }
     return true;
   }
 
@@ -563,7 +580,9 @@ class ExplorerView {
     const g = this.grid;
     let index = 0;
     g.head.axes.forEach((axis, a) => {
-      const v = Math.max(0, Math.min(axis.n - 1, Math.round(this.vals[axis.name] ?? 0)));
+      const c = this.inputs[axis.name]?.c;
+      const k = c && c.kind === 'text' ? presetIndex(c, this.vals[axis.name]) : this.vals[axis.name];
+      const v = Math.max(0, Math.min(axis.n - 1, Math.round(k ?? 0)));
       index += v * g.strides[a];
     });
     return index;
@@ -665,6 +684,18 @@ class StaticModel {
   save_changes() {}
 }
 
+// the site's caption, from the controls' specs: what moves here and what needs a kernel
+export function offlineCaption(controls) {
+  const name = (c) => (c.kind === 'text' && c.grid ? `${c.label} (the lesson's ${c.presets.length} texts)` : c.label);
+  const list = (cs) => cs.map(name).join(', ');
+  const moving = controls.filter((c) => c.grid);
+  const kernel = controls.filter((c) => !c.grid);
+  if (!moving.length) return 'Run this notebook in JupyterLab, Voilà or Binder to move this explorer.';
+  if (!kernel.length) return `Move ${list(moving)} here, or run this notebook in JupyterLab, Voilà or Binder.`;
+  return `Move ${list(moving)} here. Needs a kernel (run this notebook in JupyterLab, Voilà or ` +
+    `Binder): ${list(kernel)}.`;
+}
+
 export async function mountStaticExplorers(root = document) {
   // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
@@ -685,13 +716,7 @@ export async function mountStaticExplorers(root = document) {
       if (!view.root.classList.contains('genviz-failed')) {
         const caption = box.querySelector('figcaption');
         const controls = payload.spec.controls || [];
-        const moving = controls.filter((c) => c.grid).map((c) => c.label);
-        if (caption && moving.length) {
-          caption.textContent = moving.length === controls.length
-            ? `Move ${moving.join(' and ')} here, or run this notebook in JupyterLab, Voilà or Binder.`
-            : `Move ${moving.join(' and ')} here; run this notebook in JupyterLab, Voilà or ` +
-              'Binder to move the other controls.';
-        }
+        if (caption) caption.textContent = offlineCaption(controls);
       }
       views.push(view);
     } catch (err) {
