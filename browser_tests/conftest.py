@@ -17,13 +17,12 @@ import pathlib
 import secrets
 import subprocess
 import time
-import urllib.request
 
 import pytest
 
 import pages
 from pages import (ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, INIT_JS, LAYOUT_ARTIFACTS, ROOT,
-                   free_port, gv, notebooks)
+                   LabNotebook, free_port, gv, notebooks)
 
 NOTEBOOK_NAMES = [p.name for p in notebooks()]
 LATENCY_MD = ROOT / "benchmarks" / "browser_latency.md"
@@ -71,11 +70,7 @@ class Lab:
     runtime: pathlib.Path
 
     def api(self, path, method="GET"):
-        req = urllib.request.Request(f"{self.base}{path}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            body = r.read()
-        return json.loads(body) if body else None
+        return pages.token_api(f"{self.base}{path}", self.token, method)
 
     def session(self, name):
         for s in self.api("/api/sessions"):
@@ -176,38 +171,19 @@ def _wait_for_figures(page, name, timeout_s=90):
 
 
 def _run_all_in_lab(page, lab, name, record, timeout_s=240):
-    page.goto(f"{lab.base}/lab/tree/{name}?reset&token={lab.token}")
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']",
-                           timeout=120_000)
+    nb = LabNotebook(page).open(f"{lab.base}/lab/tree/{name}?reset&token={lab.token}",
+                                timeout_ms=120_000)
     deadline = time.monotonic() + 120
     while not lab.kernel_idle(name):
         if time.monotonic() > deadline:
             raise AssertionError(f"{name}: kernel never became idle")
         time.sleep(0.5)
-    prompts_js = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-                  ".map(e => e.innerText.trim())")
-    for attempt in range(3):
-        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-        page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-        started = time.monotonic()
-        while time.monotonic() - started < 20:
-            if any(p != "[ ]:" for p in page.evaluate(prompts_js)):
-                break
-            page.wait_for_timeout(250)
-        else:
-            record["run_all_retries"] = attempt + 1
-            continue
-        break
-    deadline = time.monotonic() + timeout_s
-    while True:
-        prompts = page.evaluate(prompts_js)
-        done = prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts)
-        if (done or gv(page, "errors()")) and lab.kernel_idle(name):
-            break
-        if time.monotonic() > deadline:
-            break
-        page.wait_for_timeout(500)
-    record["prompts"] = prompts
+    failed_clicks = nb.run_all()
+    if failed_clicks:
+        record["run_all_retries"] = failed_clicks
+    record["prompts"] = nb.wait_all_ran(
+        timeout_s, settled=lambda ran: (ran or gv(page, "errors()")) and lab.kernel_idle(name),
+        strict=False)
 
 
 def _open_file_browser(page, record):

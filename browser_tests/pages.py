@@ -38,6 +38,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
+def token_api(url: str, token: str, method="GET"):
+    """A Jupyter (server or hub) REST call with ``Authorization: token``; its JSON, or None."""
+    req = urllib.request.Request(url, method=method, headers={"Authorization": f"token {token}"})
+    with urllib.request.urlopen(req, timeout=30) as r:
+        body = r.read()
+    return json.loads(body) if body else None
+
+
 def notebooks() -> list[pathlib.Path]:
     """Every notebook in notebooks/, discovered when the tests are collected."""
     return sorted(p for p in NOTEBOOK_DIR.glob("*.ipynb") if not p.name.startswith("."))
@@ -487,6 +495,75 @@ INIT_JS = r"""
 def gv(page, expr: str, arg=None):
     """Evaluate ``window.__gv.<expr>`` in the page (expr may use ``arg``)."""
     return page.evaluate(f"(arg) => window.__gv.{expr}", arg)
+
+
+class LabNotebook:
+    """A notebook open in JupyterLab (a lab of its own or a student's server on the hub): the
+    one login-and-run sequence of tests/test_hub.py, test_hub_updates.py, test_votes.py and the
+    ``lab_nb`` fixture (conftest.py).
+
+    ``LabNotebook.login(page, hub_base, name)`` logs a student in at the hub's login form;
+    ``LabNotebook(page).open(url)`` opens a notebook and waits for its kernel to be idle;
+    ``run_all()`` clicks Run -> Run All (again, up to 3 times, while no prompt moves:
+    JupyterLab may drop the first click) and returns the clicks that did nothing;
+    ``wait_all_ran(timeout_s)`` waits until every code cell shows its execution count.
+    """
+
+    IDLE = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
+    PROMPTS_JS = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
+                  ".map(e => e.innerText.trim())")
+
+    def __init__(self, page):
+        self.page = page
+
+    @staticmethod
+    def login(page, hub_base: str, name: str) -> None:
+        """Log ``name`` in at the hub's login form (the trial hub takes any password)."""
+        page.goto(f"{hub_base}/hub/login")
+        page.fill("#username_input", name)
+        page.click("#login_submit")
+
+    def open(self, url: str, timeout_ms=180_000) -> "LabNotebook":
+        self.page.goto(url)
+        self.page.wait_for_selector(self.IDLE, timeout=timeout_ms)
+        return self
+
+    def prompts(self) -> list[str]:
+        return self.page.evaluate(self.PROMPTS_JS)
+
+    @staticmethod
+    def all_ran(prompts) -> bool:
+        """Every code cell shows an execution count (``[3]:``)."""
+        return bool(prompts) and all(p.startswith("[") and p[1:-2].strip().isdigit()
+                                     for p in prompts)
+
+    def run_all(self, attempts=3) -> int:
+        """Run -> Run All until a prompt leaves ``[ ]:``; the number of clicks that did not."""
+        for attempt in range(attempts):
+            self.page.click(".lm-MenuBar-itemLabel:text-is('Run')")
+            self.page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
+            started = time.monotonic()
+            while time.monotonic() - started < 20:
+                if any(p != "[ ]:" for p in self.prompts()):
+                    return attempt
+                self.page.wait_for_timeout(250)
+        return attempts
+
+    def wait_all_ran(self, timeout_s=240, settled=None, strict=True) -> list[str]:
+        """Poll the prompts until every cell ran (``settled(ran)``, if given, decides instead:
+        the lab fixture also stops on an error once the kernel is idle); past ``timeout_s``
+        raise (``strict``) or return the prompts as they are."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            prompts = self.prompts()
+            ran = self.all_ran(prompts)
+            if (settled(ran) if settled is not None else ran):
+                return prompts
+            if time.monotonic() > deadline:
+                if strict:
+                    raise AssertionError(f"Run All did not finish in {timeout_s} s: {prompts}")
+                return prompts
+            self.page.wait_for_timeout(500)
 
 
 def settle(page, i, quiet_ms=400, timeout_ms=30_000) -> bool:

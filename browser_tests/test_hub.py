@@ -20,13 +20,12 @@ import signal
 import sys
 import tempfile
 import time
-import urllib.request
 
 import pytest
 
 import pages
 from conftest import _describe_explorers, _new_page, _wait_for_figures
-from pages import ARTIFACTS, ROOT, Server, free_port, gv, move_and_wait, settle
+from pages import ARTIFACTS, ROOT, LabNotebook, Server, free_port, gv, move_and_wait, settle
 
 STUDENTS = ["ada", "ben", "chloe"]
 NOTEBOOK = "02_multivariate_gaussian.ipynb"
@@ -53,11 +52,7 @@ class Hub:
         self.pids: set[int] = set()
 
     def api(self, path, method="GET"):
-        req = urllib.request.Request(f"{self.base}/hub/api{path}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
-        with urllib.request.urlopen(req, timeout=30) as r:
-            body = r.read()
-        return json.loads(body) if body else None
+        return pages.token_api(f"{self.base}/hub/api{path}", self.token, method)
 
     def home_pids(self, only_servers=False) -> set[int]:
         """PIDs of the processes working in a student's home (servers, their kernels), from
@@ -108,9 +103,7 @@ def hub(artifacts):
 
 
 def _login(page, hub, name):
-    page.goto(f"{hub.base}/hub/login")
-    page.fill("#username_input", name)
-    page.click("#login_submit")
+    LabNotebook.login(page, hub.base, name)
 
 
 def test_a_student_whose_server_cannot_start_sees_why(hub, browser):
@@ -174,30 +167,10 @@ def test_three_students_log_in_together_run_a_notebook_and_move_a_slider(hub, br
 
 
 def _run_all(page, url, timeout_s=240):
-    page.goto(url)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
-    prompts_js = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-                  ".map(e => e.innerText.trim())")
-    for _ in range(3):
-        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-        page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-        started = time.monotonic()
-        while time.monotonic() - started < 20:
-            if any(p != "[ ]:" for p in page.evaluate(prompts_js)):
-                break
-            page.wait_for_timeout(250)
-        else:
-            continue
-        break
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        prompts = page.evaluate(prompts_js)
-        if prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts):
-            break
-        page.wait_for_timeout(500)
-    else:
-        raise AssertionError(f"Run All did not finish in {timeout_s} s: {prompts}")
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+    nb = LabNotebook(page).open(url)
+    nb.run_all()
+    nb.wait_all_ran(timeout_s)
+    page.wait_for_selector(LabNotebook.IDLE, timeout=60_000)
 
 
 def test_a_fourth_student_on_a_full_hub_is_told_so(hub, browser):

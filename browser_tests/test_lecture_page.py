@@ -19,7 +19,6 @@ import json
 import sys
 import time
 
-import nbformat
 import psutil
 import pytest
 
@@ -29,14 +28,10 @@ from pages import ARTIFACTS, ROOT
 sys.path.insert(0, str(ROOT / "tests"))
 from hub_testing import TrialHub, cleanup  # noqa: E402
 
-QID = "02-peak-with-rho"
-STUDENTS = {"ada": (0, 0), "ben": (1, 0), "chloe": (1, 2)}  # first vote, second vote
-LECTURE = {"width": 1280, "height": 720}
+from test_votes import LECTURE, PREDICT, QID, STUDENTS, _notebook  # noqa: E402 (the same question)
+
 PHONE = {"width": 390, "height": 844}
 TIMINGS: dict = {}
-PREDICT = ("from genviz.exercises.gaussian import predict_peak_with_rho\n"
-           "from genviz.widgets.exercises import prediction_box\n"
-           "prediction_box(predict_peak_with_rho())")
 # the bundle's notebook: the same prediction and, below it, notebook 02's explorer and the
 # observation box that reads it (the explorer the question is about)
 BUNDLE_CELLS = ("from genviz.exercises.gaussian import predict_peak_with_rho\n"
@@ -50,14 +45,6 @@ _spec = importlib.util.spec_from_file_location("lecture_bundle_b",
                                                ROOT / "deploy" / "poll" / "lecture_bundle.py")
 lecture_bundle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(lecture_bundle)
-
-
-def _notebook(path, *cells):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(nb, path)
 
 
 @pytest.fixture(scope="module")

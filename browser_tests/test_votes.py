@@ -27,7 +27,7 @@ import pytest
 
 import pages
 from conftest import _new_page
-from pages import ARTIFACTS, ROOT
+from pages import ARTIFACTS, ROOT, LabNotebook
 
 sys.path.insert(0, str(ROOT / "tests"))
 from hub_testing import TrialHub, cleanup, wait_gone  # noqa: E402
@@ -90,9 +90,7 @@ def hub(artifacts):
 def _login(browser, hub, name, viewport=None):
     record = {"console_errors": [], "page_errors": []}
     context, page = _new_page(browser, viewport or {"width": 1280, "height": 800}, record)
-    page.goto(f"{hub.base}/hub/login")
-    page.fill("#username_input", name)
-    page.click("#login_submit")
+    LabNotebook.login(page, hub.base, name)
     page.wait_for_url(f"**/user/{name}/**", timeout=120_000)
     return context, page
 
@@ -151,8 +149,7 @@ def _wait_box(page, text, timeout=60_000):
 def _run_all(page, url, name, timeout_s=240):
     """Open a notebook in JupyterLab and Run All (as tests/test_hub.py does), answering a
     dialog JupyterLab puts up first (recorded in votes.json, its picture saved)."""
-    page.goto(url)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=180_000)
+    nb = LabNotebook(page).open(url)
     page.wait_for_timeout(1500)
     for _ in range(3):
         dialog = page.locator(".jp-Dialog")
@@ -161,27 +158,8 @@ def _run_all(page, url, name, timeout_s=240):
             page.screenshot(path=str(ARTIFACTS / f"votes_dialog_{name}.png"))
             page.click(".jp-Dialog .jp-mod-accept")
             page.wait_for_timeout(1000)
-    prompts_js = ("() => [...document.querySelectorAll('.jp-CodeCell .jp-InputArea-prompt')]"
-                  ".map(e => e.innerText.trim())")
-    for _ in range(3):
-        page.click(".lm-MenuBar-itemLabel:text-is('Run')")
-        page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-        started = time.monotonic()
-        while time.monotonic() - started < 20:
-            if any(p != "[ ]:" for p in page.evaluate(prompts_js)):
-                break
-            page.wait_for_timeout(250)
-        else:
-            continue
-        break
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        prompts = page.evaluate(prompts_js)
-        if prompts and all(p.startswith("[") and p[1:-2].strip().isdigit() for p in prompts):
-            break
-        page.wait_for_timeout(500)
-    else:
-        raise AssertionError(f"Run All did not finish in {timeout_s} s: {prompts}")
+    nb.run_all()
+    nb.wait_all_ran(timeout_s)
 
 
 def _student_lab(browser, hub, name):

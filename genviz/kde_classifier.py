@@ -44,12 +44,7 @@ class KDEClassifier(_BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     bandwidth_ : ndarray of shape (K, d)
         The bandwidth of each class and feature.
 

@@ -45,10 +45,7 @@ from genviz._validation import encode_labels
 __all__ = ["pairwise_distances", "kneighbors", "vote_counts", "KNNClassifier", "KNNRegressor",
            "SortedNeighbors"]
 
-__getattr__ = moved_names(__name__, {  # deprecated aliases: these names moved out
-    **dict.fromkeys(["random_projection", "jl_min_dim", "distance_ratios", "distortion_stats",
-                     "projection_benchmark"], "genviz.projections"),
-    **dict.fromkeys(["two_class_data", "regression_data", "regression_truth", "flip_labels"], "genviz.synthetic")})
+__getattr__ = moved_names(__name__)  # deprecated aliases (genviz._moved.MOVED), until REMOVED_IN
 
 _CHUNK_BYTES = 32 * 2**20  # at most ~32 MB of distances per chunk
 

@@ -54,8 +54,7 @@ from genviz.gda import GDA
 __all__ = ["FAMILIES", "DataModel", "correlated_classes", "two_class_data", "regression_data",
            "regression_truth", "flip_labels"]
 
-__getattr__ = moved_names(__name__, dict.fromkeys(  # deprecated aliases: these names moved out
-    ["LearningCurves", "learning_curves", "crossing_size"], "genviz.studies.gda_vs_logistic_curves"))
+__getattr__ = moved_names(__name__)  # deprecated aliases (genviz._moved.MOVED), until REMOVED_IN
 
 FAMILIES = ("gaussian", "gaussian_diff_cov", "heavy_tailed", "poisson", "outliers")
 _DF = 3.0

@@ -32,8 +32,7 @@ __all__ = [
     "vocabulary_and_counts", "word_contributions",
 ]
 
-__getattr__ = moved_names(__name__, dict.fromkeys(  # deprecated aliases: scoring moved out
-    ["stratified_split", "binary_metrics", "ThresholdCurves"], "genviz.model_selection"))
+__getattr__ = moved_names(__name__)  # deprecated aliases (genviz._moved.MOVED), until REMOVED_IN
 
 #: A token is a run of ASCII letters, with inner apostrophes ("don't"), after lower-casing.
 TOKEN_PATTERN = r"[a-z]+(?:'[a-z]+)*"

@@ -21,12 +21,11 @@ provenance sidecar ``auto_mpg.csv.gz.json``.
 
 from __future__ import annotations
 
-import csv
-import gzip
 import hashlib
-import io
 import json
 import pathlib
+
+from _data_file import csv_text, write_gz, write_sidecar
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "auto_mpg.csv.gz"
@@ -53,19 +52,10 @@ def main() -> None:
     kept = [c for c in cars if all(c[f] is not None for f in FIELDS)]
     if len(kept) != 392:
         raise SystemExit(f"expected 392 complete records, got {len(kept)}")
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for c in kept:
-        year = int(c["Year"][:4]) - 1900
-        writer.writerow([c["Name"], _num(c["Miles_per_Gallon"]), int(c["Cylinders"]),
-                         _num(c["Displacement"]), _num(c["Horsepower"]), _num(c["Weight_in_lbs"]),
-                         _num(c["Acceleration"]), year, c["Origin"]])
-    out = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as fh:
-        fh.write(buf.getvalue().encode("ascii"))
-    data = out.getvalue()
-    OUT.write_bytes(data)
+    rows = ([c["Name"], _num(c["Miles_per_Gallon"]), int(c["Cylinders"]),
+             _num(c["Displacement"]), _num(c["Horsepower"]), _num(c["Weight_in_lbs"]),
+             _num(c["Acceleration"]), int(c["Year"][:4]) - 1900, c["Origin"]] for c in kept)
+    data = write_gz(OUT, csv_text(COLUMNS, rows))
     origins = sorted({c["Origin"] for c in kept})
     record = {
         "source": "UCI Machine Learning Repository, Auto MPG (Quinlan 1993; "
@@ -83,7 +73,7 @@ def main() -> None:
                        "392 rows in the original order.",
         "counts": {"rows": len(kept), **{o: sum(c["Origin"] == o for c in kept) for o in origins}},
     }
-    OUT.with_name(OUT.name + ".json").write_text(json.dumps(record, indent=2) + "\n")
+    write_sidecar(OUT, record)
     print(f"wrote {OUT} ({len(data)} bytes, {len(kept)} rows)")
 
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 import gzip
 import hashlib
 import io
-import json
 import pathlib
 
 import numpy as np
+from _data_file import write_gz, write_sidecar
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "optical_digits.csv.gz"
@@ -41,11 +41,7 @@ def main() -> None:
         raise SystemExit("pixel values outside 0..16 or digits outside 0..9")
     header = ",".join([f"p{r}_{c}" for r in range(8) for c in range(8)] + ["digit"])
     text = header + "\n" + "\n".join(",".join(map(str, row)) for row in table) + "\n"
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, mtime=0, compresslevel=9) as fh:
-        fh.write(text.encode("ascii"))
-    data = buf.getvalue()
-    OUT.write_bytes(data)
+    data = write_gz(OUT, text)
     record = {
         "source": "UCI Machine Learning Repository, Optical Recognition of Handwritten Digits "
                   "(Alpaydin & Kaynak 1998, https://archive.ics.uci.edu/dataset/80/optical+"
@@ -61,7 +57,7 @@ def main() -> None:
         "counts": {"rows": int(table.shape[0]),
                    **{f"digit_{d}": int(np.sum(table[:, 64] == d)) for d in range(10)}},
     }
-    OUT.with_name(OUT.name + ".json").write_text(json.dumps(record, indent=2) + "\n")
+    write_sidecar(OUT, record)
     print(f"wrote {OUT} ({len(data)} bytes)")
 
 

@@ -19,11 +19,11 @@ missing) and year in the original row order, writes them gzip-compressed with a 
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
 import io
-import json
 import pathlib
+
+from _data_file import csv_text, write_gz, write_sidecar
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "penguins.csv.gz"
@@ -48,15 +48,7 @@ def main() -> None:
             float(r[m])  # must parse
         if r["sex"] == "NA":
             r["sex"] = ""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    writer.writerows([r[c] for c in COLUMNS] for r in kept)
-    out = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=out, mtime=0, compresslevel=9) as fh:
-        fh.write(buf.getvalue().encode("ascii"))
-    data = out.getvalue()
-    OUT.write_bytes(data)
+    data = write_gz(OUT, csv_text(COLUMNS, ([r[c] for c in COLUMNS] for r in kept)))
     species = sorted({r["species"] for r in kept})
     record = {
         "source": "Palmer penguins (Horst, Hill & Gorman 2020, https://allisonhorst.github.io/"
@@ -72,7 +64,7 @@ def main() -> None:
                        "The 2 rows without body measurements are dropped; 342 rows.",
         "counts": {"rows": len(kept), **{s: sum(r["species"] == s for r in kept) for s in species}},
     }
-    OUT.with_name(OUT.name + ".json").write_text(json.dumps(record, indent=2) + "\n")
+    write_sidecar(OUT, record)
     print(f"wrote {OUT} ({len(data)} bytes, {len(kept)} rows)")
 
 

@@ -32,10 +32,8 @@ import collections
 import email
 import email.header
 import email.policy
-import gzip
 import hashlib
 import html.parser
-import io
 import json
 import pathlib
 import re
@@ -43,6 +41,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+
+from _data_file import write_gz, write_sidecar
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "spam_assassin.jsonl.gz"
@@ -206,12 +206,7 @@ def build(tgz: pathlib.Path) -> tuple[list[dict], dict]:
 
 def write(records: list[dict], out: pathlib.Path) -> bytes:
     lines = "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in records)
-    buf = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buf, compresslevel=9, mtime=0) as gz:
-        gz.write(lines.encode("utf-8"))
-    data = buf.getvalue()
-    out.write_bytes(data)
-    return data
+    return write_gz(out, lines, encoding="utf-8")
 
 
 def npm_pack(workdir: pathlib.Path) -> pathlib.Path:
@@ -248,7 +243,7 @@ def main(argv=None) -> int:
         "max_chars": MAX_CHARS,
         "counts": stats,
     }
-    pathlib.Path(f"{out}.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_sidecar(out, meta)
     print(json.dumps(stats, indent=1), f"\n{out}: {len(data) / 1e6:.2f} MB", file=sys.stderr)
     return 0
 

@@ -93,20 +93,11 @@ def sweep_explorer(explorer, n: int = 5, *, allow_messages: bool = False):
 # -- explorers that need data --------------------------------------------------------------------
 @functools.lru_cache(maxsize=None)
 def _spam():
-    from genviz.datasets import spam_assassin
-    from genviz.naive_bayes import BernoulliNB, MultinomialNB
-    from genviz.model_selection import stratified_split
-    from genviz.text import bag_of_words, build_vocabulary
+    from spam_testing import fitted_models, spam_split
 
-    c = spam_assassin()
-    keep = np.arange(0, len(c.text), 4)
-    text, label = c.text[keep], c.label[keep]
-    train, test = stratified_split(label, test_size=0.3, rng=2)
-    vocab = build_vocabulary(text[train], min_count=2)
-    X_train, X_test = bag_of_words(text[train], vocab), bag_of_words(text[test], vocab)
-    models = {"multinomial": MultinomialNB().fit(X_train, label[train]),
-              "bernoulli": BernoulliNB().fit(X_train, label[train])}
-    return X_train, label[train], X_test, label[test], vocab, models
+    d = spam_split(every=4, rng=2)
+    return (d["X_train"], d["y_train"], d["X_test"], d["y_test"], d["vocab"],
+            fitted_models(d["X_train"], d["y_train"]))
 
 
 @functools.lru_cache(maxsize=None)

@@ -62,6 +62,7 @@ def source(cell) -> str:
 
 
 def checked_output(cell) -> str:
+    """The committed text output of a ``# NBVAL_CHECK_OUTPUT`` cell ("" for any other cell)."""
     if cell["cell_type"] != "code" or "NBVAL_CHECK_OUTPUT" not in source(cell):
         return ""
     out = []

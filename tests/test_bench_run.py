@@ -4,19 +4,16 @@ bench_grading.py), which crashed ``make bench`` when it imported them and asked 
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 import sys
+from file_modules import load_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _run_module():
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_file(ROOT / "benchmarks" / "run.py", "bench_run")
 
 
 def test_only_files_defining_cases_are_case_modules():

@@ -4,17 +4,14 @@ kind of difference, and a fingerprint of this tree is what the explorers show.""
 from __future__ import annotations
 
 import copy
-import importlib.util
 import pathlib
+from file_modules import load_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("compare_pixels", ROOT / "scripts" / "compare_pixels.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_file(ROOT / "scripts" / "compare_pixels.py", "compare_pixels")
 
 
 def test_every_kind_of_difference_is_reported():

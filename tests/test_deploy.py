@@ -19,20 +19,14 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 import yaml
 from traitlets.config import Config, PyFileConfigLoader
+from file_modules import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 
 
-def _load_module(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-run_hub = _load_module(DEPLOY / "run_hub.py", "run_hub")
-links = _load_module(ROOT / "scripts" / "set_repository_url.py", "set_repository_url_links")
+run_hub = load_file(DEPLOY / "run_hub.py", "run_hub")
+links = load_file(ROOT / "scripts" / "set_repository_url.py", "set_repository_url_links")
 
 
 def load_config(path: Path, env: dict, monkeypatch) -> Config:

@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -25,21 +24,15 @@ import yaml
 from traitlets.config import Config, PyFileConfigLoader
 
 from hub_testing import fake_tljh_package, free_port_block
+from file_modules import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 
 
-def _load(path, name):
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-hub_auth = _load(DEPLOY / "hub_auth.py", "hub_auth_under_test")
-sync = _load(DEPLOY / "z2jh" / "sync_extra_config.py", "sync_extra_config_under_test")
-run_hub = _load(DEPLOY / "run_hub.py", "run_hub_auth_test")
+hub_auth = load_file(DEPLOY / "hub_auth.py", "hub_auth_under_test")
+sync = load_file(DEPLOY / "z2jh" / "sync_extra_config.py", "sync_extra_config_under_test")
+run_hub = load_file(DEPLOY / "run_hub.py", "run_hub_auth_test")
 
 
 def _config(**sections) -> Config:

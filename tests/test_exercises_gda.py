@@ -5,6 +5,7 @@ import pytest
 
 from genviz.exercises import gda as gx
 from genviz.studies.gda_vs_logistic_curves import LearningCurves
+from exercise_testing import assert_right_and_wrong
 
 # The hand-sized data set of notebook 03.
 X = np.array([[1, 1], [2, 3], [3, 2], [2, 2], [5, 4], [6, 6], [7, 5]], dtype=float)
@@ -31,10 +32,7 @@ SIGMA = np.array([[4.0, 2.0], [2.0, 4.0]]) / 7  # worked out by hand
     (lambda: gx.poisson_theta([2.0, 4.0], [8.0, 4.0]), [np.log(4), 0.0], [4.0, 1.0]),
 ])
 def test_exercises(make, right, wrong):
-    ex = make()
-    assert ex.check(right).correct is True
-    assert ex.check(wrong).correct is False
-    assert ex.check(...).correct is None
+    assert_right_and_wrong(make(), right, wrong)
 
 
 def test_better_learner_reads_the_curves():

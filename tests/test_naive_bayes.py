@@ -1,5 +1,7 @@
 """genviz.naive_bayes CategoricalNB and GaussianNB: the slides' and Mitchell's numbers, sklearn."""
 
+import re
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -336,3 +338,24 @@ def test_categories_fix_the_value_set():
         CategoricalNB().fit([["b9"], ["b1"]], ["p", "q"], categories=[["b1", "b2"]])
     with pytest.raises(ValueError, match="categories must list the values of each of the 1"):
         CategoricalNB().fit(X, ["p", "q", "q"], categories=[["b1"], ["b2"]])
+
+
+@pytest.mark.parametrize("cls", ["GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
+                                 "CategoricalNB", "KDEClassifier"])
+def test_every_classifier_documents_the_shared_fitted_attributes(cls):
+    """The attributes every naive Bayes classifier has after fit are written once
+    (genviz.naive_bayes._base.FITTED_CLASSES_DOC) and stand in each class's Attributes."""
+    import genviz.kde_classifier
+    import genviz.naive_bayes
+    from genviz.naive_bayes._base import _with_fitted_classes
+
+    klass = getattr(genviz.naive_bayes, cls, None) or getattr(genviz.kde_classifier, cls)
+    doc = klass.__doc__
+    assert "{fitted classes}" not in doc
+    attributes = doc.split("Attributes\n    ----------\n", 1)[1]
+    for line in ["    classes_ : ndarray of shape (K,)", "        The sorted class labels.",
+                 "    class_log_prior_ : ndarray of shape (K,)"]:
+        assert line + "\n" in attributes, (cls, line)
+    assert {"classes_", "class_count_", "class_log_prior_"} <= set(
+        re.findall(r"^    (\w+_) :", attributes, re.M))
+    assert _with_fitted_classes(None) is None and _with_fitted_classes("a") == "a"

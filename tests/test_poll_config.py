@@ -118,20 +118,24 @@ def test_z2jh_service_file_port_and_network_policies_agree():
         (url.hostname, port, "/services/genviz-poll/")
 
 
-def test_the_service_file_runs_in_the_hub_image_with_what_jupyterhub_brings():
-    """The chart runs the file with the hub image's python3: it may import only the standard
-    library, tornado and jupyterhub (no genviz, no third-party package)."""
+def _third_party_imports(path) -> set:
+    """The top-level packages a file imports, less the standard library's."""
     import ast
     import sys
 
-    tree = ast.parse((DEPLOY / "poll" / "genviz_poll.py").read_text())
     modules = set()
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             modules |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module:
             modules.add(node.module.split(".")[0])
-    assert modules - set(sys.stdlib_module_names) == {"tornado", "jupyterhub"}
+    return modules - set(sys.stdlib_module_names)
+
+
+def test_the_service_file_runs_in_the_hub_image_with_what_jupyterhub_brings():
+    """The chart runs the file with the hub image's python3: it may import only the standard
+    library, tornado and jupyterhub (no genviz, no third-party package)."""
+    assert _third_party_imports(DEPLOY / "poll" / "genviz_poll.py") == {"tornado", "jupyterhub"}
     assert os.access(DEPLOY / "poll" / "genviz_poll.py", os.R_OK)
 
 
@@ -167,14 +171,4 @@ def test_the_lecture_page_is_configured_alike_everywhere(tmp_path, monkeypatch):
 
 
 def test_the_lecture_page_runs_in_the_hub_image_too():
-    import ast
-    import sys
-
-    tree = ast.parse((DEPLOY / "poll" / "lecture.py").read_text())
-    modules = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            modules |= {a.name.split(".")[0] for a in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            modules.add(node.module.split(".")[0])
-    assert modules - set(sys.stdlib_module_names) == {"tornado", "jupyterhub"}
+    assert _third_party_imports(DEPLOY / "poll" / "lecture.py") == {"tornado", "jupyterhub"}

@@ -23,6 +23,7 @@ from genviz.exercises.observation import Observation
 from genviz.widgets import gaussian_explorer
 from genviz.widgets.exercises import (ObservationBox, PredictionBox, observation_box,
                                       prediction_box, prediction_review)
+from room_testing import FakeExplorer
 
 EXPLAIN = "The determinant shrinks, EXPLANATION-MARK."
 DEFAULT_REPORT = predictions.report_stage  # before any test replaces it
@@ -40,17 +41,6 @@ def _pred(item_id="99-test-peak", **kw):
                       ["it gets taller", "it gets lower", "it stays"], "it gets taller",
                       id=item_id, explanation=EXPLAIN, observation=_obs(),
                       reasons={"it gets lower": "REASON-LOWER"}, **kw)
-
-
-class FakeExplorer:
-    """An explorer as the boxes read it: ``values()`` and ``view.state`` only."""
-
-    def __init__(self, values, state):
-        self._values = dict(values)
-        self.view = type("View", (), {"state": dict(state)})()
-
-    def values(self):
-        return dict(self._values)
 
 
 def _state_text(box):

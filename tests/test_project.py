@@ -511,6 +511,21 @@ def test_moved_names_still_resolve_at_their_old_home_with_a_deprecation_warning(
         getattr(module, "no_such_name")
 
 
+def test_every_deprecated_alias_is_in_the_one_registry_with_its_removal_version():
+    """genviz._moved.MOVED lists every alias (the same as this file's independent list), and
+    every warning names the one release that removes them all (genviz._moved.REMOVED_IN)."""
+    from genviz import _moved
+
+    assert {old: sorted(names) for old, names in _moved.MOVED.items()} == \
+        {old: sorted(names) for old, names in MOVED.items()}
+    assert re.fullmatch(r"\d+\.\d+\.\d+", _moved.REMOVED_IN)
+    import genviz.knn
+    with pytest.warns(DeprecationWarning, match=rf"removed in genviz {_moved.REMOVED_IN}\)$"):
+        genviz.knn.flip_labels
+    with pytest.raises(KeyError):
+        _moved.moved_names("genviz.not_a_moved_home")
+
+
 def test_the_emptied_modules_hold_only_their_deprecated_aliases():
     """The old homes of the studies (issue 32) still import, and hold nothing but the lookup of
     their moved names (a student's old notebook imports them)."""

@@ -12,13 +12,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-import urllib.request
 
 import ipywidgets as widgets
 import pytest
 
 from genviz.widgets import room
 from poll_testing import LocalPollService
+from room_testing import no_network, wait_for  # noqa: F401 (a fixture)
 
 Q = "q-room"
 
@@ -35,20 +35,6 @@ def svc(tmp_path):
 
 
 # --- off the hub ------------------------------------------------------------------------------
-
-@pytest.fixture()
-def no_network(monkeypatch):
-    calls = []
-
-    def refuse(*args, **kwargs):
-        calls.append(args)
-        raise AssertionError("a network call off the hub")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(urllib.request, "urlopen", refuse)
-    return calls
-
 
 @pytest.mark.parametrize("env", [
     {},  # a laptop, Binder, the website's build, nbval
@@ -163,15 +149,6 @@ def test_a_dead_or_silent_service_never_raises_and_gives_up_after_the_timeout():
         silent.close()
 
 
-def _wait_for(predicate, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_the_lecturers_panel_runs_a_lecture(svc):
     panel = room.lecturer_panel(Q, ["up", "down", "it stays"], correct=[0], prompt="The peak",
                                 env=_env(svc, "t-instructor"), wait=5)
@@ -182,7 +159,7 @@ def test_the_lecturers_panel_runs_a_lecture(svc):
         for token, option in [("t-ada", 0), ("t-ben", 1), ("t-chloe", 1)]:
             room.vote(Q, option, env=_env(svc, token)).result(timeout=10)
         # followed live: the count, not the bars, while the round is open
-        assert _wait_for(lambda: "first vote (open): <b>3</b> answered" in panel.chart.value)
+        assert wait_for(lambda: "first vote (open): <b>3</b> answered" in panel.chart.value)
         assert "appear when you close it" in panel.chart.value and "67%" not in panel.chart.value
         panel.show_open.value = True  # a lecturer's own screen
         assert "67%" in panel.chart.value
@@ -192,7 +169,7 @@ def test_the_lecturers_panel_runs_a_lecture(svc):
         assert panel.press("second").ok and svc.counts(Q)["open"] == 2
         for token in ("t-ada", "t-ben", "t-chloe"):
             room.vote(Q, 0, round=2, env=_env(svc, token)).result(timeout=10)
-        assert _wait_for(lambda: "second vote (open): <b>3</b> answered" in panel.chart.value)
+        assert wait_for(lambda: "second vote (open): <b>3</b> answered" in panel.chart.value)
         assert panel.press("reveal").ok
         chart = panel.chart.value
         assert "first vote" in chart and "second vote" in chart

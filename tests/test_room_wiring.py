@@ -18,7 +18,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.request
 
 import pytest
 
@@ -29,6 +28,7 @@ from genviz.exercises.observation import Observation
 from genviz.widgets import _room_box, _room_client, room
 from genviz.widgets.exercises import observation_box, prediction_box
 from poll_testing import LocalPollService, poll
+from room_testing import FakeExplorer, no_network, wait_for  # noqa: F401 (a fixture)
 
 EXPLAIN = "The determinant shrinks, EXPLANATION-MARK."
 
@@ -39,15 +39,6 @@ def _pred(item_id="99-room-peak"):
     return Prediction("Drag ρ from 0.5 to 0.9. What does the peak do?",
                       ["it gets taller", "it gets lower", "it stays"], "it gets taller",
                       id=item_id, explanation=EXPLAIN, observation=obs)
-
-
-class FakeExplorer:
-    def __init__(self, values, state):
-        self._values = dict(values)
-        self.view = type("View", (), {"state": dict(state)})()
-
-    def values(self):
-        return dict(self._values)
 
 
 AT_SETTING = FakeExplorer({"rho": 0.9}, {"peak": 0.3651})
@@ -114,20 +105,6 @@ def _text(box):
 
 
 # --- off the hub: exactly as before ------------------------------------------------------------
-
-@pytest.fixture()
-def no_network(monkeypatch):
-    calls = []
-
-    def refuse(*args, **kwargs):
-        calls.append(args)
-        raise AssertionError("a network call off the hub")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket, "create_connection", refuse)
-    monkeypatch.setattr(urllib.request, "urlopen", refuse)
-    return calls
-
 
 @pytest.mark.parametrize("lecture", [False, True])
 def test_off_the_hub_the_boxes_are_as_before_and_nothing_is_sent(lecture, no_network):
@@ -208,14 +185,21 @@ def test_a_commit_before_the_vote_opens_is_sent_when_the_learner_asks(svc, hub_a
     assert "Counted" in box.room_status.value
 
 
-def test_a_learner_changes_the_vote_while_open_and_votes_again_in_round_two(svc, hub_as, sent):
+def _voted_in_round_one(svc, option):
+    """The lecturer opens round 1 of a fresh prediction; a learner (not in lecture mode) with
+    its observation box beside it picks ``option`` and commits: (prediction, box, obs box)."""
     p = _pred()
     _lecturer(svc, p.id, options=3, open=1)
     box = prediction_box(p, lecture=False)
     obs = observation_box(p, AT_SETTING, lecture=False)
-    box.select(0)
+    box.select(option)
     box.commit("a reason")
     box.pending.result(timeout=10)
+    return p, box, obs
+
+
+def test_a_learner_changes_the_vote_while_open_and_votes_again_in_round_two(svc, hub_as, sent):
+    p, box, obs = _voted_in_round_one(svc, 0)
     # round 1 still open: Vote again unlocks the options, Send vote changes the vote
     assert box.vote_again() is None and box.room_round == 1 and not box.radio.disabled
     assert box.room_button.description == "Send vote"
@@ -247,13 +231,7 @@ def test_a_learner_changes_the_vote_while_open_and_votes_again_in_round_two(svc,
 
 
 def test_a_recorded_observation_is_counted_and_the_why_never_leaves_the_kernel(svc, hub_as, sent):
-    p = _pred()
-    _lecturer(svc, p.id, options=3, open=1)
-    box = prediction_box(p, lecture=False)
-    obs = observation_box(p, AT_SETTING, lecture=False)
-    box.select(1)
-    box.commit("a reason")
-    box.pending.result(timeout=10)
+    p, box, obs = _voted_in_round_one(svc, 1)
     _lecturer(svc, p.id, open="observation", revealed=True)
     obs.record_reading("0.3651")
     obs.keep_why("WHY-MARK the determinant shrinks")
@@ -331,15 +309,6 @@ def test_a_replaced_hook_gets_every_stage_and_the_room_nothing(svc, hub_as, sent
 
 # --- lecture mode on the hub -------------------------------------------------------------------
 
-def _wait(predicate, timeout=15):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_the_instructors_lecture_box_is_the_rooms_vote(svc, hub_as, sent):
     p = _pred()
     hub_as("t-instructor")
@@ -354,7 +323,7 @@ def test_the_instructors_lecture_box_is_the_rooms_vote(svc, hub_as, sent):
     for token, option in answers.items():
         assert svc.request("POST", "api/votes", token,
                            {"question": p.id, "option": option, "round": 1})[0] == 200
-    assert _wait(lambda: "3 answered" in box.feedback.value)
+    assert wait_for(lambda: "3 answered" in box.feedback.value)
     assert box.record.vote1 is None and "%" not in box.panel.chart.value  # no bars while open
     box.panel.press("close")
     assert box.record.vote1 == 1 and "Discuss with your neighbour" in box.feedback.value
@@ -365,7 +334,7 @@ def test_the_instructors_lecture_box_is_the_rooms_vote(svc, hub_as, sent):
     box.panel.press("second")
     for token in answers:
         svc.request("POST", "api/votes", token, {"question": p.id, "option": 0, "round": 2})
-    assert _wait(lambda: "Second vote" in box.feedback.value and "3 answered" in box.feedback.value)
+    assert wait_for(lambda: "Second vote" in box.feedback.value and "3 answered" in box.feedback.value)
     box.panel.press("close")
     assert box.record.vote2 == 0 and "Press <b>Reveal</b>" in box.feedback.value
     box.panel.press("reveal")

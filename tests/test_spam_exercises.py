@@ -3,21 +3,15 @@
 import numpy as np
 import pytest
 
-from genviz.datasets import spam_assassin
 from genviz.exercises.spam import email_log_odds, flagged_ham, laplace_phi, smola_offset
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.model_selection import stratified_split
-from genviz.text import bag_of_words, build_vocabulary, tokenize
+from genviz.text import bag_of_words, tokenize
+from spam_testing import spam_split
 
 
 @pytest.fixture(scope="module")
 def data():
-    c = spam_assassin()
-    train, test = stratified_split(c.label, test_size=0.3, rng=0)
-    vocab = build_vocabulary(c.text[train], min_count=2, stop_words="english")
-    return dict(text_train=c.text[train], y_train=c.label[train], vocab=vocab,
-                X_train=bag_of_words(c.text[train], vocab),
-                X_test=bag_of_words(c.text[test], vocab), y_test=c.label[test])
+    return spam_split(stop_words="english")
 
 
 def test_laplace_phi_counts_documents_not_occurrences(data):

@@ -9,10 +9,10 @@ import pytest
 from sklearn import naive_bayes as sk
 from sklearn.feature_extraction.text import CountVectorizer
 
-from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.model_selection import ThresholdCurves, binary_metrics, stratified_split
+from genviz.model_selection import ThresholdCurves, binary_metrics
 from genviz.text import TOKEN_PATTERN, bag_of_words, build_vocabulary, word_contributions
+from spam_testing import spam_split
 
 MODELS = {"multinomial": (MultinomialNB, sk.MultinomialNB),
           "bernoulli": (BernoulliNB, sk.BernoulliNB)}
@@ -20,12 +20,7 @@ MODELS = {"multinomial": (MultinomialNB, sk.MultinomialNB),
 
 @pytest.fixture(scope="module")
 def data():
-    c = spam_assassin()
-    train, test = stratified_split(c.label, test_size=0.3, rng=0)
-    vocab = build_vocabulary(c.text[train], min_count=2, stop_words="english")
-    return dict(corpus=c, train=train, test=test, vocab=vocab,
-                X_train=bag_of_words(c.text[train], vocab), X_test=bag_of_words(c.text[test], vocab),
-                y_train=c.label[train], y_test=c.label[test])
+    return spam_split(stop_words="english")
 
 
 @pytest.fixture(scope="module")

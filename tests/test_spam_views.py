@@ -5,29 +5,22 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from genviz.datasets import spam_assassin
 from genviz.naive_bayes import BernoulliNB, MultinomialNB
 from genviz.plots.spam import LN10, EmailView, SpamThresholdView
 from genviz.plots.spam_static import confusion_figure, top_words_figure, underflow_figure
-from genviz.model_selection import binary_metrics, stratified_split
-from genviz.text import bag_of_words, build_vocabulary
+from genviz.model_selection import binary_metrics
+from genviz.text import bag_of_words
+from spam_testing import fitted_models, spam_split
 
 
 @pytest.fixture(scope="module")
 def data():
-    c = spam_assassin()
-    keep = np.arange(0, len(c.text), 3)  # a third of the corpus keeps these tests quick
-    text, label = c.text[keep], c.label[keep]
-    train, test = stratified_split(label, test_size=0.3, rng=1)
-    vocab = build_vocabulary(text[train], min_count=2, stop_words="english")
-    return dict(X_train=bag_of_words(text[train], vocab), y_train=label[train],
-                X_test=bag_of_words(text[test], vocab), y_test=label[test], vocab=vocab)
+    return spam_split(every=3, rng=1, stop_words="english")  # a third: these tests stay quick
 
 
 @pytest.fixture(scope="module")
 def models(data):
-    return {"multinomial": MultinomialNB().fit(data["X_train"], data["y_train"]),
-            "bernoulli": BernoulliNB().fit(data["X_train"], data["y_train"])}
+    return fitted_models(data["X_train"], data["y_train"])
 
 
 def _threshold_view(data, **kw):

@@ -7,25 +7,14 @@ import pytest
 
 from genviz.widgets._controls import TextArea
 from explorer_testing import control_values, sweep_explorer
-from genviz.datasets import spam_assassin
-from genviz.naive_bayes import BernoulliNB, MultinomialNB
-from genviz.model_selection import stratified_split
-from genviz.text import bag_of_words, build_vocabulary
+from spam_testing import fitted_models, spam_split
 from genviz.widgets.spam import email_explorer, threshold_explorer
 
 
 @pytest.fixture(scope="module")
 def data():
-    c = spam_assassin()
-    keep = np.arange(0, len(c.text), 4)
-    text, label = c.text[keep], c.label[keep]
-    train, test = stratified_split(label, test_size=0.3, rng=2)
-    vocab = build_vocabulary(text[train], min_count=2)
-    X_train, X_test = bag_of_words(text[train], vocab), bag_of_words(text[test], vocab)
-    models = {"multinomial": MultinomialNB().fit(X_train, label[train]),
-              "bernoulli": BernoulliNB().fit(X_train, label[train])}
-    return dict(X_train=X_train, y_train=label[train], X_test=X_test, y_test=label[test],
-                vocab=vocab, models=models)
+    d = spam_split(every=4, rng=2)
+    return dict(d, models=fitted_models(d["X_train"], d["y_train"]))
 
 
 def _numbers(html):

@@ -154,12 +154,17 @@ def test_nb_vs_gda_against_sklearn():
 
 
 # -- notebook 08: KDE naive Bayes ---------------------------------------------------------------------
+def _two_classes(n, n_test, loc_b, scale_b, seed=11):
+    """One feature: class "a" ~ N(0, 1), class "b" ~ N(loc_b, scale_b²); ``n`` training and
+    ``n_test`` test points per class, drawn in that order from one seeded generator."""
+    rng = np.random.default_rng(seed)
+    x = np.r_[rng.normal(0, 1, n), rng.normal(loc_b, scale_b, n)]
+    xt = np.r_[rng.normal(0, 1, n_test), rng.normal(loc_b, scale_b, n_test)]
+    return x, np.repeat(["a", "b"], n), xt, np.repeat(["a", "b"], n_test)
+
+
 def test_kde_nb_against_scipy():
-    rng = np.random.default_rng(11)
-    x = np.r_[rng.normal(0, 1, 60), rng.normal(2.5, 0.7, 60)]
-    y = np.repeat(["a", "b"], 60)
-    xt = np.r_[rng.normal(0, 1, 40), rng.normal(2.5, 0.7, 40)]
-    yt = np.repeat(["a", "b"], 40)
+    x, y, xt, yt = _two_classes(60, 40, 2.5, 0.7)
     study = KDENBStudy(x, y, xt, yt, n_grid=120)
     s = study.static()
     pad = 0.1 * (x.max() - x.min())
@@ -209,11 +214,7 @@ def test_fit_path_is_the_direct_fit_and_bounded():
 def test_kde_vs_gaussian_nb_accuracy_against_sklearn():
     from sklearn.naive_bayes import GaussianNB as SkGNB
 
-    rng = np.random.default_rng(11)
-    x = np.r_[rng.normal(0, 1, 80), rng.normal(2, 1, 80)]
-    y = np.repeat(["a", "b"], 80)
-    xt = np.r_[rng.normal(0, 1, 50), rng.normal(2, 1, 50)]
-    yt = np.repeat(["a", "b"], 50)
+    x, y, xt, yt = _two_classes(80, 50, 2.0, 1.0)
     s = KDEvsGaussianNB(x, y, xt, yt)
     sk = SkGNB(var_smoothing=0.0).fit(x[:, None], y)
     assert s.accuracy_gaussian == pytest.approx(np.mean(sk.predict(xt[:, None]) == yt))

@@ -66,6 +66,7 @@ import numpy as np
 import pytest
 
 from course_records import TEACHING_HOOK, TEACHING_REPORT
+from prose_numbers import checked_output, source
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -110,20 +111,6 @@ def _params(paths):
 
 def cells(path: Path) -> list[dict]:
     return json.loads(path.read_text())["cells"]
-
-
-def source(cell) -> str:
-    return "".join(cell["source"])
-
-
-def checked_output(cell) -> str:
-    """The committed text output of a ``# NBVAL_CHECK_OUTPUT`` cell ("" for any other cell)."""
-    if cell["cell_type"] != "code" or "NBVAL_CHECK_OUTPUT" not in source(cell):
-        return ""
-    out = []
-    for o in cell.get("outputs", []):
-        out.append("".join(o.get("text", "")) or "".join(o.get("data", {}).get("text/plain", "")))
-    return "\n".join(out)
 
 
 # --- (a) a prediction before every explorer ---------------------------------------------------

@@ -9,7 +9,6 @@ in notebooks/, so a notebook 10 cannot slip past them.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import pathlib
 import re
@@ -17,6 +16,7 @@ import re
 import pytest
 
 from explorer_testing import explorer_factories
+from file_modules import load_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -181,10 +181,7 @@ def test_every_explorer_has_a_benchmark_case_and_a_measured_row():
 
 # -- benchmarks/run.py <filter> updates only the filtered rows of results.md --------------------
 def _run_module():
-    spec = importlib.util.spec_from_file_location("bench_run", ROOT / "benchmarks" / "run.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_file(ROOT / "benchmarks" / "run.py", "bench_run")
 
 
 OLD_RESULTS = """# Benchmarks (2026-01-01, CPython 3.11.7, 2 cores, matplotlib 3.11.2)

@@ -232,14 +232,20 @@ class Solution:
     _repr_html_ = to_html
 
 
+def _check_pattern(value, name: str, pattern, example: str, spelled: str) -> str:
+    """``value`` if it is a string that ``pattern`` matches in full; else a TypeError (not a
+    string) or a ValueError naming ``name``, what it must be (``spelled``) and an example."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string such as {example!r}, got "
+                        f"{type(value).__name__}")
+    if not pattern.fullmatch(value):
+        raise ValueError(f"{name} must be {spelled} (e.g. {example!r}), got {value!r}")
+    return value
+
+
 def _check_objective(objective) -> str:
-    if not isinstance(objective, str):
-        raise TypeError(f"objective must be a string such as '05.3', got "
-                        f"{type(objective).__name__}")
-    if not OBJECTIVE_PATTERN.fullmatch(objective):
-        raise ValueError(f"objective must be the notebook's two digits, a dot and the "
-                         f"objective's number (e.g. '05.3'), got {objective!r}")
-    return objective
+    return _check_pattern(objective, "objective", OBJECTIVE_PATTERN, "05.3",
+                          "the notebook's two digits, a dot and the objective's number")
 
 
 def _check_claims(claims) -> tuple[str, ...]:

@@ -48,7 +48,7 @@ import re
 import string
 from collections.abc import Mapping
 
-from genviz.exercises._core import Exercise, Feedback, Solution
+from genviz.exercises._core import Exercise, Feedback, Solution, _check_pattern
 from genviz.exercises.observation import Observation
 
 __all__ = ["Choice", "Prediction", "shuffled_order", "ID_PATTERN"]
@@ -73,13 +73,9 @@ def shuffled_order(item_id: str, n: int) -> list[int]:
 
 
 def _check_id(item_id) -> str:
-    if not isinstance(item_id, str):
-        raise TypeError(f"id must be a string such as '02-peak-with-rho', got "
-                        f"{type(item_id).__name__}")
-    if not ID_PATTERN.fullmatch(item_id):
-        raise ValueError(f"id must be the notebook's two digits, a hyphen and lower-case words "
-                         f"joined by hyphens (e.g. '02-peak-with-rho'), got {item_id!r}")
-    return item_id
+    return _check_pattern(item_id, "id", ID_PATTERN, "02-peak-with-rho",
+                          "the notebook's two digits, a hyphen and lower-case words joined by "
+                          "hyphens")
 
 
 def _norm(s: str) -> str:

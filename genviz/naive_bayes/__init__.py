@@ -31,7 +31,6 @@ __all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB
            "NotFittedError", "leave_one_out_predict", "discretize", "SmoothedTable",
            "ClassDensities"]
 
-# deprecated aliases: the explorers' studies moved to genviz.studies
-__getattr__ = moved_names(__name__, {"FitPath": "genviz.studies.naive_bayes_experiments",
-                                     "KDEvsGaussianNB": "genviz.studies.naive_bayes_experiments",
-                                     "ThresholdStudy": "genviz.studies.spam"})
+# deprecated aliases: the explorers' studies moved to genviz.studies (genviz._moved.MOVED),
+# until genviz._moved.REMOVED_IN
+__getattr__ = moved_names(__name__)

@@ -72,6 +72,31 @@ def _check_labels(y, n: int, classes=None):
     return labels, onehot, counts
 
 
+FITTED_CLASSES_DOC = """classes_ : ndarray of shape (K,)
+    The sorted class labels.
+class_count_ : ndarray of shape (K,)
+    Training rows per class.
+class_log_prior_ : ndarray of shape (K,)
+    Log of the class priors."""
+_FITTED_CLASSES_MARK = "{fitted classes}"
+
+
+def _with_fitted_classes(doc):
+    """``doc`` with its line ``{fitted classes}`` replaced by the attributes every naive Bayes
+    classifier has after ``fit`` (:data:`FITTED_CLASSES_DOC`, indented as that line): each
+    subclass's Attributes section lists them once, written here once."""
+    if not doc or _FITTED_CLASSES_MARK not in doc:
+        return doc
+    lines = []
+    for line in doc.splitlines():
+        if line.strip() == _FITTED_CLASSES_MARK:
+            indent = line[:len(line) - len(line.lstrip())]
+            lines += [indent + row for row in FITTED_CLASSES_DOC.splitlines()]
+        else:
+            lines.append(line)
+    return "\n".join(lines) + ("\n" if doc.endswith("\n") else "")
+
+
 def _safe_log(a):
     """log with log(0) = -inf and no warning (the maximum-likelihood alpha = 0 case)."""
     with np.errstate(divide="ignore"):
@@ -86,6 +111,10 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     ``_log_likelihood(X)`` returning ``sum_j log P(x_j | y=k)`` of shape (n, K).
     ``_zero_evidence_hint`` says what to do when a row has probability 0 under every class.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.__doc__ = _with_fitted_classes(cls.__doc__)
 
     _zero_evidence_cause = ": each class has some feature value never counted with it"
     _zero_evidence_hint = ("This is the zero-count problem of alpha=0; use Laplace smoothing "

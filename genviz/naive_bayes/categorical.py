@@ -112,12 +112,7 @@ class CategoricalNB(_BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     feature_names_ : list of str
         The d feature names.
     categories_ : list of ndarray

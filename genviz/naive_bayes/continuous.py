@@ -28,12 +28,7 @@ class GaussianNB(_BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     theta_ : ndarray of shape (K, d)
         Class means.
     var_ : ndarray of shape (K, d)
@@ -184,12 +179,7 @@ class KDENB(_BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     bandwidth_ : ndarray of shape (K, d)
         The bandwidth of each class and feature.
 

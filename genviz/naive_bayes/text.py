@@ -160,12 +160,7 @@ class MultinomialNB(_BinaryTextMixin, _BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     feature_count_ : ndarray of shape (K, V)
         Word counts per class.
     feature_log_prob_ : ndarray of shape (K, V)
@@ -236,12 +231,7 @@ class BernoulliNB(_BinaryTextMixin, _BaseNB):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (K,)
-        The sorted class labels.
-    class_count_ : ndarray of shape (K,)
-        Training rows per class.
-    class_log_prior_ : ndarray of shape (K,)
-        Log of the class priors.
+    {fitted classes}
     feature_count_ : ndarray of shape (K, V)
         Number of documents of each class containing each word.
     feature_log_prob_ : ndarray of shape (K, V)

@@ -19,7 +19,7 @@ __all__ = ["gda_figure", "posterior_figure", "covariance_figure", "GDAFitView", 
            "MARKERS"]
 
 # deprecated alias: the segment of a line in a box is computed in genviz.studies.gda_fits
-__getattr__ = moved_names(__name__, {"line_in_box": "genviz.studies.gda_fits"})
+__getattr__ = moved_names(__name__)  # genviz._moved.MOVED; removed in genviz._moved.REMOVED_IN
 
 # One colour per learner, the same in every figure.
 COLORS = {"gda": PALETTE["green"], "lr": PALETTE["purple"], "bayes": PALETTE["black"]}

@@ -25,6 +25,16 @@ def rug(ax, data, color=PALETTE["black"], zorder=None):
                    label=f"data (n = {data.size})", **extra)[0]
 
 
+def _density_axes(ax, xlim, ymax):
+    """The density explorers' axes: x over ``xlim``, density from 0 to ``ymax``, legend, grid."""
+    ax.set_xlim(*xlim)
+    ax.set_ylim(0, ymax)
+    ax.set_xlabel("$x$")
+    ax.set_ylabel("density")
+    ax.legend(loc="upper right", fontsize="small")
+    ax.grid(alpha=0.3)
+
+
 class HistogramView(View, study=HistogramStudy):
     """A histogram density with adjustable bin width and origin, over the true density.
 
@@ -45,12 +55,7 @@ class HistogramView(View, study=HistogramStudy):
             ax.plot(static.truth_x, static.truth, color=PALETTE["black"], lw=1.5,
                     label="true density")
         rug(ax, self.data)
-        ax.set_xlim(lo, hi)
-        ax.set_ylim(0, static.ymax)
-        ax.set_xlabel("$x$")
-        ax.set_ylabel("density")
-        ax.legend(loc="upper right", fontsize="small")
-        ax.grid(alpha=0.3)
+        _density_axes(ax, (lo, hi), static.ymax)
         self.update(width=width, origin=origin)
         self.finish_layout()
 
@@ -92,12 +97,7 @@ class KDEView(View, study=KDEStudy):
             ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                     label="true density", zorder=1.9)
         rug(ax, self.data, zorder=1.9)
-        ax.set_xlim(self.x[0], self.x[-1])
-        ax.set_ylim(0, ymax if ymax is not None else 0.9)
-        ax.set_xlabel("$x$")
-        ax.set_ylabel("density")
-        ax.legend(loc="upper right", fontsize="small")
-        ax.grid(alpha=0.3)
+        _density_axes(ax, (self.x[0], self.x[-1]), ymax if ymax is not None else 0.9)
         self.update(h=h, kernel=kernel)
         self.finish_layout()
 
@@ -143,12 +143,7 @@ class BandwidthView(View, study=BandwidthStudy):
         ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                 label="true claw")
         (self._kde,) = ax.plot([], [], color=PALETTE["blue"], lw=1.6, label=r"$\hat f_h$")
-        ax.set_xlim(self.x[0], self.x[-1])
-        ax.set_ylim(0, 1.0)
-        ax.set_xlabel("$x$")
-        ax.set_ylabel("density")
-        ax.legend(loc="upper right", fontsize="small")
-        ax.grid(alpha=0.3)
+        _density_axes(ax, (self.x[0], self.x[-1]), 1.0)
 
     def _draw_cv_axes(self, h_range):
         cax = self.cax

@@ -23,6 +23,23 @@ FAMILY_LABELS = {
 }
 
 
+def _gaussian_sliders(p, mean_max, **kw) -> dict:
+    """The two-Gaussian model's sliders (both explorers): the class means within
+    ``±mean_max``, the shared covariance's σ₁, σ₂ and ρ; ``kw`` goes to every slider."""
+    def slider(desc, name, lo, hi, step):
+        return float_slider(desc, p[name], lo, hi, step, **kw)
+
+    return {
+        "mu0x": slider("μ₀ (x₁)", "mu0x", -mean_max, mean_max, 0.1),
+        "mu0y": slider("μ₀ (x₂)", "mu0y", -mean_max, mean_max, 0.1),
+        "mu1x": slider("μ₁ (x₁)", "mu1x", -mean_max, mean_max, 0.1),
+        "mu1y": slider("μ₁ (x₂)", "mu1y", -mean_max, mean_max, 0.1),
+        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
+        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
+        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
+    }
+
+
 def _theta(pair) -> str:
     if pair is None:
         return "— (quadratic boundary)"
@@ -65,18 +82,9 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
     view = GDAvsLogisticView(family=family, n=n, seed=seed, n_test=n_test)
     p = view.params
 
-    def slider(desc, name, lo, hi, step):
-        return float_slider(desc, p[name], lo, hi, step, continuous_update=False)
-
     controls = {
-        "mu0x": slider("μ₀ (x₁)", "mu0x", -2.0, 2.0, 0.1),
-        "mu0y": slider("μ₀ (x₂)", "mu0y", -2.0, 2.0, 0.1),
-        "mu1x": slider("μ₁ (x₁)", "mu1x", -2.0, 2.0, 0.1),
-        "mu1y": slider("μ₁ (x₂)", "mu1y", -2.0, 2.0, 0.1),
-        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
-        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
-        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
-        "phi": slider("φ", "phi", 0.1, 0.9, 0.05),
+        **_gaussian_sliders(p, 2.0, continuous_update=False),
+        "phi": float_slider("φ", p["phi"], 0.1, 0.9, 0.05, continuous_update=False),
         "n": int_slider("n", p["n"], 20, 2000, 10, continuous_update=False),
         "family": dropdown("data", [(FAMILY_LABELS[f], f) for f in FAMILIES], p["family"],
                            grid=True),
@@ -157,21 +165,12 @@ def gda_fit_explorer(*, seed=0, **params) -> Explorer:
     view = GDAFitView(seed=seed, **params)
     p = view.params
 
-    def slider(desc, name, lo, hi, step):
-        return float_slider(desc, p[name], lo, hi, step)
-
     controls = {
         # n and φ gridded together (#37: notebook 03's observation moves φ from 0.5 to 0.8):
         # n on 1-2-5 steps, 7 x 17 = 119 states (n in steps of 10 made 1,700 states, 6.4 MB)
         "n": selection_slider("n", sorted({*FIT_SIZES, int(p["n"])}), int(p["n"]), grid=True),
         "phi": float_slider("φ (true)", p["phi"], 0.1, 0.9, 0.05, grid=True),
-        "mu0x": slider("μ₀ (x₁)", "mu0x", -3.0, 3.0, 0.1),
-        "mu0y": slider("μ₀ (x₂)", "mu0y", -3.0, 3.0, 0.1),
-        "mu1x": slider("μ₁ (x₁)", "mu1x", -3.0, 3.0, 0.1),
-        "mu1y": slider("μ₁ (x₂)", "mu1y", -3.0, 3.0, 0.1),
-        "sigma1": slider("σ₁", "sigma1", 0.3, 2.0, 0.05),
-        "sigma2": slider("σ₂", "sigma2", 0.3, 2.0, 0.05),
-        "rho": slider("ρ", "rho", -0.9, 0.9, 0.05),
+        **_gaussian_sliders(p, 3.0),
     }
     return Explorer(view, controls, gda_fit_readout,
                     title="Fitting GDA: the four MLEs, the contours and the boundary")
