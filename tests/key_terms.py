@@ -37,15 +37,19 @@ def stem(word: str) -> str:
 
     >>> [stem(w) for w in ["curves", "curve", "crosses", "cross", "larger", "large", "blurs"]]
     ['curv', 'curv', 'cross', 'cross', 'larg', 'larg', 'blur']
+    >>> [stem(w) for w in ["notes", "note", "not"]]
+    ['note', 'note', 'not']
     """
     w = word.lower()
     if any(ch.isdigit() for ch in w):
         return w
     for suf in _SUFFIXES:
-        if w.endswith(suf) and len(w) - len(suf) >= 3 and not (suf == "s" and w.endswith("ss")):
+        # a stem of at least 3 letters, 4 under "es" and a final e ("notes" is not "not")
+        if w.endswith(suf) and len(w) - len(suf) >= (4 if suf == "es" else 3) \
+                and not (suf == "s" and w.endswith("ss")):
             w = w[:-len(suf)]
             break
-    if w.endswith("e") and len(w) > 3:
+    if w.endswith("e") and len(w) > 4:
         w = w[:-1]
     return w
 
