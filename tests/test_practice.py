@@ -17,10 +17,13 @@ tests/test_predict_observe_explain.py). Checked, for every topic notebook:
     notebook 02 on — one *retrieval* item (an earlier notebook's objective). Formula plug-ins
     do not dominate: fluency items are at most half of the practice items.
 (d) **Nothing is answered by scrolling up**, for the items a number check cannot see (text
-    answers, choices, one-digit answers, open questions): no earlier markdown, checked output,
-    or explanation or solution of an earlier item (what a learner may have revealed) matches
-    the item's key claim (``claims``), and each such item has claims, each of which matches its
-    own answer, explanation or solution. (Numbers: tests/test_teaching.py, (b).)
+    answers, choices, one-digit answers, open questions) and for every prediction: no earlier
+    markdown (the objectives included), checked output, or explanation or solution of an
+    earlier item (what a learner may have revealed) says the item's key claim (``claims``), and
+    each such item has claims, each of which matches its own answer, explanation or solution.
+    A claim is read as key terms and numbers (tests/key_terms.py: stemmed, in any order, within
+    one sentence), so a paraphrase is found, not only the claim's wording (issue #40, item 4).
+    (Numbers: tests/test_teaching.py, (b).)
 
 Each rule is also run on planted notebooks and records here, so a check that cannot fail
 would show.
@@ -36,6 +39,7 @@ import pytest
 
 from course_records import item_records
 from genviz.exercises import PRACTICE_KINDS, matching_claims
+from key_terms import said_claims
 
 ROOT = Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -187,8 +191,9 @@ def needs_claims(r) -> bool:
 
 def scrolled_claims(records, nb_cells) -> list[str]:
     out = []
-    for r in practice(records):
-        if not needs_claims(r):
+    checked = practice(records) + [r for r in records if r["cls"] == "Prediction"]
+    for r in sorted(checked, key=lambda r: r["cell"]):
+        if r["cls"] != "Prediction" and not needs_claims(r):
             continue
         where = f"{r['prompt'][:60]!r} (cell {r['cell']})"
         if not r["claims"]:
@@ -196,7 +201,7 @@ def scrolled_claims(records, nb_cells) -> list[str]:
             continue
         own = " ".join([r["text"], r["explanation"], r["solution"]])
         for claim in r["claims"]:
-            if not matching_claims([claim], own):
+            if not (matching_claims([claim], own) or said_claims([claim], own)):
                 out.append(f"{where}: the claim {claim!r} is not in its own answer, explanation "
                            f"or solution")
         earlier = [(f"cell {i}", source(c) if c["cell_type"] == "markdown" else checked_output(c))
@@ -205,7 +210,7 @@ def scrolled_claims(records, nb_cells) -> list[str]:
                      " ".join([e["explanation"], e["solution"]]))
                     for e in records if e["cell"] < r["cell"]]
         for label, text in earlier:
-            hits = matching_claims(r["claims"], text) if text else []
+            hits = said_claims(r["claims"], text) if text else []
             if hits:
                 out.append(f"{where}: {label} says {hits[0]!r} before it is asked")
     return out
@@ -299,3 +304,71 @@ def test_the_scrolling_rule_finds_a_claim_above_the_item():
     assert "no claims" in scrolled_claims([{**q, "claims": []}], _nb("MD:.", "x", "MD:.", "q"))[0]
     assert scrolled_claims([_rec(3, value=0.1234)], _nb("MD:.", "x", "MD:.", "q")) == []
     assert needs_claims(_rec(3, value=3.0)) and needs_claims(_rec(3, value=0.5))
+
+
+# the paraphrases that passed the one-regex-per-item reader (issue #40, item 4): the item, the
+# claim its builder declares, and the text that answered it from above (the course before #40)
+PARAPHRASES = {
+    "02 c34 derivation of p(μ)": (r"σ ?1 ?\^ ?2 ?σ ?2 ?\^ ?2 ?\( ?1 ?- ?ρ ?\^ ?2",
+                                  "MD:Its height is $p(\\mu) = 1/(2\\pi|\\Sigma|^{1/2})$, and "
+                                  "$|\\Sigma| = \\sigma_1^2\\sigma_2^2(1-\\rho^2)$ shrinks."),
+    "04 c22 which learner at n = 1000": (
+        r"logistic regression (is|stays|keeps) (ahead|lower|better)",
+        "MD:When the data are non-Gaussian, in the limit of large training sets logistic "
+        "regression will almost always do better than GDA."),
+    "06 c46 smoothing and the decision": (
+        r"(raise|larger|increase)\w* α[^.]{0,60}decision",
+        "MD:Raising $\\alpha$ far enough, the **decision** of the query builder flips."),
+    "08 c46 an area on an edge": (r"(400\W+2\b|800\W+3\b|1200\W+4\b|1600\W+5\b)",
+                                  "OUT:{350: 1, 890: 3, 1200: 4, 1599: 4, 2400: 5}"),
+    "09 c78 k against h": (r"(larger|more) (k|neighbours)[^.]{0,60}(smooth|averag)",
+                           "MD:Right: the 7-nearest-neighbour average — \"much more smooth\", as "
+                           "the notes say."),
+    "10 c32 the gap at the largest size": (
+        r"(wrong|independence) (model|assumption)[^.]{0,60}(emails|data)",
+        "MD:Words are not independent given the class, and no number of emails corrects a "
+        "wrong model: the curve levels off."),
+    "10.3 the objective": (r"so the curves cross",
+                           "MD:You will be able to:\n\n* train both on growing subsets and find "
+                           "where their learning curves cross;\n* another."),
+}
+
+
+def _planted(text):
+    if text.startswith("OUT:"):
+        nb = _nb("MD:.", "# NBVAL_CHECK_OUTPUT\nprint(bins)", "MD:.", "q")
+        nb[1]["outputs"] = [{"text": text.removeprefix("OUT:")}]
+        return nb
+    return _nb(text, "x", "MD:.", "q")
+
+
+@pytest.mark.parametrize("name", PARAPHRASES)
+def test_the_scrolling_rule_reads_a_paraphrase_of_each_leak_of_issue_40(name):
+    claim, text = PARAPHRASES[name]
+    kind = "Prediction" if name.startswith("10.3") else "Choice"
+    q = _rec(3, kind="concept", cls=kind, value=None, text="the answer", claims=[claim],
+             explanation=text.split(":", 1)[1])  # its own explanation says it too
+    problems = scrolled_claims([q], _planted(text))
+    assert len(problems) == 1 and "says" in problems[0] and "before it is asked" in problems[0]
+    # the same text below the item, or with the key terms cut into two sentences, says nothing
+    assert scrolled_claims([{**q, "cell": 0}], _planted(text)) == []
+
+
+def test_the_key_terms_find_what_the_one_regex_per_item_missed():
+    from key_terms import said_claims
+    missed = [n for n, (claim, text) in PARAPHRASES.items()
+              if not matching_claims([claim], text.split(":", 1)[1])]
+    assert {"04 c22 which learner at n = 1000", "06 c46 smoothing and the decision",
+            "09 c78 k against h", "10.3 the objective"} <= set(missed)
+    for n in missed:
+        claim, text = PARAPHRASES[n]
+        assert said_claims([claim], text.split(":", 1)[1]) == [claim], n
+    # one sentence: the key terms spread over two sentences are not a claim
+    assert said_claims([r"so the curves cross"], "The curves rise. Prices cross.") == []
+    assert said_claims([r"so the curves cross"], "Where do the curves cross?") != []
+    # stemmed, in any order; a negation is a key term; a phrase claim is read as its words
+    assert said_claims([r"narrow bins[^.]{0,60}fit"], "It fits the training data with a "
+                       "narrower bin.") != []
+    assert said_claims([r"not positive definite"], "Σ is symmetric and positive definite.") == []
+    assert said_claims([r"(?#phrase)naive bayes answers yes"],
+                       "Naive Bayes answers No; P(yes) is small.") == []

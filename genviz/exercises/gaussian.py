@@ -99,7 +99,7 @@ def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> P
         explanation=(r"The peak is always at the mean $\mu$: the exponent "
                      r"$-\tfrac12 (x-\mu)^T\Sigma^{-1}(x-\mu)$ is 0 there and negative "
                      r"elsewhere. Its height is $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$, and "
-                     r"$|\Sigma| = \sigma_1^2\sigma_2^2(1-\rho^2)$ shrinks as $|\rho|$ grows: the "
+                     r"$|\Sigma|$ shrinks as $|\rho|$ grows (an exercise below derives how): the "
                      r"density is compressed towards a line, and because the volume under it "
                      r"stays 1, a compressed Gaussian is taller."),
         reasons=["Changing ρ changes the shape of the contours, not the mean: look at what "
@@ -107,7 +107,7 @@ def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> P
                  None,
                  "The volume under the density is always 1: what happens to the height when "
                  "the density is squeezed towards a line?",
-                 "The height depends on |Σ| = σ₁²σ₂²(1 − ρ²), and ρ is in it."],
+                 "The height depends on the determinant |Σ|, and ρ is in it."],
         claims=[r"compress\w*[^.]{0,30}(gaussian|density)[^.]{0,30}(taller|higher)"],
         observation=Observation(
             f"Compare the peak p(μ) at ρ = {rho_from} with the peak at ρ = {rho_to} "
@@ -137,7 +137,7 @@ def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
         f"Can Σ = {cov.tolist()} be the covariance matrix of a 2-D Gaussian with a density?",
         options, 0 if ok else 2, id="02-valid-covariance",
         claims=([r"symmetric[^.]{0,40}positive"] if ok else
-                [r"not positive definite", r"(eigenvalue|variance)[^.]{0,40}negative"]),
+                [r"not positive definite", r"eigenvalue[^.]{0,40}negative"]),
         objective="02.1",
         explanation=(rf"Its eigenvalues are ${lam[0]:.4g}$ and ${lam[1]:.4g}$"
                      + ("" if ok else ": one eigenvalue is negative") + r". A covariance "
@@ -260,7 +260,8 @@ def peak_formula_derivation(seed=0) -> Choice:
         reasons={1: "That forgets the square root of the determinant.",
                  2: "Upside down: a larger |ρ| shrinks the determinant, so the peak grows.",
                  3: "The off-diagonal entry is ρσ₁σ₂, and the determinant subtracts its square."},
-        claims=[r"σ ?1 ?σ ?2 ?sqrt ?\(? ?1 ?- ?ρ ?\^ ?2", r"\|σ\|\^ ?1/2 ?= ?σ ?1 ?σ ?2"],
+        claims=[r"σ ?1 ?σ ?2 ?sqrt ?\(? ?1 ?- ?ρ ?\^ ?2", r"\|σ\|\^ ?1/2 ?= ?σ ?1 ?σ ?2",
+                r"σ ?1 ?\^ ?2 ?σ ?2 ?\^ ?2 ?\( ?1 ?- ?ρ ?\^ ?2"],
         hint="The determinant of [[a, b], [b, c]] is ac − b²; the off-diagonal entry is ρσ₁σ₂.")
 
 

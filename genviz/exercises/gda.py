@@ -346,7 +346,8 @@ def poisson_bias_concept(curves) -> Choice:
         reasons=["The estimates converge, but to what? Compare the limit of GDA's boundary "
                  "with the Bayes boundary.", None,
                  "A penalty trades variance for bias; here the error left is not variance."],
-        claims=([r"(more data|data) (cannot|can not|does not|shrinks only)[^.]{0,40}"
+        # the rule in a phrase: objective 04.4 names the words (more data, bias, variance)
+        claims=([r"(?#phrase)(more data|data) (cannot|can not|does not|shrinks only)[^.]{0,40}"
                  r"(bias|variance)", r"wrong model's error does not vanish"] if stuck else
                 [r"every estimate converges"]),
         objective="04.4",

@@ -155,7 +155,7 @@ def independence_concept(p_high=0.9) -> Choice:
          "not necessarily: it depends on the joint table",
          "only when C has two values"],
         1, id="01-independence-given-c",
-        claims=[r"conditional independence (and|does not imply|is not)[^.]{0,30}independence"],
+        claims=[r"conditional independence (does not imply|is not)[^.]{0,30}independence"],
         explanation=(rf"Conditional independence does not imply independence. A "
                      rf"counter-example: a fair coin $C$; given $C$, $A$ and $B$ are "
                      rf"independent coins that land 1 with probability {p_high} if $C = 1$ and "
@@ -311,5 +311,7 @@ def clinic_joint_table(n_symptoms=12, n_patients=500) -> OpenQuestion:
                         r"empty|never (seen|occur)|0 ?/ ?0|zero|undefined|impossible",
                     "needs fewer parameters: an assumption (naive Bayes) or fewer variables":
                         r"naive|independen|fewer (variables|symptoms|parameters)|assum"},
-        claims=[r"(at least|about|most of the) \d+ cells (are|stay) empty"],
+        # its key is the count of this table's empty cells: a phrase, not the words "cells",
+        # "empty" of any sentence about a sparse table
+        claims=[r"(?#phrase)(at least|about|most of the) \d+ cells (are|stay) empty"],
         objective="01.4")

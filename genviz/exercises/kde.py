@@ -241,11 +241,13 @@ def predict_cv_with_fewer_points(n_from=1000, n_to=200, *, method="lscv", seed=0
         explanation=("With fewer points each bump has to cover more ground, and the estimate at "
                      "a small h is noisier (its variance grows as n shrinks), so the best "
                      "trade-off between noise and blur moves to more smoothing: a larger h. "
-                     "With more data, h can shrink and the claws come out."),
+                     "With more data, h can shrink and the claws come out. The rules of thumb say "
+                     "the same: Scott's $h = s\\,n^{-1/5}$ grows as n shrinks."),
         reasons={1: "A smaller h gives a spikier estimate; with fewer points the spikes are "
                     "further apart.",
                  2: "The best h depends on the sample size, not only on the true density."},
-        claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)"],
+        claims=[r"(fewer points|n shrinks)[^.]{0,120}(larger h|more smoothing)",
+                r"n ?\^ ?-1/5"],
         observation=Observation(
             f"Compare the bandwidth {name} cross-validation selects at n = {n_from} with the one "
             f"it selects at n = {n_to}: record both. Which way did it move, and by how much?",
@@ -308,7 +310,9 @@ def predict_2d_peak(X, scale_from=1.0, scale_to=3.0, n_grid=100) -> Prediction:
         reasons={0: "Every bump gets lower; can a sum of lower bumps be higher everywhere?",
                  1: "That is one bump alone: what do the other cars' bumps add at the peak?",
                  2: "The peak is a sum of many bumps: what do the other cars' bumps add?"},
-        claims=[r"more (cars|points|records) contribute", r"density at a point is a sum"],
+        # the mechanism, in words found in any sentence about a KDE: read as phrases
+        claims=[r"(?#phrase)more (cars|points|records) contribute",
+                r"(?#phrase)density at a point is a sum"],
         observation=Observation(
             f"Compare the peak density at h / Scott = {scale_from:g} with the peak at "
             f"h / Scott = {scale_to:g}: record both. What fraction of its height did the peak "

@@ -37,7 +37,8 @@ def majority_vote(X, y, query, k) -> Exercise:
                   f"{', '.join(f'${v:.3f}$' for v in dist[0])}; their labels are "
                   f"{', '.join(str(v) for v in np.asarray(y)[ind[0]])}, and the majority is "
                   f"**{label}**."),
-        claims=[rf"the majority is \W*{re.escape(str(label).lower())}\b"], objective="09.1",
+        claims=[rf"(?#phrase)the majority is \W*{re.escape(str(label).lower())}\b"],
+        objective="09.1",
     )
 
 
@@ -395,5 +396,5 @@ def k_like_a_bandwidth(x, y, ks=(1, 30), hs=(0.05, 1.0)) -> Choice:
                      rf"narrow where the points are dense and wide where they are sparse."),
         reasons={1: "More neighbours means a wider average, not a closer fit.",
                  2: "A count of neighbours sets a distance too: the distance to the k-th one."},
-        claims=[r"larger neighbourhood averages more noise away"],
+        claims=[r"larger neighbourhood averages more noise away", r"(larger|more) (k|neighbours)[^.]{0,60}(smooth|averag)"],
         hint="What does each estimate average over, and what happens when that region grows?")

@@ -92,7 +92,7 @@ def decision_of_query(X, y, feature_names, query, alpha=0.0) -> Exercise:
                   + ", ".join(f"{c}: ${s:.5f}$" for c, s in zip(e["classes"], e["joint"]))
                   + f"; the larger wins: naive Bayes answers **{decision}**." + why),
         claims=([r"one zero factor makes the whole product[^.]{0,60}zero"] if zero else
-                [rf"naive bayes (answers|predicts) {decision.lower()}\b"]),
+                [rf"(?#phrase)naive bayes (answers|predicts) {decision.lower()}\b"]),
         objective="06.3" if zero else "06.2",  # a zero factor is smoothing's topic
     )
 
@@ -108,8 +108,8 @@ def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
     return Exercise(
         f"With the notes' bins (< 400, 400-800, 800-1200, 1200-1600, > 1600 square feet -> "
         f"1..5), which value x_j does a house of "
-        + (f"exactly {area:g} square feet get? The notes' table is ambiguous there; use the "
-           f"convention of genviz's `discretize`, as printed above."
+        + (f"exactly {area:g} square feet get? The notes' table is ambiguous there; call "
+           f"genviz's `discretize` to find its convention."
            if on_edge else f"{area:g} square feet get?"),
         b,
         hint="Count how many bin edges are at or below the area, then add 1.",
@@ -118,7 +118,10 @@ def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
                   f"{b}, so $x_j = {b}$."),
         atol=0.0, rtol=0.0, objective="08.1",
         claims=[rf"{re.escape(lo)}(\s*[–-]\s*{re.escape(hi)})?\s*:\s*{b}\b" if b > 1 else
-                rf"< ?{edges[0]:g}\s*:\s*1\b"],
+                rf"< ?{edges[0]:g}\s*:\s*1\b"]
+        # on an edge the key is the convention: any edge with the value of the bin above it
+        + ([r"(" + "|".join(rf"{e:g}\W+{i + 2}\b" for i, e in enumerate(edges)) + ")"]
+           if on_edge else []),
     )
 
 

@@ -78,7 +78,7 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
                     "1/3 with 6/9 -> 7/12.",
                  2: "Every α > 0 moves small counts more than large ones; 1 is not a "
                     "threshold."},
-        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision\w* (changes|flips)"]
+        claims=([r"(raise|larger|increase)\w* α[^.]{0,60}decision"]
                 if flipped is not None else [r"larger score stays larger"]),
         objective="06.3")
 
@@ -317,7 +317,7 @@ def gaussian_nb_as_gaussian_derivation(seed=0) -> Choice:
                      r" \dots, \sigma_{kd}^2)$: $|\Sigma_k| = \prod_j \sigma_{kj}^2$ and "
                      r"$\Sigma_k^{-1}$ is diagonal. Gaussian naive Bayes is a Gaussian class model "
                      r"with a diagonal covariance: GDA with one *diagonal* covariance per class, "
-                     r"axis-aligned ellipses, no correlation."),
+                     r"axis-aligned ellipses."),
         reasons={1: "Each feature keeps its own variance σ²ₖⱼ.",
                  2: "The product has no cross terms (xᵢ − μᵢ)(xⱼ − μⱼ): those are what "
                     "off-diagonal entries make.",

@@ -53,9 +53,9 @@ def predict_small_and_large(curves) -> Prediction:
                      "Jordan (2001): naive Bayes approaches its asymptotic error with a number of "
                      "examples that grows like the logarithm of the number of features, "
                      "logistic regression with one that grows like the number of features. But "
-                     "naive Bayes' asymptote is higher: its independence assumption is wrong for "
-                     "words, a bias more emails cannot remove, while logistic regression only "
-                     "assumes that the log-odds is linear. So the curves cross."),
+                     "naive Bayes' asymptote is higher (why: the question on the gap below), "
+                     "while logistic regression only assumes that the log-odds is linear. So "
+                     "the curves cross."),
         reasons={0: "With thousands of emails, which of the two assumes less about how words "
                     "co-occur?",
                  2: "Which learner estimates each weight from its own counts, without "
@@ -247,5 +247,5 @@ def bias_or_variance(curves) -> Choice:
                      f"notebook 4."),
         reasons={1: "Compare naive Bayes' error at the two largest sizes: is it still falling?",
                  2: "Logistic regression is the one still improving."},
-        claims=[r"it has reached its asymptote"],
+        claims=[r"it has reached its asymptote", r"(wrong|independence) (model|assumption)[^.]{0,60}(emails|data)"],
         hint="Look at how naive Bayes' error changes between the two largest sizes.")

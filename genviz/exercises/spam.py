@@ -220,7 +220,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
                      "others rarely does it."),
         reasons={3: "The word is in the dictionary, so it has a weight.",
                  2: "Which class's mailing lists is the word typical of?"},
-        claims=[r"one (occurrence of a dictionary )?word adds its weight"],
+        claims=[r"one (occurrence of (a|a dictionary) )?word (adds|moves)"],
         observation=Observation(
             f"Compare the email's log-odds (multinomial model) with the log-odds once you "
             f"have typed {word!r} once more into it: record both.",
