@@ -234,18 +234,15 @@ def offline_reach(explorer, setting) -> dict:
     ``"kernel"`` otherwise (the site cannot show it), ``"missing"`` when the explorer has no such
     control. Values compare as observations compare them (numbers to slider precision, texts
     as bags of words)."""
-    controls = _core(explorer).controls
-    out = {}
-    for name, value in dict(setting).items():
-        c = controls.get(name)
+    def where(c, value):
         if c is None:
-            out[name] = "missing"
-        elif c.grid:
-            on_grid = any(same_setting(value, g) for g in c.grid_values())
-            out[name] = "grid" if on_grid else "kernel"
-        else:
-            out[name] = "start" if same_setting(value, c.value) else "kernel"
-    return out
+            return "missing"
+        if c.grid:
+            return "grid" if any(same_setting(value, g) for g in c.grid_values()) else "kernel"
+        return "start" if same_setting(value, c.value) else "kernel"
+
+    controls = _core(explorer).controls
+    return {name: where(controls.get(name), value) for name, value in dict(setting).items()}
 
 
 # -- the cache -----------------------------------------------------------------------------------
