@@ -18,6 +18,7 @@ import pathlib
 import re
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 pytest.importorskip("myst_nb", reason="the site extra is not installed: run `make site` first")
 
@@ -57,13 +58,29 @@ def _screenshot(page, path, max_height=9000):
                     clip={"x": 0, "y": 0, "width": width, "height": min(height, max_height)})
 
 
-def _open(browser, url, width, record):
+def _open(browser, url, width, record, idle=True):
+    """The page in a fresh context. ``idle``: wait for the network to be idle as well (the
+    wide pass, which checks every request); the phone pass, which measures the layout, waits
+    for the load event and MathJax's typesetting instead: Chromium's "network idle" is a
+    lifecycle event that a renderer busy laying out a long page (the 2.6 MB API page at
+    390 px, and some notebook pages under load) may not report for minutes although no request
+    is pending: after 30 s the wide pass goes on (guard_network has recorded every request)."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     guard_network(context, record)
     page = context.new_page()
     page.on("pageerror", lambda e: record.setdefault("page_errors", []).append(str(e)))
     page.goto(url, wait_until="load", timeout=120_000)
-    page.wait_for_load_state("networkidle", timeout=120_000)
+    if idle:
+        # every request is checked by guard_network whenever it happens; "network idle" only
+        # lets late requests (fonts, MathJax's components) land in the record before the probe
+        try:
+            page.wait_for_load_state("networkidle", timeout=30_000)
+        except PlaywrightTimeout:
+            page.wait_for_timeout(2_000)
+    if page.evaluate("() => !!document.querySelector('.math')"):
+        page.wait_for_function("() => window.MathJax && MathJax.startup && "
+                               "MathJax.startup.promise", timeout=60_000)
+        page.evaluate("() => MathJax.startup.promise")
     return context, page
 
 
@@ -123,7 +140,7 @@ def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, b
         probe["raw_tex_text"] = page.evaluate(RAW_TEX_TEXT)
         _screenshot(page, SITE_ARTIFACTS / f"{stem}_1280.png")
         context.close()
-        context, phone = _open(browser, f"{site_url}/{name}", 390, record)
+        context, phone = _open(browser, f"{site_url}/{name}", 390, record, idle=False)
         phone.wait_for_timeout(1500)
         record["scroll_width_390"] = phone.evaluate("() => document.documentElement.scrollWidth")
         _screenshot(phone, SITE_ARTIFACTS / f"{stem}_390.png")
