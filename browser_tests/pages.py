@@ -260,6 +260,16 @@ INIT_JS = r"""
         e.set(val);
         v.changed(e.c, val, 'change');
       }
+      // a text box gridded over the lesson's texts (07's e-mail): an earlier test typed
+      // another text; the grid covers the first of the listed texts again
+      for (const axis of v.grid.head.axes) {
+        const e = v.inputs[axis.name];
+        if (!e || e.c.kind !== 'text' || !(e.c.presets || []).length) continue;
+        const t = (v.vals[axis.name] || '').toLowerCase().split(/\s+/).filter(Boolean).join(' ');
+        if (e.c.presets.includes(t)) continue;
+        e.set(e.c.presets[0]);
+        v.changed(e.c, e.c.presets[0], 'change');
+      }
       return v.gridCovers();
     },
     canvases(el) {
