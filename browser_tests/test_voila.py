@@ -9,6 +9,7 @@ the first screen of each explorer as the audience sees it.
 from __future__ import annotations
 
 import os
+import pytest
 
 from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
 from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
