@@ -18,7 +18,6 @@ gridded and left where it starts (the grid's base). Checked here:
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import pathlib
 import shutil
@@ -27,6 +26,7 @@ import subprocess
 import numpy as np
 import pytest
 
+from file_modules import load_file
 from genviz import datasets
 from genviz.widgets import states
 from genviz.widgets._controls import TextArea, normalise_text
@@ -35,15 +35,7 @@ from genviz.widgets._keys import gridded
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def _script():
-    spec = importlib.util.spec_from_file_location("offline_controls",
-                                                  ROOT / "scripts" / "offline_controls.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-OC = _script()
+OC = load_file(ROOT / "scripts" / "offline_controls.py", "offline_controls")
 
 
 @pytest.fixture(scope="module")
