@@ -115,7 +115,7 @@ def test_a_student_whose_server_cannot_start_sees_why(hub, browser):
     try:
         _login(page, hub, "dora")
         page.wait_for_function(
-            "() => /Could not copy the course notebooks/.test(document.body.innerText)",
+            "() => /Could not copy the course notebooks/.test(document.body?.innerText ?? '')",
             timeout=60_000)
         text = page.inner_text("body")
         assert "Your server was not started" in text and "tell your instructor" in text

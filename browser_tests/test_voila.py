@@ -9,7 +9,6 @@ the first screen of each explorer as the audience sees it.
 from __future__ import annotations
 
 import os
-import pytest
 
 from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
 from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
@@ -39,14 +38,6 @@ def test_voila_widgets_are_live(voila_nb, artifacts):
 def test_voila_latency(voila_nb, latency_table):
     """A few samples in Voila (lecture mode) for the table, on each explorer's first gridded
     slider and its first other slider; Lab is the measured target."""
-    if voila_nb.name.startswith("07_"):
-        # KNOWN REGRESSION (found at the end of stop 43, not fixed): since the e-mail explorer's
-        # text box is gridded over the lesson's edits (#37 item 3), its grid is not there in
-        # Voila when this test puts the explorer back on its grid's base (toBase: no grid), so
-        # the gridded slider is measured through the kernel. The site's explorers move
-        # (test_site's every_explorer_moves_offline[07] passes); Voila's background build is
-        # what to look at.
-        pytest.xfail("07's e-mail explorer has no precomputed states in Voila (known, open)")
     page = voila_nb.page
     explorers = _explorers_or_skip(voila_nb)
     wait_for_grids(page, len(explorers))

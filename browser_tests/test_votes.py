@@ -106,7 +106,7 @@ def _run_in_voila(browser, hub, name, notebook, marker) -> str:
     context, page = _login(browser, hub, name)
     try:
         _voila(page, hub, name, notebook, template=False)
-        page.wait_for_function(f"() => document.body.innerText.includes({marker!r})",
+        page.wait_for_function(f"() => (document.body?.innerText ?? '').includes({marker!r})",
                                timeout=120_000)
         return page.inner_text("body")
     finally:
@@ -297,7 +297,7 @@ def test_a_student_opening_the_lecturers_panel_is_told_it_is_the_instructors(hub
     context, page = _login(browser, hub, "ada", LECTURE)
     try:
         _voila(page, hub, "ada", "lecture.ipynb")
-        page.wait_for_function("() => document.body.innerText.includes('instructors')",
+        page.wait_for_function("() => (document.body?.innerText ?? '').includes('instructors')",
                                timeout=120_000)
         page.screenshot(path=str(ARTIFACTS / "votes_student_panel.png"))
     finally:

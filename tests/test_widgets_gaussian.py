@@ -192,9 +192,62 @@ def test_a_grid_builds_in_the_background_from_a_headless_copy(monkeypatch, tmp_p
     f = gaussian_explorer(surface=False)
     f.grid_key = "k"
     monkeypatch.setattr(states, "grid_key", lambda x: "k")
-    monkeypatch.setattr(states, "build_grid", lambda core: (_ for _ in ()).throw(
+    monkeypatch.setattr(states, "build_grid", lambda core, **kw: (_ for _ in ()).throw(
         RuntimeError("no memory")))
     f._on_front_message(f, {"type": "ready", "view": "a"}, [])
     f._grid_thread.join(60)
     assert f.grid == b"" and "Precomputed states unavailable (RuntimeError: no memory)" in f.notice
+    f.close()
+
+
+def test_a_live_kernels_grid_has_twice_the_sites_byte_budget(monkeypatch):
+    """Lecture mode's larger figures make larger frames: 07's e-mail explorer's grid is 1.08 MB
+    there (over the site's 1 MB). A background build (a live kernel: Lab, Voila) is allowed
+    LIVE_MAX_BYTES; the site's build keeps MAX_BYTES."""
+    from genviz.widgets import states
+
+    seen = []
+    monkeypatch.setattr(states, "build_grid", lambda core, **kw: seen.append(kw) or b"grid")
+    monkeypatch.setattr(states, "grid_key", lambda x: "k")
+    monkeypatch.setattr(states, "_on_kernel_loop", lambda fn: fn())
+    monkeypatch.setattr(states, "store_grid", lambda key, blob: None)
+    e = gaussian_explorer(surface=False)
+    states._build_in_background(e, e._core.factory, "k")
+    assert seen == [{"max_bytes": states.LIVE_MAX_BYTES}] and e.grid == b"grid"
+    assert states.LIVE_MAX_BYTES == 2 * states.MAX_BYTES
+    e.close()
+
+
+def test_a_background_build_that_fails_once_is_tried_again(monkeypatch, tmp_path):
+    """matplotlib's text parser is not thread-safe: a kernel-thread draw at the same instant can
+    fail one attempt (seen in CI: mathtext's ParseException); the next attempt builds the grid.
+    Three failures in a row give the notice."""
+    from genviz.widgets import states
+
+    monkeypatch.setenv("GENVIZ_STATES", "background")
+    monkeypatch.setenv("GENVIZ_STATES_CACHE", str(tmp_path))
+    monkeypatch.setenv("GENVIZ_STATES_PATH", str(tmp_path / "none"))
+    monkeypatch.setattr(states, "_on_kernel_loop", lambda fn: fn())
+    real, calls = states.build_grid, []
+
+    def flaky(core, **budget):
+        calls.append(1)
+        if len(calls) == 1:
+            raise ValueError("ParseException: exception raised in parse action")
+        return real(core, **budget)
+
+    monkeypatch.setattr(states, "build_grid", flaky)
+    e = gaussian_explorer(surface=False)
+    e._on_front_message(e, {"type": "ready", "view": "a"}, [])
+    e._grid_thread.join(120)
+    assert len(calls) == 2 and e.grid and e.notice == "", e.notice
+    e.close()
+    calls.clear()
+    monkeypatch.setattr(states, "build_grid", lambda core, **kw: calls.append(1) or 1 / 0)
+    monkeypatch.setattr(states, "load_grid", lambda key: None)
+    f = gaussian_explorer(surface=False)
+    f._on_front_message(f, {"type": "ready", "view": "a"}, [])
+    f._grid_thread.join(120)
+    assert len(calls) == states.BUILD_ATTEMPTS == 3
+    assert f.grid == b"" and "(ZeroDivisionError: division by zero)" in f.notice
     f.close()

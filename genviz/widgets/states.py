@@ -31,19 +31,17 @@ A grid over its budget (:data:`MAX_STATES` states or :data:`MAX_BYTES` compresse
 when built, with a :class:`GridBudgetError` naming the explorer, the control and the budget and
 suggesting a coarser step.
 
-Blob layout (zlib-compressed): ``b"GVG1"``, the JSON header length (uint32 LE), the JSON header
-(padded to 4 bytes), then the backgrounds (PNG) and frames, each at a 4-byte-aligned offset::
-
-    {"v": 1, "key": ..., "axes": [{"name", "n"}], "base": {name: front value},
-     "states": [[frame offset, frame length, background, readout, alt], ...] (row-major over
-     the axes), "readouts": [...], "alts": [...], "backgrounds": [[offset, length], ...],
-     "pool": [offset, length]}   (sprites and images the frames share: genviz.plots._record)
+Blob layout (zlib-compressed): ``b"GVG1"``, the JSON header's length (uint32 LE), the header
+(``v``, ``key``, ``axes``, ``base``, row-major ``states`` of [frame offset, length, background,
+readout, alt], ``readouts``, ``alts``, ``backgrounds``, ``pool``: sprites the frames share),
+then the backgrounds (PNG) and frames, each at a 4-byte-aligned offset.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import itertools
 import json
 import os
@@ -74,6 +72,9 @@ GRID_MAGIC = b"GVG1"
 #: base64, 4/3 of this, and must stay under 1.5 MB per explorer).
 MAX_STATES = 2000
 MAX_BYTES = 1_000_000
+#: A live kernel's grid (built in the background) goes once over its websocket, not into a page:
+#: twice the site's budget, so lecture mode's larger figures (bigger frames) still get theirs.
+LIVE_MAX_BYTES = 2 * MAX_BYTES
 
 
 class GridBudgetError(ValueError):
@@ -117,19 +118,16 @@ def _factory_name(core) -> str:
     return type(core.view).__name__
 
 
-def _check_state_budget(core, axes) -> None:
-    sizes = [len(c.grid_values()) for _, c in axes]
-    total = int(np.prod(sizes)) if sizes else 0
-    if total > MAX_STATES:
+def _check_state_budget(core, axes, limit) -> None:
+    total = int(np.prod([len(c.grid_values()) for _, c in axes]))
+    if total > limit:
         name, control = max(axes, key=lambda a: len(a[1].grid_values()))
-        raise GridBudgetError(_budget_message(core, axes, f"{total} states",
-                                              f"{MAX_STATES} states", name, control,
-                                              total / MAX_STATES))
+        raise GridBudgetError(_budget_message(core, axes, f"{total} states", f"{limit} states",
+                                              name, control, total / limit))
 
 
 def _budget_message(core, axes, got, budget, name, control, factor) -> str:
     dims = " × ".join(f"{n} ({len(c.grid_values())})" for n, c in axes)
-    hint = ""
     if isinstance(control, Slider):
         coarser = control.step * max(2, int(np.ceil(factor * 1.1)))
         hint = (f"; use a coarser step for {name!r}, e.g. step={coarser:.4g} "
@@ -146,27 +144,20 @@ def build_grid(explorer, *, max_states: int | None = None,
     and compressed (see the module docstring). The explorer is left as it was. Raises
     :class:`GridBudgetError` when the grid is over budget, ``ValueError`` when the explorer
     has no gridded control."""
-    global MAX_STATES, MAX_BYTES
     core = _core(explorer)
     axes = gridded(core)
     if not axes:
         raise ValueError(f"{_factory_name(core)} has no gridded control (grid=True)")
-    old = (MAX_STATES, MAX_BYTES)
-    if max_states is not None:
-        MAX_STATES = max_states
-    if max_bytes is not None:
-        MAX_BYTES = max_bytes
-    try:
-        _check_state_budget(core, axes)
-        blob = _build(core, axes)
-        if len(blob) > MAX_BYTES:
-            name, control = max(axes, key=lambda a: len(a[1].grid_values()))
-            raise GridBudgetError(_budget_message(
-                core, axes, f"{len(blob) / 1e6:.2f} MB", f"{MAX_BYTES / 1e6:.2f} MB", name,
-                control, len(blob) / MAX_BYTES))
-        return blob
-    finally:
-        MAX_STATES, MAX_BYTES = old
+    max_states = MAX_STATES if max_states is None else max_states
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+    _check_state_budget(core, axes, max_states)
+    blob = _build(core, axes)
+    if len(blob) > max_bytes:
+        name, control = max(axes, key=lambda a: len(a[1].grid_values()))
+        raise GridBudgetError(_budget_message(
+            core, axes, f"{len(blob) / 1e6:.2f} MB", f"{max_bytes / 1e6:.2f} MB", name,
+            control, len(blob) / max_bytes))
+    return blob
 
 
 def _build(core, axes) -> bytes:
@@ -214,8 +205,7 @@ def _build(core, axes) -> bytes:
 
 
 def read_grid(blob: bytes) -> tuple[dict, bytes]:
-    """``(header, body)`` of a compressed grid (for tests and tools). Raises ValueError for
-    anything that is not one."""
+    """``(header, body)`` of a compressed grid; ValueError for anything that is not one."""
     try:
         raw = zlib.decompress(blob)
     except zlib.error as exc:
@@ -310,8 +300,7 @@ def on_built(explorer) -> None:
 
 
 def _log_build(explorer, *, built: bool) -> None:
-    """With ``GENVIZ_STATES_LOG`` set (the hub's rebuild, genviz_updates.rebuild), append a
-    JSON line per explorer: its key, its factory and whether its grid was built or found."""
+    """With ``GENVIZ_STATES_LOG`` set, a JSON line per explorer (see the module docstring)."""
     path = os.environ.get("GENVIZ_STATES_LOG", "").strip()
     if not path:
         return
@@ -342,33 +331,46 @@ def attach_grid(explorer) -> None:
     thread.start()
 
 
+_BUILD_LOCK = threading.Lock()  # one build at a time: builders share matplotlib's text parser
+BUILD_ATTEMPTS = 3
+
+
 def _build_in_background(explorer, factory, key) -> None:
+    """matplotlib is not thread-safe: a draw in the kernel's thread at the same instant (a later
+    cell's figure) can fail an attempt (mathtext's parser raises), so it is tried again."""
+    error = None
+    with _BUILD_LOCK:
+        for _ in range(BUILD_ATTEMPTS):
+            try:
+                blob = _build_once(explorer, factory, key)
+            except GridBudgetError as exc:
+                error = exc
+                break
+            except Exception as exc:  # never into the notebook: the kernel path keeps working
+                error = exc
+                continue
+            if blob is not None:
+                with contextlib.suppress(OSError):
+                    store_grid(key, blob)
+                _on_kernel_loop(lambda: setattr(explorer, "grid", blob))
+            return
+    text = str(error) if isinstance(error, GridBudgetError) else (
+        f"Precomputed states unavailable ({type(error).__name__}: {error}); every move asks "
+        f"the kernel.")
+    _on_kernel_loop(lambda: setattr(explorer, "notice", text))
+
+
+def _build_once(explorer, factory, key):
     fn, args, kwargs = factory
+    with headless():
+        core = fn(*args, **kwargs)
     try:
-        with headless():
-            core = fn(*args, **kwargs)
-        try:
-            # the same base as the live explorer when it was shown
-            for name, control in core.controls.items():
-                if not control.grid:
-                    control.set(explorer.controls[name].value, notify=False)
-            if grid_key(core) != key:
-                return
-            blob = build_grid(core)
-        finally:
-            core.close()
-        try:
-            store_grid(key, blob)
-        except OSError:
-            pass
-        _on_kernel_loop(lambda: setattr(explorer, "grid", blob))
-    except GridBudgetError as exc:
-        text = str(exc)
-        _on_kernel_loop(lambda: setattr(explorer, "notice", text))
-    except Exception as exc:  # never into the notebook: the kernel path keeps working
-        text = (f"Precomputed states unavailable ({type(exc).__name__}: {exc}); every move "
-                f"asks the kernel.")
-        _on_kernel_loop(lambda: setattr(explorer, "notice", text))
+        for name, control in core.controls.items():  # the live explorer's base when shown
+            if not control.grid:
+                control.set(explorer.controls[name].value, notify=False)
+        return build_grid(core, max_bytes=LIVE_MAX_BYTES) if grid_key(core) == key else None
+    finally:
+        core.close()
 
 
 def _on_kernel_loop(fn) -> None:
@@ -382,17 +384,15 @@ def _on_kernel_loop(fn) -> None:
 
 
 def static_payload(explorer) -> dict:
-    """What the site's copy of explorer.js needs to draw and move an explorer with no kernel:
-    the controls, their values, the readout and the grid (base64). The grid holds the current
-    state too, so no separate frame or background is sent."""
+    """What the site's explorer.js needs to draw and move an explorer with no kernel (the grid,
+    in base64, holds the current state: no separate frame or background is sent)."""
     return {"spec": explorer.spec, "values_front": explorer.values_front,
             "readout_html": explorer.readout_html, "alt": explorer.alt,
             "grid": base64.b64encode(explorer.grid_bytes or b"").decode("ascii")}
 
 
 def module_source() -> str:
-    """explorer.js, for pages that inline it (the site: module scripts do not load from
-    file://)."""
+    """explorer.js, for pages that inline it (the site: no module scripts from file://)."""
     return (pathlib.Path(__file__).parent / "static" / "explorer.js").read_text(encoding="utf-8")
 
 
