@@ -35,6 +35,7 @@ def test_threshold_explorer_sweep_and_readout(data):
     # c, log c, alpha, then per model: precision, recall, FPR, AUC
     assert f"{pt['precision']:.3f}" in e.readout.value and f"{pt['fpr']:.4f}" in e.readout.value
     assert vals[1] == pytest.approx(2.0 * np.log(10), abs=5e-3)
+    assert st["log_c"] == pytest.approx(2.0 * np.log(10), rel=1e-12)  # from the study, not typed
     # one column per model (the shown one in bold), one row per measure
     assert f"<th>ham flagged</th><td><b>{pt['fp']}</b></td>" in e.readout.value
     assert f"<th>spam missed</th><td><b>{pt['fn']}</b></td>" in e.readout.value
@@ -51,6 +52,8 @@ def test_email_explorer_sweep_and_readout(data):
     assert f"{st['log_odds']:+.2f}" in e.readout.value
     assert "neurips" in e.readout.value
     assert st["verdict"].upper() in e.readout.value
+    e.controls["log10_c"].value = 3.0
+    assert f"(threshold log c = {3 * np.log(10):.2f})" in e.readout.value  # 6.91
     e.controls["text"].value = "zzqx don't"
     assert "don&#x27;t" in e.readout.value or "don't" in e.view.state["words"]
     e.close()

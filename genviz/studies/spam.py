@@ -121,6 +121,8 @@ class SpamThresholdResult(Result):
     Attributes
     ----------
     log10_c : float
+    log_c : float
+        The natural log of the threshold ``c`` (``log10_c · ln 10``).
     alpha : float
     model : str
         The selected event model.
@@ -151,6 +153,7 @@ class SpamThresholdResult(Result):
     """
 
     log10_c: float
+    log_c: float
     alpha: float
     model: str
     selected: dict
@@ -238,7 +241,7 @@ class SpamThresholdStudy(Study):
         points = {name: fits[name].curves.at(log10_c * LN10) for name in TEXT_MODELS}
         curves = {name: fits[name].curves for name in TEXT_MODELS}
         return SpamThresholdResult(
-            log10_c=log10_c, alpha=alpha, model=model,
+            log10_c=log10_c, log_c=log10_c * LN10, alpha=alpha, model=model,
             selected={name: name == model for name in TEXT_MODELS}, points=points,
             auc={n: curves[n].auc for n in TEXT_MODELS}, hist=hist, hist_top=top,
             hist_ylim=nice_ceil(1.1 * top), edges=self.edges,

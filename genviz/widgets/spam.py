@@ -44,7 +44,7 @@ def threshold_readout(state) -> str:
                    for label, fmt in measures)
     return readout_html(
         f"c = 10<sup>{state['log10_c']:.1f}</sup> = {_format_c(state['log10_c'])} &nbsp; "
-        f"(log c = {state['log10_c'] * 2.302585:.2f}), &alpha; = {state['alpha']:.3g}",
+        f"(log c = {state['log_c']:.2f}), &alpha; = {state['alpha']:.3g}",
         f"<table>{head}{rows}</table>")
 
 
@@ -98,7 +98,7 @@ def email_readout(state) -> str:
     colour = "#D55E00" if state["verdict"] == "spam" else "#0072B2"
     return readout_html(
         f"<b style='color:{colour}'>verdict: {state['verdict'].upper()}</b> "
-        f"(threshold log c = {state['log10_c'] * 2.302585:.2f})",
+        f"(threshold log c = {state['log_c']:.2f})",
         f"log-odds = b + &Sigma; words = {state['bias']:+.2f} "
         f"{state['total_words']:+.2f} = {state['log_odds']:+.2f}",
         f"P(spam | x) = {state['p_spam']:.4f}",
