@@ -69,7 +69,7 @@ lab-grader: $(STAMP) $(LAB_OVERRIDES)
 TEST_JOBS ?= auto
 PARALLEL  := -n $(TEST_JOBS) --dist loadfile
 test: $(STAMP)
-	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) --doctest-modules --nbval-lax genviz tests notebooks
+	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) --durations=25 --doctest-modules --nbval-lax genviz tests notebooks
 
 .PHONY: test-fast
 test-fast: $(STAMP)
@@ -99,10 +99,14 @@ $(BROWSER_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e ".[lab,test,browser,hub]"
 	@touch $(BROWSER_STAMP)
 
+# Two workers, one test file each at a time (servers are per worker; the latency table is merged
+# by the controller: browser_tests/conftest.py). BROWSER_JOBS=0 runs them one after another.
+BROWSER_JOBS ?= 2
 test-browser: $(BROWSER_STAMP)
 	@test -x $(CHROMIUM) || { echo "make test-browser needs Chromium at $(CHROMIUM)."; \
 		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
-	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests -v -p no:cacheprovider
+	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests -v -p no:cacheprovider \
+		-n $(BROWSER_JOBS) --dist loadfile --durations=25
 
 # Lecture mode: Voila serves notebooks/ with code hidden and widgets live, on 127.0.0.1 only.
 # No token: Voila lets a browser send only widget (comm) messages, never code to execute, and

@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import pathlib
+import pickle
 import secrets
 import subprocess
 import time
@@ -43,11 +44,39 @@ def pytest_collection_modifyitems(items):
         item.add_marker(pytest.mark.slow)
 
 
+def _worker(config) -> str | None:
+    """The pytest-xdist worker's name (``gw0``…), None in the controller or a serial run."""
+    return getattr(config, "workerinput", {}).get("workerid")
+
+
+def pytest_sessionstart(session):
+    """Once per run (the controller, never a worker): clear the last run's screenshots and
+    latency parts. ``make test-browser`` runs two workers, one test file each at a time."""
+    if _worker(session.config) is None:
+        LAYOUT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for old in [*ARTIFACTS.glob("*.png"), *LAYOUT_ARTIFACTS.glob("*.png"),
+                    *ARTIFACTS.glob("latency_part_*.pkl")]:
+            old.unlink(missing_ok=True)
+
+
+def pytest_sessionfinish(session):
+    """The controller merges the workers' latency tables into one (browser_latency.md)."""
+    if _worker(session.config) is not None:
+        return
+    parts = sorted(ARTIFACTS.glob("latency_part_*.pkl"))
+    if not parts:
+        return
+    merged = _empty_latency_table()
+    for part in parts:
+        for name, value in pickle.loads(part.read_bytes()).items():
+            merged.setdefault(name, type(value)()).update(value)
+        part.unlink()
+    _write_latency_table(merged)
+
+
 @pytest.fixture(scope="session")
 def artifacts():
     LAYOUT_ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    for old in [*ARTIFACTS.glob("*.png"), *LAYOUT_ARTIFACTS.glob("*.png")]:
-        old.unlink()
     return ARTIFACTS
 
 
@@ -103,13 +132,21 @@ def voila(artifacts):
 
 
 @pytest.fixture(scope="session")
-def latency_table(artifacts):
+def latency_table(artifacts, request):
     """Rows appended by the latency tests; written as Markdown at the end of the session.
     Keys: (notebook, explorer index, slider label); "explorers": (notebook, index) -> info;
     "drags": key -> websocket messages a drag sent; "site": key -> summary."""
-    table = {"lab": {}, "voila": {}, "site": {}, "explorers": {}, "drags": {}, "paths": {}}
+    table = _empty_latency_table()
     yield table
-    _write_latency_table(table)
+    worker = _worker(request.config)
+    if worker is None:
+        _write_latency_table(table)
+    else:  # the controller merges the parts (pytest_sessionfinish)
+        (ARTIFACTS / f"latency_part_{worker}.pkl").write_bytes(pickle.dumps(table))
+
+
+def _empty_latency_table() -> dict:
+    return {"lab": {}, "voila": {}, "site": {}, "explorers": {}, "drags": {}, "paths": {}}
 
 
 @dataclasses.dataclass

@@ -14,6 +14,7 @@ them. Both are recorded in the same kernel run, :func:`notebook_run`.)
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import importlib.util
 import json
@@ -161,20 +162,63 @@ TEACHING_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_recor
           '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
 
 
-# Both hooks in one kernel run (this module's names renamed so the two wrappers of
+# scripts/offline_controls.py's records: each explorer the notebook makes (its controls, its
+# grid's states and bytes: the run builds every grid, GENVIZ_STATES=build) and, for each
+# observation box, where each control its settings name stands (genviz.widgets.states.offline_reach).
+OFFLINE_HOOK = r'''
+import json as _gvo_json
+import genviz.widgets.states as _gvo_states
+import genviz.widgets.observations as _gvo_obsmod
+_gvo_explorers, _gvo_index, _gvo_boxes = [], {}, []
+_gvo_on_built = _gvo_states.on_built
+def _gvo_size(c):
+    try:
+        return len(c.grid_values())
+    except TypeError:
+        return None
+def _gvo_built(explorer):
+    _gvo_on_built(explorer)
+    core = explorer._core
+    controls = [{"name": n, "label": c.description, "kind": c.kind, "grid": c.grid,
+                 "positions": _gvo_size(c), "text": c.kind == "text"}
+                for n, c in core.controls.items()]
+    blob = getattr(explorer, "grid_bytes", None)
+    states = len(_gvo_states.read_grid(blob)[0]["states"]) if blob else None
+    _gvo_index[id(explorer)] = len(_gvo_explorers)
+    _gvo_explorers.append({"factory": core.factory[0].__name__, "controls": controls,
+                           "states": states, "bytes": len(blob) if blob else None})
+_gvo_states.on_built = _gvo_built
+_gvo_init = _gvo_obsmod.ObservationBox.__init__
+def _gvo_box(self, *args, **kwargs):
+    _gvo_init(self, *args, **kwargs)
+    obs, ex = self.observation, self.explorer
+    rec = {"id": self.prediction.id, "explorer": _gvo_index.get(id(ex)), "stages": {}}
+    if ex is not None and id(ex) in _gvo_index:
+        for stage in obs.stages:
+            rec["stages"][stage] = _gvo_states.offline_reach(ex, obs.setting_at(stage))
+    _gvo_boxes.append(rec)
+_gvo_obsmod.ObservationBox.__init__ = _gvo_box
+'''
+
+# The three hooks in one kernel run (this module's names renamed so the two wrappers of
 # Exercise.__init__ chain instead of calling each other): a notebook runs once for
-# tests/test_teaching.py and tests/test_practice.py, not once each.
-BOTH_HOOK = HOOK.replace("_gv_", "_gvp_") + "\n" + TEACHING_HOOK
-BOTH_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
-               '"practice": _gvp_records, '
-               '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]]}))')
+# tests/test_teaching.py, tests/test_practice.py and tests/test_offline_controls.py, not once each.
+ALL_HOOK = HOOK.replace("_gv_", "_gvp_") + "\n" + TEACHING_HOOK + "\n" + OFFLINE_HOOK
+ALL_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
+              '"practice": _gvp_records, '
+              '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]], '
+              '"offline": {"explorers": _gvo_explorers, "observations": _gvo_boxes}}))')
+#: The grids the run builds go to the site's cache (scripts/build_site.py): ``make site`` finds them.
+STATES_CACHE = ROOT / "build" / "states"
 
 
 def notebook_run(path: Path) -> dict:
-    """The notebook run once with both hooks: ``items`` (test_teaching's records), ``practice``
-    (:func:`item_records`'), ``cycles``; cached (see :func:`run_recorded`)."""
-    return run_recorded(path, BOTH_HOOK, BOTH_REPORT,
-                        items=lambda run: run["items"] + run["practice"])
+    """The notebook run once with the three hooks: ``items`` (test_teaching's records),
+    ``practice`` (:func:`item_records`'), ``cycles``, ``offline`` (scripts/offline_controls.py's);
+    cached (see :func:`run_recorded`)."""
+    return run_recorded(path, ALL_HOOK, ALL_REPORT,
+                        items=lambda run: run["items"] + run["practice"],
+                        env={"GENVIZ_STATES": "build", "GENVIZ_STATES_CACHE": str(STATES_CACHE)})
 
 
 def item_records(path: Path) -> list[dict]:
@@ -182,17 +226,26 @@ def item_records(path: Path) -> list[dict]:
     return notebook_run(path)["practice"]
 
 
-def run_recorded(path: Path, hook: str, report: str, *, items):
+def run_recorded(path: Path, hook: str, report: str, *, items, env=None):
     """Run the notebook once in a kernel (nbclient; genviz from this work tree) with ``hook`` as
     its first cell and ``report`` as its last; return the JSON the report prints after
     ``GENVIZ-RECORDS``, where ``items(run)`` lists the records whose ``ordinal`` (the how-many-th
     code cell made it) becomes ``cell`` (its index in the notebook). Cached by the hash of the
-    notebook, of genviz (the site's fingerprint) and of the hook."""
+    notebook, of genviz (the site's fingerprint) and of the hook. ``env``: more environment for
+    the kernel. Two test workers asking for the same run: the second waits for the first's."""
+    env = dict(env or {})
     key = hashlib.sha256(path.read_bytes() + _fingerprint().encode() + (hook + report).encode()
-                         ).hexdigest()[:20]
+                         + json.dumps(env, sort_keys=True).encode()).hexdigest()[:20]
     cached = CACHE / f"{path.stem}-{key}.json"
-    if cached.exists():
-        return json.loads(cached.read_text())
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{path.stem}-{key}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if cached.exists():
+            return json.loads(cached.read_text())
+        return _run(path, hook, report, items, env, cached)
+
+
+def _run(path, hook, report, items, extra_env, cached) -> dict:
     import nbformat
     from nbclient import NotebookClient
 
@@ -200,7 +253,7 @@ def run_recorded(path: Path, hook: str, report: str, *, items):
     n_cells = len(nb.cells)
     nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
     nb.cells.append(nbformat.v4.new_code_cell(report))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+    env = dict(os.environ, **extra_env, PYTHONPATH=os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(NB_DIR)}})
