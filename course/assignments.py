@@ -44,6 +44,7 @@ import math
 import re
 from typing import Callable
 
+from course.cells import is_choice, notebook, reference
 from course.variants import Draw, Variant, permute_choice, render, render_text, seed
 
 
@@ -776,8 +777,6 @@ MAX_ATTEMPTS = 200
 
 @functools.lru_cache(maxsize=16)
 def _self_study_answers(name: str) -> tuple:
-    from course.build import is_choice, reference
-
     return tuple(None if is_choice(ex) else reference(ex)
                  for ex in build_exercises(ASSIGNMENTS[name]))
 
@@ -806,8 +805,6 @@ def _release_gives_away(assignment: Assignment, var: Variant, exercises) -> bool
     within the checker's tolerance; the release must hold no passing value, so such a draw is
     taken again.)"""
     import json
-
-    from course.build import is_choice, notebook, reference
 
     text = json.dumps([c.source for c in notebook(assignment, var, exercises).cells])
     numbers = {float(t) for t in _NUMBER.findall(text)}
@@ -845,8 +842,6 @@ def variant(assignment: Assignment, student: str | None, secret: bytes | None):
     numeric answer that the self-study notebook's answer would pass, or has one that a number
     printed in the student's own release would pass.
     ``student=None`` is the notebook's own variant (the self-study data, options in order)."""
-    from course.build import is_choice
-
     if student is None:
         return Variant(assignment.name, None, dict(assignment.defaults), {}), \
             build_exercises(assignment)

@@ -50,7 +50,8 @@ import time
 import nbformat
 
 from course.assignments import ASSIGNMENTS
-from course.build import is_choice, student_notebook, write_sources
+from course.build import student_notebook, write_sources
+from course.cells import is_choice
 from course.gradebook import record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.sandbox import Limits, Sandbox, SandboxUnavailable

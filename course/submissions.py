@@ -24,7 +24,8 @@ from typing import Callable
 import nbformat
 
 from course.assignments import ASSIGNMENTS, variant
-from course.build import is_choice, literal, reference, solution_literal, student_notebook
+from course.build import student_notebook
+from course.cells import is_choice, literal, reference, solution_literal
 
 #: A string in the command line of every process a hostile submission starts: after grading,
 #: no process on the machine may carry it (tests/test_grading_hostile.py).

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from course import build as B
+from course import cells as C
 from course import grade as G
 from course.assignments import ASSIGNMENTS, WORDINGS, build_exercises, setup_namespace, variant
 from course.plain import LIMITS, NotPlain, check_answer, decode
@@ -161,7 +162,7 @@ def test_every_self_check_item_is_asked_or_left_out_with_a_reason(name):
     exercises = build_exercises(a)
     assert {ex.kind for ex in exercises} <= {"compute", "concept"}, name
     assert sum(ex.kind == "compute" for ex in exercises) >= 3, name
-    assert any(B.is_choice(ex) for ex in exercises), name
+    assert any(C.is_choice(ex) for ex in exercises), name
 
 
 def test_the_self_check_inventory_sees_a_missing_item():
@@ -209,15 +210,15 @@ def test_two_students_get_different_variants_and_neither_is_the_notebooks(name):
     again, ea2 = variant(a, "alice", SECRET)
     assert again == va
     for x, y, z in zip(ea, ea2, own):
-        if B.is_choice(x):
+        if C.is_choice(x):
             # the same options, in the student's order and (course.assignments.WORDINGS) words
             words = WORDINGS.get(z.id, {})
             assert x.options == y.options and len(x.options) == len(z.options)
             assert sorted(next(o for o in z.options if t == o or t in words.get(o, ()))
                           for t in x.options) == sorted(z.options)
             continue
-        assert B.literal(B.reference(x)) == B.literal(B.reference(y))
-        ref = B.reference(z)
+        assert C.literal(C.reference(x)) == C.literal(C.reference(y))
+        ref = C.reference(z)
         if isinstance(ref, str):
             continue  # a word or a label: few possible answers, may coincide
         assert not x.check(ref).correct, (name, x.prompt)
@@ -230,7 +231,7 @@ def test_variant_prompts_show_the_students_values():
     var, exercises = variant(a, "alice", SECRET)
     p = var.params
     assert f"sigma1 = {p['SIGMA1']}" in exercises[1].prompt
-    nb = B.notebook(a, var, exercises)
+    nb = C.notebook(a, var, exercises)
     assert f"**This notebook is for `alice`**" in nb.cells[0].source
     assert nb.metadata["genviz"]["student"] == "alice"
 
@@ -384,12 +385,12 @@ def _plain(value):
 def _probes(ex):
     """Values near and far from the reference (in and out of the tolerance), of the right form
     (a Choice: every option's letter, as written and as ``(A)``; a wrong one last)."""
-    if B.is_choice(ex):
+    if C.is_choice(ex):
         letters = [ex.label(i) for i in range(len(ex.options))]
         wrong = next(x for i, x in enumerate(letters) if i not in ex.correct)
         return letters + [f"({x.upper()})" for x in letters] + [wrong]
-    ref = B.reference(ex)
-    kind, _ = B.answer_kind(ref)
+    ref = C.reference(ex)
+    kind, _ = C.answer_kind(ref)
     if kind == "text":
         return [ref, ref.upper(), f"  {ref} ", ref + "x", "nothing"]
     if kind == "yes/no":
@@ -421,7 +422,7 @@ def test_the_graders_verdict_is_the_exercise_check(name):
             assert outcome.earned[f"test_q{i}"] == (a.questions[i - 1].points if want.correct
                                                    else 0)
         wrong = _probes(ex)[-1]
-        assert "Hint" in ex.check(_plain(wrong)).message or B.is_choice(ex)
+        assert "Hint" in ex.check(_plain(wrong)).message or C.is_choice(ex)
 
 
 def test_a_check_with_another_tolerance_would_be_caught():
@@ -429,7 +430,7 @@ def test_a_check_with_another_tolerance_would_be_caught():
     from genviz.exercises import Exercise
 
     ex = build_exercises(ASSIGNMENTS["a02_gaussian"])[1]
-    loose = Exercise("q", B.reference(ex), hint="h", solution="s", rtol=10 * ex.rtol)
+    loose = Exercise("q", C.reference(ex), hint="h", solution="s", rtol=10 * ex.rtol)
     assert any(bool(loose.check(v).correct) != bool(ex.check(v).correct) for v in _probes(ex))
 
 
@@ -472,7 +473,7 @@ def _passes(code: str, value, name: str) -> bool:
 def test_form_check_checks_the_form_never_the_value(name):
     a = ASSIGNMENTS[name]
     var, exercises = variant(a, "alice", SECRET)
-    nb = B.notebook(a, var, exercises)
+    nb = C.notebook(a, var, exercises)
     for i, ex in enumerate(exercises, 1):
         code = _cell(nb, f"test_q{i}").source
         assert "HIDDEN" not in code and "check(" not in code
@@ -483,7 +484,7 @@ def test_form_check_checks_the_form_never_the_value(name):
             exec(code, {var_name: ...})  # noqa: S102
         with pytest.raises(AssertionError, match="not defined"):
             exec(code, {})  # noqa: S102
-        kind, _ = B.answer_kind(B.reference(ex))
+        kind, _ = C.answer_kind(C.reference(ex))
         bad = [1.0, 2.0, 3.0] if kind in ("number", "array", "text", "labels") else "yes"
         assert not _passes(code, bad, var_name)
 
@@ -492,7 +493,7 @@ def test_form_check_checks_the_form_never_the_value(name):
        | st.booleans() | st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1,
                                    max_size=4))
 def test_literal_rebuilds_the_answer_exactly(answer):
-    rebuilt = eval(B.literal(answer), {"inf": math.inf})  # noqa: S307
+    rebuilt = eval(C.literal(answer), {"inf": math.inf})  # noqa: S307
     if isinstance(answer, (str, bool)):
         assert rebuilt == answer and type(rebuilt) is type(answer)
     else:
@@ -501,9 +502,9 @@ def test_literal_rebuilds_the_answer_exactly(answer):
 
 
 def test_literal_of_labels_and_matrices():
-    assert eval(B.literal(["spam", "ham"])) == ["spam", "ham"]  # noqa: S307
+    assert eval(C.literal(["spam", "ham"])) == ["spam", "ham"]  # noqa: S307
     m = np.array([[4.0, -0.3], [-0.3, 0.25]]) / 3
-    np.testing.assert_array_equal(eval(B.literal(m)), m)  # noqa: S307
+    np.testing.assert_array_equal(eval(C.literal(m)), m)  # noqa: S307
 
 
 def test_setup_runs_and_builds_the_notebook_data():
@@ -714,8 +715,8 @@ def test_a_release_that_prints_a_passing_number_is_caught():
     var, exercises = variant(a, "alice", SECRET)
     assert not _release_gives_away(a, var, exercises)
     numeric = next(ex for ex in exercises
-                   if not B.is_choice(ex) and not isinstance(B.reference(ex), str))
-    r = float(np.ravel(np.asarray(B.reference(numeric), dtype=float))[0])
+                   if not C.is_choice(ex) and not isinstance(C.reference(ex), str))
+    r = float(np.ravel(np.asarray(C.reference(numeric), dtype=float))[0])
     planted = dataclasses.replace(a, title=f"{a.title} (see {r * (1 + numeric.rtol / 2):.6g})")
     assert _release_gives_away(planted, var, exercises)
 
@@ -736,10 +737,10 @@ def test_no_release_prints_a_value_that_passes_its_own_questions(name):
         numbers = np.array([float(t) for t in _re.findall(
             r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", text)])
         for ex in exercises:
-            if B.is_choice(ex) or isinstance(B.reference(ex), str):
+            if C.is_choice(ex) or isinstance(C.reference(ex), str):
                 continue
             try:
-                values = np.ravel(np.asarray(B.reference(ex), dtype=float))
+                values = np.ravel(np.asarray(C.reference(ex), dtype=float))
             except (TypeError, ValueError):
                 continue
             for v in values:

@@ -13,7 +13,7 @@ import pytest
 
 from course import grade as G
 from course.assignments import ASSIGNMENTS, WORDINGS, build_exercises, variant
-from course.build import is_choice
+from course.cells import is_choice
 from course.variants import Draw, permute_choice, seed
 
 SECRET = bytes(range(32))

@@ -25,6 +25,7 @@ import pytest
 from grading_sandbox import need_sandbox
 
 from course import build as B
+from course import cells as C
 from course import grade as G
 from course import gradebook as GB
 from course import submissions as S
@@ -69,7 +70,7 @@ def course_root(tmp_path_factory, secret):
 
 def references(name, student, secret):
     """[(reference, rtol, atol)] of every question of ``student``'s variant."""
-    return [(B.reference(ex), ex.rtol, ex.atol) for ex in variant(ASSIGNMENTS[name], student,
+    return [(C.reference(ex), ex.rtol, ex.atol) for ex in variant(ASSIGNMENTS[name], student,
                                                                   secret)[1]]
 
 
@@ -85,7 +86,7 @@ def _distinctive(value) -> bool:
 
 
 def _scalars(ref):
-    kind, _ = B.answer_kind(ref)
+    kind, _ = C.answer_kind(ref)
     if kind in ("number", "array"):
         return [float(v) for v in np.ravel(np.asarray(ref, dtype=float))]
     return []
@@ -130,7 +131,7 @@ def test_releases_hold_no_reference_value(course_root, secret):
                 if meta["solution"] and cell.cell_type == "code":
                     assert cell.source == f"{meta['grade_id']} = ..."
                 elif meta["solution"]:
-                    assert cell.source == B.STUB
+                    assert cell.source == C.STUB
     assert checked >= 40  # the check is not vacuous
 
 
@@ -327,7 +328,7 @@ def test_right_answers_get_full_marks_and_wrong_ones_the_hint(graded_class, secr
     _, exercises = variant(ASSIGNMENTS[A], "bob", secret)
     wrong = S.wrong_answers(A, "bob", secret)
     for i, ex in enumerate(exercises, 1):
-        if B.is_choice(ex):
+        if C.is_choice(ex):
             message = str(ex.check(eval(wrong[i].rsplit(" = ", 1)[1])))  # noqa: S307
         else:
             message = ex.hint

@@ -15,6 +15,7 @@ import nbformat
 import pytest
 
 from course import build as B
+from course import cells as C
 from course import grade as G
 from course import gradebook as GB
 from course import submissions as S
@@ -393,7 +394,7 @@ def _choice_assignment():
     for name, a in ASSIGNMENTS.items():
         _, exercises = variant(a, "alice", SECRET)
         for i, ex in enumerate(exercises, 1):
-            if B.is_choice(ex):
+            if C.is_choice(ex):
                 return a, exercises, i, ex
     pytest.skip("no assignment has a choice question")
 
