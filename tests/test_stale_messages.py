@@ -11,7 +11,9 @@ cause:
 - observation box, "The explorer shows an error at this setting ...": a control moved to a
   setting the explorer draws;
 - prediction box, "Choose an option first" / "Mark the option most of the room chose": an
-  option chosen; "Write your reason first": a reason typed.
+  option chosen; "Write your reason first": a reason typed;
+- open question (genviz.widgets.practice), "Not answered yet" / "Write a little more first":
+  a text that is an attempt.
 """
 
 from __future__ import annotations
@@ -152,3 +154,23 @@ def test_typing_a_reason_clears_reason_first():
     box.reason.value = "the hill gets narrower"
     assert box.feedback.value == ""
     assert box.commit() == 2 and "Committed" in box.feedback.value
+
+
+def test_writing_an_attempt_clears_not_answered_yet():
+    from genviz.exercises.open import OpenQuestion
+    from genviz.widgets.practice import open_box
+
+    box = open_box(OpenQuestion("Would you estimate the full joint table?", "No: too many cells.",
+                                key_points={"too many cells": r"cells"}, min_words=3))
+    box.compare()  # nothing written
+    refusal = box.feedback.value
+    assert "Not answered yet" in refusal
+    box.text.value = "too many"  # not an attempt yet (two words): the refusal stays
+    assert box.feedback.value == refusal
+    box.text.value = "too many cells to fill"
+    assert box.feedback.value == "" and box.answer.value == ""  # the answer waits for Compare
+    box.compare()
+    assert "Model answer" in box.answer.value
+    kept = box.feedback.value
+    box.text.value = "too many cells to fill, and most of them empty"
+    assert box.feedback.value == kept  # the comparison is not a refusal: it stays
