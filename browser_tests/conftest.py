@@ -169,6 +169,9 @@ def _new_page(browser, viewport, record):
     page.on("console", lambda m: record["console_errors"].append(m.text)
             if m.type == "error" else None)
     page.on("pageerror", lambda e: record["page_errors"].append(str(e)))
+    # every address the page asks for (test_voila: none may leave 127.0.0.1)
+    record.setdefault("requests", [])
+    page.on("request", lambda r: record["requests"].append(r.url))
     return context, page
 
 

@@ -9,6 +9,7 @@ the first screen of each explorer as the audience sees it.
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
 from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
@@ -94,3 +95,17 @@ def test_lecture_mode_fits_the_projector(voila_nb):
 def test_voila_no_kernel_error_logged(voila_nb):
     errors = log_errors_since(ARTIFACTS / "voila.log", voila_nb.record["log_offset"])
     assert not errors, f"{voila_nb.name}: kernel errors logged:\n" + "\n---\n".join(errors)
+
+
+def test_voila_requests_stay_on_the_machine(voila_nb):
+    """No request leaves 127.0.0.1 (#37 items 5 and 6): every address the lecture page asked
+    for while it loaded, ran its cells and drew its explorers (the browser's request log, from
+    before the first byte) is on the Voila server itself; ``data:``/``blob:`` addresses fetch
+    nothing. The genviz-lecture template drops the lab template's two FontAwesome stylesheets
+    from a CDN; with them this test fails (two requests to cdn.jsdelivr.net)."""
+    asked = voila_nb.record["requests"]
+    assert asked, f"{voila_nb.name}: no request recorded (the log is not attached)"
+    away = sorted({url for url in asked
+                   if urlsplit(url).scheme not in ("data", "blob", "about")
+                   and urlsplit(url).hostname != "127.0.0.1"})
+    assert not away, f"{voila_nb.name}: requests leave the machine: {away}"

@@ -33,6 +33,11 @@ __all__ = ["ObservationBox", "observation_box", "static_observation_html"]
 
 #: what a reading recorded before the commit is told (cleared by the commit)
 COMMIT_FIRST = "Commit a prediction in the box above the explorer first: predict, then observe."
+#: what Reveal before the room's second vote is told (cleared by that vote)
+VOTES_FIRST = ("Take the room's two votes in the box above the explorer first: vote, discuss "
+               "with your neighbour, vote again.")
+#: the start of what a reading at an explorer's invalid setting is told (cleared by a valid one)
+EXPLORER_ERROR = "The explorer shows an error at this setting: set "
 
 
 class ObservationBox(widgets.VBox):
@@ -145,8 +150,9 @@ class ObservationBox(widgets.VBox):
 
     def _listen_for_commits(self) -> None:
         # a commit in the prediction box above clears "Commit a prediction ... first" here
-        # (a reading recorded too early must not leave it standing); a weak reference, so a
-        # closed or dropped box is not kept alive by the listener list
+        # (a reading recorded too early must not leave it standing), the room's second vote
+        # "Take the room's two votes ... first", a valid setting the explorer's error; weak
+        # references, so a closed or dropped box is not kept alive by the listener lists
         ref = weakref.ref(self)
 
         def on_change():
@@ -157,8 +163,16 @@ class ObservationBox(widgets.VBox):
             else:
                 box._clear_stale_message()
 
+        def on_control(_control):  # after the explorer's own refresh (observed first)
+            box = ref()
+            if box is not None and box._on_change in _LISTENERS:  # not closed
+                box._clear_stale_message()
+
         self._on_change = on_change
         _LISTENERS.append(on_change)
+        # a control moved to a valid setting clears "The explorer shows an error ..."
+        for control in getattr(self.explorer, "controls", {}).values():
+            control.observe(on_control)
 
     @property
     def record(self) -> PredictionRecord | None:
@@ -166,9 +180,14 @@ class ObservationBox(widgets.VBox):
         return _RECORDS.get(self.prediction.id)
 
     def _clear_stale_message(self) -> None:
-        """After the commit the message asking for one is wrong: clear it."""
-        record = self.record
-        if self.feedback.value == COMMIT_FIRST and record is not None and record.committed:
+        """A refusal whose cause is gone is cleared (#37 item 6): "Commit a prediction ...
+        first" once the prediction is committed, "Take the room's two votes ... first" once the
+        second vote is recorded, "The explorer shows an error ..." once it shows none."""
+        record, shown = self.record, self.feedback.value
+        if (shown == COMMIT_FIRST and record is not None and record.committed) or \
+                (shown == VOTES_FIRST and record is not None and record.vote2 is not None) or \
+                (shown.startswith(EXPLORER_ERROR)
+                 and not getattr(self.explorer, "error", None)):
             self.feedback.value = ""
 
     def close(self):
@@ -219,8 +238,8 @@ class ObservationBox(widgets.VBox):
         values, state = self._live()
         if getattr(self.explorer, "error", None):
             self.last = None
-            self.feedback.value = ("The explorer shows an error at this setting: set "
-                                   f"{html.escape(self.observation.setting_text())}.")
+            self.feedback.value = (EXPLORER_ERROR
+                                   + f"{html.escape(self.observation.setting_text())}.")
             return None
         obs = self.observation
         stage = self._stage_to_judge(values)
@@ -319,8 +338,7 @@ class ObservationBox(widgets.VBox):
         (or fold them again)."""
         record = self.record
         if show and (record is None or record.vote2 is None):
-            self.feedback.value = ("Take the room's two votes in the box above the explorer "
-                                   "first: vote, discuss with your neighbour, vote again.")
+            self.feedback.value = VOTES_FIRST
             self.button.value = False
             return
         if show:

@@ -53,9 +53,17 @@ class OpenBox(widgets.VBox):
         self.feedback = widgets.HTMLMath("")
         self.answer = widgets.HTMLMath("")
         self.button.on_click(lambda _: self.compare())
+        # "Not answered yet" / "Write a little more first" is cleared once the text is an
+        # attempt (#37 item 6: a refusal does not outlive its cause); Compare then judges it
+        self.text.observe(lambda _: self._clear_stale_message(), names="value")
         super().__init__([head, self.text, widgets.HBox([self.button]), self.feedback,
                           self.answer])
         self.add_class("genviz-open")
+
+    def _clear_stale_message(self) -> None:
+        if self.last is not None and not self.answer.value \
+                and self.question.attempted(self.text.value):
+            self.feedback.value = ""
 
     def compare(self):
         """Judge what is written: before an attempt only what to do; after it the key points

@@ -175,6 +175,13 @@ class PredictionRecord:
         return self.final in self.prediction.correct
 
 
+#: refusals of the prediction box, each cleared as soon as its cause is gone (#37 item 6): an
+#: option chosen, a reason typed -- a message must not stay beside what it asks for
+CHOOSE_FIRST = "Choose an option first, then press Commit."
+REASON_FIRST = ("Write your reason first, in one line after <b>Because</b>: why do you expect "
+                "it? Then press Commit.")
+MARK_FIRST = "Mark the option most of the room chose, then record it."
+
 _RECORDS: dict[str, PredictionRecord] = {}
 _LISTENERS: list = []
 
@@ -277,6 +284,8 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             description="Because", continuous_update=True, style={"description_width": "70px"},
             layout=widgets.Layout(width=width))
         self.feedback = widgets.HTMLMath("")
+        self.radio.observe(lambda _: self._clear_stale_message(), names="value")
+        self.reason.observe(lambda _: self._clear_stale_message(), names="value")
         self.panel = self.room_status = self.room_button = None
         self.room_round = self.pending = None
         self._room_lock = threading.Lock()
@@ -292,6 +301,14 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
         super().__init__(children)
         self.add_class("genviz-choice")
         self.add_class("genviz-prediction")
+
+    def _clear_stale_message(self) -> None:
+        """A refusal whose cause is gone (an option now chosen, a reason now typed) is cleared."""
+        chosen = self.radio.value is not None
+        typed = bool(self.reason.value.strip())
+        if (self.feedback.value in (CHOOSE_FIRST, MARK_FIRST) and chosen) or \
+                (self.feedback.value == REASON_FIRST and typed):
+            self.feedback.value = ""
 
     def select(self, i) -> None:
         """Select option ``i`` (an index, letter or text), as a click on it does."""
@@ -341,11 +358,10 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             return self.record.vote1
         line = self._reason_text(reason)
         if self.radio.value is None:
-            self.feedback.value = "Choose an option first, then press Commit."
+            self.feedback.value = CHOOSE_FIRST
             return None
         if not line:
-            self.feedback.value = ("Write your reason first, in one line after <b>Because</b>: "
-                                   "why do you expect it? Then press Commit.")
+            self.feedback.value = REASON_FIRST
             return None
         i = self.radio.value
         self.record.vote1 = i
@@ -365,7 +381,7 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
         if r.vote2 is not None:
             return r.vote2
         if self.radio.value is None:
-            self.feedback.value = "Mark the option most of the room chose, then record it."
+            self.feedback.value = MARK_FIRST
             return None
         i = self.radio.value
         line = self._reason_text(None)
