@@ -115,7 +115,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         self._cross.set_visible(r.crossing is not None)
         if r.crossing is not None:
             self._cross.set_xdata([r.crossing, r.crossing])
-        self._title.set_text(f"d = {r.d} words, {r.features}: {r.crossing_text}")
+        self._title.set_text(f"d = {r.d} words, {r.features}")
         self._dots.set_data([r.m, r.m], [r.gen_error, r.lr_error])
 
     def describe(self) -> str:

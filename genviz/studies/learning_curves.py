@@ -150,6 +150,9 @@ class VocabularyCurveResult(Result):
         :func:`genviz.studies.gda_vs_logistic_curves.crossing_size` of this setting's curves.
     crossing_text : str
         :func:`genviz.studies.vocabulary_curves.crossing_text`.
+    crossing_per_word : float
+        ``crossing / d``: training e-mails per word feature at the crossing (nan without one).
+        If logistic regression's need grew like ``d`` it would not change with ``d``.
     nb_settled, lr_settled : int
         :func:`genviz.studies.vocabulary_curves.settled_size` of each learner (``tol`` of the study).
     labels : tuple of str
@@ -171,6 +174,7 @@ class VocabularyCurveResult(Result):
     leader: str
     crossing: object
     crossing_text: str
+    crossing_per_word: float
     nb_settled: int
     lr_settled: int
     labels: tuple
@@ -247,5 +251,7 @@ class VocabularyCurveStudy(Study):
         return VocabularyCurveResult(
             int(d), features, int(m), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
             float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(m)),
-            crossing_size(c), crossing_text(c), settled_size(c, "nb", self.tol),
+            crossing_size(c), crossing_text(c),
+            float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),
+            settled_size(c, "nb", self.tol),
             settled_size(c, "lr", self.tol), self.labels)

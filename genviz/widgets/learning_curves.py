@@ -49,7 +49,9 @@ def vocabulary_curve_readout(state) -> str:
         f"d = {state['d']} words, {state['features']}; training emails m = {state['m']}",
         f"test error {gen}: {state['gen_error']:.4f}; {lr}: {state['lr_error']:.4f} "
         f"(difference {state['gap']:+.4f})",
-        f"crossing: {state['crossing_text']}",
+        f"crossing: {state['crossing_text']}"
+        + ("" if state["crossing"] is None else
+           f" (m / d = {state['crossing_per_word']:.4g} emails per word)"),
         f"settled (within 0.01 of its error with all emails) from m = {state['nb_settled']} "
         f"({gen}), m = {state['lr_settled']} ({lr})")
 
