@@ -11,7 +11,8 @@ from genviz.datasets import spam_assassin
 from genviz.model_selection import stratified_split
 from genviz.nb_vs_logistic import _two_class_order, nb_vs_logistic_curves, presence_features
 from genviz.text import bag_of_words, build_vocabulary
-from genviz.widgets.learning_curves import learning_curve_explorer
+from genviz.studies.vocabulary_curves import vocabulary_curves, word_features
+from genviz.widgets.learning_curves import learning_curve_explorer, vocabulary_curve_explorer
 
 
 @functools.lru_cache(maxsize=1)
@@ -72,8 +73,66 @@ def _ours_curves():
     nb_vs_logistic_curves(d["XTR"], d["YTR"], d["XTE"], d["YTE"], d["SIZES"], 3, rng=0)
 
 
+# -- notebook 10's investigation: the cost of one vocabulary size (both kinds of feature) -------
+def _vocabulary_case(d):
+    """vocabulary_curves at one vocabulary size d, both kinds, 9 sizes x 2 repetitions (the
+    notebook runs 5): how the precomputation grows with d. Baseline: scikit-learn's
+    MultinomialNB + LogisticRegression (lbfgs, C = 1 / l2) on the same sparse features, one
+    repetition's fits."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import MultinomialNB
+    x = data()
+    args = (x["XTR"], x["YTR"], x["XTE"], x["YTE"], x["SIZES"], 2)
+
+    def ours():
+        vocabulary_curves(*args, rng=0, vocabularies=(d,))
+
+    def sklearn():
+        y01 = (x["YTR"] == "spam").astype(int)
+        order = _two_class_order(y01, np.random.default_rng(0))
+        for kind in ("presence", "counts"):
+            F, G, _ = word_features(x["XTR"], x["XTE"], d, kind)
+            for m in x["SIZES"]:
+                rows = order[:m]
+                MultinomialNB().fit(F[rows], y01[rows]).predict(G)
+                LogisticRegression(C=1.0, max_iter=5000).fit(F[rows], y01[rows]).predict(G)
+
+    label = "all 17530" if d is None else str(d)
+    return TimingCase(f"vocabulary_curves: d = {label}, presence + counts, 9 sizes x 2 reps",
+                      ours, sklearn, baseline_name="sklearn NB + LR (lbfgs), 1 rep",
+                      repeats=3, baseline_repeats=1)
+
+
+@functools.lru_cache(maxsize=1)
+def sweep():
+    """Notebook 10's sweep as the notebook computes it (d = 30, 300, 3000; 5 repetitions)."""
+    x = data()
+    return vocabulary_curves(x["XTR"], x["YTR"], x["XTE"], x["YTE"], x["SIZES"], 5, rng=0,
+                             vocabularies=(30, 300, 3000))
+
+
+def _vocabulary_explorer_case():
+    """The investigation's explorer, and the size of its grid (every d x kind x m state)."""
+    from genviz.widgets.states import build_grid
+    v = sweep()
+    blob = build_grid(vocabulary_curve_explorer(v))
+    n = len(v.vocabularies) * len(v.kinds) * len(v.sizes)
+    moves = sweep_moves({"d": list(v.vocabularies), "features": list(v.kinds),
+                         "m": [int(s) for s in v.sizes]}, n_total=60)
+
+    def naive(**values):
+        naive_curves(values.get("m", v.sizes[-1]))
+
+    return ExplorerCase(f"vocabulary_curve_explorer (d, features, m; grid {n} states, "
+                        f"{len(blob) / 1e6:.2f} MB)", lambda: vocabulary_curve_explorer(v),
+                        moves, naive)
+
+
 CASES = [
     LazyCase("learning_curve_explorer (m; notebook 10's curves)", _explorer_case),
     TimingCase("nb_vs_logistic_curves: 9 sizes x 3 reps, 300 words (spam split)",
                _ours_curves, _sklearn_curves, baseline_name="sklearn NB + LR (lbfgs)", repeats=3),
+    *[LazyCase(f"vocabulary_curves: d = {'all 17530' if d is None else d}",
+               functools.partial(_vocabulary_case, d)) for d in (30, 300, 3000, None)],
+    LazyCase("vocabulary_curve_explorer (d, features, m)", _vocabulary_explorer_case),
 ]

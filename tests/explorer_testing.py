@@ -110,6 +110,16 @@ def _spam_curves():
                                  [10, 40, 160, X_train.shape[0]], 3, rng=0, n_words=100)
 
 
+def _spam_sweep():
+    """Notebook 10's investigation, smaller: the spam sample above, 3 sizes, 2 repetitions, two
+    vocabulary sizes and both kinds of feature."""
+    from genviz.studies.vocabulary_curves import vocabulary_curves
+
+    X_train, y_train, X_test, y_test, _, _ = _spam()
+    return vocabulary_curves(X_train, y_train, X_test, y_test, [10, 40, X_train.shape[0]], 2,
+                             rng=0, vocabularies=(30, 100))
+
+
 def _claw(n):
     from genviz.kde import sample_claw
 
@@ -169,6 +179,9 @@ def _build(name):
     if name == "learning_curve_explorer":  # notebook 10
         from genviz.widgets.learning_curves import learning_curve_explorer
         return learning_curve_explorer(_spam_curves())
+    if name == "vocabulary_curve_explorer":  # notebook 10's investigation
+        from genviz.widgets.learning_curves import vocabulary_curve_explorer
+        return vocabulary_curve_explorer(_spam_sweep())
     if name == "gaussian_explorer_contours":  # notebook 00: the 2-D view only
         return gaussian.gaussian_explorer(surface=False)
     raise KeyError(f"no branch for {name!r} in _build: {ADD_A_CASE}")
@@ -178,7 +191,8 @@ def _build(name):
 BUILDERS = ["dimensionality_explorer", "histogram_explorer", "kde_explorer", "kde2d_explorer",
             "categorical_nb_explorer", "categorical_nb_explorer_enjoysport", "discretize_explorer", "kde_nb_explorer",
             "threshold_explorer", "email_explorer", "projection_explorer",
-            "gaussian_explorer_contours", "learning_curve_explorer"]
+            "gaussian_explorer_contours", "learning_curve_explorer",
+            "vocabulary_curve_explorer"]
 
 
 def explorer_factories() -> dict:

@@ -212,10 +212,18 @@ def learning_curves():
                fmt(s["lr_error"])], dict(m=int(_spam_curves().sizes[-1]))
 
 
+def vocabulary_curves():
+    from explorer_testing import _spam_sweep
+    from genviz.plots.learning_curves import VocabularyCurveView
+    v = VocabularyCurveView(_spam_sweep(), d=30, features="counts", m=10)
+    s = v.state
+    return v, ["d = 30", "counts", "m = 10", fmt(s["gen_error"]), fmt(s["lr_error"])], dict(d=100)
+
+
 BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, gda_fit, dimensionality, histogram, kde,
             bandwidth, kde2d, knn_classification, knn_regression, projection, categorical_nb,
             categorical_nb_undefined, discretize, nb_vs_gda, kde_nb, spam_threshold, email,
-            learning_curves]
+            learning_curves, vocabulary_curves]
 
 
 def test_every_view_class_is_covered_here():

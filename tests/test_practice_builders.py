@@ -462,12 +462,65 @@ def test_the_presence_nb_weight_with_scikit_learn():
     assert q.kind == "derivation" and q.objective == "10.2"
 
 
+def _sweep(cross_small=1000, cross_large=4000):
+    """Two vocabulary sizes whose crossings are known: logistic regression clearly ahead from
+    ``cross_small`` (d = 30) and ``cross_large`` (d = 3000); counts cross one size later."""
+    from genviz.studies.vocabulary_curves import VocabularyCurves
+    sizes = np.array([10, 100, 1000, 4000])
+
+    def curves(cross):
+        ahead = sizes >= cross
+        nb = np.array([[0.20, 0.10, 0.070, 0.065], [0.21, 0.11, 0.071, 0.065]])
+        lr = np.where(ahead, nb - 0.02, nb + 0.02)
+        return NBvsLogisticCurves(sizes, nb, lr, 30, 1000)
+
+    later = {10: 100, 100: 1000, 1000: 4000, 4000: 4000}
+    return VocabularyCurves(sizes, (30, 3000), ("presence", "counts"),
+                            {(30, "presence"): curves(cross_small),
+                             (3000, "presence"): curves(cross_large),
+                             (30, "counts"): curves(later[cross_small]),
+                             (3000, "counts"): curves(later[cross_large])}, 1.0, 1.0)
+
+
+def test_the_investigation_items_read_the_sweep():
+    """Oracle: the crossings planted in the hand-built sweep, and the rule 'far less than
+    d's growth' = below its square root on the doubling grid."""
+    p = cx.predict_crossing_with_d(_sweep())
+    assert right(p) == "to a larger m, by far less than 100 times"
+    obs = p.observation
+    assert obs.stages == ("before", "after") and obs.compare == "ratio"
+    assert obs.reference(stage="before") == 1000 / 30 and obs.reference() == 4000 / 3000
+    assert obs.setting == {"d": 3000, "features": "presence"}
+    assert right(cx.predict_crossing_with_d(_sweep(1000, 1000))) == "nowhere: it stays at the same m"
+    assert right(cx.predict_crossing_with_d(_sweep(1000, 100))).startswith("to a smaller m")
+    assert right(cx.predict_crossing_with_d(_sweep(10, 4000))).startswith("to a larger m, about")
+    counts = cx.crossing_with_counts(_sweep(), sizes=(30, 3000))
+    assert counts._answer == [4000 / 30, 4000 / 3000] and counts.kind == "investigation"
+    claim = cx.log_d_claim(_sweep())
+    assert right(claim).startswith("the direction, not the rate") and claim.objective == "10.5"
+    assert right(cx.log_d_claim(_sweep(10, 4000))).startswith("the rate too")
+    # 1705 test e-mails: two standard errors of 0.0246 are 0.0075
+    full = cx.full_dictionary(0.0246, 0.0258, 0.0223, 0.0446, 1705)
+    assert right(full).startswith("only on the same features")
+    assert right(cx.full_dictionary(0.05, 0.03, 0.02, 0.04, 1705)).startswith("always")
+    assert right(cx.full_dictionary(0.03, 0.03, 0.03, 0.03, 1705)).startswith("never here")
+    assert right(cx.top_features_encode()).startswith("where the corpus came from")
+
+
 @pytest.mark.parametrize("call, error, match", [
     (lambda: cx.predict_small_and_large("curves"), TypeError, "curves must be NBvsLogisticCurves"),
     (lambda: cx.fits_in_the_experiment(0, 3), ValueError, "n_sizes must be >= 1"),
     (lambda: cx.error_in_explorer(_curves(), 50), ValueError, "m must be one of the curves' sizes"),
     (lambda: cx.error_in_explorer(_curves(), 10, "gda"), ValueError, "which must be 'nb' or 'lr'"),
     (lambda: cx.parameter_counts(0), ValueError, "n_words must be >= 1"),
+    (lambda: cx.predict_crossing_with_d("sweep"), TypeError, "sweep must be VocabularyCurves"),
+    (lambda: cx.predict_crossing_with_d(_sweep(), small=300), ValueError,
+     "small must be one of the sweep's vocabulary sizes"),
+    (lambda: cx.log_d_claim(_sweep(), large=17530), ValueError, "large must be one of"),
+    (lambda: cx.crossing_with_counts(_sweep(), sizes=(30, 300)), ValueError,
+     "sizes must be vocabulary sizes"),
+    (lambda: cx.full_dictionary(1.5, 0.1, 0.1, 0.1, 100), ValueError, "nb_error"),
+    (lambda: cx.full_dictionary(0.1, 0.1, 0.1, 0.1, 0), ValueError, "n_test"),
     (lambda: gx.rho_for_peak_ratio(100.0), ValueError, "ask for a smaller ratio"),
     (lambda: nbx.rho_for_gda_advantage(0.1, side="up"), ValueError, "side must be"),
     (lambda: nbx.rho_for_gda_advantage(2.0), ValueError, "gap must be <= 1"),

@@ -81,3 +81,31 @@ def test_a_selection_slider_maps_positions_to_its_options_and_refuses_others():
         s.from_front(3)
     with pytest.raises(ValueError, match="options must not be empty"):
         selection_slider("m", [], 1)
+
+
+def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
+    """VocabularyCurveStudy (notebook 10's investigation). Oracle: numpy on the setting's
+    repetitions, crossing_size, and the settled sizes by hand."""
+    from genviz.studies.learning_curves import VocabularyCurveStudy
+    from genviz.studies.vocabulary_curves import VocabularyCurves
+    c = _curves()
+    flat = NBvsLogisticCurves(c.sizes, c.nb_errors, c.nb_errors + 0.01, 50, 400)
+    sweep = VocabularyCurves(c.sizes, (50,), ("presence", "counts"),
+                             {(50, "presence"): c, (50, "counts"): flat}, 1.0, 1.0)
+    static = VocabularyCurveStudy(sweep, labels=("NB", "LR")).static()
+    assert static.sizes == (10, 100, 1000) and static.labels == ("NB", "LR")
+    assert static.top == pytest.approx(max((e.mean(0) + _se(e)).max() for e in
+                                           (c.nb_errors, c.lr_errors, flat.lr_errors)))
+    r = VocabularyCurveStudy(sweep)(d=50, features="presence", m=100)
+    assert r.d == 50 and r.features == "presence" and r.m == 100
+    assert r.gen_se_m == pytest.approx(_se(c.nb_errors)[1])
+    assert r.lr_se_m == pytest.approx(_se(c.lr_errors)[1])
+    # logistic regression clearly ahead only at 1000 (0.05 against 0.08, fitted once)
+    assert r.crossing == 1000 and r.crossing_text == "logistic regression clearly ahead from m = 1000"
+    # naive Bayes' means 0.22, 0.11, 0.08: within 0.01 of 0.08 only at 1000; likewise LR's
+    assert (r.nb_settled, r.lr_settled) == (1000, 1000)
+    assert r.crossing_per_word == pytest.approx(1000 / 50)
+    r = VocabularyCurveStudy(sweep, tol=0.05)(d=50, features="counts")
+    assert r.crossing is None and r.crossing_text.startswith("no crossing in range")
+    assert np.isnan(r.crossing_per_word)
+    assert (r.nb_settled, r.lr_settled) == (100, 100)

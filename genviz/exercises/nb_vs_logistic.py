@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from genviz._validation import check_int
+from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
+from genviz.studies.gda_vs_logistic_curves import crossing_size
+from genviz.studies.vocabulary_curves import VocabularyCurves, settled_size
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
            "parameter_counts",
            "smallest_m_logistic_ahead", "presence_nb_weight_derivation", "deploy_schedule",
-           "bias_or_variance"]
+           "bias_or_variance", "predict_crossing_with_d", "crossing_with_counts", "log_d_claim",
+           "full_dictionary", "top_features_encode"]
 
 
 def _check_curves(curves) -> NBvsLogisticCurves:
@@ -249,3 +252,202 @@ def bias_or_variance(curves) -> Choice:
                  2: "Logistic regression is the one still improving."},
         claims=[r"it has reached its asymptote", r"(wrong|independence) (model|assumption)[^.]{0,60}(emails|data)"],
         hint="Look at how naive Bayes' error changes between the two largest sizes.")
+
+
+# -- the investigation: vocabulary size, counts vs presence, the full dictionary -----------------
+def _check_sweep(sweep) -> VocabularyCurves:
+    if not isinstance(sweep, VocabularyCurves):
+        raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.vocabulary_curves), "
+                        f"got {type(sweep).__name__}")
+    return sweep
+
+
+def _crossing(sweep, d, kind, name="d"):
+    if (d, kind) not in sweep.curves:
+        raise ValueError(f"{name} must be one of the sweep's vocabulary sizes "
+                         f"{list(sweep.vocabularies)} (features {kind!r}), got {d!r}")
+    m = crossing_size(sweep.curves[(d, kind)])
+    if m is None:
+        raise ValueError(f"logistic regression is not clearly ahead at the largest size for "
+                         f"d = {d}, {kind}: no crossing to read")
+    return m
+
+
+def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Prediction:
+    """Before the investigation's explorer: the vocabulary grows from ``small`` to ``large``
+    words; where does the crossing go (:func:`~genviz.studies.gda_vs_logistic_curves.
+    crossing_size`)? The observation records the crossing at both sizes (their ratio)."""
+    v = _check_sweep(sweep)
+    before, after = _crossing(v, small, kind, "small"), _crossing(v, large, kind, "large")
+    growth = large / small
+    ratio = after / before
+    per_word = (before / small, after / large)
+    options = [f"to a larger m, by far less than {growth:g} times",
+               f"to a larger m, about {growth:g} times further",
+               "nowhere: it stays at the same m",
+               "to a smaller m: logistic regression wins sooner"]
+    answer = (2 if ratio == 1 else 3 if ratio < 1 else
+              0 if ratio < np.sqrt(growth) else 1)
+    return Prediction(
+        f"Ng & Jordan: naive Bayes needs a number of examples growing like log d to approach its "
+        f"asymptotic error, logistic regression one growing like d. The vocabulary now grows "
+        f"from d = {small} to d = {large} words ({kind}), {growth:g} times as many. Where does "
+        f"the crossing go (the size from which logistic regression is clearly ahead)?",
+        options, answer, id="10-crossing-with-d",
+        explanation=("More words give logistic regression more weights to fit jointly, so it "
+                     "needs more e-mails before it is ahead: the crossing moves right. But the "
+                     "bounds are worst cases, proportional to d only up to constants: on real "
+                     "text most of the added words are rare, each e-mail holds a few dozen of "
+                     "them, and the ridge keeps the rarely seen weights small, so logistic "
+                     "regression's need grows far more slowly than d. Naive Bayes' need grows "
+                     "too: more rare words are more probabilities to count, each from few "
+                     "e-mails."),
+        reasons={1: f"Does each added word cost logistic regression as many e-mails as the "
+                    f"first {small}? Most added words are rare.",
+                 2: "With more weights to fit jointly, does logistic regression need the same "
+                    "number of e-mails?",
+                 3: "Which learner has more parameters to fit jointly when d grows?"},
+        claims=[r"(bounds|bound) are worst cases"],
+        observation=Observation(
+            f"Compare the training e-mails per word at the crossing, m / d, at d = {small} with "
+            f"the same at d = {large} ({kind}): record both. If logistic regression's need grew "
+            f"like d, would it change?",
+            per_word[1], setting={"d": large, "features": kind},
+            before={"d": small, "features": kind}, expected_before=per_word[0],
+            compare="ratio", read="crossing_per_word", mention=["d"],
+            labels={"d": "d", "features": "features"},
+            what="e-mails per word at the crossing (m / d)", rtol=2e-3,
+            hint="the crossing line of the readout; the dotted line marks the crossing."))
+
+
+def crossing_with_counts(sweep, sizes=(300, 3000)) -> Exercise:
+    """Investigation: switch the features to counts; the crossing at two vocabulary sizes, as
+    ``[crossing at sizes[0], crossing at sizes[1]]`` (the largest m when there is none)."""
+    v = _check_sweep(sweep)
+    values, ms = [], []
+    for d in sizes:
+        if (d, "counts") not in v.curves:
+            raise ValueError(f"sizes must be vocabulary sizes of the sweep with counts "
+                             f"{list(v.vocabularies)}, got {d!r}")
+        m = crossing_size(v.curves[(d, "counts")])
+        ms.append(int(v.sizes[-1]) if m is None else m)
+        values.append(ms[-1] / d)
+    a, b = sizes
+    return Exercise(
+        f"Investigate with the explorer: switch the features to counts. How many training "
+        f"e-mails per word (m / d) does logistic regression need to be clearly ahead, at "
+        f"d = {a} and at d = {b}? Answer [at d = {a}, at d = {b}]; where it is clearly ahead "
+        f"only with all the training e-mails, use that m.",
+        values,
+        hint="Set the drop-downs, then read the crossing line of the readout (m / d).",
+        solution=(rf"With counts, $m = {ms[0]}$ at $d = {a}$ ({values[0]:.4g} per word) and "
+                  rf"$m = {ms[1]}$ at $d = {b}$ ({values[1]:.4g} per word). Compare presence: a word repeated ten times in one e-mail is "
+                  rf"ten pieces of evidence to naive Bayes' counts, and a feature of scale 10 "
+                  rf"to logistic regression, whose ridge then constrains it differently."),
+        kind="investigation", atol=0.0, rtol=2e-3, objective="10.5")
+
+
+def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
+    """What the investigation says about the log d vs d claim: read from the crossing's growth
+    and both learners' settled sizes (:func:`genviz.studies.vocabulary_curves.settled_size`)."""
+    v = _check_sweep(sweep)
+    before, after = _crossing(v, small, kind, "small"), _crossing(v, large, kind, "large")
+    nb = [settled_size(v.curves[(d, kind)], "nb") for d in (small, large)]
+    lr = [settled_size(v.curves[(d, kind)], "lr") for d in (small, large)]
+    growth = large / small
+    options = [f"the direction, not the rate: it moves right, far less than {growth:g} times",
+               f"the rate too: the crossing moves about {growth:g} times further right",
+               "neither: the crossing stays where it was when d grows",
+               "the opposite: naive Bayes needs more e-mails than logistic regression, and "
+               "more so as d grows"]
+    ratio = after / before
+    answer = 2 if ratio == 1 else 1 if ratio >= np.sqrt(growth) else 0 if ratio > 1 else 3
+    return Choice(
+        f"Test the claim with the explorer: set d = {small} and d = {large} ({kind}) and read "
+        f"the crossing and where each learner settles (within 0.01 of its error with all the "
+        f"training e-mails). What does this experiment support of Ng & Jordan's claim?",
+        options, answer, id="10-log-d-claim", kind="investigation", objective="10.5",
+        explanation=(f"The crossing goes from m = {before} to m = {after} (×{ratio:.3g}) while d "
+                     f"grows ×{growth:g}; naive Bayes settles from m = {nb[0]} to {nb[1]}, "
+                     f"logistic regression from m = {lr[0]} to {lr[1]}. The sizes are a "
+                     f"doubling grid and stop at {int(v.sizes[-1])} e-mails, so a rate cannot "
+                     f"be read off closely; what the grid shows is that logistic regression "
+                     f"needs more e-mails as d grows and that the growth is far below "
+                     f"proportional. Ng & Jordan's results are upper bounds: on sparse text, "
+                     f"with a ridge, the number of examples logistic regression needs grows with "
+                     f"the words that actually matter, not with every word."),
+        reasons={1: "Compare the crossing's ratio with the ratio of the vocabulary sizes.",
+                 2: "Read the crossing line at both sizes.",
+                 3: "At which sizes is naive Bayes ahead?"},
+        claims=[r"growth is far below proportional"],
+        hint="Record the crossing at both vocabulary sizes and divide.")
+
+
+def full_dictionary(nb_error, lr_error_counts, lr_error_presence, lr_error_300,
+                    n_test) -> Choice:
+    """The ending: notebook 7's full-dictionary naive Bayes against logistic regression on the
+    same ``n_test`` test e-mails; when do the weaker assumptions win? The right option is read
+    from the errors (``nb_error`` of notebook 7's filter; logistic regression on every word,
+    counts and presence; and on notebook 10's 300 words), two errors counting as equal within
+    two standard errors of a test error, :math:`2\\sqrt{p(1-p)/n_{test}}`."""
+    errs = [check_scalar(e, n, low=0.0, high=1.0) for e, n in (
+        (nb_error, "nb_error"), (lr_error_counts, "lr_error_counts"),
+        (lr_error_presence, "lr_error_presence"), (lr_error_300, "lr_error_300"))]
+    n_test = check_int(n_test, "n_test", low=1)
+    nb, lrc, lrp, lr300 = errs
+    margin = 2 * np.sqrt(nb * (1 - nb) / n_test)
+    options = ["only on the same features: on every word, naive Bayes is about as good",
+               "always: logistic regression beats naive Bayes on every set of features we "
+               "tried",
+               "never here: naive Bayes is ahead on 300 words too",
+               "only with counts, never with presence features"]
+    best_lr = min(lrc, lrp)
+    answer = 1 if best_lr < nb - margin else 0 if lr300 > nb + margin else 2
+    return Choice(
+        "Notebook 7's filter (multinomial naive Bayes on the counts of every word of the "
+        "dictionary) and logistic regression on every word are scored on the same test e-mails "
+        "as above. 'With much data, take the weaker assumptions': when does this hold here?",
+        options, answer, id="10-full-dictionary", objective="10.4",
+        explanation=(f"On all the training e-mails: naive Bayes on every word (counts) "
+                     f"{nb:.4f}; logistic regression on every word {lrc:.4f} (counts) and "
+                     f"{lrp:.4f} (presence), on 300 words {lr300:.4f}. A test error on "
+                     f"{n_test} e-mails has a standard error of about {margin / 2:.4f}, so the "
+                     f"three errors on every word are within two of them: on the whole "
+                     f"dictionary the two learners are about as good, and naive Bayes there is "
+                     f"far better than logistic regression restricted to 300 words. Logistic "
+                     f"regression wins the fair comparison on the same 300 words; the weaker "
+                     f"assumptions win when the data outnumber the parameters they must fit "
+                     f"(m against d), and the choice of features can matter more than the "
+                     f"choice of learner."),
+        reasons={1: "Compare the errors on every word with a test error's standard error.",
+                 2: "Which learner is ahead at m = all on the 300 words (the table above)?",
+                 3: "Compare logistic regression's two errors on every word with naive Bayes'."},
+        claims=[r"on the whole dictionary the two learners are about as good"],
+        hint="Put the four errors side by side: which comparisons use the same features?")
+
+
+def top_features_encode() -> Choice:
+    """Open the box of the top features: what do http, com, listinfo, mailman, listmaster,
+    maintainer encode? (The ham of the SpamAssassin corpus is largely mailing-list mail.)"""
+    return Choice(
+        "The most frequent features are http, com, www, list, listinfo, mailman; among logistic "
+        "regression's strongest are listmaster, maintainer and remove. What do they encode?",
+        ["where the corpus came from (mailing-list footers), not what spam says",
+         "the vocabulary of spam itself, which would carry over to any inbox it filters",
+         "stop words that the tokenizer should have removed before fitting",
+         "random noise: with 300 features some weights are large by chance"],
+        0, id="10-top-features", objective="10.4",
+        explanation=("Much of the corpus' ham was collected from mailing lists, whose footers "
+                     "carry listinfo, mailman and the list's URL; its spam often came through "
+                     "lists too ('the listmaster', 'to be removed'). These words tell the two "
+                     "collections apart, not spam from ham: a filter trained here learns the "
+                     "corpus' sources, and on a personal inbox without lists its test error "
+                     "would be higher than the split says. Held-out e-mails from the same "
+                     "collection cannot show this; data from the place of use can."),
+        reasons={1: "Would listinfo or mailman appear in an e-mail sent to you directly?",
+                 2: "They are frequent, but the learners weight them strongly: they separate "
+                    "the classes.",
+                 3: "They are among the most frequent words and keep their rank on every "
+                    "training set."},
+        claims=[r"learns the corpus' sources"],
+        hint="Think of how the SpamAssassin corpus was collected.")

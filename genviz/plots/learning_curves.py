@@ -8,11 +8,14 @@ standard errors, and who is ahead at the chosen size.
 
 from __future__ import annotations
 
+from matplotlib.collections import LineCollection
+
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.style import PALETTE, explorer_figsize
-from genviz.studies.learning_curves import LearningCurveResult, LearningCurveStudy
+from genviz.studies.learning_curves import (LearningCurveResult, LearningCurveStudy,
+                                            VocabularyCurveResult, VocabularyCurveStudy)
 
-__all__ = ["LearningCurveView"]
+__all__ = ["LearningCurveView", "VocabularyCurveView"]
 
 
 class LearningCurveView(View, study=LearningCurveStudy):
@@ -64,3 +67,64 @@ class LearningCurveView(View, study=LearningCurveStudy):
                 f"the number of training emails m from {self.sizes[0]} to {self.sizes[-1]} "
                 f"(log scale), with error bars. At m = {s['m']}, marked: {self.labels[0]} "
                 f"{fmt(s['gen_error'])}, {self.labels[1]} {fmt(s['lr_error'])}; {ahead}.")
+
+
+class VocabularyCurveView(View, study=VocabularyCurveStudy):
+    """Notebook 10's investigation: both learning curves at a vocabulary size ``d`` and feature
+    kind (``features``), with a marker at ``m``; the curves are redrawn when ``d`` or
+    ``features`` change (every setting precomputed by
+    :func:`genviz.studies.vocabulary_curves.vocabulary_curves`). ``state`` is a
+    :class:`~genviz.studies.learning_curves.VocabularyCurveResult`."""
+
+    def __init__(self, sweep, *, d=None, features=None, m=None, tol=0.01,
+                 labels=("naive Bayes", "logistic regression"), figsize=None):
+        static = self.use_study(sweep, tol=tol, labels=labels)
+        self.sizes, self.labels = list(static.sizes), static.labels
+        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 4.2)))
+        ax = self.ax = self.fig.add_subplot(1, 1, 1)
+        self._lines, self._bars = {}, {}
+        for key, label, marker, colour in (("gen", self.labels[0], "o", PALETTE["green"]),
+                                           ("lr", self.labels[1], "s", PALETTE["purple"])):
+            (self._lines[key],) = ax.plot([], [], marker=marker, ms=5, color=colour, label=label)
+            self._bars[key] = ax.add_collection(LineCollection([], colors=colour, lw=1.2))
+            self.animate(self._lines[key], self._bars[key])
+        ax.set_xscale("log")
+        ax.set_xlim(self.sizes[0] / 1.3, self.sizes[-1] * 1.3)
+        ax.set_ylim(0, static.top * 1.05)
+        ax.set_xlabel("training emails m (log scale)")
+        ax.set_ylabel("test error")
+        ax.grid(alpha=0.3, which="both")
+        ax.legend(loc="upper right", fontsize="small")
+        self._cursor = self.animate(ax.axvline(self.sizes[0], color=PALETTE["black"], ls="--",
+                                               lw=1.2))
+        self._cross = self.animate(ax.axvline(self.sizes[0], color=PALETTE["vermillion"],
+                                              ls=":", lw=1.5))
+        self._title = self.animate(ax.set_title("", fontsize="medium"))
+        (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
+        self.animate(self._dots)
+        params = {k: v for k, v in (("d", d), ("features", features), ("m", m)) if v is not None}
+        self.update(**params)
+        self.finish_layout()
+
+    def paint(self, r: VocabularyCurveResult, changed) -> None:
+        for key, mean, se in (("gen", r.gen_mean, r.gen_se), ("lr", r.lr_mean, r.lr_se)):
+            self._lines[key].set_data(self.sizes, mean)
+            self._bars[key].set_segments([[(s, a - e), (s, a + e)]
+                                          for s, a, e in zip(self.sizes, mean, se)])
+        self._cursor.set_xdata([r.m, r.m])
+        self._cross.set_visible(r.crossing is not None)
+        if r.crossing is not None:
+            self._cross.set_xdata([r.crossing, r.crossing])
+        self._title.set_text(f"d = {r.d} words, {r.features}")
+        self._dots.set_data([r.m, r.m], [r.gen_error, r.lr_error])
+
+    def describe(self) -> str:
+        """Alt text from the state: the setting, both errors at the marked size, the crossing."""
+        s = self.state
+        ahead = {"nb": f"{self.labels[0]} ahead", "lr": f"{self.labels[1]} ahead",
+                 "tie": "neither clearly ahead"}[s["leader"]]
+        return (f"Learning curves with d = {s['d']} word features ({s['features']}): test error "
+                f"of {self.labels[0]} and {self.labels[1]} against the number of training emails "
+                f"m from {self.sizes[0]} to {self.sizes[-1]} (log scale), with error bars. At "
+                f"m = {s['m']}, marked: {self.labels[0]} {fmt(s['gen_error'])}, {self.labels[1]} "
+                f"{fmt(s['lr_error'])}; {ahead}. {s['crossing_text'].capitalize()}.")

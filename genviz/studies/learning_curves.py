@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from genviz._validation import check_scalar
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader
+from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies._base import Result, Study
+from genviz.studies.vocabulary_curves import VocabularyCurves, crossing_text, settled_size
 
-__all__ = ["LearningCurveStatic", "LearningCurveResult", "LearningCurveStudy"]
+__all__ = ["LearningCurveStatic", "LearningCurveResult", "LearningCurveStudy",
+           "VocabularyCurveStatic", "VocabularyCurveResult", "VocabularyCurveStudy"]
 
 
 class LearningCurveStatic(Result):
@@ -119,3 +123,135 @@ class LearningCurveStudy(Study):
         return LearningCurveResult(m, list(self.sizes), g, float(s.gen_se[j]), lr,
                                    float(s.lr_se[j]), g - lr, leader(self.curves, m),
                                    self.labels)
+
+
+# -- notebook 10's investigation: the vocabulary size d and the kind of features --------------
+class VocabularyCurveResult(Result):
+    """Result of :class:`VocabularyCurveStudy` at one setting.
+
+    Attributes
+    ----------
+    d : int
+        The vocabulary size (number of word features).
+    features : str
+        ``"presence"`` or ``"counts"``.
+    m : int
+        The marked training-set size.
+    sizes : list of int
+    gen_mean, gen_se, lr_mean, lr_se : ndarray of shape (n_sizes,)
+        Both curves at this setting (mean test error and standard error per size).
+    gen_error, gen_se_m, lr_error, lr_se_m : float
+        Both learners' mean test error and standard error at ``m``.
+    gap : float
+        ``gen_error - lr_error``.
+    leader : str
+        ``"nb"``, ``"lr"`` or ``"tie"`` at ``m`` (:func:`genviz.nb_vs_logistic.leader`).
+    crossing : int or None
+        :func:`genviz.studies.gda_vs_logistic_curves.crossing_size` of this setting's curves.
+    crossing_text : str
+        :func:`genviz.studies.vocabulary_curves.crossing_text`.
+    crossing_per_word : float
+        ``crossing / d``: training e-mails per word feature at the crossing (nan without one).
+        If logistic regression's need grew like ``d`` it would not change with ``d``.
+    nb_settled, lr_settled : int
+        :func:`genviz.studies.vocabulary_curves.settled_size` of each learner (``tol`` of the study).
+    labels : tuple of str
+    """
+
+    d: int
+    features: str
+    m: int
+    sizes: list
+    gen_mean: np.ndarray
+    gen_se: np.ndarray
+    lr_mean: np.ndarray
+    lr_se: np.ndarray
+    gen_error: float
+    gen_se_m: float
+    lr_error: float
+    lr_se_m: float
+    gap: float
+    leader: str
+    crossing: object
+    crossing_text: str
+    crossing_per_word: float
+    nb_settled: int
+    lr_settled: int
+    labels: tuple
+
+
+class VocabularyCurveStatic(Result):
+    """What the investigation's figure draws once: the sizes, the largest error of any setting
+    (the y-axis) and the learners' names.
+
+    Attributes
+    ----------
+    sizes : tuple of int
+    top : float
+        The largest mean + standard error over every setting and size.
+    labels : tuple of str
+    """
+
+    sizes: tuple
+    top: float
+    labels: tuple
+
+
+class VocabularyCurveStudy(Study):
+    """Learning curves at a chosen vocabulary size ``d`` and feature kind, read at size ``m``.
+
+    Parameters
+    ----------
+    sweep : genviz.studies.vocabulary_curves.VocabularyCurves
+        From :func:`genviz.studies.vocabulary_curves.vocabulary_curves`: every setting precomputed, so a
+        move fits nothing.
+    tol : float, default 0.01
+        For the settled sizes (:func:`genviz.studies.vocabulary_curves.settled_size`).
+    labels : pair of str
+    """
+
+    def __init__(self, sweep, *, tol=0.01, labels=("naive Bayes", "logistic regression")):
+
+        if not isinstance(sweep, VocabularyCurves):
+            raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.vocabulary_curves), got "
+                            f"{type(sweep).__name__}")
+        self.sweep, self.tol = sweep, check_scalar(tol, "tol", low=0.0)
+        self.labels = tuple(labels)
+        self.sizes = [int(s) for s in sweep.sizes]
+        top = max(float(np.max(c.mean_se(w)[0] + c.mean_se(w)[1]))
+                  for c in sweep.curves.values() for w in ("nb", "lr"))
+        self._static = VocabularyCurveStatic(tuple(self.sizes), top, self.labels)
+
+    def parameter_names(self) -> tuple:
+        return ("d", "features", "m")
+
+    def defaults(self) -> dict:
+        return {"d": self.sweep.vocabularies[0], "features": self.sweep.kinds[0],
+                "m": self.sizes[-1]}
+
+    def static(self) -> VocabularyCurveStatic:
+        return self._static
+
+    def __call__(self, *, d=None, features=None, m=None) -> VocabularyCurveResult:
+
+        p = self.defaults()
+        d = p["d"] if d is None else d
+        features = p["features"] if features is None else features
+        m = p["m"] if m is None else m
+        if isinstance(d, bool) or d not in self.sweep.vocabularies:
+            raise ValueError(f"d must be one of {list(self.sweep.vocabularies)}, got {d!r}")
+        if features not in self.sweep.kinds:
+            raise ValueError(f"features must be one of {list(self.sweep.kinds)}, got "
+                             f"{features!r}")
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or int(m) not in self.sizes:
+            raise ValueError(f"m must be one of the curves' sizes {self.sizes}, got {m!r}")
+        c = self.sweep.curves[(int(d), features)]
+        (g, gs), (lr, ls) = c.mean_se("nb"), c.mean_se("lr")
+        j = self.sizes.index(int(m))
+        return VocabularyCurveResult(
+            int(d), features, int(m), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
+            float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(m)),
+            crossing_size(c), crossing_text(c),
+            float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),
+            settled_size(c, "nb", self.tol),
+            settled_size(c, "lr", self.tol), self.labels)

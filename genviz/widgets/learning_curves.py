@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from genviz.plots.learning_curves import LearningCurveView
-from genviz.widgets._base import Explorer, explorer_factory, readout_html, selection_slider
+from genviz.plots.learning_curves import LearningCurveView, VocabularyCurveView
+from genviz.widgets._base import (Explorer, dropdown, explorer_factory, readout_html,
+                                  selection_slider)
 
-__all__ = ["learning_curve_explorer", "learning_curve_readout"]
+__all__ = ["learning_curve_explorer", "learning_curve_readout", "vocabulary_curve_explorer",
+           "vocabulary_curve_readout"]
 
 
 def learning_curve_readout(state) -> str:
@@ -37,3 +39,35 @@ def learning_curve_explorer(curves, m=None, *,
     controls = {"m": selection_slider("m", view.sizes, view.params["m"], grid=True)}
     return Explorer(view, controls, learning_curve_readout,
                     title="Learning curves: naive Bayes against logistic regression")
+
+
+def vocabulary_curve_readout(state) -> str:
+    """HTML: the setting, both errors at ``m``, the crossing and how many e-mails each learner
+    needs to come within the study's tolerance of its error on all the training e-mails."""
+    gen, lr = state["labels"]
+    return readout_html(
+        f"d = {state['d']} words, {state['features']}; training emails m = {state['m']}",
+        f"test error {gen}: {state['gen_error']:.4f}; {lr}: {state['lr_error']:.4f} "
+        f"(difference {state['gap']:+.4f})",
+        f"crossing: {state['crossing_text']}"
+        + ("" if state["crossing"] is None else
+           f" (m / d = {state['crossing_per_word']:.4g} emails per word)"),
+        f"settled (within 0.01 of its error with all emails) from m = {state['nb_settled']} "
+        f"({gen}), m = {state['lr_settled']} ({lr})")
+
+
+@explorer_factory
+def vocabulary_curve_explorer(sweep, *, d=None, features=None, m=None,
+                              labels=("naive Bayes", "logistic regression")) -> Explorer:
+    """Notebook 10's investigation: drop-downs for the vocabulary size ``d`` and the kind of
+    features, a slider over the sizes ``m``, all gridded (every setting is precomputed by
+    :func:`genviz.studies.vocabulary_curves.vocabulary_curves`, so the explorer moves without
+    a kernel); the readout gives the crossing and each learner's settled size."""
+    view = VocabularyCurveView(sweep, d=d, features=features, m=m, labels=labels)
+    p = view.params
+    controls = {"d": dropdown("vocabulary d", [(str(v), v) for v in sweep.vocabularies],
+                              p["d"], grid=True),
+                "features": dropdown("features", list(sweep.kinds), p["features"], grid=True),
+                "m": selection_slider("m", view.sizes, p["m"], grid=True)}
+    return Explorer(view, controls, vocabulary_curve_readout,
+                    title="Learning curves by vocabulary size and kind of feature")
