@@ -1,6 +1,5 @@
 """Exercises for notebook 10 (the capstone: naive Bayes against logistic regression on the spam
-split, Ng & Jordan's experiment). Each function takes the notebook's own curves or data; the
-right option or value is computed with :mod:`genviz.nb_vs_logistic`."""
+split, Ng & Jordan's experiment), each computed from the notebook's own curves or data."""
 
 from __future__ import annotations
 
@@ -14,10 +13,9 @@ from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies.vocabulary_curves import VocabularyCurves, settled_size
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
-           "parameter_counts",
-           "smallest_m_logistic_ahead", "presence_nb_weight_derivation", "deploy_schedule",
-           "bias_or_variance", "predict_crossing_with_d", "crossing_with_counts", "log_d_claim",
-           "full_dictionary", "top_features_encode"]
+           "parameter_counts", "smallest_m_logistic_ahead", "presence_nb_weight_derivation",
+           "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
+           "crossing_with_counts", "log_d_claim", "full_dictionary", "top_features_encode"]
 
 
 def _check_curves(curves) -> NBvsLogisticCurves:
@@ -27,9 +25,8 @@ def _check_curves(curves) -> NBvsLogisticCurves:
 
 
 def predict_small_and_large(curves) -> Prediction:
-    """Before the learning-curve explorer: who is ahead at the smallest and at the largest
-    training set? Read from the curves with :func:`genviz.nb_vs_logistic.leader`. The
-    observation: naive Bayes' test error minus logistic regression's at the smallest size."""
+    """Who is ahead at the smallest and at the largest training set (:func:`genviz.nb_vs_logistic.
+    leader`)? Observed: naive Bayes' test error minus logistic regression's at the smallest."""
     c = _check_curves(curves)
     small, large = int(c.sizes[0]), int(c.sizes[-1])
     lead = (leader(c, small), leader(c, large))
