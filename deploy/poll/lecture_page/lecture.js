@@ -10,16 +10,25 @@
                      2: "Vote 2 is open: after discussing, choose again (you can change it until it closes).",
                      observation: "What did the explorer show? Choose what you saw." };
 
-  function api(path, options) {
+  // ``retries``: how often a 503 ("the hub could not check the login; try again": a busy hub)
+  // is tried again, after 0.5, 1, 2 s. A vote may be: sending it twice counts it once.
+  function api(path, options, retries) {
     options = options || {};
     options.headers = Object.assign({ "X-XSRFToken": XSRF }, options.headers || {});
     options.credentials = "same-origin";
-    return fetch(BASE + path, options).then(function (r) {
-      return r.json().catch(function () { return {}; }).then(function (body) {
-        if (!r.ok) { var e = new Error(body.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
-        return body;
+    var attempt = function (left, delay) {
+      return fetch(BASE + path, options).then(function (r) {
+        if (r.status === 503 && left > 0) {
+          return new Promise(function (ok) { setTimeout(ok, delay); })
+            .then(function () { return attempt(left - 1, delay * 2); });
+        }
+        return r.json().catch(function () { return {}; }).then(function (body) {
+          if (!r.ok) { var e = new Error(body.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
+          return body;
+        });
       });
-    });
+    };
+    return attempt(retries || 0, 500);
   }
 
   function say(text, error) {
@@ -153,7 +162,7 @@
     sending = true;
     say("Sending…");
     api("vote", { method: "POST", headers: { "Content-Type": "application/json" },
-                  body: JSON.stringify({ question: q.id, round: rnd, option: option }) })
+                  body: JSON.stringify({ question: q.id, round: rnd, option: option }) }, 3)
       .then(function (answer) {
         q.mine[String(answer.round)] = answer.option;
         sending = false;
