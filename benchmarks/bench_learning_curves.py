@@ -11,7 +11,7 @@ from genviz.datasets import spam_assassin
 from genviz.model_selection import stratified_split
 from genviz.nb_vs_logistic import _two_class_order, nb_vs_logistic_curves, presence_features
 from genviz.text import bag_of_words, build_vocabulary
-from genviz.studies.vocabulary_curves import vocabulary_curves, word_features
+from genviz.studies.learning_curves_vocabulary import vocabulary_curves, word_features
 from genviz.widgets.learning_curves import learning_curve_explorer, vocabulary_curve_explorer
 
 

@@ -113,7 +113,7 @@ def _spam_curves():
 def _spam_sweep():
     """Notebook 10's investigation, smaller: the spam sample above, 3 sizes, 2 repetitions, two
     vocabulary sizes and both kinds of feature."""
-    from genviz.studies.vocabulary_curves import vocabulary_curves
+    from genviz.studies.learning_curves_vocabulary import vocabulary_curves
 
     X_train, y_train, X_test, y_test, _, _ = _spam()
     return vocabulary_curves(X_train, y_train, X_test, y_test, [10, 40, X_train.shape[0]], 2,

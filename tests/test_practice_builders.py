@@ -465,7 +465,7 @@ def test_the_presence_nb_weight_with_scikit_learn():
 def _sweep(cross_small=1000, cross_large=4000):
     """Two vocabulary sizes whose crossings are known: logistic regression clearly ahead from
     ``cross_small`` (d = 30) and ``cross_large`` (d = 3000); counts cross one size later."""
-    from genviz.studies.vocabulary_curves import VocabularyCurves
+    from genviz.studies.learning_curves_vocabulary import VocabularyCurves
     sizes = np.array([10, 100, 1000, 4000])
 
     def curves(cross):

@@ -87,7 +87,7 @@ def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
     """VocabularyCurveStudy (notebook 10's investigation). Oracle: numpy on the setting's
     repetitions, crossing_size, and the settled sizes by hand."""
     from genviz.studies.learning_curves import VocabularyCurveStudy
-    from genviz.studies.vocabulary_curves import VocabularyCurves
+    from genviz.studies.learning_curves_vocabulary import VocabularyCurves
     c = _curves()
     flat = NBvsLogisticCurves(c.sizes, c.nb_errors, c.nb_errors + 0.01, 50, 400)
     sweep = VocabularyCurves(c.sizes, (50,), ("presence", "counts"),
@@ -100,6 +100,13 @@ def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
     assert r.d == 50 and r.features == "presence" and r.m == 100
     assert r.gen_se_m == pytest.approx(_se(c.nb_errors)[1])
     assert r.lr_se_m == pytest.approx(_se(c.lr_errors)[1])
+    # the error bars the figure draws: mean ± standard error per size (numpy's, above)
+    for key, errors in (("gen", c.nb_errors), ("lr", c.lr_errors)):
+        mean, se = np.mean(errors, axis=0), _se(errors)
+        assert len(r.bars[key]) == len(r.sizes)
+        for (lo, hi), s_, a, e in zip(r.bars[key], r.sizes, mean, se):
+            assert lo[0] == hi[0] == s_ and lo[1] == pytest.approx(a - e)
+            assert hi[1] == pytest.approx(a + e)
     # logistic regression clearly ahead only at 1000 (0.05 against 0.08, fitted once)
     assert r.crossing == 1000 and r.crossing_text == "logistic regression clearly ahead from m = 1000"
     # naive Bayes' means 0.22, 0.11, 0.08: within 0.01 of 0.08 only at 1000; likewise LR's

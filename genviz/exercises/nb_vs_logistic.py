@@ -10,7 +10,7 @@ from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Predic
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.studies.gda_vs_logistic_curves import crossing_size
-from genviz.studies.vocabulary_curves import VocabularyCurves, settled_size
+from genviz.studies.learning_curves_vocabulary import VocabularyCurves, settled_size
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
            "parameter_counts", "smallest_m_logistic_ahead", "presence_nb_weight_derivation",
@@ -254,7 +254,7 @@ def bias_or_variance(curves) -> Choice:
 # -- the investigation: vocabulary size, counts vs presence, the full dictionary -----------------
 def _check_sweep(sweep) -> VocabularyCurves:
     if not isinstance(sweep, VocabularyCurves):
-        raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.vocabulary_curves), "
+        raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.learning_curves_vocabulary), "
                         f"got {type(sweep).__name__}")
     return sweep
 
@@ -346,7 +346,7 @@ def crossing_with_counts(sweep, sizes=(300, 3000)) -> Exercise:
 
 def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
     """What the investigation says about the log d vs d claim: read from the crossing's growth
-    and both learners' settled sizes (:func:`genviz.studies.vocabulary_curves.settled_size`)."""
+    and both learners' settled sizes (:func:`genviz.studies.learning_curves_vocabulary.settled_size`)."""
     v = _check_sweep(sweep)
     before, after = _crossing(v, small, kind, "small"), _crossing(v, large, kind, "large")
     nb = [settled_size(v.curves[(d, kind)], "nb") for d in (small, large)]

@@ -73,7 +73,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
     """Notebook 10's investigation: both learning curves at a vocabulary size ``d`` and feature
     kind (``features``), with a marker at ``m``; the curves are redrawn when ``d`` or
     ``features`` change (every setting precomputed by
-    :func:`genviz.studies.vocabulary_curves.vocabulary_curves`). ``state`` is a
+    :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`). ``state`` is a
     :class:`~genviz.studies.learning_curves.VocabularyCurveResult`."""
 
     def __init__(self, sweep, *, d=None, features=None, m=None, tol=0.01,
@@ -107,10 +107,9 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         self.finish_layout()
 
     def paint(self, r: VocabularyCurveResult, changed) -> None:
-        for key, mean, se in (("gen", r.gen_mean, r.gen_se), ("lr", r.lr_mean, r.lr_se)):
+        for key, mean in (("gen", r.gen_mean), ("lr", r.lr_mean)):
             self._lines[key].set_data(self.sizes, mean)
-            self._bars[key].set_segments([[(s, a - e), (s, a + e)]
-                                          for s, a, e in zip(self.sizes, mean, se)])
+            self._bars[key].set_segments(r.bars[key])
         self._cursor.set_xdata([r.m, r.m])
         self._cross.set_visible(r.crossing is not None)
         if r.crossing is not None:

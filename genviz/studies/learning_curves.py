@@ -12,7 +12,7 @@ from genviz._validation import check_scalar
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader
 from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies._base import Result, Study
-from genviz.studies.vocabulary_curves import VocabularyCurves, crossing_text, settled_size
+from genviz.studies.learning_curves_vocabulary import VocabularyCurves, crossing_text, settled_size
 
 __all__ = ["LearningCurveStatic", "LearningCurveResult", "LearningCurveStudy",
            "VocabularyCurveStatic", "VocabularyCurveResult", "VocabularyCurveStudy"]
@@ -149,13 +149,16 @@ class VocabularyCurveResult(Result):
     crossing : int or None
         :func:`genviz.studies.gda_vs_logistic_curves.crossing_size` of this setting's curves.
     crossing_text : str
-        :func:`genviz.studies.vocabulary_curves.crossing_text`.
+        :func:`genviz.studies.learning_curves_vocabulary.crossing_text`.
     crossing_per_word : float
         ``crossing / d``: training e-mails per word feature at the crossing (nan without one).
         If logistic regression's need grew like ``d`` it would not change with ``d``.
     nb_settled, lr_settled : int
-        :func:`genviz.studies.vocabulary_curves.settled_size` of each learner (``tol`` of the study).
+        :func:`genviz.studies.learning_curves_vocabulary.settled_size` of each learner (``tol`` of the study).
     labels : tuple of str
+    bars : dict
+        ``"gen"``, ``"lr"`` -> the error bars, one segment ``[(size, mean - se), (size, mean +
+        se)]`` per size (what the figure draws).
     """
 
     d: int
@@ -178,6 +181,7 @@ class VocabularyCurveResult(Result):
     nb_settled: int
     lr_settled: int
     labels: tuple
+    bars: dict
 
 
 class VocabularyCurveStatic(Result):
@@ -202,18 +206,18 @@ class VocabularyCurveStudy(Study):
 
     Parameters
     ----------
-    sweep : genviz.studies.vocabulary_curves.VocabularyCurves
-        From :func:`genviz.studies.vocabulary_curves.vocabulary_curves`: every setting precomputed, so a
+    sweep : genviz.studies.learning_curves_vocabulary.VocabularyCurves
+        From :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`: every setting precomputed, so a
         move fits nothing.
     tol : float, default 0.01
-        For the settled sizes (:func:`genviz.studies.vocabulary_curves.settled_size`).
+        For the settled sizes (:func:`genviz.studies.learning_curves_vocabulary.settled_size`).
     labels : pair of str
     """
 
     def __init__(self, sweep, *, tol=0.01, labels=("naive Bayes", "logistic regression")):
 
         if not isinstance(sweep, VocabularyCurves):
-            raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.vocabulary_curves), got "
+            raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.learning_curves_vocabulary), got "
                             f"{type(sweep).__name__}")
         self.sweep, self.tol = sweep, check_scalar(tol, "tol", low=0.0)
         self.labels = tuple(labels)
@@ -254,4 +258,6 @@ class VocabularyCurveStudy(Study):
             crossing_size(c), crossing_text(c),
             float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),
             settled_size(c, "nb", self.tol),
-            settled_size(c, "lr", self.tol), self.labels)
+            settled_size(c, "lr", self.tol), self.labels,
+            {key: [[(s, a - e), (s, a + e)] for s, a, e in zip(self.sizes, mean, se)]
+             for key, mean, se in (("gen", g, gs), ("lr", lr, ls))})

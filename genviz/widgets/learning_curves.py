@@ -61,7 +61,7 @@ def vocabulary_curve_explorer(sweep, *, d=None, features=None, m=None,
                               labels=("naive Bayes", "logistic regression")) -> Explorer:
     """Notebook 10's investigation: drop-downs for the vocabulary size ``d`` and the kind of
     features, a slider over the sizes ``m``, all gridded (every setting is precomputed by
-    :func:`genviz.studies.vocabulary_curves.vocabulary_curves`, so the explorer moves without
+    :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`, so the explorer moves without
     a kernel); the readout gives the crossing and each learner's settled size."""
     view = VocabularyCurveView(sweep, d=d, features=features, m=m, labels=labels)
     p = view.params

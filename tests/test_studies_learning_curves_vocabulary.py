@@ -1,4 +1,4 @@
-"""genviz.studies.vocabulary_curves and notebook 10's investigation (VocabularyCurveStudy, its
+"""genviz.studies.learning_curves_vocabulary and notebook 10's investigation (VocabularyCurveStudy, its
 view and explorer). Oracles: scikit-learn's LogisticRegression (C = 1 / l2, lbfgs to a tight
 tolerance) and genviz's Newton fit for the ridge objective; scikit-learn's MultinomialNB for
 naive Bayes on the same rows; hand-built features and curves for the crossing and the settled
@@ -16,7 +16,7 @@ from explorer_testing import sweep_explorer
 from genviz.logistic import LogisticRegression
 from genviz.nb_vs_logistic import NBvsLogisticCurves, _two_class_order, presence_features
 from genviz.studies.learning_curves import VocabularyCurveStudy
-from genviz.studies.vocabulary_curves import (VocabularyCurves, crossing_text, ridge_logistic,
+from genviz.studies.learning_curves_vocabulary import (VocabularyCurves, crossing_text, ridge_logistic,
                                               settled_size, vocabulary_curves, word_features)
 
 
