@@ -100,7 +100,9 @@ $(BROWSER_STAMP): $(STAMP)
 	@touch $(BROWSER_STAMP)
 
 # Two workers, one test file each at a time (servers are per worker; the latency table is merged
-# by the controller: browser_tests/conftest.py). BROWSER_JOBS=0 runs them one after another.
+# by the controller: browser_tests/conftest.py). BROWSER_JOBS=0 runs them one after another: the
+# latency figures of record (benchmarks/browser_latency.md) come from such a run, since the other
+# worker's kernels share the cores (with two workers 07's gridded p95 was 41 ms against 16).
 BROWSER_JOBS ?= 2
 test-browser: $(BROWSER_STAMP)
 	@test -x $(CHROMIUM) || { echo "make test-browser needs Chromium at $(CHROMIUM)."; \
