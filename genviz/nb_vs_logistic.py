@@ -154,6 +154,18 @@ def _two_class_order(y01, gen):
     return np.r_[first_pos, first_neg, rest]
 
 
+def _split_labels(X_train, y_train, X_test, y_test, positive):
+    """``(y_train == positive, y_test == positive)`` as booleans; ValueError when the rows of
+    the features and the labels differ in length."""
+    y01 = _labels01(y_train, positive, "y_train")
+    yt01 = np.asarray(y_test) == positive
+    if np.shape(X_train)[0] != y01.size or np.shape(X_test)[0] != yt01.size:
+        raise ValueError(f"X_train and y_train (or X_test and y_test) differ in length: "
+                         f"{np.shape(X_train)[0]} vs {y01.size}, {np.shape(X_test)[0]} vs "
+                         f"{yt01.size}")
+    return y01, yt01
+
+
 def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, rng, *,
                           positive="spam", n_words: int = 300, alpha: float = 1.0,
                           l2: float = 1.0, progress=None) -> NBvsLogisticCurves:
@@ -200,12 +212,7 @@ def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, 
     >>> c.nb_errors.shape, c.n_words
     ((3, 2), 5)
     """
-    y01 = _labels01(y_train, positive, "y_train")
-    yt01 = np.asarray(y_test) == positive
-    if np.shape(X_train)[0] != y01.size or np.shape(X_test)[0] != yt01.size:
-        raise ValueError(f"X_train and y_train (or X_test and y_test) differ in length: "
-                         f"{np.shape(X_train)[0]} vs {y01.size}, {np.shape(X_test)[0]} vs "
-                         f"{yt01.size}")
+    y01, yt01 = _split_labels(X_train, y_train, X_test, y_test, positive)
     F, Ft, _ = presence_features(X_train, X_test, n_words)
     sizes = _check_sizes(sizes, y01.size)
     n_reps = check_int(n_reps, "n_reps", low=2)

@@ -18,6 +18,12 @@ from genviz.studies.learning_curves import (LearningCurveResult, LearningCurveSt
 __all__ = ["LearningCurveView", "VocabularyCurveView"]
 
 
+def _ahead(labels, leader: str) -> str:
+    """The alt text's words for the study's ``leader`` ("nb", "lr" or "tie")."""
+    return {"nb": f"{labels[0]} ahead", "lr": f"{labels[1]} ahead",
+            "tie": "neither clearly ahead"}[leader]
+
+
 class LearningCurveView(View, study=LearningCurveStudy):
     """Both learners' mean test error (± one standard error) against the training-set size
     ``m`` on a log axis, and a marker at ``m``.
@@ -61,8 +67,7 @@ class LearningCurveView(View, study=LearningCurveStudy):
     def describe(self) -> str:
         """Alt text from the state: both curves and the errors at the marked size."""
         s = self.state
-        ahead = {"nb": f"{self.labels[0]} ahead", "lr": f"{self.labels[1]} ahead",
-                 "tie": "neither clearly ahead"}[s["leader"]]
+        ahead = _ahead(self.labels, s["leader"])
         return (f"Learning curves: test error of {self.labels[0]} and {self.labels[1]} against "
                 f"the number of training emails m from {self.sizes[0]} to {self.sizes[-1]} "
                 f"(log scale), with error bars. At m = {s['m']}, marked: {self.labels[0]} "
@@ -120,8 +125,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
     def describe(self) -> str:
         """Alt text from the state: the setting, both errors at the marked size, the crossing."""
         s = self.state
-        ahead = {"nb": f"{self.labels[0]} ahead", "lr": f"{self.labels[1]} ahead",
-                 "tie": "neither clearly ahead"}[s["leader"]]
+        ahead = _ahead(self.labels, s["leader"])
         return (f"Learning curves with d = {s['d']} word features ({s['features']}): test error "
                 f"of {self.labels[0]} and {self.labels[1]} against the number of training emails "
                 f"m from {self.sizes[0]} to {self.sizes[-1]} (log scale), with error bars. At "

@@ -35,7 +35,7 @@ from scipy.special import expit
 
 from genviz._validation import check_int, check_rng, check_scalar
 from genviz.naive_bayes import MultinomialNB
-from genviz.nb_vs_logistic import (NBvsLogisticCurves, _check_sizes, _counts, _labels01,
+from genviz.nb_vs_logistic import (NBvsLogisticCurves, _check_sizes, _counts, _split_labels,
                                    _two_class_order)
 from genviz.studies.gda_vs_logistic_curves import crossing_size
 
@@ -219,12 +219,7 @@ def vocabulary_curves(X_train, y_train, X_test, y_test, sizes, n_reps, rng, *,
     >>> v.vocabularies, v[(20, "counts")].nb_errors.shape
     ((5, 20), (2, 2))
     """
-    y01 = _labels01(y_train, positive, "y_train")
-    yt01 = np.asarray(y_test) == positive
-    if np.shape(X_train)[0] != y01.size or np.shape(X_test)[0] != yt01.size:
-        raise ValueError(f"X_train and y_train (or X_test and y_test) differ in length: "
-                         f"{np.shape(X_train)[0]} vs {y01.size}, {np.shape(X_test)[0]} vs "
-                         f"{yt01.size}")
+    y01, yt01 = _split_labels(X_train, y_train, X_test, y_test, positive)
     sizes = _check_sizes(sizes, y01.size)
     n_reps = check_int(n_reps, "n_reps", low=2)
     alpha = check_scalar(alpha, "alpha", low=0.0, low_open=True)
