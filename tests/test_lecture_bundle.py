@@ -169,7 +169,7 @@ def _site_payloads(nb_path: Path, cache: Path) -> list[dict]:
 
 
 def test_each_question_carries_the_explorer_the_site_embeds(tmp_path, monkeypatch):
-    from genviz.widgets import states
+    from genviz.widgets import payload as payloads, states
 
     nb = _notebook(tmp_path / "02_x.ipynb", *EXPLORER_CELLS)
     (site,) = _site_payloads(nb, tmp_path / "site-cache")
@@ -192,7 +192,9 @@ def test_each_question_carries_the_explorer_the_site_embeds(tmp_path, monkeypatc
     header, _ = states.read_grid(__import__("base64").b64decode(site["grid"]))
     assert [a["name"] for a in header["axes"]] == ["rho"]  # the gridded slider moves
     # the module that mounts it: what the site inlines
-    assert bundle["explorer_module"]["js"] == states.module_source()
+    narrow, _ = states.read_grid(__import__("base64").b64decode(site["narrow"]))
+    assert narrow["axes"] == header["axes"] and narrow["key"] != header["key"]  # the phone's
+    assert bundle["explorer_module"]["js"] == payloads.module_source()
     assert "export async function mountStaticExplorers" in bundle["explorer_module"]["js"]
     assert bundle["explorer_module"]["css"] == (
         ROOT / "genviz" / "widgets" / "static" / "explorer.css").read_text()

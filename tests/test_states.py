@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import pathlib
 import sys
@@ -145,8 +146,16 @@ def test_explorers_get_their_grid_as_the_mode_says(tmp_path, monkeypatch):
     assert e.grid_bytes and (tmp_path / f"{e.grid_key}.gvgrid").exists()
     data, metadata = e._repr_mimebundle_()
     payload = metadata["image/png"]["genviz_explorer"]
-    assert set(payload) == {"spec", "values_front", "readout_html", "alt", "grid"}
+    assert set(payload) == {"spec", "values_front", "readout_html", "alt", "grid", "narrow"}
     json.dumps(payload)  # the page embeds it as JSON
+    wide, _ = states.read_grid(base64.b64decode(payload["grid"]))
+    narrow, _ = states.read_grid(base64.b64decode(payload["narrow"]))  # the phone's, its own key
+    assert narrow["key"] != wide["key"] and narrow["axes"] == wide["axes"]
+    assert len(list(tmp_path.glob("*.gvgrid"))) == 2
+    monkeypatch.setenv("GENVIZ_STATES", "build")  # make states (a hub): no phone layout built
+    h = knn_regression_explorer()
+    assert "narrow" not in h._repr_mimebundle_()[1]["image/png"]["genviz_explorer"]
+    h.close()
     monkeypatch.setenv("GENVIZ_STATES", "prebuilt")  # a hub: found, never built
     f = knn_regression_explorer()
     f._on_front_message(f, {"type": "ready", "view": "a"}, [])

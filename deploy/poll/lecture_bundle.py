@@ -11,7 +11,7 @@ kept as markdown and as the HTML the prediction boxes show (``_markdown_to_html`
 With each question goes the explorer it is about -- the one its observation box reads,
 ``observation_box(p, explorer)`` -- in the form the course website embeds (the notebook runs
 with ``GENVIZ_STATES=embed``; the payload is the one ``Explorer._repr_mimebundle_`` puts in the
-image's metadata, ``genviz.widgets.states.static_payload``: spec, values, readout and the
+image's metadata, ``genviz.widgets.payload.static_payload``: spec, values, readout and the
 gridded controls' precomputed states), stored once per explorer under a content hash, with
 explorer.js and explorer.css (the module that mounts it, ``mountStaticExplorers``). The
 service serves each as its own cacheable resource, never inside the long-poll JSON.
@@ -63,12 +63,12 @@ _gvl_ex.Prediction.__init__ = _gvl_record
 # The explorer each prediction is about: the one its observation box reads
 # (``observation_box(p, explorer)``), in the form the course website embeds: the payload an
 # explorer's image output carries in its metadata under GENVIZ_STATES=embed
-# (``Explorer._repr_mimebundle_`` -> ``genviz.widgets.states.static_payload``), kept as
+# (``Explorer._repr_mimebundle_`` -> ``genviz.widgets.payload.static_payload``), kept as
 # displayed; an explorer never displayed gets ``static_payload`` of its state then.
 EXPLORER_HOOK = r'''
 import os as _gvl_os
 _gvl_os.environ["GENVIZ_STATES"] = "embed"
-from genviz.widgets import _base as _gvl_base, observations as _gvl_obs, states as _gvl_states
+from genviz.widgets import _base as _gvl_base, observations as _gvl_obs, payload as _gvl_payload
 _gvl_explorers = []
 _gvl_repr = _gvl_base.Explorer._repr_mimebundle_
 def _gvl_repr_keep(self, *args, **kwargs):
@@ -85,7 +85,7 @@ def _gvl_obs_record(self, prediction, explorer=None, *args, **kwargs):
         return
     payload = getattr(explorer, "_gvl_payload", None)
     if payload is None and getattr(explorer, "grid_bytes", None) is not None:
-        payload = _gvl_states.static_payload(explorer)
+        payload = _gvl_payload.static_payload(explorer)
     if payload is not None:
         _gvl_explorers.append({"id": prediction.id, "payload": payload})
 _gvl_obs.ObservationBox.__init__ = _gvl_obs_record
@@ -189,13 +189,13 @@ def explorer_key(payload: dict) -> str:
 
 
 def explorer_module() -> dict:
-    """explorer.js (:func:`genviz.widgets.states.module_source`, what the site inlines) and
+    """explorer.js (:func:`genviz.widgets.payload.module_source`, what the site inlines) and
     explorer.css, carried by the bundle so the lecture service -- in the hub's environment,
     without genviz -- serves the very module that reads these payloads."""
-    from genviz.widgets import states
+    from genviz.widgets import payload
 
-    css = Path(states.__file__).parent / "static" / "explorer.css"
-    return {"js": states.module_source(), "css": css.read_text(encoding="utf-8")}
+    css = Path(payload.__file__).parent / "static" / "explorer.css"
+    return {"js": payload.module_source(), "css": css.read_text(encoding="utf-8")}
 
 
 def build(notebooks, *, timeout: int = 600, explorers: bool = True) -> dict:

@@ -17,7 +17,8 @@ __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
            "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
            "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
-           "grouped_bar_positions"]
+           "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
+           "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -65,6 +66,26 @@ FIGURE_WIDTH_BUDGET = 7.8
 #: projector font sizes), so at most (width, height) inches; the height keeps controls and
 #: figure on one 720-px screen.
 LECTURE_FIGURE_BOX = (8.0, 5.6)
+#: The narrow layout (phones, issue #37): on a 390-px-wide screen the course website leaves an
+#: explorer's figure 345 CSS px (measured in Chromium), so the figure is drawn 3.4 in = 340 px
+#: wide at FIGURE_DPI and shown 1:1 (never scaled down), its panels stacked one above the other.
+NARROW_FIGURE_WIDTH = 3.4
+#: The smallest font of the narrow layout, in points: at FIGURE_DPI shown 1:1 it is
+#: 8 * 100 / 72 = 11.1 CSS px, the issue's floor for text on a phone.
+MIN_TEXT_PT = 8.0
+_NARROW_RC = {
+    "font.size": 10,
+    "axes.titlesize": 10,
+    "axes.labelsize": 10,
+    "xtick.labelsize": 9,
+    "ytick.labelsize": 9,
+    "legend.fontsize": 8.5,
+    "legend.title_fontsize": 9,
+    "figure.titlesize": 10.5,
+    "lines.linewidth": 1.8,
+    "lines.markersize": 5,
+}
+_narrow_saved: dict | None = None
 
 
 def set_lecture_mode(on: bool = True) -> None:
@@ -88,13 +109,93 @@ def is_lecture_mode() -> bool:
     return _saved_rc is not None
 
 
+def is_narrow_mode() -> bool:
+    """Whether the narrow (phone) layout is on (:func:`narrow_mode`)."""
+    return _narrow_saved is not None
+
+
+@contextlib.contextmanager
+def narrow_mode():
+    """Inside the ``with`` block, explorers are drawn in the narrow layout: a phone's figure
+    (:data:`NARROW_FIGURE_WIDTH` wide, panels stacked by :func:`panel_shape`, fonts of at least
+    :data:`MIN_TEXT_PT`). Lecture style is off inside (a projector is not a phone).
+
+    >>> with narrow_mode():
+    ...     explorer_figsize(7.8, 3.9, panels=(1, 2)), panel_shape(1, 2)
+    ((3.4, 5.98), (2, 1))
+    """
+    global _narrow_saved
+    if _narrow_saved is not None:  # already narrow
+        yield
+        return
+    lecture = is_lecture_mode()
+    set_lecture_mode(False)
+    _narrow_saved = {k: mpl.rcParams[k] for k in _NARROW_RC}
+    mpl.rcParams.update(_NARROW_RC)
+    try:
+        yield
+    finally:
+        mpl.rcParams.update(_narrow_saved)
+        _narrow_saved = None
+        set_lecture_mode(lecture)
+
+
 def figure_width_budget() -> float:
     """The widest figure an explorer may draw now, in inches at :data:`FIGURE_DPI`."""
+    if is_narrow_mode():
+        return NARROW_FIGURE_WIDTH
     return LECTURE_FIGURE_BOX[0] if is_lecture_mode() else FIGURE_WIDTH_BUDGET
 
 
+def panel_shape(nrows: int, ncols: int) -> tuple[int, int]:
+    """The grid a design of ``nrows x ncols`` panels is drawn in: itself, or one column in the
+    narrow layout (panels in reading order, one above the other).
+
+    >>> panel_shape(1, 3), panel_shape(2, 2)
+    ((1, 3), (2, 2))
+    """
+    if nrows < 1 or ncols < 1:
+        raise ValueError(f"nrows and ncols must be at least 1, got ({nrows!r}, {ncols!r})")
+    return (nrows * ncols, 1) if is_narrow_mode() else (nrows, ncols)
+
+
+def panel_position(nrows: int, ncols: int, index: int) -> tuple[int, int, int]:
+    """``add_subplot`` arguments of panel ``index`` (1-based, reading order) of a design of
+    ``nrows x ncols`` panels, in the current layout (:func:`panel_shape`).
+
+    >>> panel_position(1, 2, 2)
+    (1, 2, 2)
+    """
+    if not 1 <= index <= nrows * ncols:
+        raise ValueError(f"index must be in 1..{nrows * ncols}, got {index!r}")
+    return (*panel_shape(nrows, ncols), index)
+
+
+def subplot_grid(fig, nrows: int, ncols: int, *, squeeze: bool = True, width_ratios=None,
+                 height_ratios=None, **kwargs):
+    """``fig.subplots(nrows, ncols, ...)`` of a design, in the current layout: in the narrow
+    layout the panels are stacked in one column (``width_ratios`` dropped, ``height_ratios``
+    kept for a design that is one column already) and returned in the design's shape, so a
+    painter indexes them the same way in both layouts.
+    """
+    rows, cols = panel_shape(nrows, ncols)
+    if is_narrow_mode():
+        if ncols > 1:
+            height_ratios = None
+        width_ratios = None
+    axes = fig.subplots(rows, cols, squeeze=False, width_ratios=width_ratios,
+                        height_ratios=height_ratios, **kwargs)
+    axes = np.asarray(axes).reshape(nrows, ncols)
+    if not squeeze:
+        return axes
+    if axes.size == 1:
+        return axes[0, 0]
+    return axes.ravel() if 1 in (nrows, ncols) else axes
+
+
 def explorer_figsize(width: float, height: float, *,
-                     lecture_box: tuple[float, float] | None = None) -> tuple[float, float]:
+                     lecture_box: tuple[float, float] | None = None,
+                     panels: tuple[int, int] = (1, 1)) -> tuple[float, float]:
     """The size an explorer's figure gets for a designed ``(width, height)`` in inches.
 
     Normal style: the design itself, which must fit :data:`FIGURE_WIDTH_BUDGET`
@@ -102,7 +203,11 @@ def explorer_figsize(width: float, height: float, *,
     style: the design scaled up, keeping its aspect, to fill :data:`LECTURE_FIGURE_BOX` (fonts
     are 1.5 times larger there, so the figure needs the room). ``lecture_box`` (inches, within
     :data:`LECTURE_FIGURE_BOX`) is a smaller box for an explorer whose readout needs a wider
-    column beside the figure (the naive Bayes counting table).
+    column beside the figure (the naive Bayes counting table). Narrow layout
+    (:func:`narrow_mode`): :data:`NARROW_FIGURE_WIDTH` wide, the design's ``panels``
+    (``(nrows, ncols)``) stacked, each as wide as the figure and as tall as its designed aspect
+    gives, between 0.6 and 0.85 of the width (a flat panel stays readable, a tall one fits a
+    phone's screen).
 
     >>> explorer_figsize(7.8, 3.9)
     (7.8, 3.9)
@@ -116,6 +221,13 @@ def explorer_figsize(width: float, height: float, *,
         raise ValueError(f"width {width} in exceeds FIGURE_WIDTH_BUDGET = {FIGURE_WIDTH_BUDGET} in "
                          "(the JupyterLab output area at 1280x800 with the file browser open); "
                          "stack or drop panels instead")
+    if is_narrow_mode():
+        nrows, ncols = panels
+        if nrows < 1 or ncols < 1:
+            raise ValueError(f"panels must be (nrows, ncols) of at least 1, got {panels!r}")
+        n = NARROW_FIGURE_WIDTH
+        each = min(max((height / nrows) * n / (width / ncols), 0.6 * n), 0.85 * n)
+        return (n, round(nrows * ncols * each + 0.2, 2))
     if not is_lecture_mode():
         return (width, height)
     box = LECTURE_FIGURE_BOX if lecture_box is None else lecture_box

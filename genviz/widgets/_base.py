@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 
 from genviz.plots._base import figure_description, figure_png, image_bundle
-from genviz.widgets import states
+from genviz.widgets import payload, states
 from genviz.widgets._controls import Choice, Control, SelectionSlider, Slider, TextArea
 
 __all__ = ["Explorer", "ExplorerCore", "Readout", "float_slider", "int_slider", "log_slider",
@@ -401,7 +401,8 @@ class Explorer(anywidget.AnyWidget):
         data.update(image)
         data["text/plain"] = f"{alt}\n{self.how_to_run()}"
         if self.grid_bytes is not None:
-            metadata["image/png"]["genviz_explorer"] = states.static_payload(self)
+            metadata["image/png"]["genviz_explorer"] = payload.static_payload(
+                self, narrow=states.states_mode() == "embed")
         return data, metadata
 
     def close(self) -> None:

@@ -5,7 +5,7 @@ code and this matplotlib, in this style: :func:`grid_key` hashes the factory's n
 arguments (arrays by dtype, shape and bytes; containers recursively; functions by name; other
 objects by their attributes), the code the factory runs (:func:`code_fingerprint`),
 matplotlib's version and every rcParam but the backend's (:data:`NOT_DRAWN`; lecture mode and
-figure sizes included), which controls
+figure sizes included), the layout (wide or narrow), which controls
 are gridded and the values of the others.
 
 The code the factory runs (issue #39): the factory's module and every genviz module it imports,
@@ -26,6 +26,8 @@ import pathlib
 
 import matplotlib
 import numpy as np
+
+from genviz.plots.style import is_narrow_mode
 
 __all__ = ["grid_key", "source_fingerprint", "code_fingerprint", "genviz_imports", "gridded",
            "base_values"]
@@ -219,6 +221,7 @@ def grid_key(explorer) -> str | None:
     h.update(matplotlib.__version__.encode())
     h.update(repr(sorted((k, repr(v)) for k, v in matplotlib.rcParams.items()
                          if k not in NOT_DRAWN)).encode())
+    h.update(b"narrow" if is_narrow_mode() else b"wide")
     _feed(h, base_values(core))
     _feed(h, [name for name, _ in gridded(core)])
     return h.hexdigest()[:32]

@@ -40,7 +40,6 @@ then the backgrounds (PNG) and frames, each at a 4-byte-aligned offset.
 from __future__ import annotations
 
 import argparse
-import base64
 import contextlib
 import itertools
 import json
@@ -64,8 +63,8 @@ from genviz.widgets._keys import base_values, grid_key, gridded
 
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
-           "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless", "module_source",
-           "on_built", "static_payload", "offline_reach"]
+           "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless",
+           "on_built", "offline_reach"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -381,19 +380,6 @@ def _on_kernel_loop(fn) -> None:
         loop.add_callback(fn)
     else:
         fn()
-
-
-def static_payload(explorer) -> dict:
-    """What the site's explorer.js needs to draw and move an explorer with no kernel (the grid,
-    in base64, holds the current state: no separate frame or background is sent)."""
-    return {"spec": explorer.spec, "values_front": explorer.values_front,
-            "readout_html": explorer.readout_html, "alt": explorer.alt,
-            "grid": base64.b64encode(explorer.grid_bytes or b"").decode("ascii")}
-
-
-def module_source() -> str:
-    """explorer.js, for pages that inline it (the site: no module scripts from file://)."""
-    return (pathlib.Path(__file__).parent / "static" / "explorer.js").read_text(encoding="utf-8")
 
 
 # -- the build command ---------------------------------------------------------------------------
