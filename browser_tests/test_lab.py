@@ -78,7 +78,9 @@ def test_every_figure_renders(lab_nb):
 def test_explorers_fit_every_lab_viewport(lab_nb):
     """At 1280x800 with the file browser open, 1366x768 and 1920x1080 (the same page, resized):
     every explorer's boxes stay inside the output area, nothing in it scrolls or is clipped
-    sideways (readouts wrap), and no output on the page is wider than its box. One viewport
+    sideways (readouts wrap), and no output on the page is wider than its box; at 1280x800 the
+    controls and the figure are on screen together (title to figure bottom within the notebook's
+    visible height: the readout sits below the figure, explorer.css). One viewport
     screenshot per viewport and explorer in artifacts/browser/layout/."""
     page = lab_nb.page
     failures = []
@@ -93,6 +95,15 @@ def test_explorers_fit_every_lab_viewport(lab_nb):
                 lab_nb.record.setdefault("fit", {}).setdefault(tag, {})[str(i)] = fit
                 viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lab_{tag}_{lab_nb.stem}{_suffix(i)}.png")
                 failures += [f"{tag} explorer {i} ({ex['title']}): {p}" for p in fit["problems"]]
+                if vp == LAB_VIEWPORT:  # #37 item 6: controls and figure on screen together
+                    together = gv(page, "together(arg)", i)
+                    room = page.evaluate("() => (document.querySelector('.jp-WindowedPanel-outer')"
+                                         " || document.querySelector('.jp-NotebookPanel-notebook'))"
+                                         ".clientHeight")
+                    lab_nb.record["fit"][tag][str(i)].update(together=together, room=room)
+                    if together["height"] > room:
+                        failures.append(f"{tag} explorer {i} ({ex['title']}): controls to figure "
+                                        f"bottom {together['height']} px > {room} px of notebook")
     finally:
         resize(page, LAB_VIEWPORT)
     assert not failures, f"{lab_nb.name}: " + "; ".join(failures)

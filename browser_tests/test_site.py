@@ -339,14 +339,86 @@ def test_explorer_page_weight(built_site):
             if src:
                 path = (SITE / name).parent / html_lib.unescape(src.group(1))
                 img_bytes = path.stat().st_size if path.exists() else len(src.group(1))
-            total = len(data.group(1).encode()) + img_bytes + module_bytes
-            weights.append({"page": name, "bytes": total, "states": len(data.group(1).encode()),
-                            "image": img_bytes, "module": module_bytes})
+            payload = json.loads(data.group(1).replace("<\\/", "</"))
+            narrow = len(payload.get("narrow", "").encode())  # the phone's states (#37 item 2)
+            states = len(data.group(1).encode()) - narrow
+            weights.append({"page": name, "bytes": states + img_bytes + module_bytes,
+                            "states": states, "narrow": narrow, "image": img_bytes,
+                            "module": module_bytes})
     SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (SITE_ARTIFACTS / "explorer_weight.json").write_text(json.dumps(weights, indent=1))
     assert len(weights) >= 19, weights
-    heavy = [w for w in weights if w["bytes"] > MAX_EXPLORER_BYTES]
+    heavy = [w for w in weights if max(w["bytes"], w["narrow"]) > MAX_EXPLORER_BYTES]
     assert not heavy, heavy
+    assert sum(w["narrow"] > 0 for w in weights) == len(weights), \
+        [w for w in weights if not w["narrow"]]  # every explorer has its phone layout
+
+
+#: what a phone needs of an explorer (issue #37 item 2): its figure shown 1:1 (drawn for the
+#: narrow layout, so its text keeps the painter's >= 8 pt = 11 CSS px, tests/test_narrow_layout.py)
+#: and controls that are touch targets of at least 44 CSS px
+PHONE_JS = """() => [...document.querySelectorAll('.genviz-static-explorer')].map((box, i) => {
+    const v = box.__genviz, c = box.querySelector('canvas.genviz-canvas');
+    const r = c.getBoundingClientRect();
+    const targets = [...box.querySelectorAll('.genviz-control')].filter(x => x.dataset.grid === '1')
+      .flatMap(x => [...x.querySelectorAll('input[type=range], select, .genviz-toggle label, textarea')])
+      .map(t => ({name: t.closest('.genviz-control').dataset.name, h: t.getBoundingClientRect().height}));
+    return {index: i, layout: v && v.root.dataset.layout, width: c.width, shown: r.width,
+            right: r.right, targets};
+})"""
+
+
+@pytest.mark.parametrize("name", EXPLORER_PAGES)
+def test_explorers_on_a_phone(browser, site_url, built_site, name):
+    """At 390x844 with touch, every explorer of the page draws its narrow layout at 1:1 within
+    the screen, every control that moves offline is a 44-px touch target, and a tap on a
+    gridded slider redraws the figure. Screenshots: artifacts/site/phone_<page>.png."""
+    from pages import gv
+
+    html = (SITE / name).read_text()
+    if "genviz-static-explorer" not in html:
+        pytest.skip(f"{name} has no explorer")
+    record = {"page": name}
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True, device_scale_factor=2)
+    context.add_init_script(__import__("pages").INIT_JS)
+    guard_network(context, record)
+    page = context.new_page()
+    page.on("pageerror", lambda e: record.setdefault("page_errors", []).append(str(e)))
+    try:
+        page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
+        _wait_mounted(page)
+        failures = []
+        for b in page.evaluate(PHONE_JS):
+            where = f"explorer {b['index']}"
+            if b["layout"] != "narrow":
+                failures.append(f"{where}: layout {b['layout']}")
+            if abs(b["shown"] - b["width"]) > 1 or b["right"] > 390:
+                failures.append(f"{where}: a {b['width']}-px figure shown {b['shown']:.0f} px wide")
+            small = [t for t in b["targets"] if t["h"] < 44]
+            if small or not b["targets"]:
+                failures.append(f"{where}: touch targets {small or 'none'}")
+        for i in range(page.evaluate("() => window.__gv.explorers().length")):
+            slider = next((s for s in gv(page, "sliders(arg)", i) if s["grid"]), None)
+            if slider is None:
+                continue
+            handle = page.locator(f".genviz-static-explorer >> nth={i}").locator(
+                "input[type=range]").nth(slider["index"])
+            handle.scroll_into_view_if_needed()
+            box = handle.bounding_box()
+            before = gv(page, "hash(arg)", i)
+            for frac in (0.85, 0.15):  # one of the two is away from the current value
+                page.touchscreen.tap(box["x"] + frac * box["width"], box["y"] + box["height"] / 2)
+                page.wait_for_timeout(150)
+                if gv(page, "hash(arg)", i) != before:
+                    break
+            else:
+                failures.append(f"explorer {i} {slider['label']}: a tap did not redraw")
+        _screenshot(page, SITE_ARTIFACTS / f"phone_{pathlib.Path(name).stem}.png")
+        assert not record["blocked"] and not record.get("page_errors"), record
+        assert not failures, f"{name}: " + "; ".join(failures)
+    finally:
+        context.close()
 
 
 def test_without_javascript_the_image_and_alt_stay(browser, site_url, built_site):

@@ -113,9 +113,11 @@ ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
 
 
 def test_explorer_layout_wraps_and_never_sets_a_fixed_width():
-    """[controls above readout | figure] in one wrapping row (explorer.js builds it, explorer.css
-    lays it out): the readout wraps to its column, the figure scales down, no fixed page width.
-    browser_tests/ checks the result at every viewport."""
+    """[controls | figure | readout] in one wrapping row (explorer.js builds it, explorer.css
+    lays it out): the readout wraps, the figure scales down, no fixed page width; the readout is
+    shown after the figure (CSS order, #37 item 6: controls and figure on screen together) and
+    the lecture template puts it back under the controls. browser_tests/ checks the result at
+    every viewport (test_lab: controls to figure bottom within the notebook at 1280x800)."""
     from genviz.widgets import gaussian_explorer
     from genviz.widgets._base import CONTROL_COLUMN_PX, STATIC
 
@@ -129,6 +131,12 @@ def test_explorer_layout_wraps_and_never_sets_a_fixed_width():
     for box in ("genviz-body", "genviz-side", "genviz-controls", "genviz-figure"):
         rule = re.search(r"\.genviz-explorer \." + box + r" \{([^}]*)\}", css).group(1)
         assert not re.search(r"(?<![-\w])width:\s*\d+px", rule), (box, rule)  # never fixed
+    order = {box: re.search(r"\.genviz-explorer \." + box + r" \{[^}]*order: (\d)", css).group(1)
+             for box in ("genviz-controls", "genviz-figure", "genviz-readout")}
+    assert order == {"genviz-controls": "0", "genviz-figure": "1", "genviz-readout": "2"}
+    assert "genviz-side { display: contents; }" in css
+    lecture = (ROOT / "share/jupyter/voila/templates/genviz-lecture/lecture.css").read_text()
+    assert re.search(r"\.genviz-side \{ display: block !important", lecture)
     e = gaussian_explorer(surface=False)
     assert e.spec["width"] <= 7.8 * e.view.fig.dpi + 1  # style.FIGURE_WIDTH_BUDGET
     e.close()

@@ -369,6 +369,7 @@ def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/json")
     assert r.json() == EXPLORER  # the payload the bundle holds (the site's), unchanged
     assert q["explorer"] == r.headers["ETag"].strip('"')
+    assert _fetch(p, f"api/explorer/{Q}?layout=narrow").json() == EXPLORER  # none: the wide one
     # the module that mounts it, from the bundle, public (no login), by its version too
     js_v, css_v = q["explorer_module"]
     for name, version, text in (("explorer.js", js_v, MODULE["js"]),
@@ -379,6 +380,24 @@ def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
         assert r.headers["Content-Type"].startswith("text/javascript" if name.endswith("js")
                                                      else "text/css")
     assert requests.get(f"{svcx.page}static/other.js", timeout=30).status_code == 404
+
+
+def test_a_phone_fetches_one_layout(tmp_path):
+    """A payload with the phone's states (genviz.widgets.payload): ``?layout=narrow`` sends the
+    narrow grid as the grid (marked for explorer.js), the wide layout leaves it out, so neither
+    carries both; a bundle without one sends the wide payload to a phone too."""
+    narrow = {**EXPLORER, "narrow": "eNp" + "B" * 1000}
+    s = LocalLectureService(tmp_path / "state", bundle={**BUNDLE_X, "explorers": {KEY: narrow}})
+    try:
+        _after_the_votes(s)
+        p = _logged_in(s, "ada")
+        wide = _fetch(p, f"api/explorer/{Q}?layout=wide").json()
+        assert wide == EXPLORER
+        phone = _fetch(p, f"api/explorer/{Q}?layout=narrow").json()
+        assert phone == {**EXPLORER, "grid": narrow["narrow"], "layout": "narrow"}
+        assert _fetch(p, f"api/explorer/{Q}?layout=tiny").status_code == 400
+    finally:
+        s.stop()
 
 
 def test_the_explorer_is_cacheable_and_compressed(svcx):

@@ -184,6 +184,9 @@ const out = {
   index: [m.presetIndex({presets: ['dear friend razor']}, ' Dear  FRIEND\n razor '),
           m.presetIndex({presets: ['dear friend razor']}, 'dear friend'),
           m.presetIndex({kind: 'text'}, 'x')],
+  layout: [m.chooseLayout({narrow: 'eNo'}, 358), m.chooseLayout({narrow: 'eNo'}, 848),
+           m.chooseLayout({narrow: ''}, 358), m.chooseLayout({layout: 'narrow'}, 1280),
+           m.NARROW_BELOW],
 };
 console.log(JSON.stringify(out));
 """
@@ -206,3 +209,6 @@ def test_the_site_caption_names_the_controls_that_need_a_kernel(tmp_path):
     assert out["text"].startswith("Move email (the lesson's 2 texts) here.") and \
         out["text"].endswith(": model.")
     assert out["index"] == [0, -1, -1]
+    # the phone's layout (#37 item 2): on a narrow page when the payload has it, or when the
+    # server sent only that one (the lecture page)
+    assert out["layout"] == ["narrow", "wide", "wide", "narrow", 600]

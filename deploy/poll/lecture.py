@@ -28,7 +28,8 @@ and -- only after the reveal -- the explanation, the right option and the counts
 The question's explorer (issue #37): the bundle carries, per question, the explorer it is
 about in the form the course website embeds, and explorer.js/css. The long poll names only
 their versions (``explorer``, ``explorer_module``: content hashes); the page fetches
-``GET lecture/api/explorer/<id>?v=<etag>`` (login and XSRF like the other fetches; 404 until
+``GET lecture/api/explorer/<id>?v=<etag>&layout=wide|narrow`` (one layout's states: a phone
+asks for the narrow one, explorer.js ``chooseLayout``; login and XSRF like the other fetches; 404 until
 the lecturer has closed the second vote, opened the observation round or revealed: predict
 first, then observe) and ``lecture/static/explorer.js|css?v=`` (public),
 each with an ETag, ``Cache-Control`` max-age one week, gzip compressed once per bundle (not
@@ -173,7 +174,7 @@ class Lecture:
             try:
                 data = json.loads(self.bundle_path.read_text(encoding="utf-8"))
                 self._bundle = dict(data.get("questions") or {})
-                self._explorers = {k: Resource.of_json(v)
+                self._explorers = {k: Resource.layouts(v)
                                    for k, v in dict(data.get("explorers") or {}).items()}
                 module = dict(data.get("explorer_module") or {})
                 self._module = {
@@ -188,12 +189,14 @@ class Lecture:
             self._bundle_key = key
         return self._bundle
 
-    def explorer(self, qid: str) -> "Resource | None":
-        """The explorer of question ``qid`` as sent to a phone, or None (no such question in
-        the bundle, or the bundle has no explorer for it)."""
+    def explorer(self, qid: str, layout: str = "wide") -> "Resource | None":
+        """The explorer of question ``qid`` as sent to a phone in ``layout`` (``"narrow"``: the
+        phone's figure, when the bundle has it; else the wide one), or None (no such question
+        in the bundle, or the bundle has no explorer for it)."""
         text = self.bundle().get(qid)
         key = text.get("explorer") if isinstance(text, dict) else None
-        return self._explorers.get(key) if isinstance(key, str) else None
+        both = self._explorers.get(key) if isinstance(key, str) else None
+        return None if both is None else both.get(layout, both["wide"])
 
     def module_file(self, name: str) -> "Resource | None":
         """explorer.js or explorer.css as the bundle carries them, or None."""
@@ -249,6 +252,19 @@ class Resource:
         self.gzip = gzip.compress(body, compresslevel=9, mtime=0)
         self.content_type = content_type
         self.etag = hashlib.sha256(body).hexdigest()[:32]
+
+    @classmethod
+    def layouts(cls, payload) -> dict:
+        """An explorer's payload as two resources, so a phone fetches one layout's states:
+        ``"wide"`` (the payload without its narrow grid) and, when it has one, ``"narrow"``
+        (the narrow grid as its grid, marked ``"layout": "narrow"`` for explorer.js)."""
+        if not isinstance(payload, dict):
+            raise TypeError("an explorer's payload must be a JSON object")
+        wide = {k: v for k, v in payload.items() if k != "narrow"}
+        out = {"wide": cls.of_json(wide)}
+        if payload.get("narrow"):
+            out["narrow"] = cls.of_json({**wide, "grid": payload["narrow"], "layout": "narrow"})
+        return out
 
     @classmethod
     def of_json(cls, payload) -> "Resource":
@@ -401,7 +417,10 @@ def routes(lecture: Lecture, prefix: str, rate) -> list:
             if not self.lecture.explorer_shown(qid):
                 raise web.HTTPError(404, "the explorer is shown after the votes "
                                          "(predict first, then observe)")
-            res = self.lecture.explorer(qid)
+            layout = self.get_argument("layout", "wide")
+            if layout not in ("wide", "narrow"):
+                raise web.HTTPError(400, "layout must be 'wide' or 'narrow'")
+            res = self.lecture.explorer(qid, layout)
             if res is None:
                 raise web.HTTPError(404, "this question has no explorer in the lecture bundle")
             _send_resource(self, res, private=True)

@@ -64,7 +64,11 @@
     delete document.body.dataset.explorer;
     if (!want) return;
     box.innerHTML = '<p class="status">Loading the explorer…</p>';
-    var payload = fetch(BASE + "explorer/" + encodeURIComponent(q.id) + "?v=" + q.explorer,
+    // one layout's states: the phone's narrow figure where the page is narrow (explorer.js
+    // NARROW_BELOW), the wide one on a laptop
+    var layout = (box.clientWidth || window.innerWidth) < 600 ? "narrow" : "wide";
+    var payload = fetch(BASE + "explorer/" + encodeURIComponent(q.id) + "?v=" + q.explorer +
+                        "&layout=" + layout,
                         { headers: { "X-XSRFToken": XSRF }, credentials: "same-origin" })
       .then(function (r) {
         if (!r.ok) throw new Error("HTTP " + r.status);

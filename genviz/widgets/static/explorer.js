@@ -696,6 +696,15 @@ export function offlineCaption(controls) {
     `Binder): ${list(kernel)}.`;
 }
 
+// the narrow layout (issue #37): where the page is narrower than this, the phone's figure (the
+// payload's "narrow" grid, genviz.widgets.payload: the same painter, panels stacked, drawn
+// 340 px wide and shown 1:1, so its text keeps 11 CSS px); the wide figure otherwise
+export const NARROW_BELOW = 600;
+export function chooseLayout(payload, width) {
+  if (payload.layout) return payload.layout;  // a server that sent one layout (the lecture page)
+  return payload.narrow && width < NARROW_BELOW ? 'narrow' : 'wide';
+}
+
 export async function mountStaticExplorers(root = document) {
   // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
@@ -709,7 +718,11 @@ export async function mountStaticExplorers(root = document) {
       const host = document.createElement('div');
       host.className = 'genviz-static-host';
       box.insertBefore(host, box.firstChild);
-      view = new ExplorerView(new StaticModel(payload), host, {live: false});
+      const layout = chooseLayout(payload, box.clientWidth || window.innerWidth);
+      const model = new StaticModel(layout === 'narrow' && payload.narrow ? {...payload, grid: payload.narrow} : payload);
+      view = new ExplorerView(model, host, {live: false});
+      view.root.dataset.layout = layout;
+      view.root.classList.toggle('genviz-narrow', layout === 'narrow');
       box.__genviz = view;
       if (img) { view.fallback = img; img.hidden = true; view.figure.appendChild(img); }
       await view.start();
