@@ -216,6 +216,15 @@ def _drag_the_slider(page, cdp):
     page.screenshot(path=str(ARTIFACTS / "lecture_phone_explorer_after.png"))
     assert rho.input_value() != value0, TIMINGS["drag"]  # the finger moved the slider
     assert after["hash"] != before["hash"], (before, after)  # and the figure with it
+    # the phone's layout (#37 item 2): the narrow figure, shown 1:1 within the screen, and the
+    # slider a 44-px touch target
+    shown = page.evaluate("""() => { const c = document.querySelector('#explorer canvas');
+        const r = c.getBoundingClientRect();
+        return {layout: c.closest('.genviz-explorer[data-layout]').dataset.layout,
+                width: c.width, shown: r.width, right: r.right}; }""")
+    TIMINGS["phone_figure"] = shown
+    assert shown["layout"] == "narrow" and abs(shown["shown"] - shown["width"]) <= 1, shown
+    assert shown["right"] <= PHONE["width"] and box["height"] >= 44, (shown, box)
 
 
 def _click(page, label):

@@ -166,8 +166,22 @@ def test_the_lecture_page_is_configured_alike_everywhere(tmp_path, monkeypatch):
         assert files[key]["mountPath"] == str(service_dir / rel)
         assert (DEPLOY / "poll" / rel).is_file()
         assert f"--set-file hub.extraFiles.{key}.stringData=deploy/poll/{rel}" in text
+    # the bundle (several MB: over a Secret's 1 MB, so not an extraFile): postBuild builds it
+    # into the image, an init container copies it to a volume the hub mounts where the
+    # service's GENVIZ_LECTURE_BUNDLE points
+    assert "genviz-lecture-bundle" not in files
+    hub = Z2JH["hub"]
+    (init,) = [c for c in hub["initContainers"] if c["name"] == "genviz-lecture-bundle"]
+    assert init["image"] == hub["extraContainers"][0]["image"]  # the students' image
+    (copy_to,) = [m["mountPath"] for m in init["volumeMounts"] if m["name"] == "genviz-lecture"]
+    built = "$(python -c 'import sys; print(sys.prefix)')/share/genviz/lecture_bundle.json"
+    assert f'cp "{built}" {copy_to}/' == init["command"][-1]
+    assert f'--out "{built}"' in (ROOT / "postBuild").read_text()
+    (mount,) = [m for m in hub["extraVolumeMounts"] if m["name"] == "genviz-lecture"]
+    assert {"name": "genviz-lecture", "emptyDir": {}} in hub["extraVolumes"]
     assert z2jh["environment"]["GENVIZ_LECTURE_BUNDLE"] == \
-        files["genviz-lecture-bundle"]["mountPath"]
+        f"{mount['mountPath']}/lecture_bundle.json" and mount["readOnly"] is True
+    assert 'BUNDLE_NAME = "lecture_bundle.json"' in (DEPLOY / "poll" / "lecture.py").read_text()
 
 
 def test_the_lecture_page_runs_in_the_hub_image_too():
