@@ -58,10 +58,13 @@ def measure(bundle_path: Path) -> list[dict]:
     module_gz = (len(js.gzip) + len(css.gzip)) if js and css else 0
     rows = []
     for qid, q in sorted(texts.items(), key=lambda kv: (kv[1].get("notebook", ""), kv[0])):
-        res = lec.explorer(qid)
+        res = lec.explorer(qid, "narrow")  # what a phone fetches (its own layout)
+        wide = lec.explorer(qid, "wide")    # a laptop's
         rows.append({"question": qid, "notebook": q.get("notebook"),
                      "raw": len(res.body) if res else 0, "gzip": len(res.gzip) if res else 0,
-                     "first": (len(res.gzip) + module_gz) if res else 0})
+                     "first": (len(res.gzip) + module_gz) if res else 0,
+                     "wide_gzip": len(wide.gzip) if wide else 0,
+                     "narrow": bool(res) and b'"layout":"narrow"' in res.body})
     return rows, {"js": len(js.body) if js else 0, "js_gzip": len(js.gzip) if js else 0,
                   "css": len(css.body) if css else 0, "css_gzip": len(css.gzip) if css else 0}
 
@@ -77,14 +80,19 @@ def report(rows, module, *, built_s) -> str:
              f"{module['js']:,} B ({module['js_gzip']:,} gzip) and explorer.css {module['css']:,} B "
              f"({module['css_gzip']:,} gzip) come once per lecture (cached by version)."
              + (f" Bundle built in {built_s:.0f} s." if built_s else ""), "",
-             "| notebook | question | explorer raw (KB) | as sent, gzip (KB) | first question of "
-             "a lecture, with explorer.js + css (KB) |", "|---|---|---|---|---|"]
+             "A phone fetches its own layout (`?layout=narrow`: the phone's figure, "
+             "`genviz.widgets.payload`); a laptop the wide one, in the last column.", "",
+             "| notebook | question | phone's explorer raw (KB) | as sent, gzip (KB) | first "
+             "question of a lecture, with explorer.js + css (KB) | layout | a laptop's, gzip (KB) |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         if r["raw"]:
             lines.append(f"| {r['notebook']} | {r['question']} | {r['raw'] / 1e3:.0f} | "
-                         f"{r['gzip'] / 1e3:.0f} | {r['first'] / 1e3:.0f} |")
+                         f"{r['gzip'] / 1e3:.0f} | {r['first'] / 1e3:.0f} | "
+                         f"{'narrow' if r['narrow'] else 'wide (none narrow)'} | "
+                         f"{r['wide_gzip'] / 1e3:.0f} |")
         else:
-            lines.append(f"| {r['notebook']} | {r['question']} | (no explorer) | | |")
+            lines.append(f"| {r['notebook']} | {r['question']} | (no explorer) | | | | |")
     sent = sorted(r["gzip"] for r in rows if r["raw"])
     if sent:
         total = sum(sent) + module["js_gzip"] + module["css_gzip"]
