@@ -10,7 +10,8 @@ import numpy as np
 from matplotlib.collections import LineCollection
 
 from genviz.plots._base import View, fmt, new_figure, plain_text
-from genviz.plots.style import DENSITY_CMAP, PALETTE, cmap_colors, explorer_figsize
+from genviz.plots.style import (DENSITY_CMAP, PALETTE, by_layout, cmap_colors, explorer_figsize,
+                                subplot_grid)
 from genviz.studies.kde import (KDE2D_LEVELS, HistogramResult, HistogramStudy, KDE2DResult,
                                 KDE2DStudy, KDEResult, KDEStudy)
 from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
@@ -131,8 +132,10 @@ class BandwidthView(View, study=BandwidthStudy):
         static = self.use_study(study=study, seed=seed, hs=hs, x_range=x_range, n_grid=n_grid)
         self.hs, self.x = static.hs, static.x
         # stacked: the KDE above its CV curves, within the output-area width budget
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.8)))
-        self.ax, self.cax = self.fig.subplots(2, 1)
+        # narrow: taller panels, the CV legend takes four rows there
+        figsize = figsize or explorer_figsize(7.8, 5.8, panels=(2, 1), narrow_aspect=0.72)
+        super().__init__(new_figure(figsize=figsize))
+        self.ax, self.cax = subplot_grid(self.fig, 2, 1)
         self._draw_kde_axes(static)
         self._draw_cv_axes(static.h_range)
         self.update(n=n, h=h)
@@ -166,8 +169,8 @@ class BandwidthView(View, study=BandwidthStudy):
         self._ls_ax.set_ylabel("LSCV score")
         cax.grid(alpha=0.3, which="both")
         lines = [self._loo, self._ls, self._h_line, self._silver]
-        cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center", ncol=2,
-                   bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
+        cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center",
+                   ncol=by_layout(2, 1), bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
         self.animate(self._kde, self._h_line, self._loo, self._ls, self._loo_best, self._ls_best,
                      self._silver)
 
