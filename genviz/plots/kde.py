@@ -11,7 +11,7 @@ from matplotlib.collections import LineCollection
 
 from genviz.plots._base import View, fmt, new_figure, plain_text
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, by_layout, cmap_colors, explorer_figsize,
-                                subplot_grid)
+                                legend_or_under, subplot_grid)
 from genviz.studies.kde import (KDE2D_LEVELS, HistogramResult, HistogramStudy, KDE2DResult,
                                 KDE2DStudy, KDEResult, KDEStudy)
 from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
@@ -26,13 +26,17 @@ def rug(ax, data, color=PALETTE["black"], zorder=None):
                    label=f"data (n = {data.size})", **extra)[0]
 
 
-def _density_axes(ax, xlim, ymax):
-    """The density explorers' axes: x over ``xlim``, density from 0 to ``ymax``, legend, grid."""
+def _density_axes(ax, xlim, ymax, *, narrow_under=False):
+    """The density explorers' axes: x over ``xlim``, density from 0 to ``ymax``, legend, grid
+    (``narrow_under``: the legend under the figure in the narrow layout)."""
     ax.set_xlim(*xlim)
     ax.set_ylim(0, ymax)
     ax.set_xlabel("$x$")
     ax.set_ylabel("density")
-    ax.legend(loc="upper right", fontsize="small")
+    if narrow_under:
+        legend_or_under(ax, loc="upper right", fontsize="small")
+    else:
+        ax.legend(loc="upper right", fontsize="small")
     ax.grid(alpha=0.3)
 
 
@@ -47,7 +51,9 @@ class HistogramView(View, study=HistogramStudy):
                  min_width=0.05, figsize=None):
         static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, min_width=min_width)
         self.data = static.data
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
+        # narrow: a taller panel, its legend under the figure
+        figsize = figsize or explorer_figsize(7.0, 4.0, narrow_aspect=0.75)
+        super().__init__(new_figure(figsize=figsize))
         lo, hi = static.x_range
         ax = self.ax = self.fig.add_subplot()
         self._stairs = self.animate(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"],
@@ -56,7 +62,7 @@ class HistogramView(View, study=HistogramStudy):
             ax.plot(static.truth_x, static.truth, color=PALETTE["black"], lw=1.5,
                     label="true density")
         rug(ax, self.data)
-        _density_axes(ax, (lo, hi), static.ymax)
+        _density_axes(ax, (lo, hi), static.ymax, narrow_under=True)
         self.update(width=width, origin=origin)
         self.finish_layout()
 
@@ -84,7 +90,9 @@ class KDEView(View, study=KDEStudy):
                  n_grid=500, ymax=None, figsize=None):
         static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, n_grid=n_grid)
         self.data, self.x = static.data, static.x
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
+        # narrow: a taller panel, its legend under the figure
+        figsize = figsize or explorer_figsize(7.0, 4.0, narrow_aspect=0.75)
+        super().__init__(new_figure(figsize=figsize))
         ax = self.ax = self.fig.add_subplot()
         self._bumps = self.animate(ax.add_collection(LineCollection(
             [], colors=PALETTE["orange"], linewidths=1.0, alpha=0.9,
@@ -98,7 +106,8 @@ class KDEView(View, study=KDEStudy):
             ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                     label="true density", zorder=1.9)
         rug(ax, self.data, zorder=1.9)
-        _density_axes(ax, (self.x[0], self.x[-1]), ymax if ymax is not None else 0.9)
+        _density_axes(ax, (self.x[0], self.x[-1]), ymax if ymax is not None else 0.9,
+                      narrow_under=True)
         self.update(h=h, kernel=kernel)
         self.finish_layout()
 

@@ -20,7 +20,7 @@ __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture
            "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
            "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
            "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT", "by_layout",
-           "text_size", "legend_columns", "beside_legend", "top_and_pair", "colorbar_below"]
+           "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "colorbar_below"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -238,14 +238,23 @@ def legend_columns(ncol: int) -> int:
     return min(ncol, 2) if is_narrow_mode() else ncol
 
 
+def legend_or_under(ax, **kwargs):
+    """``ax.legend(**kwargs)``; in the narrow layout a legend under the figure instead, in two
+    columns (for a legend that would cover much of a flat, full-width panel)."""
+    if is_narrow_mode():
+        kwargs = {k: v for k, v in kwargs.items()
+                  if k not in ("loc", "bbox_to_anchor", "borderaxespad", "ncol", "ncols")}
+        return ax.figure.legend(handles=ax.get_legend_handles_labels()[0],
+                                loc="outside lower center", ncol=legend_columns(2), **kwargs)
+    return ax.legend(**kwargs)
+
+
 def beside_legend(ax, **kwargs):
     """The legend of ``ax`` to its right, top-aligned (keyword arguments go to ``legend``); in
     the narrow layout, where a panel is as wide as the figure, under the figure in two columns
     (constrained layout makes room for it: :func:`genviz.plots._base.finish_layout`)."""
-    if is_narrow_mode():
-        return ax.figure.legend(handles=ax.get_legend_handles_labels()[0],
-                                loc="outside lower center", ncol=legend_columns(2), **kwargs)
-    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+    return legend_or_under(ax, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                           **kwargs)
 
 
 def colorbar_below(fig, mappable, axes, *, panel: int = 0, **kwargs):
