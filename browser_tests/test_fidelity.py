@@ -1,7 +1,9 @@
 """Drawing fidelity: the browser's canvas against matplotlib's own rendering of the same state.
 
 For every explorer case of the registry (tests/explorer_testing.py: the 19 notebook explorers
-and the extra configurations), three states: the default, a gridded control moved, and another
+and the extra configurations), in both layouts -- ``wide`` (the notebook's figure) and
+``narrow`` (the phone's, built inside :func:`genviz.plots.style.narrow_mode`: panels stacked,
+3.4 in wide) --, three states: the default, a gridded control moved, and another
 control moved (or a second gridded position). Each state is drawn twice:
 
 * by matplotlib: ``savefig`` of the view's figure (Agg, every artist in its z-order);
@@ -27,6 +29,8 @@ import json
 import pathlib
 import sys
 
+import contextlib
+
 import numpy as np
 import pytest
 from PIL import Image
@@ -36,6 +40,7 @@ from pages import ARTIFACTS, ROOT
 sys.path.insert(0, str(ROOT / "tests"))
 from explorer_testing import control_values, explorer_cases, make_explorer  # noqa: E402
 from frame_replay import three_d_boxes, unmatched_tile  # noqa: E402
+from genviz.plots.style import narrow_mode  # noqa: E402
 
 FIDELITY_ARTIFACTS = ARTIFACTS.parent / "fidelity"
 MEAN_LIMIT = 4.0       # levels of 255, mean over pixels and RGB channels
@@ -45,6 +50,7 @@ FAR_SHARE = 0.05       # at most this share of pixels off
 #: browser starts a dash pattern up to a pixel or two from where Agg does (measured: 6 of 64 on
 #: the dashed true density over the KDE); a one-pixel line lost leaves 8
 LINE_LIMIT = 0.11
+LAYOUTS = ("wide", "narrow")
 
 PAGE = """<!doctype html><meta charset="utf-8"><title>fidelity</title>
 <canvas id="c"></canvas>
@@ -63,9 +69,20 @@ window.ready = true;
 </script>"""
 
 
-def _states(case, plant=None):
+def _layout(layout):
+    """The context an explorer of ``layout`` is built, moved and drawn in."""
+    return narrow_mode() if layout == "narrow" else contextlib.nullcontext()
+
+
+def _states(case, plant=None, layout="wide"):
     """Three (label, background PNG, frame, matplotlib RGBA, 3-D boxes) states of one explorer
-    case; ``plant(view)`` (returning an undo) plants a fault in what the browser gets."""
+    case in ``layout``; ``plant(view)`` (returning an undo) plants a fault in what the browser
+    gets."""
+    with _layout(layout):
+        return _layout_states(case, plant)
+
+
+def _layout_states(case, plant):
     e = make_explorer(case)
     try:
         fig = e.view.fig
@@ -154,21 +171,23 @@ def _save(stem, canvas, ref):
         FIDELITY_ARTIFACTS / f"{stem}_diff.png")
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("case", explorer_cases())
-def test_canvas_matches_matplotlib(fidelity_page, case):
+def test_canvas_matches_matplotlib(fidelity_page, case, layout):
     results = []
-    for k, (label, png, frame, ref, skip) in enumerate(_states(case)):
+    stem = case if layout == "wide" else f"{case}_narrow"
+    for k, (label, png, frame, ref, skip) in enumerate(_states(case, layout=layout)):
         canvas = _draw(fidelity_page, png, frame)
         assert canvas.shape == ref.shape, f"{case} {label}: canvas {canvas.shape} vs {ref.shape}"
         m = compare(canvas, ref, skip)
         results.append({"state": label, **m})
         if (m["mean"] > MEAN_LIMIT / 2 or m["far"] > FAR_SHARE / 2
                 or m["line"] > LINE_LIMIT / 2 or k == 0):
-            _save(f"{case}_{k}", canvas, ref)
-    (FIDELITY_ARTIFACTS / f"{case}.json").write_text(json.dumps(results, indent=1))
+            _save(f"{stem}_{k}", canvas, ref)
+    (FIDELITY_ARTIFACTS / f"{stem}.json").write_text(json.dumps(results, indent=1))
     assert not fidelity_page.errors, fidelity_page.errors
     bad = [r for r in results if _bad(r)]
-    assert not bad, f"{case}: canvas differs from matplotlib: {bad}"
+    assert not bad, f"{case} ({layout}): canvas differs from matplotlib: {bad}"
 
 
 def _swap_order(view):
@@ -188,18 +207,20 @@ def _drop_a_spine(view):
     return lambda: spine.set_visible(True)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("case, plant", [
     ("gaussian_explorer", _swap_order), ("histogram_explorer", _swap_order),
     ("knn_classification_explorer", _swap_order), ("gaussian_explorer", _drop_a_spine),
     ("histogram_explorer", _drop_a_spine)], ids=lambda v: getattr(v, "__name__", v))
-def test_the_check_fails_on_a_planted_fault(fidelity_page, case, plant):
+def test_the_check_fails_on_a_planted_fault(fidelity_page, case, plant, layout):
     """02's contour panel, 09's reference line, the k-NN panels: the browser's canvas with the
     static artists baked under the moving ones, or with a spine missing, fails the check --
-    on the line metric, which the mean and the share of far pixels cannot see."""
-    label, png, frame, ref, skip = _states(case, plant=plant)[0]
+    on the line metric, which the mean and the share of far pixels cannot see -- in both
+    layouts."""
+    label, png, frame, ref, skip = _states(case, plant=plant, layout=layout)[0]
     canvas = _draw(fidelity_page, png, frame)
     m = compare(canvas, ref, skip)
-    _save(f"planted_{plant.__name__}_{case}", canvas, ref)
+    _save(f"planted_{plant.__name__}_{case}_{layout}", canvas, ref)
     assert _bad(m) and m["line"] > LINE_LIMIT, m
 
 

@@ -89,6 +89,35 @@ def sweep_explorer(explorer, n: int = 5, *, allow_messages: bool = False):
     return made
 
 
+def problems_across_controls(explorer, check, n: int = 2) -> dict:
+    """``check(explorer)`` (a list of problems) at the default state, then with each control
+    moved over ``control_values(control, n)`` one at a time (options: first, middle, last);
+    ``{where: problems}`` of the states that have any. The layout tests' sweep."""
+    found = {}
+    problems = check(explorer)
+    if problems:
+        found["default"] = problems
+    for name, control in explorer.controls.items():
+        start = control.value
+        values = control_values(control, n)
+        if len(values) > 3:  # options: first, middle, last
+            values = [values[0], values[len(values) // 2], values[-1]]
+        for value in values:
+            control.value = value
+            problems = check(explorer)
+            if problems:
+                found[f"{name}={value!r}"] = problems
+        control.value = start
+    return found
+
+
+def found_message(case, style, found) -> str:
+    """One line per failing state of :func:`problems_across_controls` (at most 4 problems)."""
+    return f"{case} ({style}): " + "; ".join(
+        f"[{where}] " + " | ".join(p[:4]) + (f" (+{len(p) - 4})" if len(p) > 4 else "")
+        for where, p in found.items())
+
+
 # -- every explorer, built as its notebook builds it (test_layout.py, test_frames.py) --------------
 # -- explorers that need data --------------------------------------------------------------------
 @functools.lru_cache(maxsize=None)

@@ -21,8 +21,8 @@ import re
 import matplotlib.pyplot as plt
 import pytest
 
-from explorer_testing import (ADD_A_CASE, control_values, explorer_cases, explorer_factories,
-                              make_explorer, view_classes)
+from explorer_testing import (ADD_A_CASE, explorer_cases, explorer_factories, found_message,
+                              make_explorer, problems_across_controls, view_classes)
 from genviz.plots._base import View
 from genviz.plots.style import lecture_mode
 from layout_testing import figure_layout_problems
@@ -47,27 +47,11 @@ def test_explorer_figure_layout(case, style):
         e = make_explorer(case)
         _VIEW_TYPES[case] = type(e.view)
         try:
-            found = {}
-            problems = layout_problems(e.view)
-            if problems:
-                found["default"] = problems
-            for name, control in e.controls.items():
-                start = control.value
-                values = control_values(control, SWEEP_VALUES)
-                if len(values) > 3:  # options: first, middle, last
-                    values = [values[0], values[len(values) // 2], values[-1]]
-                for value in values:
-                    control.value = value
-                    problems = layout_problems(e.view)
-                    if problems:
-                        found[f"{name}={value!r}"] = problems
-                control.value = start
+            found = problems_across_controls(e, lambda e: layout_problems(e.view), SWEEP_VALUES)
         finally:
             e.close()
             plt.close("all")
-    assert not found, f"{case} ({style}): " + "; ".join(
-        f"[{where}] " + " | ".join(p[:4]) + (f" (+{len(p) - 4})" if len(p) > 4 else "")
-        for where, p in found.items())
+    assert not found, found_message(case, style, found)
 
 
 def test_every_view_and_explorer_is_covered():

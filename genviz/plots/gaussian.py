@@ -6,8 +6,9 @@ import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
 from genviz.plots._base import View, finish_layout, fmt, new_figure
-from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, explorer_figsize, is_lecture_mode,
-                                panel_row_width, tidy_ticks)
+from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, beside_legend, explorer_figsize,
+                                is_lecture_mode, legend_columns, panel_position, panel_row_width,
+                                tidy_ticks)
 from genviz.studies.gaussian import (K_SIGMAS, GaussianFigureResult, GaussianResult,
                                      GaussianStudy, gaussian_figure_study)
 
@@ -139,12 +140,15 @@ class GaussianView(View, study=GaussianStudy):
         self.lim, self.n_samples, self.surface = static.lim, static.n_samples, static.surface
         self._surf_mesh, self._xs_img = static.surface_mesh, static.xs_image
         if figsize is None:
-            figsize = explorer_figsize(*((7.8, 4.3) if self.surface else (7.0, 4.6)))
+            # narrow: the contour panel alone gets a square (its axes are equal)
+            figsize = explorer_figsize(*((7.8, 4.3) if self.surface else (7.0, 4.6)),
+                                       panels=(1, 2) if self.surface else (1, 1),
+                                       narrow_aspect=None if self.surface else 1.1)
         fig = new_figure(figsize=figsize)
         super().__init__(fig)
         if self.surface:
-            self.ax3d = fig.add_subplot(1, 2, 1, projection="3d")
-            self.ax = fig.add_subplot(1, 2, 2)
+            self.ax3d = fig.add_subplot(*panel_position(1, 2, 1), projection="3d")
+            self.ax = fig.add_subplot(*panel_position(1, 2, 2))
         else:
             self.ax3d = None
             self.ax = fig.add_subplot(1, 1, 1)
@@ -178,12 +182,11 @@ class GaussianView(View, study=GaussianStudy):
         if self.ax3d is not None:
             # Two panels share the width: the legend goes under both (three columns).
             fig.legend(handles=ax.get_legend_handles_labels()[0], loc="outside lower center",
-                       ncol=3, fontsize="small", frameon=False)
+                       ncol=legend_columns(3), fontsize="small", frameon=False)
             _style_surface_axes(self.ax3d, L, 0.25)
             self.ax3d.set_title("density $p(x;\\mu,\\Sigma)$", fontsize="medium")
         else:
-            ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize="small",
-                      frameon=False, borderaxespad=0.0)
+            beside_legend(ax, fontsize="small", frameon=False)
         self.update(mu1=mu1, mu2=mu2, sigma1=sigma1, sigma2=sigma2, rho=rho)
         self.finish_layout()
 

@@ -10,7 +10,8 @@ from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projec
 
 from genviz._moved import moved_names
 from genviz.plots._base import View, finish_layout, fmt, new_figure
-from genviz.plots.style import CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize
+from genviz.plots.style import (CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize,
+                                legend_columns, subplot_grid)
 from genviz.studies.gda import (CovarianceFigureResult, GDAFigureResult, GDAFitResult,
                                 GDAFitStudy, PosteriorFigureResult, covariance_figure_study,
                                 gda_figure_study, posterior_figure_study)
@@ -164,9 +165,9 @@ class GDAFitView(View, study=GDAFitStudy):
     def __init__(self, *, seed=0, figsize=None, **params):
         static = self.use_study(seed=seed, n_max=self.N_MAX, box=self.BOX,
                                 score_range=self.SCORE_RANGE)
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.7))
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.7, panels=(1, 2)))
         super().__init__(fig)
-        self.ax, self.ax_sig = ax, axs = fig.subplots(1, 2, width_ratios=[1.0, 1.1])
+        self.ax, self.ax_sig = ax, axs = subplot_grid(fig, 1, 2, width_ratios=[1.0, 1.1])
         box = static.box
         self._points = []
         for k in (0, 1):
@@ -202,7 +203,8 @@ class GDAFitView(View, study=GDAFitStudy):
                 ylabel=r"$p(y=1\mid x)$; points at label $y$")
         # One legend, under both panels (inside either it hid points or the sigmoid).
         handles = [*ax.get_legend_handles_labels()[0], *axs.get_legend_handles_labels()[0]]
-        fig.legend(handles=handles, loc="outside lower center", ncol=3, fontsize="small",
+        fig.legend(handles=handles, loc="outside lower center", ncol=legend_columns(3),
+                   fontsize="small",
                    frameon=False)
         axs.set_title("posterior: sigmoid of log-odds", fontsize="medium")
         self.update(**params)

@@ -7,7 +7,7 @@ import numpy as np
 
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.gda import COLORS, MARKERS
-from genviz.plots.style import CLASS_COLORS, explorer_figsize
+from genviz.plots.style import CLASS_COLORS, beside_legend, explorer_figsize
 from genviz.studies.gda_vs_logistic import GDAvsLogisticResult, GDAvsLogisticStudy
 from genviz.studies.gda_vs_logistic_curves import (LearningCurveFigureResult,
                                                    learning_curve_figure_study)
@@ -79,8 +79,7 @@ class GDAvsLogisticView(View, study=GDAvsLogisticStudy):
         ax.set_xlabel("$x_1$")
         ax.set_ylabel("$x_2$")
         # beside the axes, not on the data
-        ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
-                  fontsize="small", frameon=False)
+        beside_legend(ax, fontsize="small", frameon=False)
         ax.set_title("boundaries (test errors in the readout)", fontsize="medium")
         self.update(**params)
         self.finish_layout()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.plots._base import View, finish_layout, fmt, new_figure
-from genviz.plots.style import PALETTE, explorer_figsize
+from genviz.plots.style import PALETTE, by_layout, explorer_figsize, subplot_grid
 from genviz.studies.joint import (DimensionalityResult, DimensionalityStudy, JointBarResult,
                                   joint_bar_figure_study)
 
@@ -58,8 +58,9 @@ class DimensionalityView(View, study=DimensionalityStudy):
         self.names, self.D, self.N = full.names, full.n_variables, full.n_records
         # stacked (not side by side): both panels share the variables axis and fit the
         # output-area width budget; the variable names label the bottom panel only
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.6)))
-        ax, ax2 = self.ax, self.ax2 = self.fig.subplots(2, 1, sharex=True)
+        figsize = figsize or explorer_figsize(7.8, 5.6, panels=(2, 1), narrow_aspect=0.8)
+        super().__init__(new_figure(figsize=figsize))
+        ax, ax2 = self.ax, self.ax2 = subplot_grid(self.fig, 2, 1, sharex=True)
         ds = full.d
         ax.semilogy(ds, full.cells, "o-", color=PALETTE["blue"], label="cells = parameters + 1")
         (self._occ,) = ax.semilogy(ds, full.occupied, "s-", color=PALETTE["green"],
@@ -72,7 +73,8 @@ class DimensionalityView(View, study=DimensionalityStudy):
         ax.legend(loc="upper left", fontsize="small")
         ax.grid(alpha=0.3, which="both")
         (self._empty,) = ax2.plot(ds, full.empty_fraction, "o-", color=PALETTE["vermillion"],
-                                  label="empty cells (P = 0 in the learned table)")
+                                  label="empty cells" + by_layout(" ", "\n")  # narrow: two lines
+                                  + "(P = 0 in the learned table)")
         (self._cursor2,) = ax2.plot([], [], "o", ms=14, mfc="none", mec=PALETTE["black"], mew=2)
         ax2.set_xticks(ds, [f"{k}: +{nm}" if k > 1 else f"1: {nm}"
                             for k, nm in zip(ds, self.names)],

@@ -10,7 +10,8 @@ import numpy as np
 from matplotlib.collections import LineCollection
 
 from genviz.plots._base import View, fmt, new_figure, plain_text
-from genviz.plots.style import DENSITY_CMAP, PALETTE, cmap_colors, explorer_figsize
+from genviz.plots.style import (DENSITY_CMAP, PALETTE, by_layout, cmap_colors, explorer_figsize,
+                                legend_or_under, subplot_grid)
 from genviz.studies.kde import (KDE2D_LEVELS, HistogramResult, HistogramStudy, KDE2DResult,
                                 KDE2DStudy, KDEResult, KDEStudy)
 from genviz.studies.kde_bandwidth import BandwidthResult, BandwidthStudy
@@ -25,13 +26,17 @@ def rug(ax, data, color=PALETTE["black"], zorder=None):
                    label=f"data (n = {data.size})", **extra)[0]
 
 
-def _density_axes(ax, xlim, ymax):
-    """The density explorers' axes: x over ``xlim``, density from 0 to ``ymax``, legend, grid."""
+def _density_axes(ax, xlim, ymax, *, narrow_under=False):
+    """The density explorers' axes: x over ``xlim``, density from 0 to ``ymax``, legend, grid
+    (``narrow_under``: the legend under the figure in the narrow layout)."""
     ax.set_xlim(*xlim)
     ax.set_ylim(0, ymax)
     ax.set_xlabel("$x$")
     ax.set_ylabel("density")
-    ax.legend(loc="upper right", fontsize="small")
+    if narrow_under:
+        legend_or_under(ax, loc="upper right", fontsize="small")
+    else:
+        ax.legend(loc="upper right", fontsize="small")
     ax.grid(alpha=0.3)
 
 
@@ -46,7 +51,9 @@ class HistogramView(View, study=HistogramStudy):
                  min_width=0.05, figsize=None):
         static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, min_width=min_width)
         self.data = static.data
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
+        # narrow: a taller panel, its legend under the figure
+        figsize = figsize or explorer_figsize(7.0, 4.0, narrow_aspect=0.75)
+        super().__init__(new_figure(figsize=figsize))
         lo, hi = static.x_range
         ax = self.ax = self.fig.add_subplot()
         self._stairs = self.animate(ax.stairs([0.0], [0.0, 1.0], fill=True, color=PALETTE["sky"],
@@ -55,7 +62,7 @@ class HistogramView(View, study=HistogramStudy):
             ax.plot(static.truth_x, static.truth, color=PALETTE["black"], lw=1.5,
                     label="true density")
         rug(ax, self.data)
-        _density_axes(ax, (lo, hi), static.ymax)
+        _density_axes(ax, (lo, hi), static.ymax, narrow_under=True)
         self.update(width=width, origin=origin)
         self.finish_layout()
 
@@ -83,7 +90,9 @@ class KDEView(View, study=KDEStudy):
                  n_grid=500, ymax=None, figsize=None):
         static = self.use_study(data, true_pdf=true_pdf, x_range=x_range, n_grid=n_grid)
         self.data, self.x = static.data, static.x
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.0, 4.0)))
+        # narrow: a taller panel, its legend under the figure
+        figsize = figsize or explorer_figsize(7.0, 4.0, narrow_aspect=0.75)
+        super().__init__(new_figure(figsize=figsize))
         ax = self.ax = self.fig.add_subplot()
         self._bumps = self.animate(ax.add_collection(LineCollection(
             [], colors=PALETTE["orange"], linewidths=1.0, alpha=0.9,
@@ -97,7 +106,8 @@ class KDEView(View, study=KDEStudy):
             ax.plot(self.x, static.truth, color=PALETTE["black"], lw=1.2, ls="--",
                     label="true density", zorder=1.9)
         rug(ax, self.data, zorder=1.9)
-        _density_axes(ax, (self.x[0], self.x[-1]), ymax if ymax is not None else 0.9)
+        _density_axes(ax, (self.x[0], self.x[-1]), ymax if ymax is not None else 0.9,
+                      narrow_under=True)
         self.update(h=h, kernel=kernel)
         self.finish_layout()
 
@@ -131,8 +141,10 @@ class BandwidthView(View, study=BandwidthStudy):
         static = self.use_study(study=study, seed=seed, hs=hs, x_range=x_range, n_grid=n_grid)
         self.hs, self.x = static.hs, static.x
         # stacked: the KDE above its CV curves, within the output-area width budget
-        super().__init__(new_figure(figsize=figsize or explorer_figsize(7.8, 5.8)))
-        self.ax, self.cax = self.fig.subplots(2, 1)
+        # narrow: taller panels, the CV legend takes four rows there
+        figsize = figsize or explorer_figsize(7.8, 5.8, panels=(2, 1), narrow_aspect=0.72)
+        super().__init__(new_figure(figsize=figsize))
+        self.ax, self.cax = subplot_grid(self.fig, 2, 1)
         self._draw_kde_axes(static)
         self._draw_cv_axes(static.h_range)
         self.update(n=n, h=h)
@@ -166,8 +178,8 @@ class BandwidthView(View, study=BandwidthStudy):
         self._ls_ax.set_ylabel("LSCV score")
         cax.grid(alpha=0.3, which="both")
         lines = [self._loo, self._ls, self._h_line, self._silver]
-        cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center", ncol=2,
-                   bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
+        cax.legend(lines, [ln.get_label() for ln in lines], loc="lower center",
+                   ncol=by_layout(2, 1), bbox_to_anchor=(0.5, 1.0), fontsize="small", frameon=False)
         self.animate(self._kde, self._h_line, self._loo, self._ls, self._loo_best, self._ls_best,
                      self._silver)
 

@@ -13,7 +13,8 @@ from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
-from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
+from genviz.plots.style import (CLASS_COLORS, PALETTE, by_layout, colorbar_below,
+                                explorer_figsize, legend_columns, subplot_grid, text_size)
 from genviz.studies.knn import (KNNClassificationResult, KNNClassificationStudy,
                                 KNNRegressionResult, KNNRegressionStudy, ThreeClassNNResult,
                                 three_class_nn_figure_study)
@@ -67,9 +68,9 @@ class KNNClassificationView(View, study=KNNClassificationStudy):
         static = self.use_study(X, y, X_test, y_test, k_max=k_max, lim=lim, n_grid=n_grid,
                                 noise_seed=noise_seed)
         self.X, self.k_max, self.lim = static.X, static.k_max, static.lim
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.6))
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.6, panels=(1, 3)))
         super().__init__(fig)
-        axes = fig.subplots(1, 3, sharey=True)
+        axes = subplot_grid(fig, 1, 3, sharey=True)
         self.axes = axes
         L, shape = self.lim, (static.n_grid, static.n_grid)
         ext = (-L, L, -L, L)
@@ -98,13 +99,14 @@ class KNNClassificationView(View, study=KNNClassificationStudy):
         _style(axes[0], L, "1-NN regions")
         _style(axes[1], L, "class-1 votes among k")
         _style(axes[2], L, "k-NN majority, query")
-        axes[0].set_ylabel("$x_2$")
+        for panel in axes[:by_layout(1, 3)]:  # stacked: each panel its own
+            panel.set_ylabel("$x_2$")
         ax.plot([], [], "x", color=PALETTE["black"], label="flipped label")
         # below the figure: animated images are painted over anything static inside the axes
         fig.legend(handles=ax.get_legend_handles_labels()[0], loc="outside lower center",
-                   ncol=3, fontsize="small", frameon=False)
-        cbar = fig.colorbar(self._img_votes, ax=axes, orientation="horizontal",
-                            location="bottom", fraction=0.05, aspect=50, shrink=0.6)
+                   ncol=legend_columns(3), fontsize="small", frameon=False)
+        cbar = colorbar_below(fig, self._img_votes, axes, panel=1, fraction=0.05, aspect=50,
+                              shrink=0.6)
         cbar.set_label("share of the k neighbours in class 1 (orange)", fontsize="small")
         cbar.ax.tick_params(labelsize="small")
         self.update(k=k, noise=noise, qx=qx, qy=qy)
@@ -148,9 +150,9 @@ class KNNRegressionView(View, study=KNNRegressionStudy):
     def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=None):
         static = self.use_study(x, y, k_max=k_max, n_grid=n_grid, truth=truth)
         self.x, self.y, self.x_grid = static.x, static.y, static.x_grid
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.0))
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.0, panels=(1, 3)))
         super().__init__(fig)
-        axes = fig.subplots(1, 3, sharey=True)
+        axes = subplot_grid(fig, 1, 3, sharey=True)
         self.axes = axes
         titles = ("data $(x, y)$", "1-NN estimate", "k-NN average")
         for i, (ax, title) in enumerate(zip(axes, titles)):
@@ -169,7 +171,7 @@ class KNNRegressionView(View, study=KNNRegressionStudy):
         self._label = axes[2].text(0.03, 0.95, "", transform=axes[2].transAxes, va="top",
                                    fontsize="medium")
         self.animate(self._label)
-        axes[1].legend(loc="lower right", fontsize="x-small")
+        axes[1].legend(loc="lower right", fontsize=text_size("x-small"))
         self.update(k=k)
         self.finish_layout()
 
@@ -206,9 +208,9 @@ class ProjectionView(View, study=ProjectionStudy):
         static = self.use_study(X, d_max=d_max, seed=seed, bins=bins, r_max=r_max)
         self.d_max, self.dims, self.edges = static.d_max, static.dims, static.edges
         self.n_points, self.n_features = static.n_points, static.n_features
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.7))
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.7, panels=(1, 2)))
         super().__init__(fig)
-        ax, ax2 = fig.subplots(1, 2, gridspec_kw=dict(width_ratios=[1.1, 1]))
+        ax, ax2 = subplot_grid(fig, 1, 2, width_ratios=[1.1, 1])
         self.axes = (ax, ax2)
         self._hist = self.animate(ax.stairs(np.zeros(len(self.edges) - 1), self.edges, fill=True,
                                             color=PALETTE["sky"], alpha=0.8))
@@ -237,7 +239,7 @@ class ProjectionView(View, study=ProjectionStudy):
         ax2.set_xlabel("target dimension d")
         # inside, upper right: the curves fall from the upper left (above the axes it was
         # wider than the panel at lecture sizes)
-        ax2.legend(loc="upper right", fontsize="x-small", framealpha=0.9)
+        ax2.legend(loc="upper right", fontsize=text_size("x-small"), framealpha=0.9)
         self.update(d=d, eps=eps)
         self.finish_layout()
 

@@ -10,8 +10,9 @@ from matplotlib.patches import Patch
 
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one regions figure; re-exported
-from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, explorer_figsize,
-                                grouped_bar_positions, light, table_panel_grid)
+from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, by_layout,
+                                explorer_figsize, grouped_bar_positions, light, subplot_grid,
+                                table_panel_grid)
 from genviz.studies.naive_bayes import (CategoricalNBResult, CategoricalNBStudy,
                                         DiscretizeResult, DiscretizeStudy, KDENBResult,
                                         KDENBStudy, NBvsGDAResult, NBvsGDAStudy)
@@ -41,9 +42,10 @@ class CategoricalNBView(View, study=CategoricalNBStudy):
         # the counting table beside it a column wide enough to read it as a table.
         nrows, ncols = table_panel_grid(d + 1)
         fig = new_figure(figsize or explorer_figsize(FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5,
-                                                     lecture_box=(6.4, 5.6)))
+                                                     lecture_box=(6.4, 5.6),
+                                                     panels=(nrows, ncols), narrow_aspect=0.45))
         super().__init__(fig)
-        axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
+        axes = subplot_grid(fig, nrows, ncols, squeeze=False).ravel()
         for ax in axes[d + 1:]:
             ax.set_visible(False)
         self.bars = []
@@ -124,9 +126,9 @@ class DiscretizeView(View, study=DiscretizeStudy):
                  n_grid=500, figsize=None):
         static = self.use_study(x, y, lim=lim, n_grid=n_grid)
         self.lim, self.grid, self.classes = static.lim, static.grid, static.classes
-        fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
+        fig = new_figure(figsize or explorer_figsize(7.8, 5.0, panels=(2, 1)))
         super().__init__(fig)
-        self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
+        self.ax_d, self.ax_p = subplot_grid(fig, 2, 1, sharex=True)
         self.steps, self.post_lines = [], []
         for k, c in enumerate(self.classes):
             col = CLASS_COLORS[k]
@@ -149,7 +151,8 @@ class DiscretizeView(View, study=DiscretizeStudy):
         self.ax_p.set_ylabel("posterior P(y | x)")
         self.ax_p.set_xlabel(xlabel)
         self.ax_p.set_xlim(*self.lim)
-        self.ax_d.set_title("naive Bayes on bins vs Gaussian naive Bayes", fontsize="medium")
+        self.ax_d.set_title("naive Bayes on bins" + by_layout(" ", "\n")  # narrow: two lines
+                            + "vs Gaussian naive Bayes", fontsize="medium")
         self.update(width=width, origin=origin, alpha=alpha)
         self.finish_layout()
 
@@ -187,9 +190,9 @@ class NBvsGDAView(View, study=NBvsGDAStudy):
                  figsize=None):
         static = self.use_study(sep=sep, n=n, seed=seed, lim=lim, n_grid=n_grid)
         lim = static.lim
-        fig = new_figure(figsize or explorer_figsize(7.8, 4.0))
+        fig = new_figure(figsize or explorer_figsize(7.8, 4.0, panels=(1, 2)))
         super().__init__(fig)
-        self.axes = fig.subplots(1, 2)
+        self.axes = subplot_grid(fig, 1, 2)
         self.scatter, self.ellipses, self.regions = [], [], []
         cmap = ListedColormap([light(CLASS_COLORS[0], 0.85), light(CLASS_COLORS[1], 0.85)])
         for ax, title in zip(self.axes, ["naive Bayes: diagonal Σₖ",
@@ -247,9 +250,9 @@ class KDENBView(View, study=KDENBStudy):
         static = self.use_study(x, y, x_test, y_test, n_grid=n_grid)
         self.grid, self.classes = static.grid, static.classes
         self.acc_gauss = static.accuracy_gaussian
-        fig = new_figure(figsize or explorer_figsize(7.8, 5.0))
+        fig = new_figure(figsize or explorer_figsize(7.8, 5.0, panels=(2, 1)))
         super().__init__(fig)
-        self.ax_d, self.ax_p = fig.subplots(2, 1, sharex=True)
+        self.ax_d, self.ax_p = subplot_grid(fig, 2, 1, sharex=True)
         dens, post_g = static.gaussian_density, static.gaussian_posterior
         self.kde_lines, self.post_lines = [], []
         for k, c in enumerate(self.classes):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.plots._base import View, fmt, new_figure
-from genviz.plots.style import CLASS_COLORS, PALETTE, explorer_figsize
+from genviz.plots.style import CLASS_COLORS, PALETTE, by_layout, explorer_figsize, top_and_pair
 from genviz.studies.spam import (LN10, MODEL_NAMES, EmailResult, EmailStudy,
                                  SpamThresholdResult, SpamThresholdStudy)
 
@@ -77,13 +77,12 @@ class SpamThresholdView(View, study=SpamThresholdStudy):
         static = self.use_study(X_train, y_train, X_test, y_test, fits=study, positive=positive,
                                 score_lim=score_lim, n_bins=n_bins, alpha=alpha)
         self.score_lim, self.edges = static.score_lim, static.edges
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4))
+        # three panels: the score histogram, ROC and precision-recall (narrow: stacked)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4, panels=(3, 1)))
         super().__init__(fig)
         # the score histogram across the top, ROC and precision-recall below it: three panels
         # side by side would not fit the output-area width budget
-        grid = fig.add_gridspec(2, 2)
-        self.ax_hist = fig.add_subplot(grid[0, :])
-        self.ax_roc, self.ax_pr = fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+        self.ax_hist, self.ax_roc, self.ax_pr = top_and_pair(fig)
         ax = self.ax_hist
         zeros = np.zeros(len(self.edges) - 1)
         # Histograms and curves change only with alpha or the model (then a full redraw);
@@ -222,7 +221,8 @@ class EmailView(View, study=EmailStudy):
                  figsize=None):
         static = self.use_study(models, vocabulary, max_words=max_words)
         self.max_words = static.max_words
-        fig = new_figure(figsize=figsize or explorer_figsize(7.5, 4.8))
+        # narrow: a taller panel, its 14 rows of words need the height
+        fig = new_figure(figsize=figsize or explorer_figsize(7.5, 4.8, narrow_aspect=1.0))
         super().__init__(fig)
         ax = self.ax = fig.add_subplot(1, 1, 1)
         n = self.max_words + 2  # bias, words, "other words"
@@ -233,16 +233,20 @@ class EmailView(View, study=EmailStudy):
         self._labels = [self.animate(ax.text(-0.01, y, "", transform=label_tf, ha="right",
                                              va="center", fontsize="small")) for y in self._ys]
         self._verdict = self.animate(ax.text(0.5, 1.02, "", transform=ax.transAxes, ha="center",
-                                             va="bottom", fontsize="large", weight="bold"))
+                                             va="bottom", fontsize=by_layout("large", "medium"),
+                                             weight="bold"))
         ax.axvline(0.0, color="k", lw=0.8)
         ax.set_yticks([])
         ax.set_ylim(-0.7, n - 0.3)
         # One range for both models, wide enough for typical words, so that typing and
         # switching models blit; a longer bias bar is clipped (its label gives its value).
         ax.set_xlim(-10.0, 10.0)
-        ax.set_xlabel(r"log-odds contribution (ham $\leftarrow$ | $\rightarrow$ spam)")
+        # narrow: on two lines (one is wider than a phone's panel)
+        ax.set_xlabel(r"log-odds contribution" + by_layout(" ", "\n")
+                      + r"(ham $\leftarrow$ | $\rightarrow$ spam)")
         ax.grid(axis="x", alpha=0.3)
-        fig.subplots_adjust(left=0.22, right=0.97, bottom=0.13, top=0.9)
+        fig.subplots_adjust(**by_layout(dict(left=0.22, right=0.97, bottom=0.13, top=0.9),
+                                        dict(left=0.33, right=0.96, bottom=0.19, top=0.86)))
         self.update(text=text, model=model, log10_c=log10_c)
 
     @staticmethod
@@ -269,8 +273,9 @@ class EmailView(View, study=EmailStudy):
             label.set_visible(shown)
         # The comparison itself (Smola's rule: spam when the log-odds exceed log c), so the
         # figure shows what the threshold slider does.
-        self._verdict.set_text(f"{r.verdict.upper()}: log-odds {r.log_odds:+.2f} "
-                               f"{'>' if r.is_spam else '≤'} log c = {r.log_c:+.2f}")
+        self._verdict.set_text(f"{r.verdict.upper()}: log-odds {r.log_odds:+.2f}"
+                               + by_layout(" ", "\n")  # narrow: two lines
+                               + f"{'>' if r.is_spam else '≤'} log c = {r.log_c:+.2f}")
         self._verdict.set_color(SPAM if r.is_spam else HAM)
 
     def describe(self) -> str:

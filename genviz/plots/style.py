@@ -11,6 +11,7 @@ import contextlib
 import matplotlib as mpl
 import numpy as np
 from matplotlib.colors import to_rgb
+from matplotlib.font_manager import FontProperties
 from matplotlib.ticker import MaxNLocator
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
@@ -18,7 +19,8 @@ __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture
            "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
            "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
            "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
-           "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT"]
+           "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT", "by_layout",
+           "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "colorbar_below"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -193,9 +195,99 @@ def subplot_grid(fig, nrows: int, ncols: int, *, squeeze: bool = True, width_rat
     return axes.ravel() if 1 in (nrows, ncols) else axes
 
 
+def by_layout(wide, narrow):
+    """``narrow`` in the narrow layout (:func:`narrow_mode`), else ``wide``: a painter's setting
+    that differs between the layouts (margins, a legend's place), the wide one left as it was.
+
+    >>> by_layout("wide", "narrow")
+    'wide'
+    >>> with narrow_mode():
+    ...     by_layout("wide", "narrow")
+    'narrow'
+    """
+    return narrow if is_narrow_mode() else wide
+
+
+def text_size(size):
+    """A painter's explicit font ``size`` (a name such as ``"x-small"``, or points): itself, or
+    in the narrow layout at least :data:`MIN_TEXT_PT` (a phone shows the figure 1:1).
+
+    >>> text_size("x-small")
+    'x-small'
+    >>> with narrow_mode():
+    ...     text_size("x-small"), text_size("large")
+    (8.0, 12.0)
+    """
+    if not is_narrow_mode():
+        return size
+    return max(FontProperties(size=size).get_size_in_points(), MIN_TEXT_PT)
+
+
+def legend_columns(ncol: int) -> int:
+    """Columns of a legend laid out in a row under a figure: ``ncol``, at most 2 in the narrow
+    layout (three entries side by side are wider than a phone's figure).
+
+    >>> legend_columns(3)
+    3
+    >>> with narrow_mode():
+    ...     legend_columns(3), legend_columns(1)
+    (2, 1)
+    """
+    if ncol < 1:
+        raise ValueError(f"ncol must be at least 1, got {ncol!r}")
+    return min(ncol, 2) if is_narrow_mode() else ncol
+
+
+def legend_or_under(ax, **kwargs):
+    """``ax.legend(**kwargs)``; in the narrow layout a legend under the figure instead, in two
+    columns (for a legend that would cover much of a flat, full-width panel)."""
+    if is_narrow_mode():
+        kwargs = {k: v for k, v in kwargs.items()
+                  if k not in ("loc", "bbox_to_anchor", "borderaxespad", "ncol", "ncols")}
+        return ax.figure.legend(handles=ax.get_legend_handles_labels()[0],
+                                loc="outside lower center", ncol=legend_columns(2), **kwargs)
+    return ax.legend(**kwargs)
+
+
+def beside_legend(ax, **kwargs):
+    """The legend of ``ax`` to its right, top-aligned (keyword arguments go to ``legend``); in
+    the narrow layout, where a panel is as wide as the figure, under the figure in two columns
+    (constrained layout makes room for it: :func:`genviz.plots._base.finish_layout`)."""
+    return legend_or_under(ax, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0,
+                           **kwargs)
+
+
+def colorbar_below(fig, mappable, axes, *, panel: int = 0, **kwargs):
+    """A horizontal colour bar of ``mappable`` under the row of ``axes`` (``kwargs`` go to
+    ``fig.colorbar``); in the narrow layout, where the panels are stacked, under panel ``panel``
+    only, in an inset below its x label (constrained layout makes room for it)."""
+    if is_narrow_mode():
+        cax = axes[panel].inset_axes([0.1, -0.36, 0.8, 0.05])
+        return fig.colorbar(mappable, cax=cax, orientation="horizontal")
+    return fig.colorbar(mappable, ax=axes, orientation="horizontal", location="bottom", **kwargs)
+
+
+def top_and_pair(fig):
+    """Three panels ``(top, left, right)``: one across the figure's top and two side by side
+    below it, or in the narrow layout the three stacked (reading order).
+
+    >>> from matplotlib.figure import Figure
+    >>> with narrow_mode():
+    ...     [ax.get_subplotspec().rowspan for ax in top_and_pair(Figure())]
+    [range(0, 1), range(1, 2), range(2, 3)]
+    >>> [ax.get_subplotspec().colspan for ax in top_and_pair(Figure())]
+    [range(0, 2), range(0, 1), range(1, 2)]
+    """
+    if is_narrow_mode():
+        return tuple(subplot_grid(fig, 3, 1))
+    grid = fig.add_gridspec(2, 2)
+    return fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+
+
 def explorer_figsize(width: float, height: float, *,
                      lecture_box: tuple[float, float] | None = None,
-                     panels: tuple[int, int] = (1, 1)) -> tuple[float, float]:
+                     panels: tuple[int, int] = (1, 1),
+                     narrow_aspect: float | None = None) -> tuple[float, float]:
     """The size an explorer's figure gets for a designed ``(width, height)`` in inches.
 
     Normal style: the design itself, which must fit :data:`FIGURE_WIDTH_BUDGET`
@@ -207,7 +299,8 @@ def explorer_figsize(width: float, height: float, *,
     (:func:`narrow_mode`): :data:`NARROW_FIGURE_WIDTH` wide, the design's ``panels``
     (``(nrows, ncols)``) stacked, each as wide as the figure and as tall as its designed aspect
     gives, between 0.6 and 0.85 of the width (a flat panel stays readable, a tall one fits a
-    phone's screen).
+    phone's screen); ``narrow_aspect`` (height / width of each panel, 0.3 to 1.5) replaces
+    that for a panel whose rows of text need more height (the e-mail's words).
 
     >>> explorer_figsize(7.8, 3.9)
     (7.8, 3.9)
@@ -221,12 +314,17 @@ def explorer_figsize(width: float, height: float, *,
         raise ValueError(f"width {width} in exceeds FIGURE_WIDTH_BUDGET = {FIGURE_WIDTH_BUDGET} in "
                          "(the JupyterLab output area at 1280x800 with the file browser open); "
                          "stack or drop panels instead")
+    nrows, ncols = panels
+    if not (isinstance(nrows, int) and isinstance(ncols, int) and nrows >= 1 and ncols >= 1):
+        raise ValueError(f"panels must be (nrows, ncols) of at least 1, got {panels!r}")
+    if narrow_aspect is not None and not 0.3 <= narrow_aspect <= 1.5:
+        raise ValueError(f"narrow_aspect must be between 0.3 and 1.5, got {narrow_aspect!r}")
     if is_narrow_mode():
-        nrows, ncols = panels
-        if nrows < 1 or ncols < 1:
-            raise ValueError(f"panels must be (nrows, ncols) of at least 1, got {panels!r}")
         n = NARROW_FIGURE_WIDTH
-        each = min(max((height / nrows) * n / (width / ncols), 0.6 * n), 0.85 * n)
+        if narrow_aspect is not None:
+            each = narrow_aspect * n
+        else:
+            each = min(max((height / nrows) * n / (width / ncols), 0.6 * n), 0.85 * n)
         return (n, round(nrows * ncols * each + 0.2, 2))
     if not is_lecture_mode():
         return (width, height)
@@ -275,12 +373,15 @@ def light(color, amount=0.75):
 
 def table_panel_grid(n: int) -> tuple[int, int]:
     """``(nrows, ncols)`` for ``n`` small bar-chart panels: at most 4 a row (2-3 in lecture
-    style), so 7 panels (EnjoySport's tables and the posterior) wrap within the width budget.
+    style, 1 in the narrow layout: stacked), so 7 panels (EnjoySport's tables and the
+    posterior) wrap within the width budget.
 
     >>> table_panel_grid(5), table_panel_grid(7)
     ((2, 3), (2, 4))
     """
-    if is_lecture_mode():
+    if is_narrow_mode():
+        ncols = 1
+    elif is_lecture_mode():
         ncols = min(n, 2 if n <= 6 else 3)
     else:
         ncols = n if n <= 3 else min(4, -(-n // 2))
