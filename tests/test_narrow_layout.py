@@ -29,18 +29,20 @@ from genviz.plots.style import (MIN_TEXT_PT, NARROW_FIGURE_WIDTH, by_layout, exp
 from layout_testing import TOLERANCE_PX, drawn_texts, figure_layout_problems
 
 #: Each case's wide figure size in inches as it was before the narrow layout (main at e5857dd):
-#: converting a painter must not change its wide layout.
+#: converting a painter must not change its wide layout. Two designs were made shorter since,
+#: on purpose (#37 item 6, one screen at 1280x800): gda_vs_logistic 4.8 -> 4.5, threshold
+#: 6.4 -> 5.6.
 WIDE_SIZES = {
     "bandwidth_explorer": (7.8, 5.8), "categorical_nb_explorer": (7.8, 5.1),
     "categorical_nb_explorer_enjoysport": (7.8, 5.1), "dimensionality_explorer": (7.8, 5.6),
     "discretize_explorer": (7.8, 5.0), "email_explorer": (7.5, 4.8),
     "gaussian_explorer": (7.8, 4.3), "gaussian_explorer_contours": (7.0, 4.6),
-    "gda_fit_explorer": (7.8, 4.7), "gda_vs_logistic_explorer": (7.0, 4.8),
+    "gda_fit_explorer": (7.8, 4.7), "gda_vs_logistic_explorer": (7.0, 4.5),
     "histogram_explorer": (7.0, 4.0), "kde2d_explorer": (6.4, 4.8), "kde_explorer": (7.0, 4.0),
     "kde_nb_explorer": (7.8, 5.0), "knn_classification_explorer": (7.8, 4.6),
     "knn_regression_explorer": (7.8, 3.0), "learning_curve_explorer": (7.8, 4.2),
     "nb_vs_gda_explorer": (7.8, 4.0), "projection_explorer": (7.8, 3.7),
-    "threshold_explorer": (7.8, 6.4), "vocabulary_curve_explorer": (7.8, 4.2),
+    "threshold_explorer": (7.8, 5.6), "vocabulary_curve_explorer": (7.8, 4.2),
 }
 
 

@@ -60,7 +60,9 @@ class GDAvsLogisticView(View, study=GDAvsLogisticStudy):
     def __init__(self, *, n_test=4000, n_grid=90, seed=0, figsize=None, **params):
         static = self.use_study(n_test=n_test, n_grid=n_grid, seed=seed)
         self.n_test, self._data = static.n_test, static.data_params
-        fig = new_figure(figsize=figsize or explorer_figsize(7.0, 4.8))
+        # 4.5 in high: with its eleven controls (two columns) the figure stays on one screen of
+        # JupyterLab at 1280x800 with the file browser open (#37 item 6)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.0, 4.5))
         super().__init__(fig)
         self.ax = ax = fig.add_subplot()
         self._points = [self.animate(ax.scatter(np.zeros(0), np.zeros(0), s=16,

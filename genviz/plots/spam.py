@@ -77,8 +77,9 @@ class SpamThresholdView(View, study=SpamThresholdStudy):
         static = self.use_study(X_train, y_train, X_test, y_test, fits=study, positive=positive,
                                 score_lim=score_lim, n_bins=n_bins, alpha=alpha)
         self.score_lim, self.edges = static.score_lim, static.edges
-        # three panels: the score histogram, ROC and precision-recall (narrow: stacked)
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 6.4, panels=(3, 1)))
+        # three panels: the score histogram, ROC and precision-recall (narrow: stacked); 5.6 in
+        # high, so controls and figure share one screen of JupyterLab at 1280x800 (#37 item 6)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 5.6, panels=(3, 1)))
         super().__init__(fig)
         # the score histogram across the top, ROC and precision-recall below it: three panels
         # side by side would not fit the output-area width budget
