@@ -229,6 +229,51 @@ def measure_page(browser, server: CompressingServer, base_url: str, page_path: s
             "outside": sorted(set(outside))}
 
 
+def measure_lecture_page(browser) -> dict:
+    """The lecture page (deploy/poll/lecture.py) served by the poll service standalone, with
+    the tests' stand-in hub for the login (tests/lecture_testing.py: the service's real
+    ``HubOAuth``, no bundle, so no question open): a cold phone logs in and the page is drawn.
+    Bytes on the wire as the service sends them (it gzips its page itself), the stand-in hub's
+    login and redirects included; the real hub's login page (its own CSS and fonts) is not
+    measured here -- browser_tests/test_lecture_page.py measures the page behind the trial hub."""
+    import tempfile
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from lecture_testing import LocalLectureService
+
+    with tempfile.TemporaryDirectory() as state:
+        service = LocalLectureService(Path(state))
+        try:
+            context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            cdp = context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+            kinds, sizes, urls = {}, {}, {}
+            cdp.on("Network.requestWillBeSent",
+                   lambda ev: (kinds.__setitem__(ev["requestId"], ev.get("type")),
+                               urls.__setitem__(ev["requestId"], ev["request"]["url"])))
+            cdp.on("Network.loadingFinished",
+                   lambda ev: sizes.__setitem__(ev["requestId"], ev.get("encodedDataLength", 0)))
+            page.goto(service.page, wait_until="load", timeout=60_000)  # the hub's login form
+            page.goto(page.url + ("&" if "?" in page.url else "?") + "user=ada",
+                      wait_until="load", timeout=60_000)
+            page.wait_for_function("() => document.body.dataset.version !== undefined",
+                                   timeout=60_000)
+            page.wait_for_timeout(500)
+            context.close()
+        finally:
+            service.stop()
+    by_kind = dict.fromkeys(TYPES, 0)
+    for rid, n in sizes.items():
+        by_kind[_kind(kinds.get(rid))] += n
+    outside = sorted({u for u in urls.values() if urlparse(u).hostname != "127.0.0.1"})
+    total = sum(by_kind.values())
+    return {"page": "lecture page (service standalone, stand-in hub login)", "requests": len(sizes),
+            **by_kind, "total": total, "states_raw": 0, "states": 0, "without_states": total,
+            "server": None, "outside": outside}
+
+
 def site_pages(site: Path = SITE) -> list[str]:
     """Every HTML page of a built site, relative to its root (not _static's or _sources')."""
     return sorted(str(p.relative_to(site)) for p in site.rglob("*.html")
@@ -253,7 +298,8 @@ def table(rows: list[dict]) -> str:
         lines.append(
             f"| {r['page']} | {r['requests']} | {_kb(html)} | {_kb(r['stylesheet'])} | {_kb(r['script'])} "
             f"| {_kb(r['font'])} | {_kb(r['image'])} | {_kb(r['other'])} | **{_kb(r['without_states'])}** "
-            f"| {_kb(r['states'])} ({_kb(r['states_raw'])}) | {_kb(r['total'])} | {_kb(r['server'])} "
+            f"| {_kb(r['states'])} ({_kb(r['states_raw'])}) | {_kb(r['total'])} "
+            f"| {'—' if r['server'] is None else _kb(r['server'])} "
             f"| {len(r['outside'])} |")
     return "\n".join(lines)
 
@@ -264,6 +310,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", nargs="*", help="pages relative to the site (default: all)")
     parser.add_argument("--label", default="", help="a word for the section's heading")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "page_weight.md"))
+    parser.add_argument("--lecture", action="store_true",
+                        help="also the lecture page, its service started standalone")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -279,6 +327,10 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"{name}: {row['without_states']:,} B without states "
                   f"({row['total']:,} B total, {row['requests']} requests)", flush=True)
+        if args.lecture:
+            row = measure_lecture_page(browser)
+            rows.append(row)
+            print(f"{row['page']}: {row['total']:,} B ({row['requests']} requests)", flush=True)
         browser.close()
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load = os.getloadavg()[0]

@@ -280,14 +280,14 @@ def _strip_tool_lines_from_cells(app, doctree) -> None:
 
 # -- page weight (issue #37): no icon font, no search index on every page ------------------------
 #: The theme's FontAwesome (``_static/scripts/fontawesome.js``: 1.56 MB, 541 kB gzipped, on
-#: every page) turns each ``<i class="fa-solid fa-NAME">`` into an inline SVG when the page
+#: every page) turns each ``<i class="fa-solid fa-NAME">`` (or ``<span ...>``) into an inline SVG when the page
 #: loads. The site uses a dozen of its icons: each is written into the page as that same SVG at
 #: build time (its path read from the theme's own copy of FontAwesome Free, CC BY 4.0), and the
 #: script is neither loaded nor shipped. The ``svg-inline--fa``, ``fa-fw`` and ``fa-lg`` rules
 #: FontAwesome would have injected are in _static/site.css.
 FA_STYLES = {"fa-solid": "fas", "fas": "fas", "fa-regular": "far", "far": "far",
              "fa-brands": "fab", "fab": "fab"}
-FA_TAG = re.compile(r'<i class="(?P<cls>[^"]*)"(?P<attrs>[^>]*)>\s*</i>')
+FA_TAG = re.compile(r'<(?P<tag>i|span) class="(?P<cls>[^"]*)"(?P<attrs>[^>]*)>\s*</(?P=tag)>')
 FA_SCRIPT = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
 #: Sphinx's search tools, which the theme loads on every page for its optional search-as-you-type
 #: (off here: the search field submits to search.html, which loads them itself).

@@ -96,7 +96,7 @@ def test_a_page_with_a_failing_formula_or_without_node_keeps_mathjax(monkeypatch
 def test_inline_icons_writes_fontawesome_svg_and_removes_its_script():
     html = ('<head><script defer src="../_static/scripts/fontawesome.js?digest=1"></script></head>'
             '<button><i class="fa-solid fa-bars fa-lg" title="menu"></i></button>'
-            '<i class="fa-solid fa-magnifying-glass"></i><i class="fa-solid fa-no-such-icon"></i>'
+            '<span class="fa-solid fa-magnifying-glass"></span><i class="fa-solid fa-no-such-icon"></i>'
             '<i class="not-an-icon"></i>')
     out, missing = conf.inline_icons(html)
     assert "fontawesome.js" not in out and missing == {"no-such-icon"}
@@ -106,6 +106,7 @@ def test_inline_icons_writes_fontawesome_svg_and_removes_its_script():
     assert 'viewBox="0 0 448 512"><path fill="currentColor" d="M0 96C0' in out
     assert 'viewBox="0 0 512 512"><path fill="currentColor" d="M416 208c0 45.9' in out
     assert '<i class="fa-solid fa-no-such-icon"></i>' in out and '<i class="not-an-icon"></i>' in out
+    assert "<span" not in out
     assert conf.fontawesome_icons("fas")["search"] == conf.fontawesome_icons("fas")["magnifying-glass"]
 
 
