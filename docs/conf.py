@@ -365,6 +365,10 @@ TOKEN = re.compile(r"<!--.*?-->|<(script|style)\b[^>]*>.*?</\1\s*>|<[^>]+>", re.
 MATH_SPANS = re.compile(r"\$\$(?P<dd>.+?)\$\$|\\\[(?P<db>.+?)\\\]|\\\((?P<ip>.+?)\\\)"
                         r"|(?<![\\$])\$(?P<id>[^$]+?)(?<!\\)\$"
                         r"|(?P<env>\\begin\{(?P<name>[a-zA-Z*]+)\}.*?\\end\{(?P=name)\})", re.S)
+#: A displayed formula scrolls sideways when wider than the column (a phone): a scrolling region
+#: must be reachable by keyboard (axe ``scrollable-region-focusable``), as MathJax in the browser
+#: makes it.
+DISPLAY_MATH = re.compile(r'(<mjx-container class="MathJax" jax="SVG" display="true")')
 MATHJAX_SCRIPTS = re.compile(r'\s*<script>window\.MathJax = .*?</script>'
                              r'|\s*<script defer="defer" src="[^"]*_static/mathjax/[^"]*"></script>', re.S)
 
@@ -473,7 +477,7 @@ def typeset_pages(pages: dict[str, str]) -> tuple[dict[str, str], dict]:
             continue
         text = pages[name]
         for (start, end, _, _), svg in sorted(zip(spans[name], done["html"]), reverse=True):
-            text = text[:start] + svg + text[end:]
+            text = text[:start] + DISPLAY_MATH.sub(r'\1 tabindex="0"', svg, count=1) + text[end:]
         text = MATHJAX_SCRIPTS.sub("", text).replace("</head>", style + "\n</head>", 1)
         defs = ('<svg id="MJX-SVG-global-cache" style="display: none;" aria-hidden="true" '
                 f'xmlns="http://www.w3.org/2000/svg">{done["defs"]}</svg>')

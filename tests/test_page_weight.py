@@ -70,6 +70,7 @@ def test_typeset_pages_writes_mathjax_svg_with_its_mathml_and_drops_the_scripts(
     assert page.count("<mjx-container") == 5 and "_static/mathjax" not in page
     assert "window.MathJax" not in page and '<style id="genviz-math">' in page
     assert "mjx-assistive-mml" in page  # what a screen reader reads
+    assert page.count('display="true" tabindex="0"') == 2  # a wide one scrolls: keyboard too
     assert '<msup><mi>x</mi><mn>2</mn></msup><mo>&lt;</mo><mi>y</mi>' in page
     assert "<mfrac><mi>a</mi><mi>b</mi></mfrac>" in page
     assert '<math xmlns="http://www.w3.org/1998/Math/MathML" display="block"><munder>' in page
