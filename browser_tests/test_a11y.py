@@ -55,7 +55,7 @@ def test_site_page_has_no_serious_violation(browser, site_url, name, built_site)
     guard_network(context, record)
     page = context.new_page()
     page.goto(f"{site_url}/{name}", wait_until="networkidle", timeout=120_000)
-    if page.evaluate("() => !!document.querySelector('.math')"):
+    if page.evaluate("() => !!document.querySelector('script[src*=\"_static/mathjax/\"]')"):
         page.wait_for_function("() => window.MathJax && MathJax.startup && "
                                "MathJax.startup.promise", timeout=60_000)
         page.evaluate("() => MathJax.startup.promise")

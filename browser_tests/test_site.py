@@ -30,6 +30,10 @@ PAGES = site_pages()
 WIDGET_REPR = re.compile(r"\b(?:Explorer|VBox|HBox|GridBox|Box|FloatSlider|IntSlider|Button|"
                          r"ToggleButton|HTML|Output|Image|Canvas|Dropdown)\((?:children|value|"
                          r"layout|description|options)=|children=\(")
+#: A page whose maths MathJax typesets in the browser (the build typesets it when Node.js is
+#: there: docs/conf.py, typeset_pages; either way each .math element must hold MathJax's output)
+USES_MATHJAX = ("() => !!document.querySelector('.math') && "
+                "!!document.querySelector('script[src*=\"_static/mathjax/\"]')")
 UNDESCRIPTIVE = {"", "image", "png", "figure", "no description has been provided for this image"}
 
 
@@ -77,7 +81,7 @@ def _open(browser, url, width, record, idle=True):
             page.wait_for_load_state("networkidle", timeout=30_000)
         except PlaywrightTimeout:
             page.wait_for_timeout(2_000)
-    if page.evaluate("() => !!document.querySelector('.math')"):
+    if page.evaluate(USES_MATHJAX):
         page.wait_for_function("() => window.MathJax && MathJax.startup && "
                                "MathJax.startup.promise", timeout=60_000)
         page.evaluate("() => MathJax.startup.promise")
@@ -131,7 +135,7 @@ def test_page_offline_maths_images_alt_no_widget_text(browser, site_url, name, b
     stem = name.replace("/", "_").removesuffix(".html")
     try:
         context, page = _open(browser, f"{site_url}/{name}", 1280, record)
-        if page.evaluate("() => !!document.querySelector('.math')"):
+        if page.evaluate(USES_MATHJAX):
             page.wait_for_function("() => window.MathJax && MathJax.startup && "
                                    "MathJax.startup.promise", timeout=60_000)
             page.evaluate("() => MathJax.startup.promise")
@@ -484,3 +488,43 @@ def test_explorers_move_from_a_file_url(browser, built_site):
         context.close()
     assert len(boxes) == 3 and all(b["grid"] and b["canvas"] for b in boxes), boxes
     assert not errors, errors
+
+
+# -- page weight (issue #37) ------------------------------------------------------------------------
+def _bench_page_weight():
+    import importlib.util
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "bench_page_weight.py"
+    spec = importlib.util.spec_from_file_location("bench_page_weight", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def weight_host(built_site):
+    """build/site/ behind the benchmark's static host that gzips text types as a real one does."""
+    bench = _bench_page_weight()
+    server = bench.CompressingServer(SITE)
+    with server as url:
+        yield bench, server, url
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_site_page_weight(browser, weight_host, name):
+    """A cold load of the page on a phone, scrolled to its end, transfers at most 1 MB
+    (compressed, headers included) apart from the page's own explorer states, and asks no other
+    host. Chromium's count of the bytes and the server's agree. The figures go to
+    artifacts/site/weight_<page>.json; benchmarks/page_weight.md has the table."""
+    bench, server, url = weight_host
+    row = bench.measure_page(browser, server, url, name)
+    SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (SITE_ARTIFACTS / f"weight_{name.replace('/', '_').removesuffix('.html')}.json").write_text(
+        json.dumps(row, indent=1))
+    assert not row["outside"], f"requests to other hosts: {row['outside'][:5]}"
+    assert abs(row["server"] - row["total"]) <= 0.02 * row["total"] + 2000, row
+    by_type = {k: row[k] for k in bench.TYPES}
+    hint = (" -- its maths is left to MathJax in the browser: is Node.js installed for the build?"
+            if "_static/mathjax/" in (SITE / name).read_text() else "")
+    assert row["without_states"] <= bench.BUDGET, \
+        f"{name}: {row['without_states']:,} B cold without its states (budget {bench.BUDGET:,}): {by_type}{hint}"

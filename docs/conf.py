@@ -2,9 +2,15 @@
 
 Generator: Sphinx + MyST-NB (notebooks executed at build time, outputs cached by content hash
 with jupyter-cache) + sphinx-book-theme (the Jupyter Book 1.x look, launch and download
-buttons). Everything the pages load is local: the theme ships its CSS, JS and icon fonts,
-MathJax 3 comes from the ``sphinx-mathjax-offline`` wheel and is copied into ``_static/``, and
-no ipywidgets JavaScript is loaded.
+buttons). Everything the pages load is local: the theme ships its CSS and JS, MathJax 3 comes
+from the ``sphinx-mathjax-offline`` wheel and is copied into ``_static/``, and no ipywidgets
+JavaScript is loaded.
+
+Pages are light (issue #37: <= 1 MB cold, compressed, apart from an explorer's states): after
+the build, ``_lighten_pages`` typesets the maths with that MathJax under Node.js
+(docs/tex2svg.js; MathJax stays in the browser where Node.js is missing or a formula fails),
+writes the theme's FontAwesome icons as inline SVG instead of loading its 1.5 MB script, and
+keeps Sphinx's search index to the search page. ``benchmarks/bench_page_weight.py`` measures.
 
 Explorers move on the site with no kernel: the build runs the notebooks with
 ``GENVIZ_STATES=embed`` (scripts/build_site.py), so each explorer's image output carries, in its
@@ -17,8 +23,10 @@ file would be refused). Without JavaScript the image, its alt text and caption s
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -270,7 +278,244 @@ def _strip_tool_lines_from_cells(app, doctree) -> None:
             box.parent.remove(box)
 
 
+# -- page weight (issue #37): no icon font, no search index on every page ------------------------
+#: The theme's FontAwesome (``_static/scripts/fontawesome.js``: 1.56 MB, 541 kB gzipped, on
+#: every page) turns each ``<i class="fa-solid fa-NAME">`` (or ``<span ...>``) into an inline SVG when the page
+#: loads. The site uses a dozen of its icons: each is written into the page as that same SVG at
+#: build time (its path read from the theme's own copy of FontAwesome Free, CC BY 4.0), and the
+#: script is neither loaded nor shipped. The ``svg-inline--fa``, ``fa-fw`` and ``fa-lg`` rules
+#: FontAwesome would have injected are in _static/site.css.
+FA_STYLES = {"fa-solid": "fas", "fas": "fas", "fa-regular": "far", "far": "far",
+             "fa-brands": "fab", "fab": "fab"}
+FA_TAG = re.compile(r'<(?P<tag>i|span) class="(?P<cls>[^"]*)"(?P<attrs>[^>]*)>\s*</(?P=tag)>')
+FA_SCRIPT = re.compile(r'\s*<script defer src="[^"]*_static/scripts/fontawesome\.js[^"]*"></script>')
+#: Sphinx's search tools, which the theme loads on every page for its optional search-as-you-type
+#: (off here: the search field submits to search.html, which loads them itself).
+SEARCH_SCRIPTS = re.compile(r'\s*<script src="[^"]*(?:_static/searchtools\.js|_static/language_data\.js|'
+                            r'searchindex\.js)"></script>')
+
+
+def fontawesome_source() -> Path:
+    import pydata_sphinx_theme
+
+    return (Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+            / "scripts" / "fontawesome.js")
+
+
+@functools.lru_cache(maxsize=None)
+def fontawesome_icons(style: str = "fas") -> dict[str, tuple[int, int, str]]:
+    """``{name or alias: (width, height, SVG path)}`` of one FontAwesome style (``fas``, ``far``,
+    ``fab``), read from the theme's fontawesome.js, where each style is one object literal
+    ``var b={name:[width,height,[aliases],"unicode","path"],...}`` registered by
+    ``p("<style>",b)``."""
+    text = fontawesome_source().read_text(encoding="utf-8")
+    end = text.index(f'p("{style}",b)')
+    block = text[text.rindex("var b={", 0, end):end]
+    icons = {}
+    entry = re.compile(r'[{,]"?([\w-]+)"?:\[(\d+),(\d+),\[([^\]]*)\],"[0-9a-f]+","([^"]+)"\]')
+    for m in entry.finditer(block):
+        name, w, h, aliases, path = m.groups()
+        icons[name] = (int(w), int(h), path)
+        for alias in re.findall(r'"([\w-]+)"', aliases):
+            icons.setdefault(alias, icons[name])
+    if not icons:
+        raise RuntimeError(f"no {style} icons found in {fontawesome_source()}: has the theme's "
+                           "FontAwesome changed its format?")
+    return icons
+
+
+def inline_icons(html: str) -> tuple[str, set]:
+    """``html`` with each FontAwesome ``<i>`` icon written as its inline SVG (the markup
+    FontAwesome's script makes of it) and the script's ``<script>`` removed; also the names of
+    icons not found (left as they were)."""
+    missing = set()
+
+    def svg(m):
+        classes = m.group("cls").split()
+        style = next((FA_STYLES[c] for c in classes if c in FA_STYLES), None)
+        names = [c[3:] for c in classes if c.startswith("fa-") and c not in FA_STYLES]
+        if style is None:
+            return m.group(0)
+        icons = fontawesome_icons(style)
+        name = next((n for n in names if n in icons), None)
+        if name is None:
+            missing.update(names)
+            return m.group(0)
+        w, h, path = icons[name]
+        return (f'<svg class="svg-inline--fa {m.group("cls")}"{m.group("attrs")} aria-hidden="true" '
+                f'focusable="false" role="img" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}">'
+                f'<path fill="currentColor" d="{path}"></path></svg>')
+
+    return FA_SCRIPT.sub("", FA_TAG.sub(svg, html)), missing
+
+
+# -- maths typeset at build time (issue #37) ------------------------------------------------------
+#: MathJax in the browser costs a page with maths ~500 kB (its 1.2 MB script, 264 kB gzipped, and
+#: its web fonts). When Node.js is there, the build typesets every formula with the same MathJax
+#: (docs/tex2svg.js: SVG with its glyphs, and the assistive MathML a screen reader reads) and the
+#: page loads no MathJax at all. Without Node.js, or for a page where a formula fails, the page
+#: keeps MathJax in the browser as before.
+MATH_PROCESS = re.compile(r"\b(?:math|tex2jax_process|mathjax_process|output_area)\b")
+MATH_IGNORE = re.compile(r"\b(?:tex2jax_ignore|mathjax_ignore|document)\b")
+MATH_SKIP_TAGS = {"pre", "code", "script", "noscript", "style", "textarea", "annotation",
+                  "annotation-xml"}
+VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+             "track", "wbr"}
+TOKEN = re.compile(r"<!--.*?-->|<(script|style)\b[^>]*>.*?</\1\s*>|<[^>]+>", re.S | re.I)
+MATH_SPANS = re.compile(r"\$\$(?P<dd>.+?)\$\$|\\\[(?P<db>.+?)\\\]|\\\((?P<ip>.+?)\\\)"
+                        r"|(?<![\\$])\$(?P<id>[^$]+?)(?<!\\)\$"
+                        r"|(?P<env>\\begin\{(?P<name>[a-zA-Z*]+)\}.*?\\end\{(?P=name)\})", re.S)
+#: A displayed formula scrolls sideways when wider than the column (a phone): a scrolling region
+#: must be reachable by keyboard (axe ``scrollable-region-focusable``), as MathJax in the browser
+#: makes it.
+DISPLAY_MATH = re.compile(r'(<mjx-container class="MathJax" jax="SVG" display="true")')
+MATHJAX_SCRIPTS = re.compile(r'\s*<script>window\.MathJax = .*?</script>'
+                             r'|\s*<script defer="defer" src="[^"]*_static/mathjax/[^"]*"></script>', re.S)
+
+
+def math_texts(html: str) -> list[tuple[int, int, str, bool]]:
+    """``(start, end, tex, display)`` of each formula MathJax would typeset in ``html`` with
+    this site's configuration: delimited by ``\\(..\\)``, ``$..$`` (inline), ``\\[..\\]``,
+    ``$$..$$`` or a bare ``\\begin{env}..\\end{env}`` (display) in text inside an element of a
+    processed class (``mathjax3_config``'s ``processHtmlClass``) and not inside an ignored one
+    or a tag MathJax skips (code, scripts); ``start:end`` spans the delimiters in ``html``."""
+    import html as html_lib
+
+    found, stack, pos = [], [], 0  # stack: (tag, processed?) of elements that set the state
+
+    def scan(text_start, text_end):
+        if not (stack and stack[-1][1]):
+            return
+        for m in MATH_SPANS.finditer(html, text_start, text_end):
+            tex = next(g for g in ("dd", "db", "ip", "id", "env") if m.group(g) is not None)
+            body = html_lib.unescape(m.group(tex) if tex != "env" else m.group(0))
+            found.append((m.start(), m.end(), body.strip(), tex in ("dd", "db", "env")))
+
+    for tok in TOKEN.finditer(html):
+        scan(pos, tok.start())
+        pos = tok.end()
+        text = tok.group(0)
+        if text.startswith("<!--") or tok.group(1):
+            continue
+        closing = text.startswith("</")
+        tag = re.match(r"</?\s*([a-zA-Z0-9-]+)", text)
+        if not tag:
+            continue
+        name = tag.group(1).lower()
+        if closing:
+            for i in range(len(stack) - 1, -1, -1):
+                if stack[i][0] == name and stack[i][2] == 0:
+                    del stack[i:]
+                    break
+                if stack[i][0] == name:
+                    stack[i][2] -= 1
+                    break
+            continue
+        if name in VOID_TAGS or text.endswith("/>"):
+            continue
+        cls = re.search(r'\bclass="([^"]*)"', text)
+        cls = cls.group(1) if cls else ""
+        if name in MATH_SKIP_TAGS or MATH_IGNORE.search(cls):
+            stack.append([name, False, 0])
+        elif MATH_PROCESS.search(cls):
+            stack.append([name, True, 0])
+        elif stack and stack[-1][0] == name:
+            stack[-1][2] += 1  # the same tag nested inside the element that set the state
+    scan(pos, len(html))
+    return found
+
+
+def node_typeset(pages: list[list[tuple[str, bool]]]) -> dict | None:
+    """docs/tex2svg.js on each page's formulas (``(tex, display)``); None when Node.js is not
+    there or fails (the site then keeps MathJax in the browser)."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    mathjax = _mathjax_dir()
+    if not node or mathjax is None or not any(pages):
+        return None
+    job = json.dumps({"mathjax": str(mathjax), "pages": pages})
+    try:
+        done = subprocess.run([node, str(HERE / "tex2svg.js")], input=job, capture_output=True,
+                              text=True, timeout=600, check=True)
+        return json.loads(done.stdout)
+    except (OSError, subprocess.SubprocessError, ValueError) as err:
+        from sphinx.util import logging
+
+        logging.getLogger(__name__).warning("maths left to MathJax in the browser: %s", err)
+        return None
+
+
+def _mathjax_dir() -> Path | None:
+    import importlib.util
+
+    spec = importlib.util.find_spec("sphinx-mathjax-offline")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(list(spec.submodule_search_locations)[0]) / "static" / "mathjax"
+    return path if (path / "node-main.js").exists() else None
+
+
+def typeset_pages(pages: dict[str, str]) -> tuple[dict[str, str], dict]:
+    """``pages`` (name -> HTML) with every formula replaced by MathJax's SVG output, the page's
+    glyphs once in a hidden ``<svg>`` at the start of its body, MathJax's stylesheet inlined and
+    its scripts removed. Pages where a formula failed, or all of them when Node.js is missing,
+    come back unchanged (MathJax typesets them in the browser). Also ``{"formulas": n,
+    "failed": [page, ...]}``."""
+    spans = {name: math_texts(text) for name, text in pages.items()
+             if "_static/mathjax/" in text}
+    names = sorted(spans)
+    result = node_typeset([[(tex, display) for _, _, tex, display in spans[n]] for n in names])
+    if result is None:
+        return pages, {"formulas": 0, "failed": names}
+    out, failed = dict(pages), []
+    style = f'<style id="genviz-math">{result["css"]}</style>'
+    for name, done in zip(names, result["pages"]):
+        if done["errors"]:
+            failed.append(name)
+            continue
+        text = pages[name]
+        for (start, end, _, _), svg in sorted(zip(spans[name], done["html"]), reverse=True):
+            text = text[:start] + DISPLAY_MATH.sub(r'\1 tabindex="0"', svg, count=1) + text[end:]
+        text = MATHJAX_SCRIPTS.sub("", text).replace("</head>", style + "\n</head>", 1)
+        defs = ('<svg id="MJX-SVG-global-cache" style="display: none;" aria-hidden="true" '
+                f'xmlns="http://www.w3.org/2000/svg">{done["defs"]}</svg>')
+        out[name] = re.sub(r"(<body\b[^>]*>)", lambda m: m.group(1) + defs, text, count=1)
+    return out, {"formulas": sum(len(v) for v in spans.values()), "failed": failed}
+
+
+def _lighten_pages(app, exception) -> None:
+    """After an HTML build, in every page: the maths typeset (typeset_pages), FontAwesome's
+    icons inlined and its script gone, Sphinx's search tools kept only where they are used
+    (search.html). Pages done already (an incremental build) are left as they are."""
+    if exception is not None or app.builder.format != "html":
+        return
+    from sphinx.util import logging
+
+    log = logging.getLogger(__name__)
+    out = Path(app.outdir)
+    pages = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8")
+             for p in out.rglob("*.html") if p.relative_to(out).parts[0] not in ("_static", "_sources")}
+    typeset, info = typeset_pages(pages)
+    if info["failed"]:
+        log.warning("maths typeset by MathJax in the browser on: %s", ", ".join(info["failed"]))
+    missing = set()
+    for name, text in typeset.items():
+        new, lost = inline_icons(text)
+        missing |= lost
+        if name != "search.html":
+            new = SEARCH_SCRIPTS.sub("", new)
+        if new != pages[name]:
+            (out / name).write_text(new, encoding="utf-8")
+    for stale in (out / "_static" / "scripts").glob("fontawesome.js*"):
+        stale.unlink()
+    if missing:
+        log.warning("FontAwesome icons not found: %s", sorted(missing))
+
+
 def setup(app):
+    app.connect("build-finished", _lighten_pages)
     app.connect("source-read", _insert_api_modules)
     # A registered config value, so that changing the list re-reads every page (Sphinx does not
     # see changes in conf.py's functions).
