@@ -19,7 +19,7 @@ import base64
 import pathlib
 
 from genviz.plots.style import narrow_mode
-from genviz.widgets.states import GridBudgetError, grid_for, headless
+from genviz.widgets.states import GridBudgetError, grid_for, headless_copy
 
 __all__ = ["static_payload", "narrow_grid", "module_source"]
 
@@ -34,20 +34,11 @@ def narrow_grid(explorer) -> bytes | None:
     core = getattr(explorer, "_core", explorer)
     if core.factory is None:
         return None
-    fn, args, kwargs = core.factory
-    with narrow_mode():
-        with headless():
-            copy = fn(*args, **kwargs)
+    with narrow_mode(), headless_copy(explorer) as copy:
         try:
-            for name, control in copy.controls.items():
-                control.set(core.controls[name].value, notify=False)
-            copy.refresh(origin="grid")
-            try:
-                return grid_for(copy, build=True)
-            except GridBudgetError:  # over budget: the page scales the wide figure instead
-                return None
-        finally:
-            copy.close()
+            return grid_for(copy, build=True)
+        except GridBudgetError:  # over budget: the page scales the wide figure instead
+            return None
 
 
 def static_payload(explorer, *, narrow: bool = True) -> dict:

@@ -64,7 +64,7 @@ from genviz.widgets._keys import base_values, grid_key, gridded
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
            "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless",
-           "on_built", "offline_reach"]
+           "on_built", "offline_reach", "headless_copy"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -360,14 +360,22 @@ def _build_in_background(explorer, factory, key) -> None:
 
 
 def _build_once(explorer, factory, key):
-    fn, args, kwargs = factory
+    with headless_copy(explorer, factory) as core:  # the live explorer's base when shown
+        return build_grid(core, max_bytes=LIVE_MAX_BYTES) if grid_key(core) == key else None
+
+
+@contextlib.contextmanager
+def headless_copy(explorer, factory=None):
+    """A second, headless explorer made by ``factory`` (default: the explorer's own), its other
+    controls at the explorer's values (its grid's base), closed afterwards."""
+    fn, args, kwargs = factory or _core(explorer).factory
     with headless():
         core = fn(*args, **kwargs)
     try:
-        for name, control in core.controls.items():  # the live explorer's base when shown
+        for name, control in core.controls.items():
             if not control.grid:
                 control.set(explorer.controls[name].value, notify=False)
-        return build_grid(core, max_bytes=LIVE_MAX_BYTES) if grid_key(core) == key else None
+        yield core
     finally:
         core.close()
 
