@@ -105,7 +105,7 @@ PROBE = """() => {
     details: document.querySelectorAll('.genviz-exercise details').length,
     details_open: document.querySelectorAll('.genviz-exercise details[open]').length,
     exercise_raw_tex: [...document.querySelectorAll('.genviz-exercise')]
-        .filter(e => /\$[^$]+\$/.test(e.textContent)).length,
+        .filter(e => /\\$[^$]+\\$/.test(e.textContent)).length,
     launch: [...document.querySelectorAll('a')].map(a => a.href).filter(h => /binder|\\.ipynb$/.test(h)),
   };
 }"""
@@ -421,6 +421,45 @@ def test_explorers_on_a_phone(browser, site_url, built_site, name):
         _screenshot(page, SITE_ARTIFACTS / f"phone_{pathlib.Path(name).stem}.png")
         assert not record["blocked"] and not record.get("page_errors"), record
         assert not failures, f"{name}: " + "; ".join(failures)
+    finally:
+        context.close()
+
+
+def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
+    """A window narrowed past 600 px (a phone turned back upright) swaps the explorer to its
+    narrow grid and back, without a reload: the slider keeps its value, the figure is drawn at
+    the other layout's size and at the same state of the grid."""
+    name = "notebooks/02_multivariate_gaussian.html"
+    record = {"page": name}
+    context, page = _site_page(browser, f"{site_url}/{name}", record,
+                               viewport={"width": 1280, "height": 800})
+    state = """() => { const b = document.querySelector('.genviz-static-explorer'); const v = b.__genviz;
+        const s = [...b.querySelectorAll('input[type=range]')].find(h => !h.disabled);
+        const c = b.querySelector('canvas.genviz-canvas');
+        return {layout: v.root.dataset.layout, w: c.width, value: s.value, painted: v.paintedIndex}; }"""
+    try:
+        _wait_mounted(page)
+        first = page.evaluate(state)
+        assert first["layout"] == "wide"
+        slider = page.locator(".genviz-static-explorer >> nth=0").locator(
+            "input[type=range]:not([disabled])").first
+        slider.focus()
+        for _ in range(3):
+            slider.press("ArrowRight")
+        moved = page.evaluate(state)
+        assert moved["value"] != first["value"] and moved["painted"] != first["painted"]
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("() => document.querySelector('.genviz-static-explorer')"
+                               ".__genviz.root.dataset.layout === 'narrow'", timeout=10_000)
+        narrow = page.evaluate(state)
+        assert narrow["w"] == 340 and narrow["value"] == moved["value"]
+        assert narrow["painted"] == moved["painted"]  # the same state, from the other grid
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.wait_for_function("() => document.querySelector('.genviz-static-explorer')"
+                               ".__genviz.root.dataset.layout === 'wide'", timeout=10_000)
+        back = page.evaluate(state)
+        assert back == moved
+        assert not record["blocked"] and not record.get("page_errors"), record
     finally:
         context.close()
 

@@ -705,6 +705,50 @@ export function chooseLayout(payload, width) {
   return payload.narrow && width < NARROW_BELOW ? 'narrow' : 'wide';
 }
 
+// the layout follows the page: a phone turned sideways (844 px) or a window narrowed past
+// NARROW_BELOW swaps the grid the view paints from; the controls keep their values
+export async function relayout(view, width) {
+  const payload = view.payload;
+  const layout = chooseLayout(payload, width);
+  if (!payload || layout === view.layout) return false;
+  view.layout = layout;
+  view.grids = view.grids || {};
+  let grid = view.grids[layout];
+  if (!grid) {
+    try {
+      grid = await decodeGrid(base64Bytes(layout === 'narrow' ? payload.narrow : payload.grid));
+    } catch (err) {
+      view.failed(`This explorer's precomputed states could not be read (${err.message})`);
+      return false;
+    }
+    view.grids[layout] = grid;
+    if (view.layout !== layout) return false;  // the width changed again while decoding
+  }
+  view.grid = grid;
+  view.root.dataset.layout = layout;
+  view.root.classList.toggle('genviz-narrow', layout === 'narrow');
+  view.paintedIndex = -1;
+  view.paintFromGrid();
+  return true;
+}
+
+function boxWidth(view) {
+  const box = view.el.parentElement;
+  return (box && box.clientWidth) || window.innerWidth;
+}
+
+let relayoutTimer = null;
+const mounted = new Set();
+function followTheWidth() {
+  clearTimeout(relayoutTimer);
+  relayoutTimer = setTimeout(() => {
+    for (const view of mounted) {
+      if (!view.el.isConnected) { mounted.delete(view); continue; }
+      if (!view.root.classList.contains('genviz-failed')) relayout(view, boxWidth(view));
+    }
+  }, 150);
+}
+
 export async function mountStaticExplorers(root = document) {
   // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
@@ -721,17 +765,24 @@ export async function mountStaticExplorers(root = document) {
       const layout = chooseLayout(payload, box.clientWidth || window.innerWidth);
       const model = new StaticModel(layout === 'narrow' && payload.narrow ? {...payload, grid: payload.narrow} : payload);
       view = new ExplorerView(model, host, {live: false});
+      view.payload = payload;
+      view.layout = layout;
       view.root.dataset.layout = layout;
       view.root.classList.toggle('genviz-narrow', layout === 'narrow');
       box.__genviz = view;
       if (img) { view.fallback = img; img.hidden = true; view.figure.appendChild(img); }
       await view.start();
+      view.grids = {[layout]: view.grid};
       if (!view.root.classList.contains('genviz-failed')) {
         const caption = box.querySelector('figcaption');
         const controls = payload.spec.controls || [];
         if (caption) caption.textContent = offlineCaption(controls);
       }
       views.push(view);
+      if (payload.narrow && !payload.layout) {
+        if (!mounted.size) window.addEventListener('resize', followTheWidth);
+        mounted.add(view);
+      }
     } catch (err) {
       if (img) img.hidden = false;
       const p = document.createElement('p');
