@@ -48,8 +48,11 @@ class CategoricalNBView(View, study=CategoricalNBStudy):
         axes = subplot_grid(fig, nrows, ncols, squeeze=False).ravel()
         for ax in axes[d + 1:]:
             ax.set_visible(False)
+        # on a phone the panels are stacked, EnjoySport's 11 in high: the posterior, which every
+        # control moves, comes first, right under the controls; the tables follow
+        tables, post = by_layout((axes[:d], axes[d]), (axes[1:d + 1], axes[0]))
         self.bars = []
-        for j, ax in enumerate(axes[:d]):
+        for j, ax in enumerate(tables):
             positions, w = grouped_bar_positions(len(self.categories[j]), K)
             per_class = []
             for k in range(K):
@@ -65,7 +68,7 @@ class CategoricalNBView(View, study=CategoricalNBStudy):
         fig.legend(handles=[Patch(color=CLASS_COLORS[k], label=f"y = {self.classes[k]}")
                             for k in range(K)], ncols=K,
                    loc="outside upper center", fontsize="small", frameon=False)
-        ax = self.ax_post = axes[d]
+        ax = self.ax_post = post
         xs = np.arange(K)
         self.post_bars = ax.bar(xs, np.zeros(K), 0.6, color=CLASS_COLORS[:K])
         self.animate(*self.post_bars)
