@@ -33,7 +33,9 @@ Outside genviz each layer has an allow list (``ALLOWED``), so a plotting or UI l
 thought of (seaborn, plotly, bokeh, pylab, ipympl, ...) is refused too. Imports are read
 wherever they are (module level, inside functions and ``if`` blocks), and so are dynamic
 imports named by a string literal (``importlib.import_module("matplotlib")``, ``__import__``,
-``importlib.util.find_spec``, ``pkgutil.resolve_name``). No layer of genviz imports scikit-learn
+``importlib.util.find_spec``, ``pkgutil.resolve_name``), and a file beside the module loaded
+by path (``spec_from_file_location``, :data:`FILE_IMPORTERS`). The same graph
+(:func:`source_graph`) checks the floors of the wings outside genviz (tests/test_wings.py). No layer of genviz imports scikit-learn
 (a test oracle only).
 """
 
