@@ -139,7 +139,7 @@ def test_a_relative_import_and_a_module_without_a_floor_are_caught():
 
 
 #: files of the wings held to the 450-line rule (genviz/ has its own test in test_project.py)
-LONG_FILE_GLOBS = ["course/*.py", "genviz_updates/*.py", "deploy/poll/*.py",
+LONG_FILE_GLOBS = ["course/*.py", "genviz_updates/*.py", "deploy/poll/**/*.py",
                    "genviz/widgets/static/*.js", "scripts/*.py"]
 
 
@@ -160,7 +160,8 @@ def test_no_file_of_a_wing_over_450_lines_unless_architecture_md_says_why():
     section = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8").split(
         "\n## Large modules\n")[1].split("\n## ")[0]
     long = _long_files()
-    assert "course.grade" in long  # the rule reads the wings (a file known to be long)
+    # the rule reads the wings (files known to be long)
+    assert {"course.grade", "deploy/poll/genviz_poll.py"} <= set(long)
     unexplained = {k: n for k, n in long.items() if f"`{k}`" not in section}
     assert not unexplained, (f"{unexplained}: split them or say why in ARCHITECTURE.md, "
                              "'Large modules'")
