@@ -33,7 +33,9 @@ Outside genviz each layer has an allow list (``ALLOWED``), so a plotting or UI l
 thought of (seaborn, plotly, bokeh, pylab, ipympl, ...) is refused too. Imports are read
 wherever they are (module level, inside functions and ``if`` blocks), and so are dynamic
 imports named by a string literal (``importlib.import_module("matplotlib")``, ``__import__``,
-``importlib.util.find_spec``, ``pkgutil.resolve_name``). No layer of genviz imports scikit-learn
+``importlib.util.find_spec``, ``pkgutil.resolve_name``), and a file beside the module loaded
+by path (``spec_from_file_location``, :data:`FILE_IMPORTERS`). The same graph
+(:func:`source_graph`) checks the floors of the wings outside genviz (tests/test_wings.py). No layer of genviz imports scikit-learn
 (a test oracle only).
 """
 
@@ -49,8 +51,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "genviz"
 
 __all__ = ["LAYERS", "FORBIDDEN", "GENVIZ_ALLOWED", "ALLOWED", "UI_STDLIB", "DYNAMIC_IMPORTERS", "module_name",
-           "layer_of", "imports_of", "function_level_imports", "violations", "modules", "graph",
-           "cycles", "report", "documented_report", "TABLE_START", "TABLE_END"]
+           "layer_of", "imports_of", "function_level_imports", "violations", "modules", "sources",
+           "source_graph", "graph", "cycles", "FILE_IMPORTERS", "report", "documented_report", "TABLE_START", "TABLE_END"]
 
 #: the layers, bottom first
 LAYERS = ("model", "study", "exercises", "view", "widget")
@@ -89,6 +91,12 @@ ALLOWED = {
 #: callables that import the module named by their first argument (matched by their last name:
 #: ``importlib.import_module``, ``import_module``, ``__import__``, ``importlib.util.find_spec``)
 DYNAMIC_IMPORTERS = ("import_module", "__import__", "find_spec", "resolve_name", "run_module")
+
+#: callables that load a module from a file (``importlib.util.spec_from_file_location(name,
+#: location)``): when the location's only string literal is a bare file name ``"x.py"`` (as in
+#: ``os.path.join(os.path.dirname(__file__), "x.py")``), the module ``x`` beside the caller is
+#: imported; any other location is ``<computed>``
+FILE_IMPORTERS = ("spec_from_file_location",)
 
 
 def module_name(path: pathlib.Path, root: pathlib.Path = ROOT) -> str:
@@ -153,6 +161,8 @@ def imports_of(source: str, module: str, *, is_package: bool = False,
     [(1, 'genviz.widgets.knn')]
     >>> imports_of("import numpy as np\\nfrom genviz.plots import gda", "genviz.x")
     [(1, 'numpy'), (2, 'genviz.plots.gda')]
+    >>> imports_of("spec_from_file_location('m', os.path.join(HERE, 'lecture.py'))", "poll")
+    [(1, 'lecture')]
     """
     out = []
     tree = ast.parse(source)
@@ -185,7 +195,23 @@ def _imported(node, module: str, is_package: bool) -> list:
                 name = _resolve(fake, module, is_package)
             return [(node.lineno, name)]
         return [(node.lineno, "<computed>")]
+    if isinstance(node, ast.Call) and _call_name(node.func) in FILE_IMPORTERS:
+        return [(node.lineno, _file_module(node, module, is_package))]
     return []
+
+
+def _file_module(call: ast.Call, module: str, is_package: bool) -> str:
+    """The module a :data:`FILE_IMPORTERS` call loads: ``x`` for a bare ``"x.py"`` beside the
+    caller (its package's ``x``; a top-level module's sibling is top-level), else
+    ``<computed>``."""
+    location = call.args[1] if len(call.args) > 1 else next(
+        (k.value for k in call.keywords if k.arg == "location"), None)
+    texts = [n.value for n in ast.walk(location) if isinstance(n, ast.Constant)
+             and isinstance(n.value, str)] if location is not None else []
+    if len(texts) != 1 or not texts[0].endswith(".py") or "/" in texts[0] or "\\" in texts[0]:
+        return "<computed>"
+    package = module.split(".") if is_package else module.split(".")[:-1]
+    return ".".join(package + [texts[0][:-3]])
 
 
 def function_level_imports(source: str, module: str, *, is_package: bool = False) -> list:
@@ -272,27 +298,47 @@ def modules(package: pathlib.Path = PACKAGE) -> list:
     return sorted(package.rglob("*.py"), key=lambda p: module_name(p, package.parent))
 
 
-def graph(paths=None, *, top_level: bool = False, root: pathlib.Path = ROOT) -> dict:
-    """module -> sorted list of the genviz modules it imports (see :func:`imports_of`); ``root``
-    is the directory holding the ``genviz`` package the paths are in."""
-    paths = modules() if paths is None else paths
+def sources(paths, root: pathlib.Path = ROOT) -> dict:
+    """module -> (source text, is it a package's ``__init__``), for each of ``paths``, named
+    from ``root`` (see :func:`module_name`): what :func:`source_graph` reads."""
+    return {module_name(p, root): (pathlib.Path(p).read_text(encoding="utf-8"),
+                                   pathlib.Path(p).name == "__init__.py") for p in paths}
+
+
+def source_graph(texts: dict, *, top_level: bool = False) -> dict:
+    """module -> sorted list of the modules of ``texts`` it imports (``texts``: module ->
+    (source, is_package), as :func:`sources` gives). An import counts for the longest module of
+    ``texts`` that prefixes it (``from course.build import notebook`` -> ``course.build``);
+    imports of anything else are left out, so any folder's modules make a graph: genviz's, a
+    wing's, or scripts loaded by path under top-level names. Imports inside functions count
+    unless ``top_level`` (see :func:`imports_of`).
+
+    Examples
+    --------
+    >>> source_graph({"a": ("import json\\ndef f():\\n    import b.c", False),
+    ...               "b": ("from .c import x", True), "b.c": ("import a.x, numpy", False)})
+    {'a': ['b.c'], 'b': ['b.c'], 'b.c': ['a']}
+    >>> source_graph({"a": ("def f():\\n    import b", False), "b": ("", False)}, top_level=True)
+    {'a': [], 'b': []}
+    """
     out = {}
-    own = {module_name(p, root) for p in paths}
-    for path in paths:
-        name = module_name(path, root)
-        found = imports_of(path.read_text(), name, is_package=path.name == "__init__.py",
-                           top_level=top_level)
+    for name, (source, is_package) in texts.items():
         targets = set()
-        for _, imp in found:
-            if imp.split(".")[0] != "genviz":
-                continue
-            # the longest genviz module that prefixes the imported name
-            while imp and imp not in own:
+        for _, imp in imports_of(source, name, is_package=is_package, top_level=top_level):
+            # the longest module of ``texts`` that prefixes the imported name
+            while imp and imp not in texts:
                 imp = imp.rpartition(".")[0]
             if imp and imp != name:
                 targets.add(imp)
         out[name] = sorted(targets)
     return out
+
+
+def graph(paths=None, *, top_level: bool = False, root: pathlib.Path = ROOT) -> dict:
+    """module -> sorted list of the genviz modules it imports (see :func:`source_graph`);
+    ``root`` is the directory holding the ``genviz`` package the paths are in."""
+    paths = modules() if paths is None else paths
+    return source_graph(sources(paths, root), top_level=top_level)
 
 
 def cycles(g: dict) -> list:
