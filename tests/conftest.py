@@ -6,6 +6,9 @@ matplotlib.use("Agg")
 # Explorers made in tests never build precomputed states behind the test's back, nor write to
 # the user's cache (tests of genviz.widgets.states set their own mode and directories).
 os.environ["GENVIZ_STATES"] = "off"
+# the learner's predictions are kept beside the notebook (genviz.widgets.prediction_log): not
+# by the tests (nor by the notebooks nbval runs, whose kernels inherit this)
+os.environ["GENVIZ_PREDICTION_LOG"] = "off"
 
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402

@@ -55,6 +55,7 @@ import threading
 import ipywidgets as widgets
 
 import genviz.widgets.room as _room
+from genviz.widgets import prediction_log as _log
 from genviz.exercises._core import _markdown_to_html
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets._room_box import LearnerVote, LectureVote
@@ -209,8 +210,35 @@ def _record_for(prediction, *, lecture: bool = False, fresh: bool = False) -> Pr
 
 
 def _changed() -> None:
+    _keep()
     for fn in list(_LISTENERS):
         fn()
+
+
+def _row_of(record: PredictionRecord) -> dict:
+    """What the review shows of one record: id, question, predicted, reason (given at commit),
+    saw (before -> after for an observation about a change), held, why."""
+    p = record.prediction
+    obs = p.observation
+    if not record.observed_done:
+        saw = None
+    elif record.shown:
+        saw = "(shown)"
+    elif obs is None:
+        saw = str(record.observed)
+    else:
+        saw = obs.saw_text(record.observed, record.before)
+    return {"id": record.id, "question": p.prompt,
+            "predicted": _option(p, record.final) if record.committed else None,
+            "reason": record.reason, "saw": saw, "held": record.held, "why": record.why}
+
+
+def _keep() -> None:
+    """The learner's committed predictions into the file beside the notebook
+    (:mod:`genviz.widgets.prediction_log`; a room's votes are not kept)."""
+    rows = [_row_of(r) for r in _RECORDS.values() if not r.lecture and r.committed]
+    if rows:
+        _log.write_log(rows)
 
 
 def _check_prediction(prediction):
@@ -458,24 +486,26 @@ class PredictionReview(widgets.VBox):
         self.refresh()
 
     def rows(self) -> list[dict]:
-        """One dict per prediction: id, question, predicted, reason (given at commit), saw
-        (before → after for an observation about a change), held, why."""
+        """One dict per prediction (:func:`_row_of`: id, question, predicted, reason, saw, held,
+        why). A prediction not committed in this kernel but kept from an earlier session (the
+        file beside the notebook, :mod:`genviz.widgets.prediction_log`) is that session's row,
+        with ``earlier`` its date; predictions kept for this notebook whose box has not been
+        made in this kernel come last."""
+        kept = {k: e for k, e in _log.read_log().items()
+                if self.prefix is None or k.startswith(self.prefix)}
         out = []
         for r in prediction_records(self.prefix):
-            p = r.prediction
-            obs = p.observation
-            if not r.observed_done:
-                saw = None
-            elif r.shown:
-                saw = "(shown)"
-            elif obs is None:
-                saw = str(r.observed)
+            if not r.committed and r.id in kept:
+                out.append(self._earlier(kept.pop(r.id)))
             else:
-                saw = obs.saw_text(r.observed, r.before)
-            out.append({"id": r.id, "question": p.prompt,
-                        "predicted": _option(p, r.final) if r.committed else None,
-                        "reason": r.reason, "saw": saw, "held": r.held, "why": r.why})
-        return out
+                kept.pop(r.id, None)
+                out.append(_row_of(r))
+        return out + [self._earlier(e) for e in kept.values()]
+
+    @staticmethod
+    def _earlier(entry: dict) -> dict:
+        row = {k: v for k, v in entry.items() if k != "saved"}
+        return row | {"earlier": str(entry.get("saved") or "")[:10] or "an earlier session"}
 
     def refresh(self) -> None:
         rows = self.rows()
@@ -498,6 +528,8 @@ class PredictionReview(widgets.VBox):
             predicted = (f"You predicted {_md(r['predicted'])}." if r["predicted"] else
                          "No prediction committed.")
             because = f" Because: {html.escape(r['reason'])}." if r["reason"] else ""
+            if r.get("earlier"):
+                predicted = f"In an earlier session ({html.escape(r['earlier'])}): {predicted}"
             saw = f" The explorer showed {html.escape(r['saw'])}." if r["saw"] else ""
             items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{because}{saw} {mark}"
                          + (f"<br>Why: {why}" if why else "") + "</li>")
