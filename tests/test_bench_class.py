@@ -91,11 +91,25 @@ def _ack(view, seq, frame=True):
             "buffer_paths": [["frame"]] if frame else []}
 
 
+def _grid(base: dict) -> bytes:
+    """A grid blob of genviz's format with only a header (what the front end reads of it)."""
+    import json
+    import struct
+    import zlib
+
+    from genviz.widgets.states import GRID_MAGIC
+
+    head = json.dumps({"base": base, "axes": [{"name": "rho", "n": 39}]}).encode()
+    return zlib.compress(GRID_MAGIC + struct.pack("<I", len(head)) + head)
+
+
 def test_explorer_front_end_ready_coalescing_and_grid():
     fe = P.ExplorerFrontEnd({"spec": {"controls": [
         {"name": "mu1", "kind": "slider", "grid": False, "n": 40},
         {"name": "rho", "kind": "slider", "grid": True, "n": 38}]},
-        "values_front": {"mu1": 20, "rho": 19}}, view="v")
+        "values_front": {"mu1": 20, "rho": 19}}, view="v",
+        buffer_paths=[["grid"]], buffers=[_grid({"mu1": 23})])
+    assert fe.grid_covers() is False  # mu1 is not at the grid's base yet
     assert fe.opened() == [{"method": "custom", "content": {"type": "ready", "view": "v"}}]
     first = fe.move("mu1", 21)
     assert [m["content"] for m in first] == [{"type": "update", "view": "v", "seq": 1,
@@ -107,12 +121,36 @@ def test_explorer_front_end_ready_coalescing_and_grid():
     assert [m["content"]["values"] for m in nxt] == [{"mu1": 23}]  # the newest only
     assert fe.frames == 2 and fe.frame_bytes == 7 and fe.in_flight == 2
     assert fe.on_message(_ack("v", 2)) == [] and fe.in_flight == 0
-    # a gridded drag: nothing sent while it moves, one message on release
+    # mu1 now at the grid's base: a gridded drag sends nothing while it moves, one message
+    # on release
+    assert fe.grid_covers()
     assert all(fe.grid_move("rho", k) == [] for k in range(30))
     (release,) = fe.grid_release()
     assert release["content"]["values"] == {"rho": 29} and release["content"]["frame"] is False
     assert fe.grid_release() == []
     assert fe.on_message({"method": "echo_update", "state": {}}) == []
+
+
+def test_a_gridded_drag_without_a_covering_grid_goes_to_the_kernel():
+    """As explorer.js: no grid sent (a hub without the states, a key a course update changed),
+    an empty grid, or another control off the grid's base -- every move is a kernel request;
+    a grid arriving in a later update is used from then on."""
+    spec = {"controls": [{"name": "mu1", "kind": "slider", "grid": False, "n": 40},
+                         {"name": "rho", "kind": "slider", "grid": True, "n": 38}]}
+    for kwargs in ({}, {"buffer_paths": [["grid"]], "buffers": [b""]},
+                   {"buffer_paths": [["grid"]], "buffers": [_grid({"mu1": 5})]}):
+        fe = P.ExplorerFrontEnd({"spec": spec, "values_front": {"mu1": 20, "rho": 19}},
+                                view="v", **kwargs)
+        (first,) = fe.grid_move("rho", 3)
+        assert first["content"] == {"type": "update", "view": "v", "seq": 1,
+                                    "values": {"rho": 3}, "frame": True}
+        assert fe.grid_move("rho", 4) == []  # one request in flight, as a kernel-path move
+    fe.on_message({"method": "update", "state": {}, "buffer_paths": [["grid"]]},
+                  [_grid({"mu1": 20})])
+    fe.on_message(_ack("v", 1))  # the buffered move goes out
+    assert fe.grid_covers() and fe.grid_move("rho", 9) == []
+    with pytest.raises(ValueError, match="not a compressed genviz grid"):
+        P.ExplorerFrontEnd({"spec": spec}, buffer_paths=[["grid"]], buffers=[b"junk"])
 
 
 def test_explorer_front_end_speaks_the_kernels_protocol():
@@ -126,7 +164,11 @@ def test_explorer_front_end_speaks_the_kernels_protocol():
     e = gaussian_explorer(surface=False)
     sent_state = []
     e._repr_mimebundle_()
-    fe = P.ExplorerFrontEnd({"spec": e.spec, "values_front": e.values_front}, view="v")
+    from genviz.widgets.states import build_grid
+
+    fe = P.ExplorerFrontEnd({"spec": e.spec, "values_front": e.values_front}, view="v",
+                            buffer_paths=[["grid"]], buffers=[build_grid(e)])
+    mu1_base = fe.values["mu1"]
 
     def deliver(msgs):
         for m in msgs:
@@ -149,7 +191,15 @@ def test_explorer_front_end_speaks_the_kernels_protocol():
     assert "frame" in sent_state[-1] and "ack" in sent_state[-1]
     out = fe.on_message(_ack("v", 1))
     assert out == []
-    fe.grid_move("rho", 5)
+    # mu1 off the grid's base: the gridded slider asks the kernel for a frame (explorer.js)
+    asked = fe.grid_move("rho", 4)
+    assert asked[0]["content"]["frame"] is True
+    deliver(asked)
+    assert "frame" in sent_state[-1] and fe.on_message(_ack("v", 2)) == []
+    deliver(fe.move("mu1", mu1_base))
+    fe.on_message(_ack("v", 3))
+    assert fe.grid_covers()
+    assert fe.grid_move("rho", 5) == []
     deliver(fe.grid_release())
     assert e.values()["rho"] == pytest.approx(e.controls["rho"].value_at(5))
     assert "frame" not in sent_state[-1]

@@ -119,14 +119,22 @@ class ExplorerFrontEnd:
       buffered until the kernel's state update acknowledges the request (``ack`` =
       ``"<view>:<seq>"``, sent with the recorded ``frame`` in the same message);
     * a **gridded** control (``grid_move``) is drawn from the precomputed states: nothing is
-      sent while it moves; on release (``grid_release``) one update with ``"frame": false``.
+      sent while it moves; on release (``grid_release``) one update with ``"frame": false`` --
+      but only where explorer.js would draw it: the kernel sent a grid (its ``grid`` buffer,
+      in the comm's opening state or a later update) and the grid covers the current values
+      (every other control at the grid's ``base``, explorer.js ``gridCovers``). Otherwise the
+      move goes to the kernel as a kernel-path move does, so "messages per gridded drag"
+      counts what a browser would send (a hub without the states, or a grid a course update
+      made stale, shows as many messages, not 1).
 
     Every method returns the comm ``data`` dicts to send (``{"method": "custom", "content":
     ...}``, what ipywidgets' ``WidgetModel.send`` puts on the wire). Frames are counted in
     ``frames``.
     """
 
-    def __init__(self, state: dict, view: str | None = None):
+    def __init__(self, state: dict, view: str | None = None, *, buffer_paths=(), buffers=()):
+        self.grid_head: dict | None = None
+        self._take_grid(state, buffer_paths, buffers)
         self.spec = state.get("spec", {})
         self.values = dict(state.get("values_front", {}))
         self.view = view or uuid.uuid4().hex[:8]
@@ -137,6 +145,27 @@ class ExplorerFrontEnd:
         self.frames = 0
         self.frame_bytes = 0
         self.acks = 0
+
+    def _take_grid(self, state, buffer_paths, buffers) -> None:
+        """The grid's header when the message carries the ``grid`` trait (a buffer, or bytes
+        in the state); an empty grid means none."""
+        blob = None
+        for path, buf in zip(buffer_paths or (), buffers or ()):
+            if tuple(path) == ("grid",):
+                blob = bytes(buf)
+        if blob is None and isinstance(state.get("grid"), (bytes, bytearray, memoryview)):
+            blob = bytes(state["grid"])
+        if blob is None and "grid" not in state:
+            return
+        from genviz.widgets.states import read_grid  # the grid format's own reader
+        self.grid_head = read_grid(blob)[0] if blob else None
+
+    def grid_covers(self) -> bool:
+        """explorer.js ``gridCovers``: a grid arrived and every control it does not vary is at
+        the value the grid was built at."""
+        head = self.grid_head
+        return head is not None and all(self.values.get(k) == v
+                                        for k, v in head.get("base", {}).items())
 
     def control(self, name: str) -> dict:
         return next(c for c in self.spec.get("controls", []) if c["name"] == name)
@@ -164,6 +193,8 @@ class ExplorerFrontEnd:
         return [self._update(values, True)]
 
     def grid_move(self, name: str, position) -> list:
+        if not self.grid_covers():  # explorer.js asks the kernel instead
+            return self.move(name, position)
         self.values[name] = position
         self.grid_dirty[name] = position
         return []
@@ -181,6 +212,7 @@ class ExplorerFrontEnd:
             return []
         state = data.get("state", {})
         paths = [tuple(p) for p in data.get("buffer_paths", [])]
+        self._take_grid(state, paths, buffers)
         if ("frame",) in paths or state.get("frame"):
             self.frames += 1
             self.frame_bytes += sum(len(b) for b in buffers)

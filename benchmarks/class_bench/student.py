@@ -47,6 +47,8 @@ class Student:
         self.slider_id: str | None = None  # the explorer's comm id
         self.control: str | None = None     # the kernel-path slider dragged
         self.grid_control: str | None = None
+        self.control_start = None  # the kernel-path slider's first position (the grid's base)
+        self.explorer_sends = 0  # custom messages sent to explorers (a gridded drag's count)
         self.grid_messages: int | None = None  # messages sent by one gridded drag
         self.ws = None
         self.http: aiohttp.ClientSession | None = None
@@ -192,7 +194,9 @@ class Student:
             state = content.get("data", {}).get("state", {})
             self.models[content["comm_id"]] = state
             if state.get("_model_name") == "AnyModel" and "spec" in state:
-                fe = self.explorers[content["comm_id"]] = ExplorerFrontEnd(state)
+                fe = self.explorers[content["comm_id"]] = ExplorerFrontEnd(
+                    state, buffer_paths=content.get("data", {}).get("buffer_paths", []),
+                    buffers=msg["buffers"])
                 for data in fe.opened():
                     await self._send_explorer(content["comm_id"], data)
         elif kind == "comm_msg":
@@ -251,6 +255,7 @@ class Student:
                 kernel = [c for c in sliders if c["label"] == self.slider_name]
             if kernel:
                 self.slider_id, self.control = cid, kernel[0]["name"]
+                self.control_start = fe.values.get(self.control)
                 grid = [c for c in sliders if c["grid"]]
                 self.grid_control = grid[0]["name"] if grid else None
                 c = kernel[0]
@@ -270,6 +275,7 @@ class Student:
 
     async def _send_explorer(self, cid: str, data: dict) -> None:
         msg = comm_msg(cid, data, session=self.session_id)
+        self.explorer_sends += 1
         content = data.get("content", {})
         if content.get("type") == "update" and content.get("frame") and cid == self.slider_id:
             self.latency.carried(msg["header"]["msg_id"], len(self.latency.moves) - 1)
@@ -295,15 +301,32 @@ class Student:
         except TimeoutError:
             pass
         if self.grid_control is not None:
+            # the kernel-path slider back where it started (where the grid was built, its
+            # base): explorer.js draws a gridded move only where the grid covers the values
+            if self.control_start is not None and fe.values.get(self.control) != self.control_start:
+                for out in fe.move(self.control, self.control_start):
+                    await self._send_explorer(self.slider_id, out)
+                try:
+                    async with asyncio.timeout(settle):
+                        while fe.in_flight or fe.pending:
+                            await asyncio.sleep(0.02)
+                except TimeoutError:
+                    pass
             n = fe.control(self.grid_control)["n"]
-            sent = 0
+            before = self.explorer_sends  # the kernel's answers' follow-ups counted too
             for k in range(len(values)):
-                fe.grid_move(self.grid_control, k % (n + 1))
+                for out in fe.grid_move(self.grid_control, k % (n + 1)):
+                    await self._send_explorer(self.slider_id, out)  # not covered: the kernel
                 await asyncio.sleep(interval)
             for out in fe.grid_release():
                 await self._send_explorer(self.slider_id, out)
-                sent += 1
-            self.grid_messages = sent
+            try:  # moves the kernel drew: their buffered follow-ups count too
+                async with asyncio.timeout(settle):
+                    while fe.in_flight or fe.pending:
+                        await asyncio.sleep(0.02)
+            except TimeoutError:
+                pass
+            self.grid_messages = self.explorer_sends - before
         self.dragging = False
 
     async def close_tab(self) -> None:
