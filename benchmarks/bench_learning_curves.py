@@ -29,7 +29,7 @@ def data():
     return d
 
 
-def naive_curves(m):
+def naive_curves(n):
     """A typical ``interact`` callback: a new figure with both curves and the marker."""
     d = data()
     CURVES, SIZES = d["CURVES"], d["SIZES"]
@@ -37,7 +37,7 @@ def naive_curves(m):
     fig, ax = plt.subplots(figsize=(7.8, 4.2))
     ax.errorbar(SIZES, nb, yerr=nb_se, marker="o", label="naive Bayes")
     ax.errorbar(SIZES, lr, yerr=lr_se, marker="s", label="logistic regression")
-    ax.axvline(m, ls="--")
+    ax.axvline(n, ls="--")
     ax.set_xscale("log")
     ax.legend()
     naive_png(fig)
@@ -55,17 +55,17 @@ def _sklearn_curves(reps=3):
     gen = np.random.default_rng(0)
     for _ in range(reps):
         order = _two_class_order(y01, gen)
-        for m in SIZES:
-            rows = order[:m]
+        for n in SIZES:
+            rows = order[:n]
             MultinomialNB().fit(F[rows], y01[rows]).predict(G)
             LogisticRegression(C=1.0, max_iter=1000).fit(F[rows], y01[rows]).predict(G) == yt
 
 
 def _explorer_case():
     d = data()
-    return ExplorerCase("learning_curve_explorer (m; notebook 10's curves)",
+    return ExplorerCase("learning_curve_explorer (n; notebook 10's curves)",
                         lambda: learning_curve_explorer(d["CURVES"]),
-                        sweep_moves({"m": d["SIZES"]}, n_total=60), naive_curves)
+                        sweep_moves({"n": d["SIZES"]}, n_total=60), naive_curves)
 
 
 def _ours_curves():
@@ -92,8 +92,8 @@ def _vocabulary_case(d):
         order = _two_class_order(y01, np.random.default_rng(0))
         for kind in ("presence", "counts"):
             F, G, _ = word_features(x["XTR"], x["XTE"], d, kind)
-            for m in x["SIZES"]:
-                rows = order[:m]
+            for n in x["SIZES"]:
+                rows = order[:n]
                 MultinomialNB().fit(F[rows], y01[rows]).predict(G)
                 LogisticRegression(C=1.0, max_iter=5000).fit(F[rows], y01[rows]).predict(G)
 
@@ -112,27 +112,27 @@ def sweep():
 
 
 def _vocabulary_explorer_case():
-    """The investigation's explorer, and the size of its grid (every d x kind x m state)."""
+    """The investigation's explorer, and the size of its grid (every d x kind x n state)."""
     from genviz.widgets.states import build_grid
     v = sweep()
     blob = build_grid(vocabulary_curve_explorer(v))
     n = len(v.vocabularies) * len(v.kinds) * len(v.sizes)
     moves = sweep_moves({"d": list(v.vocabularies), "features": list(v.kinds),
-                         "m": [int(s) for s in v.sizes]}, n_total=60)
+                         "n": [int(s) for s in v.sizes]}, n_total=60)
 
     def naive(**values):
-        naive_curves(values.get("m", v.sizes[-1]))
+        naive_curves(values.get("n", v.sizes[-1]))
 
-    return ExplorerCase(f"vocabulary_curve_explorer (d, features, m; grid {n} states, "
+    return ExplorerCase(f"vocabulary_curve_explorer (d, features, n; grid {n} states, "
                         f"{len(blob) / 1e6:.2f} MB)", lambda: vocabulary_curve_explorer(v),
                         moves, naive)
 
 
 CASES = [
-    LazyCase("learning_curve_explorer (m; notebook 10's curves)", _explorer_case),
+    LazyCase("learning_curve_explorer (n; notebook 10's curves)", _explorer_case),
     TimingCase("nb_vs_logistic_curves: 9 sizes x 3 reps, 300 words (spam split)",
                _ours_curves, _sklearn_curves, baseline_name="sklearn NB + LR (lbfgs)", repeats=3),
     *[LazyCase(f"vocabulary_curves: d = {'all 17530' if d is None else d}",
                functools.partial(_vocabulary_case, d)) for d in (30, 300, 3000, None)],
-    LazyCase("vocabulary_curve_explorer (d, features, m)", _vocabulary_explorer_case),
+    LazyCase("vocabulary_curve_explorer (d, features, n)", _vocabulary_explorer_case),
 ]

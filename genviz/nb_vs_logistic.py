@@ -2,7 +2,7 @@
 
 Ng & Jordan compared a generative classifier with its discriminative partner — naive Bayes and
 logistic regression, two linear classifiers over the *same* features — by their test error
-against the training-set size ``m``: naive Bayes approaches its (higher) asymptotic error
+against the training-set size ``n``: naive Bayes approaches its (higher) asymptotic error
 after far fewer examples, logistic regression reaches a lower one with more. Notebook 10 runs
 the experiment on the spam split of notebook 7.
 
@@ -39,7 +39,7 @@ class NBvsLogisticCurves(NamedTuple):
     Attributes
     ----------
     sizes : ndarray of shape (n_sizes,), dtype=int
-        Training-set sizes ``m``.
+        Training-set sizes ``n``.
     nb_errors : ndarray of shape (n_reps, n_sizes)
         Test error of naive Bayes per repetition and size.
     lr_errors : ndarray of shape (n_reps, n_sizes)
@@ -169,11 +169,11 @@ def _split_labels(X_train, y_train, X_test, y_test, positive):
 def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, rng, *,
                           positive="spam", n_words: int = 300, alpha: float = 1.0,
                           l2: float = 1.0, progress=None) -> NBvsLogisticCurves:
-    """Test error against training-set size ``m`` for naive Bayes and logistic regression.
+    """Test error against training-set size ``n`` for naive Bayes and logistic regression.
 
     Both learners see the same :func:`presence_features`. For each repetition the training
     set is put in a random order (its first two emails of different classes) and the first
-    ``m`` emails are used for each size, nested as when mail arrives over time; logistic
+    ``n`` emails are used for each size, nested as when mail arrives over time; logistic
     regression starts each size from the previous size's fit (``warm_start``). A size equal
     to the whole training set is the same set in every repetition: it is fitted once.
 
@@ -232,19 +232,19 @@ def nb_vs_logistic_curves(X_train, y_train, X_test, y_test, sizes, n_reps: int, 
     for r in range(n_reps):
         order = _two_class_order(y01, gen)
         lr = LogisticRegression(l2=l2, warm_start=True)
-        for j, m in enumerate(sizes):
-            if m == y01.size:
+        for j, n in enumerate(sizes):
+            if n == y01.size:
                 full = full or errors(np.arange(y01.size), lr)
                 nb_err[r, j], lr_err[r, j] = full
             else:
-                nb_err[r, j], lr_err[r, j] = errors(order[:m], lr)
+                nb_err[r, j], lr_err[r, j] = errors(order[:n], lr)
         if progress is not None:
             progress(r + 1, n_reps)
     return NBvsLogisticCurves(sizes.astype(int), nb_err, lr_err, int(F.shape[1]), int(yt01.size))
 
 
-def leader(curves, m, z: float = 2.0) -> str:
-    """Who is ahead at training-set size ``m``: ``"nb"``, ``"lr"`` or ``"tie"``.
+def leader(curves, n, z: float = 2.0) -> str:
+    """Who is ahead at training-set size ``n``: ``"nb"``, ``"lr"`` or ``"tie"``.
 
     Ahead: the mean over repetitions of the paired difference of test errors exceeds ``z``
     standard errors (at a size fitted once, where the standard error is 0, any difference).
@@ -258,11 +258,11 @@ def leader(curves, m, z: float = 2.0) -> str:
     ('nb', 'lr')
     """
     sizes = np.asarray(curves.sizes)
-    m = check_int(m, "m")
-    if m not in sizes:
-        raise ValueError(f"m must be one of the curves' sizes {sizes.tolist()}, got {m}")
+    n = check_int(n, "n")
+    if n not in sizes:
+        raise ValueError(f"n must be one of the curves' sizes {sizes.tolist()}, got {n}")
     z = check_scalar(z, "z", low=0.0)
-    j = int(np.flatnonzero(sizes == m)[0])
+    j = int(np.flatnonzero(sizes == n)[0])
     diff = curves.generative_errors[:, j] - curves.lr_errors[:, j]
     se = diff.std(ddof=1) / np.sqrt(diff.size)
     mean = diff.mean()

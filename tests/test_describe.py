@@ -208,16 +208,16 @@ def learning_curves():
     from genviz.plots.learning_curves import LearningCurveView
     v = LearningCurveView(_spam_curves(), 10)
     s = v.state
-    return v, ["m = 10", "naive Bayes", "logistic regression", fmt(s["gen_error"]),
-               fmt(s["lr_error"])], dict(m=int(_spam_curves().sizes[-1]))
+    return v, ["n = 10", "naive Bayes", "logistic regression", fmt(s["gen_error"]),
+               fmt(s["lr_error"])], dict(n=int(_spam_curves().sizes[-1]))
 
 
 def vocabulary_curves():
     from explorer_testing import _spam_sweep
     from genviz.plots.learning_curves import VocabularyCurveView
-    v = VocabularyCurveView(_spam_sweep(), d=30, features="counts", m=10)
+    v = VocabularyCurveView(_spam_sweep(), d=30, features="counts", n=10)
     s = v.state
-    return v, ["d = 30", "counts", "m = 10", fmt(s["gen_error"]), fmt(s["lr_error"])], dict(d=100)
+    return v, ["d = 30", "counts", "n = 10", fmt(s["gen_error"]), fmt(s["lr_error"])], dict(d=100)
 
 
 BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, gda_fit, dimensionality, histogram, kde,

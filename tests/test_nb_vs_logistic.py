@@ -48,8 +48,8 @@ def test_each_point_of_the_curves_is_what_scikit_learn_fits_on_the_same_rows():
     gen = np.random.default_rng(5)
     for r in range(3):
         order = _two_class_order(y01, gen)
-        for j, m in enumerate(sizes):
-            rows = order[:m] if m < 140 else np.arange(140)
+        for j, n in enumerate(sizes):
+            rows = order[:n] if n < 140 else np.arange(140)
             nb = SkMultinomialNB(alpha=1.0).fit(F[rows], y01[rows])
             # genviz's ridge l2/2 |theta|^2 on the summed loss is scikit-learn's C = 1 / l2
             lr = SkLogistic(C=1 / 0.5, tol=1e-10, max_iter=10_000).fit(F[rows], y01[rows])
@@ -76,15 +76,15 @@ def test_property_leader_and_crossing_agree_with_the_paired_differences(nb, gap,
     lr_err = nb_err - gap + np.array([[noise], [0.0]])
     c = NBvsLogisticCurves(np.array([1, 2, 3, 4]), nb_err, lr_err, 5, 10)
     diff = nb_err - lr_err
-    for j, m in enumerate(c.sizes):
+    for j, n in enumerate(c.sizes):
         d = diff[:, j]
         se = d.std(ddof=1) / np.sqrt(2)
         want = "tie" if abs(d.mean()) <= 2 * se or d.mean() == 0 else \
             ("lr" if d.mean() > 0 else "nb")
-        assert leader(c, int(m)) == want
+        assert leader(c, int(n)) == want
     cross = crossing_size(c)
     if cross is not None:
-        assert all(leader(c, int(m)) == "lr" for m in c.sizes if m >= cross)
+        assert all(leader(c, int(n)) == "lr" for n in c.sizes if n >= cross)
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
@@ -117,7 +117,7 @@ def test_bad_features_and_sizes_for_leader():
     with pytest.raises(ValueError, match="X_train and y_train"):
         nb_vs_logistic_curves(X_train, y_train[:-1], X_test, y_train[:60], [10], 2, 0)
     c = NBvsLogisticCurves(np.array([10, 20]), np.zeros((2, 2)), np.zeros((2, 2)), 5, 10)
-    with pytest.raises(ValueError, match="m must be one of the curves' sizes"):
+    with pytest.raises(ValueError, match="n must be one of the curves' sizes"):
         leader(c, 15)
     with pytest.raises(ValueError, match="which must be 'nb' or 'lr'"):
         c.mean_se("gda")

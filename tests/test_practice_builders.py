@@ -425,14 +425,14 @@ def _curves(nb_small=0.20, lr_small=0.30):
 def test_the_capstone_items_read_the_curves():
     c = _curves()
     p = cx.predict_small_and_large(c)
-    assert right(p) == "naive Bayes at m = 10, logistic regression at m = 4000"
+    assert right(p) == "naive Bayes at n = 10, logistic regression at n = 4000"
     assert isinstance(p.observation, Observation)
     # both halves of the claim: the difference at the smallest and at the largest size
     assert p.observation.reference(stage="before") == pytest.approx(0.205 - 0.31)
     assert p.observation.reference() == pytest.approx(0.065 - 0.045)
     assert right(cx.predict_small_and_large(_curves(0.40, 0.30))).startswith(
-        "logistic regression at m = 10")
-    inv = cx.smallest_m_logistic_ahead(c)
+        "logistic regression at n = 10")
+    inv = cx.smallest_n_logistic_ahead(c)
     nb, lr = c.nb_errors.mean(0), c.lr_errors.mean(0)
     first = next(m for j, m in enumerate(c.sizes) if all(lr[j:] < nb[j:]))
     assert inv._answer == first == 1000 and inv.kind == "investigation"
@@ -486,14 +486,14 @@ def test_the_investigation_items_read_the_sweep():
     """Oracle: the crossings planted in the hand-built sweep, and the rule 'far less than
     d's growth' = below its square root on the doubling grid."""
     p = cx.predict_crossing_with_d(_sweep())
-    assert right(p) == "to a larger m, by far less than 100 times"
+    assert right(p) == "to a larger n, by far less than 100 times"
     obs = p.observation
     assert obs.stages == ("before", "after") and obs.compare == "ratio"
     assert obs.reference(stage="before") == 1000 / 30 and obs.reference() == 4000 / 3000
     assert obs.setting == {"d": 3000, "features": "presence"}
-    assert right(cx.predict_crossing_with_d(_sweep(1000, 1000))) == "nowhere: it stays at the same m"
-    assert right(cx.predict_crossing_with_d(_sweep(1000, 100))).startswith("to a smaller m")
-    assert right(cx.predict_crossing_with_d(_sweep(10, 4000))).startswith("to a larger m, about")
+    assert right(cx.predict_crossing_with_d(_sweep(1000, 1000))) == "nowhere: it stays at the same n"
+    assert right(cx.predict_crossing_with_d(_sweep(1000, 100))).startswith("to a smaller n")
+    assert right(cx.predict_crossing_with_d(_sweep(10, 4000))).startswith("to a larger n, about")
     counts = cx.crossing_with_counts(_sweep(), sizes=(30, 3000))
     assert counts._answer == [4000 / 30, 4000 / 3000] and counts.kind == "investigation"
     claim = cx.log_d_claim(_sweep())
@@ -510,7 +510,7 @@ def test_the_investigation_items_read_the_sweep():
 @pytest.mark.parametrize("call, error, match", [
     (lambda: cx.predict_small_and_large("curves"), TypeError, "curves must be NBvsLogisticCurves"),
     (lambda: cx.fits_in_the_experiment(0, 3), ValueError, "n_sizes must be >= 1"),
-    (lambda: cx.error_in_explorer(_curves(), 50), ValueError, "m must be one of the curves' sizes"),
+    (lambda: cx.error_in_explorer(_curves(), 50), ValueError, "n must be one of the curves' sizes"),
     (lambda: cx.error_in_explorer(_curves(), 10, "gda"), ValueError, "which must be 'nb' or 'lr'"),
     (lambda: cx.parameter_counts(0), ValueError, "n_words must be >= 1"),
     (lambda: cx.predict_crossing_with_d("sweep"), TypeError, "sweep must be VocabularyCurves"),

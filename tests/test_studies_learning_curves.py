@@ -37,28 +37,28 @@ def test_the_result_at_m_is_the_curves_at_that_size():
     genviz.nb_vs_logistic.leader."""
     c = _curves()
     study = LearningCurveStudy(c)
-    for j, m in enumerate(c.sizes):
-        r = study(m=int(m))
+    for j, n in enumerate(c.sizes):
+        r = study(n=int(n))
         nb, lr = c.nb_errors[:, j], c.lr_errors[:, j]
-        assert r.m == m and r.sizes == [10, 100, 1000]
+        assert r.n == n and r.sizes == [10, 100, 1000]
         assert r.gen_error == pytest.approx(nb.mean()) and r.lr_error == pytest.approx(lr.mean())
         assert r.gen_se == pytest.approx(nb.std(ddof=1) / np.sqrt(nb.size))
         assert r.lr_se == pytest.approx(lr.std(ddof=1) / np.sqrt(lr.size))
         assert r.gap == pytest.approx(nb.mean() - lr.mean())
-        assert r.leader == leader(c, int(m))
+        assert r.leader == leader(c, int(n))
         assert r.labels == ("naive Bayes", "logistic regression")
-    assert [study(m=m).leader for m in (10, 1000)] == ["nb", "lr"]
-    assert study.defaults() == {"m": 1000} and study.parameter_names() == ("m",)
+    assert [study(n=n).leader for n in (10, 1000)] == ["nb", "lr"]
+    assert study.defaults() == {"n": 1000} and study.parameter_names() == ("n",)
 
 
 @pytest.mark.parametrize("bad", [5, 10.0, True, "10"])
 def test_a_size_not_on_the_curves_is_refused(bad):
-    with pytest.raises(ValueError, match="m must be one of the curves' sizes"):
-        LearningCurveStudy(_curves())(m=bad)
+    with pytest.raises(ValueError, match="n must be one of the curves' sizes"):
+        LearningCurveStudy(_curves())(n=bad)
 
 
 def test_none_is_the_largest_size():
-    assert LearningCurveStudy(_curves())(m=None).m == 1000
+    assert LearningCurveStudy(_curves())(n=None).n == 1000
 
 
 def test_bad_curves_and_labels_are_refused():
@@ -70,17 +70,17 @@ def test_bad_curves_and_labels_are_refused():
 
 def test_a_selection_slider_maps_positions_to_its_options_and_refuses_others():
     from genviz.widgets._base import selection_slider
-    s = selection_slider("m", [10, 30, 100], 30)
+    s = selection_slider("n", [10, 30, 100], 30)
     assert (s.n, s.to_front(), s.from_front(2), s.grid_values()) == (2, 1, 100, [10, 30, 100])
     assert s.spec()["labels"] == ["10", "30", "100"]
     s.value = 100
     assert s.value == 100 and s.to_front() == 2
-    with pytest.raises(ValueError, match="m: 50 is not one of the options"):
+    with pytest.raises(ValueError, match="n: 50 is not one of the options"):
         s.value = 50
     with pytest.raises(ValueError, match="position 3 outside 0..2"):
         s.from_front(3)
     with pytest.raises(ValueError, match="options must not be empty"):
-        selection_slider("m", [], 1)
+        selection_slider("n", [], 1)
 
 
 def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
@@ -96,10 +96,10 @@ def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
     assert static.sizes == (10, 100, 1000) and static.labels == ("NB", "LR")
     assert static.top == pytest.approx(max((e.mean(0) + _se(e)).max() for e in
                                            (c.nb_errors, c.lr_errors, flat.lr_errors)))
-    r = VocabularyCurveStudy(sweep)(d=50, features="presence", m=100)
-    assert r.d == 50 and r.features == "presence" and r.m == 100
-    assert r.gen_se_m == pytest.approx(_se(c.nb_errors)[1])
-    assert r.lr_se_m == pytest.approx(_se(c.lr_errors)[1])
+    r = VocabularyCurveStudy(sweep)(d=50, features="presence", n=100)
+    assert r.d == 50 and r.features == "presence" and r.n == 100
+    assert r.gen_se_n == pytest.approx(_se(c.nb_errors)[1])
+    assert r.lr_se_n == pytest.approx(_se(c.lr_errors)[1])
     # the error bars the figure draws: mean ± standard error per size (numpy's, above)
     for key, errors in (("gen", c.nb_errors), ("lr", c.lr_errors)):
         mean, se = np.mean(errors, axis=0), _se(errors)
@@ -108,7 +108,7 @@ def test_the_investigation_result_is_the_chosen_settings_curves_read_at_m():
             assert lo[0] == hi[0] == s_ and lo[1] == pytest.approx(a - e)
             assert hi[1] == pytest.approx(a + e)
     # logistic regression clearly ahead only at 1000 (0.05 against 0.08, fitted once)
-    assert r.crossing == 1000 and r.crossing_text == "logistic regression clearly ahead from m = 1000"
+    assert r.crossing == 1000 and r.crossing_text == "logistic regression clearly ahead from n = 1000"
     # naive Bayes' means 0.22, 0.11, 0.08: within 0.01 of 0.08 only at 1000; likewise LR's
     assert (r.nb_settled, r.lr_settled) == (1000, 1000)
     assert r.crossing_per_word == pytest.approx(1000 / 50)

@@ -75,7 +75,7 @@ def test_ridge_logistic_on_one_feature_by_hand():
 
 def test_the_curves_are_sklearns_errors_on_the_same_rows():
     """Oracle: rebuild each repetition's order (the same generator) and fit scikit-learn's
-    MultinomialNB and LogisticRegression on the same first m rows."""
+    MultinomialNB and LogisticRegression on the same first n rows."""
     X, y = _data(2, n=220)
     Xtr, ytr, Xte, yte = X[:150], y[:150], X[150:], y[150:]
     sizes = [8, 40, 150]
@@ -90,8 +90,8 @@ def test_the_curves_are_sklearns_errors_on_the_same_rows():
         c = v[(d, kind)]
         assert c.n_words == d and c.nb_errors.shape == (3, 3)
         for r, order in enumerate(orders):
-            for j, m in enumerate(sizes):
-                rows = order[:m] if m < 150 else np.arange(150)
+            for j, n in enumerate(sizes):
+                rows = order[:n] if n < 150 else np.arange(150)
                 nb = SkMNB(alpha=1.0).fit(F[rows], y01[rows]).predict(G)
                 lr = SkLR(C=0.5, tol=1e-12, max_iter=10000).fit(F[rows], y01[rows]).predict(G)
                 assert c.nb_errors[r, j] == pytest.approx(np.mean((nb == 1) != yt))
@@ -108,12 +108,12 @@ def _curves(nb_means, lr_means, sizes=(10, 100, 1000)):
 
 def test_crossing_text_and_settled_sizes_by_hand():
     c = _curves([0.20, 0.10, 0.09], [0.30, 0.08, 0.05])
-    assert crossing_text(c) == "logistic regression clearly ahead from m = 100"
+    assert crossing_text(c) == "logistic regression clearly ahead from n = 100"
     assert settled_size(c, "nb") == 100 and settled_size(c, "lr") == 1000
     assert settled_size(c, "lr", tol=0.03) == 100
     ahead = _curves([0.20, 0.10, 0.09], [0.10, 0.05, 0.05])
     assert crossing_text(ahead).startswith("no crossing in range (logistic regression clearly "
-                                           "ahead from the smallest m = 10")
+                                           "ahead from the smallest n = 10")
     never = _curves([0.20, 0.10, 0.05], [0.30, 0.12, 0.06])
     assert crossing_text(never).startswith("no crossing in range (logistic regression not")
 
@@ -129,14 +129,14 @@ def _sweep():
 
 def test_the_study_reads_the_chosen_settings_curves():
     study = VocabularyCurveStudy(_sweep())
-    assert study.defaults() == {"d": 30, "features": "presence", "m": 1000}
-    r = study(d=300, features="presence", m=100)
+    assert study.defaults() == {"d": 30, "features": "presence", "n": 1000}
+    r = study(d=300, features="presence", n=100)
     c = _sweep()[(300, "presence")]
     np.testing.assert_allclose(r.gen_mean, c.nb_errors.mean(axis=0))
     np.testing.assert_allclose(r.lr_se, c.lr_errors.std(axis=0, ddof=1) / np.sqrt(3))
     assert r.gen_error == pytest.approx(0.10) and r.lr_error == pytest.approx(0.15)
     assert r.gap == pytest.approx(-0.05) and r.leader == "nb"
-    assert r.crossing == 1000 and r.crossing_text.endswith("m = 1000")
+    assert r.crossing == 1000 and r.crossing_text.endswith("n = 1000")
     assert (r.nb_settled, r.lr_settled) == (1000, 1000)  # 0.10 vs 0.08: more than 0.01 away
     assert study(d=30, features="counts").crossing is None
     assert study.static().top == pytest.approx(0.35 + 0.001 / np.sqrt(3))  # mean + s.e.
@@ -144,7 +144,7 @@ def test_the_study_reads_the_chosen_settings_curves():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(d=31), "d must be one of"), (dict(d=True), "d must be one of"),
-    (dict(features="tfidf"), "features must be one of"), (dict(m=11), "m must be one of")])
+    (dict(features="tfidf"), "features must be one of"), (dict(n=11), "n must be one of")])
 def test_the_study_refuses_a_setting_not_computed(kwargs, match):
     with pytest.raises(ValueError, match=match):
         VocabularyCurveStudy(_sweep())(**kwargs)
@@ -159,13 +159,13 @@ def test_the_study_refuses_what_is_not_a_sweep():
 
 def test_the_explorer_moves_over_every_setting_and_draws_the_chosen_curves():
     from genviz.widgets.learning_curves import vocabulary_curve_explorer
-    e = vocabulary_curve_explorer(_sweep(), d=300, features="counts", m=10)
+    e = vocabulary_curve_explorer(_sweep(), d=300, features="counts", n=10)
     assert all(c.grid for c in e.controls.values())
     x, y = e.view._lines["lr"].get_data()
     np.testing.assert_allclose(y, [0.10, 0.05, 0.05])
-    assert "clearly ahead from the smallest m = 10" in e.readout.value
+    assert "clearly ahead from the smallest n = 10" in e.readout.value
     e.controls["d"].value = 30
-    assert e.view.state["d"] == 30 and "m = 100" in e.readout.value
+    assert e.view.state["d"] == 30 and "n = 100" in e.readout.value
     assert sweep_explorer(e) > 0
 
 

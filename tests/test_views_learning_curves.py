@@ -25,32 +25,32 @@ def test_the_state_is_the_curves_at_the_marked_size():
     c = _curves()
     view = LearningCurveView(c, 10)
     s = view.state
-    assert s["m"] == 10 and s["sizes"] == [10, 100, 1000]
+    assert s["n"] == 10 and s["sizes"] == [10, 100, 1000]
     assert s["gen_error"] == pytest.approx(0.22) and s["lr_error"] == pytest.approx(0.31)
     assert s["gen_se"] == pytest.approx(np.std([0.20, 0.24, 0.22], ddof=1) / np.sqrt(3))
     assert s["gap"] == pytest.approx(-0.09) and s["leader"] == "nb"
-    view.update(m=100)
+    view.update(n=100)
     assert view.state["leader"] == "tie" and view.state["gap"] == pytest.approx(0.0)
-    view.update(m=1000)
+    view.update(n=1000)
     assert view.state["leader"] == "lr" and view.state["lr_se"] == pytest.approx(0.0, abs=1e-12)
-    # what is drawn: the marker's x and both errors at m
+    # what is drawn: the marker's x and both errors at n
     x, y = view._dots.get_data()
     assert list(x) == [1000, 1000] and np.allclose(y, [0.08, 0.05])
-    assert LearningCurveView(c).state["m"] == 1000  # default: the largest size
+    assert LearningCurveView(c).state["n"] == 1000  # default: the largest size
 
 
 def test_the_readout_says_who_is_ahead():
     view = LearningCurveView(_curves(), 10)
     text = learning_curve_readout(view.state)
-    assert "m = 10" in text and "0.2200" in text and "0.3100" in text
+    assert "n = 10" in text and "0.2200" in text and "0.3100" in text
     assert "naive Bayes ahead (by more than 2 s.e.)" in text and "-0.0900" in text
 
 
-@pytest.mark.parametrize("m", [11, 10.0, "10", True])
-def test_a_size_not_on_the_curves_is_refused(m):
+@pytest.mark.parametrize("n", [11, 10.0, "10", True])
+def test_a_size_not_on_the_curves_is_refused(n):
     view = LearningCurveView(_curves(), 10)
-    with pytest.raises(ValueError, match="m must be one of the curves' sizes"):
-        view.update(m=m)
+    with pytest.raises(ValueError, match="n must be one of the curves' sizes"):
+        view.update(n=n)
 
 
 def test_bad_curves_are_refused():
@@ -60,13 +60,13 @@ def test_bad_curves_are_refused():
 
 def test_the_explorer_sweeps_every_size_and_its_slider_lists_them():
     explorer = learning_curve_explorer(_curves(), 100)
-    assert list(explorer.controls["m"].options) == [10, 100, 1000]
+    assert list(explorer.controls["n"].options) == [10, 100, 1000]
     assert sweep_explorer(explorer) == 3
-    explorer.controls["m"].value = 1000
+    explorer.controls["n"].value = 1000
     assert "logistic regression ahead" in explorer.readout.value
 
 
 def test_the_registry_builds_it_as_notebook_10_does():
     explorer = make_explorer("learning_curve_explorer")
-    assert explorer.view.state["m"] == explorer.view.sizes[-1]
+    assert explorer.view.state["n"] == explorer.view.sizes[-1]
     assert sweep_explorer(explorer) == len(explorer.view.sizes)

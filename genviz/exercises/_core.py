@@ -293,6 +293,17 @@ def matching_claims(claims, text: str) -> list[str]:
     return [c for c in claims if re.search(c, norm, flags=re.IGNORECASE)]
 
 
+def _stop(text) -> str:
+    """The full stop a sentence ending with ``text`` needs: none if ``text`` already ends one
+    (with ".", "!", "?" or "…", before any closing bracket, quote or markup), else ".".
+
+    >>> _stop("They vanish."), _stop("They vanish"), _stop("(see notebook 4.)"), _stop("<b>ok?</b>")
+    ('', '.', '', '')
+    """
+    core = re.sub(r"(?:</?[A-Za-z]+>|[\s*_)\]\"'’”])+$", "", str(text))
+    return "" if core.endswith((".", "!", "?", "…")) else "."
+
+
 def _markdown_to_html(text: str) -> str:
     """The little Markdown the solutions use: `code`, **bold**, *italic*, paragraphs; maths
     (``$...$``) untouched.

@@ -13,7 +13,7 @@ from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies.learning_curves_vocabulary import VocabularyCurves, settled_size
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
-           "parameter_counts", "smallest_m_logistic_ahead", "presence_nb_weight_derivation",
+           "parameter_counts", "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
            "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
            "crossing_with_counts", "log_d_claim", "full_dictionary", "top_features_encode"]
 
@@ -30,11 +30,11 @@ def predict_small_and_large(curves) -> Prediction:
     c = _check_curves(curves)
     small, large = int(c.sizes[0]), int(c.sizes[-1])
     lead = (leader(c, small), leader(c, large))
-    options = [f"naive Bayes at m = {small}, and at m = {large}",
-               f"naive Bayes at m = {small}, logistic regression at m = {large}",
-               f"logistic regression at m = {small}, naive Bayes at m = {large}",
-               f"logistic regression at m = {small}, and at m = {large}",
-               f"neither clearly at m = {small}; logistic regression at m = {large}"]
+    options = [f"naive Bayes at n = {small}, and at n = {large}",
+               f"naive Bayes at n = {small}, logistic regression at n = {large}",
+               f"logistic regression at n = {small}, naive Bayes at n = {large}",
+               f"logistic regression at n = {small}, and at n = {large}",
+               f"neither clearly at n = {small}; logistic regression at n = {large}"]
     table = {("nb", "nb"): 0, ("nb", "lr"): 1, ("lr", "nb"): 2, ("lr", "lr"): 3,
              ("tie", "lr"): 4}
     gap_small = float(c.mean_se("nb")[0][0] - c.mean_se("lr")[0][0])
@@ -42,8 +42,8 @@ def predict_small_and_large(curves) -> Prediction:
     answer = table.get(lead, 1 if gap_small < 0 else 3)
     return Prediction(
         f"Both learners see the same {c.n_words} word-presence features of the spam split. "
-        f"Who has the lower test error, at m = {small} training emails and at all "
-        f"m = {large}?",
+        f"Who has the lower test error, at n = {small} training emails and at all "
+        f"n = {large}?",
         options, answer, id="10-nb-vs-logistic",
         explanation=("Naive Bayes fits each word's probability separately, by counting: every "
                      "estimate uses all the emails of its class, and nothing is optimised, so "
@@ -64,32 +64,32 @@ def predict_small_and_large(curves) -> Prediction:
                  4: "Compare the error bars at the smallest size."},
         claims=[r"naive bayes approaches its asymptotic error", r"so the curves cross"],
         observation=Observation(
-            f"Compare naive Bayes' test error minus logistic regression's at m = {small} with "
-            f"the same difference at m = {large}: record both (both halves of the claim).",
-            gap_large, setting={"m": large}, read="gap", before={"m": small},
+            f"Compare naive Bayes' test error minus logistic regression's at n = {small} with "
+            f"the same difference at n = {large}: record both (both halves of the claim).",
+            gap_large, setting={"n": large}, read="gap", before={"n": small},
             expected_before=gap_small,
             what="naive Bayes' test error minus logistic regression's",
             hint="read the readout's line 'difference' (4 decimals).", atol=6e-5))
 
 
-def error_in_explorer(curves, m, which="nb") -> Exercise:
-    """Read one learner's mean test error off the learning-curve explorer at size ``m``."""
+def error_in_explorer(curves, n, which="nb") -> Exercise:
+    """Read one learner's mean test error off the learning-curve explorer at size ``n``."""
     c = _check_curves(curves)
     if which not in ("nb", "lr"):
         raise ValueError(f"which must be 'nb' or 'lr', got {which!r}")
     sizes = [int(s) for s in c.sizes]
-    if m not in sizes:
-        raise ValueError(f"m must be one of the curves' sizes {sizes}, got {m!r}")
+    if n not in sizes:
+        raise ValueError(f"n must be one of the curves' sizes {sizes}, got {n!r}")
     mean, se = c.mean_se(which)
-    j = sizes.index(m)
+    j = sizes.index(n)
     name = "naive Bayes" if which == "nb" else "logistic regression"
     return Exercise(
-        f"In the explorer, set m = {m}. What is the mean test error of {name} (the readout's "
+        f"In the explorer, set n = {n}. What is the mean test error of {name} (the readout's "
         f"line for it, before the ±)?",
         float(mean[j]),
         hint="Move the slider to the size and read the line 'test error ...' of that learner "
              "(4 decimals).",
-        solution=(f"At m = {m} the {c.nb_errors.shape[0]} repetitions give {name} a mean test "
+        solution=(f"At n = {n} the {c.nb_errors.shape[0]} repetitions give {name} a mean test "
                   f"error of ${mean[j]:.4f}$, with a standard error of ${se[j]:.4f}$."),
         kind="explorer", rtol=0.0, atol=6e-5, objective="10.1")
 
@@ -133,8 +133,8 @@ def parameter_counts(n_words) -> Exercise:
         atol=0.5, rtol=0.0, objective="10.2")
 
 
-def smallest_m_logistic_ahead(curves) -> Exercise:
-    """Investigation with the learning-curve explorer: the smallest m from which logistic
+def smallest_n_logistic_ahead(curves) -> Exercise:
+    """Investigation with the learning-curve explorer: the smallest n from which logistic
     regression's mean test error is below naive Bayes' at every larger size."""
     c = _check_curves(curves)
     nb, lr = c.mean_se("nb")[0], c.mean_se("lr")[0]
@@ -144,14 +144,14 @@ def smallest_m_logistic_ahead(curves) -> Exercise:
     j = len(below) - 1
     while j > 0 and below[j - 1]:
         j -= 1
-    m = int(c.sizes[j])
+    n = int(c.sizes[j])
     return Exercise(
-        "Investigate with the explorer: from which training-set size m on is logistic "
-        "regression's mean test error below naive Bayes' at every larger m on the slider?",
-        m,
-        hint="Move m from the largest size down and watch the sign of the readout's "
+        "Investigate with the explorer: from which training-set size n on is logistic "
+        "regression's mean test error below naive Bayes' at every larger n on the slider?",
+        n,
+        hint="Move n from the largest size down and watch the sign of the readout's "
              "'difference'; stop where it changes.",
-        solution=(rf"From $m = {m}$ on (naive Bayes ${nb[j]:.4f}$, logistic regression "
+        solution=(rf"From $n = {n}$ on (naive Bayes ${nb[j]:.4f}$, logistic regression "
                   rf"${lr[j]:.4f}$); below it naive Bayes' mean is lower. Whether the lead is "
                   rf"clear is a separate question: compare the difference with its standard "
                   rf"error (the readout says when it exceeds two)."),
@@ -238,8 +238,8 @@ def bias_or_variance(curves) -> Choice:
         "Notebook 4: more data removes variance, not bias. At the largest training set naive "
         "Bayes' curve has levelled off above logistic regression's. What is the gap?",
         options, 0 if (flat and above) else 1, id="10-bias-or-variance", objective="04.4",
-        explanation=(f"Naive Bayes' error hardly moves between m = {int(c.sizes[-2])} "
-                     f"({nb[-2]:.4f}) and m = {int(c.sizes[-1])} ({nb[-1]:.4f}): it has "
+        explanation=(f"Naive Bayes' error hardly moves between n = {int(c.sizes[-2])} "
+                     f"({nb[-2]:.4f}) and n = {int(c.sizes[-1])} ({nb[-1]:.4f}): it has "
                      f"reached its asymptote, {nb[-1] - lr[-1]:.4f} above logistic regression. "
                      f"Its estimates are already precise (little variance left); what is left is "
                      f"the error of its model, words independent given the class, which no "
@@ -263,11 +263,11 @@ def _crossing(sweep, d, kind, name="d"):
     if (d, kind) not in sweep.curves:
         raise ValueError(f"{name} must be one of the sweep's vocabulary sizes "
                          f"{list(sweep.vocabularies)} (features {kind!r}), got {d!r}")
-    m = crossing_size(sweep.curves[(d, kind)])
-    if m is None:
+    n = crossing_size(sweep.curves[(d, kind)])
+    if n is None:
         raise ValueError(f"logistic regression is not clearly ahead at the largest size for "
                          f"d = {d}, {kind}: no crossing to read")
-    return m
+    return n
 
 
 def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Prediction:
@@ -279,10 +279,10 @@ def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Pre
     growth = large / small
     ratio = after / before
     per_word = (before / small, after / large)
-    options = [f"to a larger m, by far less than {growth:g} times",
-               f"to a larger m, about {growth:g} times further",
-               "nowhere: it stays at the same m",
-               "to a smaller m: logistic regression wins sooner"]
+    options = [f"to a larger n, by far less than {growth:g} times",
+               f"to a larger n, about {growth:g} times further",
+               "nowhere: it stays at the same n",
+               "to a smaller n: logistic regression wins sooner"]
     answer = (2 if ratio == 1 else 3 if ratio < 1 else
               0 if ratio < np.sqrt(growth) else 1)
     return Prediction(
@@ -306,39 +306,39 @@ def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Pre
                  3: "Which learner has more parameters to fit jointly when d grows?"},
         claims=[r"(bounds|bound) are worst cases"],
         observation=Observation(
-            f"Compare the training e-mails per word at the crossing, m / d, at d = {small} with "
+            f"Compare the training e-mails per word at the crossing, n / d, at d = {small} with "
             f"the same at d = {large} ({kind}): record both. If logistic regression's need grew "
             f"like d, would it change?",
             per_word[1], setting={"d": large, "features": kind},
             before={"d": small, "features": kind}, expected_before=per_word[0],
             compare="ratio", read="crossing_per_word", mention=["d"],
             labels={"d": "d", "features": "features"},
-            what="e-mails per word at the crossing (m / d)", rtol=2e-3,
+            what="e-mails per word at the crossing (n / d)", rtol=2e-3,
             hint="the crossing line of the readout; the dotted line marks the crossing."))
 
 
 def crossing_with_counts(sweep, sizes=(300, 3000)) -> Exercise:
     """Investigation: switch the features to counts; the crossing at two vocabulary sizes, as
-    ``[crossing at sizes[0], crossing at sizes[1]]`` (the largest m when there is none)."""
+    ``[crossing at sizes[0], crossing at sizes[1]]`` (the largest n when there is none)."""
     v = _check_sweep(sweep)
     values, ms = [], []
     for d in sizes:
         if (d, "counts") not in v.curves:
             raise ValueError(f"sizes must be vocabulary sizes of the sweep with counts "
                              f"{list(v.vocabularies)}, got {d!r}")
-        m = crossing_size(v.curves[(d, "counts")])
-        ms.append(int(v.sizes[-1]) if m is None else m)
+        n = crossing_size(v.curves[(d, "counts")])
+        ms.append(int(v.sizes[-1]) if n is None else n)
         values.append(ms[-1] / d)
     a, b = sizes
     return Exercise(
         f"Investigate with the explorer: switch the features to counts. How many training "
-        f"e-mails per word (m / d) does logistic regression need to be clearly ahead, at "
+        f"e-mails per word (n / d) does logistic regression need to be clearly ahead, at "
         f"d = {a} and at d = {b}? Answer [at d = {a}, at d = {b}]; where it is clearly ahead "
-        f"only with all the training e-mails, use that m.",
+        f"only with all the training e-mails, use that n.",
         values,
-        hint="Set the drop-downs, then read the crossing line of the readout (m / d).",
-        solution=(rf"With counts, $m = {ms[0]}$ at $d = {a}$ ({values[0]:.4g} per word) and "
-                  rf"$m = {ms[1]}$ at $d = {b}$ ({values[1]:.4g} per word). Compare presence: a word repeated ten times in one e-mail is "
+        hint="Set the drop-downs, then read the crossing line of the readout (n / d).",
+        solution=(rf"With counts, $n = {ms[0]}$ at $d = {a}$ ({values[0]:.4g} per word) and "
+                  rf"$n = {ms[1]}$ at $d = {b}$ ({values[1]:.4g} per word). Compare presence: a word repeated ten times in one e-mail is "
                   rf"ten pieces of evidence to naive Bayes' counts, and a feature of scale 10 "
                   rf"to logistic regression, whose ridge then constrains it differently."),
         kind="investigation", atol=0.0, rtol=2e-3, objective="10.5")
@@ -364,9 +364,9 @@ def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
         f"the crossing and where each learner settles (within 0.01 of its error with all the "
         f"training e-mails). What does this experiment support of Ng & Jordan's claim?",
         options, answer, id="10-log-d-claim", kind="investigation", objective="10.5",
-        explanation=(f"The crossing goes from m = {before} to m = {after} (×{ratio:.3g}) while d "
-                     f"grows ×{growth:g}; naive Bayes settles from m = {nb[0]} to {nb[1]}, "
-                     f"logistic regression from m = {lr[0]} to {lr[1]}. The sizes are a "
+        explanation=(f"The crossing goes from n = {before} to n = {after} (×{ratio:.3g}) while d "
+                     f"grows ×{growth:g}; naive Bayes settles from n = {nb[0]} to {nb[1]}, "
+                     f"logistic regression from n = {lr[0]} to {lr[1]}. The sizes are a "
                      f"doubling grid and stop at {int(v.sizes[-1])} e-mails, so a rate cannot "
                      f"be read off closely; what the grid shows is that logistic regression "
                      f"needs more e-mails as d grows and that the growth is far below "
@@ -414,10 +414,10 @@ def full_dictionary(nb_error, lr_error_counts, lr_error_presence, lr_error_300,
                      f"far better than logistic regression restricted to 300 words. Logistic "
                      f"regression wins the fair comparison on the same 300 words; the weaker "
                      f"assumptions win when the data outnumber the parameters they must fit "
-                     f"(m against d), and the choice of features can matter more than the "
+                     f"(n against d), and the choice of features can matter more than the "
                      f"choice of learner."),
         reasons={1: "Compare the errors on every word with a test error's standard error.",
-                 2: "Which learner is ahead at m = all on the 300 words (the table above)?",
+                 2: "Which learner is ahead at n = all on the 300 words (the table above)?",
                  3: "Compare logistic regression's two errors on every word with naive Bayes'."},
         claims=[r"on the whole dictionary the two learners are about as good"],
         hint="Put the four errors side by side: which comparisons use the same features?")

@@ -26,17 +26,17 @@ def _ahead(labels, leader: str) -> str:
 
 class LearningCurveView(View, study=LearningCurveStudy):
     """Both learners' mean test error (± one standard error) against the training-set size
-    ``m`` on a log axis, and a marker at ``m``.
+    ``n`` on a log axis, and a marker at ``n``.
 
-    ``curves`` is a :class:`genviz.nb_vs_logistic.NBvsLogisticCurves`. ``update(m=)`` moves the
+    ``curves`` is a :class:`genviz.nb_vs_logistic.NBvsLogisticCurves`. ``update(n=)`` moves the
     marker to one of the curves' sizes. ``state`` is a
-    :class:`~genviz.studies.learning_curves.LearningCurveResult`: ``m``, ``sizes``,
-    ``gen_error``/``gen_se`` and ``lr_error``/``lr_se`` at ``m``, ``gap`` (generative minus
+    :class:`~genviz.studies.learning_curves.LearningCurveResult`: ``n``, ``sizes``,
+    ``gen_error``/``gen_se`` and ``lr_error``/``lr_se`` at ``n``, ``gap`` (generative minus
     logistic) and ``leader`` (``"nb"``, ``"lr"`` or ``"tie"``: ahead by more than two standard
     errors of the paired differences).
     """
 
-    def __init__(self, curves, m=None, *, labels=("naive Bayes", "logistic regression"),
+    def __init__(self, curves, n=None, *, labels=("naive Bayes", "logistic regression"),
                  figsize=None):
         static = self.use_study(curves, labels=labels)
         self.sizes, self.labels = list(static.sizes), static.labels
@@ -49,7 +49,7 @@ class LearningCurveView(View, study=LearningCurveStudy):
             ax.errorbar(self.sizes, mean, yerr=se, marker=marker, ms=5, capsize=3,
                         color=colours[key], label=label)
         ax.set_xscale("log")
-        ax.set_xlabel("training emails m (log scale)")
+        ax.set_xlabel("training emails $n$ (log scale)")
         ax.set_ylabel("test error")
         ax.grid(alpha=0.3, which="both")
         ax.legend(loc="upper right", fontsize="small")
@@ -57,31 +57,31 @@ class LearningCurveView(View, study=LearningCurveStudy):
                                                lw=1.2))
         (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
         self.animate(self._dots)
-        self.update(**({} if m is None else {"m": m}))
+        self.update(**({} if n is None else {"n": n}))
         self.finish_layout()
 
     def paint(self, r: LearningCurveResult, changed) -> None:
-        self._cursor.set_xdata([r.m, r.m])
-        self._dots.set_data([r.m, r.m], [r.gen_error, r.lr_error])
+        self._cursor.set_xdata([r.n, r.n])
+        self._dots.set_data([r.n, r.n], [r.gen_error, r.lr_error])
 
     def describe(self) -> str:
         """Alt text from the state: both curves and the errors at the marked size."""
         s = self.state
         ahead = _ahead(self.labels, s["leader"])
         return (f"Learning curves: test error of {self.labels[0]} and {self.labels[1]} against "
-                f"the number of training emails m from {self.sizes[0]} to {self.sizes[-1]} "
-                f"(log scale), with error bars. At m = {s['m']}, marked: {self.labels[0]} "
+                f"the number of training emails n from {self.sizes[0]} to {self.sizes[-1]} "
+                f"(log scale), with error bars. At n = {s['n']}, marked: {self.labels[0]} "
                 f"{fmt(s['gen_error'])}, {self.labels[1]} {fmt(s['lr_error'])}; {ahead}.")
 
 
 class VocabularyCurveView(View, study=VocabularyCurveStudy):
     """Notebook 10's investigation: both learning curves at a vocabulary size ``d`` and feature
-    kind (``features``), with a marker at ``m``; the curves are redrawn when ``d`` or
+    kind (``features``), with a marker at ``n``; the curves are redrawn when ``d`` or
     ``features`` change (every setting precomputed by
     :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`). ``state`` is a
     :class:`~genviz.studies.learning_curves.VocabularyCurveResult`."""
 
-    def __init__(self, sweep, *, d=None, features=None, m=None, tol=0.01,
+    def __init__(self, sweep, *, d=None, features=None, n=None, tol=0.01,
                  labels=("naive Bayes", "logistic regression"), figsize=None):
         static = self.use_study(sweep, tol=tol, labels=labels)
         self.sizes, self.labels = list(static.sizes), static.labels
@@ -96,7 +96,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         ax.set_xscale("log")
         ax.set_xlim(self.sizes[0] / 1.3, self.sizes[-1] * 1.3)
         ax.set_ylim(0, static.top * 1.05)
-        ax.set_xlabel("training emails m (log scale)")
+        ax.set_xlabel("training emails $n$ (log scale)")
         ax.set_ylabel("test error")
         ax.grid(alpha=0.3, which="both")
         ax.legend(loc="upper right", fontsize="small")
@@ -107,7 +107,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         self._title = self.animate(ax.set_title("", fontsize="medium"))
         (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
         self.animate(self._dots)
-        params = {k: v for k, v in (("d", d), ("features", features), ("m", m)) if v is not None}
+        params = {k: v for k, v in (("d", d), ("features", features), ("n", n)) if v is not None}
         self.update(**params)
         self.finish_layout()
 
@@ -115,12 +115,12 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         for key, mean in (("gen", r.gen_mean), ("lr", r.lr_mean)):
             self._lines[key].set_data(self.sizes, mean)
             self._bars[key].set_segments(r.bars[key])
-        self._cursor.set_xdata([r.m, r.m])
+        self._cursor.set_xdata([r.n, r.n])
         self._cross.set_visible(r.crossing is not None)
         if r.crossing is not None:
             self._cross.set_xdata([r.crossing, r.crossing])
         self._title.set_text(f"d = {r.d} words, {r.features}")
-        self._dots.set_data([r.m, r.m], [r.gen_error, r.lr_error])
+        self._dots.set_data([r.n, r.n], [r.gen_error, r.lr_error])
 
     def describe(self) -> str:
         """Alt text from the state: the setting, both errors at the marked size, the crossing."""
@@ -128,6 +128,6 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         ahead = _ahead(self.labels, s["leader"])
         return (f"Learning curves with d = {s['d']} word features ({s['features']}): test error "
                 f"of {self.labels[0]} and {self.labels[1]} against the number of training emails "
-                f"m from {self.sizes[0]} to {self.sizes[-1]} (log scale), with error bars. At "
-                f"m = {s['m']}, marked: {self.labels[0]} {fmt(s['gen_error'])}, {self.labels[1]} "
+                f"n from {self.sizes[0]} to {self.sizes[-1]} (log scale), with error bars. At "
+                f"n = {s['n']}, marked: {self.labels[0]} {fmt(s['gen_error'])}, {self.labels[1]} "
                 f"{fmt(s['lr_error'])}; {ahead}. {s['crossing_text'].capitalize()}.")

@@ -1,8 +1,8 @@
 """What notebook 10's learning-curve explorer shows, computed: both learners' mean test error
-(± one standard error) at every training-set size, and at the marked size ``m`` the errors,
+(± one standard error) at every training-set size, and at the marked size ``n`` the errors,
 their gap and who is ahead (:func:`genviz.nb_vs_logistic.leader`).
 :mod:`genviz.plots.learning_curves` paints it. The curves are fitted once
-(:func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`); a move of ``m`` fits nothing."""
+(:func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`); a move of ``n`` fits nothing."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ class LearningCurveStatic(Result):
     Attributes
     ----------
     sizes : tuple of int
-        The training-set sizes ``m``.
+        The training-set sizes ``n``.
     gen_mean, gen_se, lr_mean, lr_se : ndarray of shape (n_sizes,)
         The generative learner's and logistic regression's mean test error and its standard
         error over repetitions (0 where every repetition used the same training set).
@@ -45,11 +45,11 @@ class LearningCurveResult(Result):
 
     Attributes
     ----------
-    m : int
+    n : int
         The marked training-set size.
     sizes : list of int
     gen_error, gen_se : float
-        The generative learner's mean test error at ``m`` and its standard error.
+        The generative learner's mean test error at ``n`` and its standard error.
     lr_error, lr_se : float
         Logistic regression's likewise.
     gap : float
@@ -60,7 +60,7 @@ class LearningCurveResult(Result):
     labels : tuple of str
     """
 
-    m: int
+    n: int
     sizes: list
     gen_error: float
     gen_se: float
@@ -72,7 +72,7 @@ class LearningCurveResult(Result):
 
 
 class LearningCurveStudy(Study):
-    """Naive Bayes against logistic regression learning curves, read at one size ``m``.
+    """Naive Bayes against logistic regression learning curves, read at one size ``n``.
 
     Parameters
     ----------
@@ -86,8 +86,8 @@ class LearningCurveStudy(Study):
     >>> c = NBvsLogisticCurves(np.array([10, 100]), np.array([[.2, .1], [.22, .1]]),
     ...                        np.array([[.3, .05], [.31, .05]]), 5, 100)
     >>> s = LearningCurveStudy(c)
-    >>> s.defaults(), s(m=10).leader, round(s(m=100).gap, 2)
-    ({'m': 100}, 'nb', 0.05)
+    >>> s.defaults(), s(n=10).leader, round(s(n=100).gap, 2)
+    ({'n': 100}, 'nb', 0.05)
     """
 
     def __init__(self, curves, *, labels=("naive Bayes", "logistic regression")):
@@ -104,24 +104,24 @@ class LearningCurveStudy(Study):
         self._static = LearningCurveStatic(tuple(self.sizes), gen, gen_se, lr, lr_se, labels)
 
     def parameter_names(self) -> tuple:
-        return ("m",)
+        return ("n",)
 
     def defaults(self) -> dict:
-        return {"m": self.sizes[-1]}
+        return {"n": self.sizes[-1]}
 
     def static(self) -> LearningCurveStatic:
         return self._static
 
-    def __call__(self, *, m=None) -> LearningCurveResult:
-        m = self.sizes[-1] if m is None else m
-        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or int(m) not in self.sizes:
-            raise ValueError(f"m must be one of the curves' sizes {self.sizes}, got {m!r}")
-        m = int(m)
-        j = self.sizes.index(m)
+    def __call__(self, *, n=None) -> LearningCurveResult:
+        n = self.sizes[-1] if n is None else n
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) not in self.sizes:
+            raise ValueError(f"n must be one of the curves' sizes {self.sizes}, got {n!r}")
+        n = int(n)
+        j = self.sizes.index(n)
         s = self._static
         g, lr = float(s.gen_mean[j]), float(s.lr_mean[j])
-        return LearningCurveResult(m, list(self.sizes), g, float(s.gen_se[j]), lr,
-                                   float(s.lr_se[j]), g - lr, leader(self.curves, m),
+        return LearningCurveResult(n, list(self.sizes), g, float(s.gen_se[j]), lr,
+                                   float(s.lr_se[j]), g - lr, leader(self.curves, n),
                                    self.labels)
 
 
@@ -135,17 +135,17 @@ class VocabularyCurveResult(Result):
         The vocabulary size (number of word features).
     features : str
         ``"presence"`` or ``"counts"``.
-    m : int
+    n : int
         The marked training-set size.
     sizes : list of int
     gen_mean, gen_se, lr_mean, lr_se : ndarray of shape (n_sizes,)
         Both curves at this setting (mean test error and standard error per size).
-    gen_error, gen_se_m, lr_error, lr_se_m : float
-        Both learners' mean test error and standard error at ``m``.
+    gen_error, gen_se_n, lr_error, lr_se_n : float
+        Both learners' mean test error and standard error at ``n``.
     gap : float
         ``gen_error - lr_error``.
     leader : str
-        ``"nb"``, ``"lr"`` or ``"tie"`` at ``m`` (:func:`genviz.nb_vs_logistic.leader`).
+        ``"nb"``, ``"lr"`` or ``"tie"`` at ``n`` (:func:`genviz.nb_vs_logistic.leader`).
     crossing : int or None
         :func:`genviz.studies.gda_vs_logistic_curves.crossing_size` of this setting's curves.
     crossing_text : str
@@ -163,16 +163,16 @@ class VocabularyCurveResult(Result):
 
     d: int
     features: str
-    m: int
+    n: int
     sizes: list
     gen_mean: np.ndarray
     gen_se: np.ndarray
     lr_mean: np.ndarray
     lr_se: np.ndarray
     gen_error: float
-    gen_se_m: float
+    gen_se_n: float
     lr_error: float
-    lr_se_m: float
+    lr_se_n: float
     gap: float
     leader: str
     crossing: object
@@ -202,7 +202,7 @@ class VocabularyCurveStatic(Result):
 
 
 class VocabularyCurveStudy(Study):
-    """Learning curves at a chosen vocabulary size ``d`` and feature kind, read at size ``m``.
+    """Learning curves at a chosen vocabulary size ``d`` and feature kind, read at size ``n``.
 
     Parameters
     ----------
@@ -227,34 +227,34 @@ class VocabularyCurveStudy(Study):
         self._static = VocabularyCurveStatic(tuple(self.sizes), top, self.labels)
 
     def parameter_names(self) -> tuple:
-        return ("d", "features", "m")
+        return ("d", "features", "n")
 
     def defaults(self) -> dict:
         return {"d": self.sweep.vocabularies[0], "features": self.sweep.kinds[0],
-                "m": self.sizes[-1]}
+                "n": self.sizes[-1]}
 
     def static(self) -> VocabularyCurveStatic:
         return self._static
 
-    def __call__(self, *, d=None, features=None, m=None) -> VocabularyCurveResult:
+    def __call__(self, *, d=None, features=None, n=None) -> VocabularyCurveResult:
 
         p = self.defaults()
         d = p["d"] if d is None else d
         features = p["features"] if features is None else features
-        m = p["m"] if m is None else m
+        n = p["n"] if n is None else n
         if isinstance(d, bool) or d not in self.sweep.vocabularies:
             raise ValueError(f"d must be one of {list(self.sweep.vocabularies)}, got {d!r}")
         if features not in self.sweep.kinds:
             raise ValueError(f"features must be one of {list(self.sweep.kinds)}, got "
                              f"{features!r}")
-        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or int(m) not in self.sizes:
-            raise ValueError(f"m must be one of the curves' sizes {self.sizes}, got {m!r}")
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) not in self.sizes:
+            raise ValueError(f"n must be one of the curves' sizes {self.sizes}, got {n!r}")
         c = self.sweep.curves[(int(d), features)]
         (g, gs), (lr, ls) = c.mean_se("nb"), c.mean_se("lr")
-        j = self.sizes.index(int(m))
+        j = self.sizes.index(int(n))
         return VocabularyCurveResult(
-            int(d), features, int(m), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
-            float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(m)),
+            int(d), features, int(n), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
+            float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(n)),
             crossing_size(c), crossing_text(c),
             float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),
             settled_size(c, "nb", self.tol),

@@ -7,7 +7,7 @@ regression one growing with :math:`d`. Notebook 10 tests it: for each vocabulary
 ``d`` words found in most training e-mails, as :func:`genviz.nb_vs_logistic.presence_features`
 chooses them; ``None`` = every word of the dictionary) and each kind of feature (``"presence"``:
 0/1, the multinomial model with Boolean attributes; ``"counts"``: notebook 7's multinomial
-model) both learners are fitted on nested training sets of the sizes ``m`` (the same random
+model) both learners are fitted on nested training sets of the sizes ``n`` (the same random
 orders for every setting, so the settings differ only by their features).
 
 The features stay sparse. Logistic regression minimises the same ridge objective as
@@ -103,8 +103,8 @@ def ridge_logistic(F, y, l2=1.0, w0=None, *, tol=1e-8, max_iter=2000):
 
     Parameters
     ----------
-    F : sparse matrix or array_like of shape (m, d)
-    y : array_like of 0/1, shape (m,)
+    F : sparse matrix or array_like of shape (n, d)
+    y : array_like of 0/1, shape (n,)
     l2 : float > 0
     w0 : ndarray of shape (d + 1,), optional
         Start (weights, then the intercept); zeros by default.
@@ -160,7 +160,7 @@ class VocabularyCurves(NamedTuple):
     Attributes
     ----------
     sizes : ndarray of int
-        The training-set sizes ``m`` (shared by every setting).
+        The training-set sizes ``n`` (shared by every setting).
     vocabularies : tuple of int
         The vocabulary sizes ``d`` actually used (``None`` replaced by the dictionary's size).
     kinds : tuple of str
@@ -257,12 +257,12 @@ def _curves(F, Ft, y01, yt01, sizes, orders, alpha, l2) -> NBvsLogisticCurves:
 
     for r, order in enumerate(orders):
         w = None
-        for j, m in enumerate(sizes):
-            if m == y01.size:
+        for j, n in enumerate(sizes):
+            if n == y01.size:
                 full = full or errors(np.arange(y01.size), w)
                 nb_err[r, j], lr_err[r, j], _ = full
             else:
-                nb_err[r, j], lr_err[r, j], w = errors(order[:m], w)
+                nb_err[r, j], lr_err[r, j], w = errors(order[:n], w)
     return NBvsLogisticCurves(sizes.astype(int), nb_err, lr_err, int(F.shape[1]),
                               int(yt01.size))
 
@@ -298,11 +298,11 @@ def crossing_text(curves, z=2.0) -> str:
     >>> c = NBvsLogisticCurves(np.array([10, 100]), np.array([[.2, .1], [.22, .1]]),
     ...                        np.array([[.3, .05], [.31, .05]]), 5, 100)
     >>> crossing_text(c)
-    'logistic regression clearly ahead from m = 100'
+    'logistic regression clearly ahead from n = 100'
     """
-    m = crossing_size(curves, z)
-    if m is None:
-        return "no crossing in range (logistic regression not clearly ahead at the largest m)"
-    if m == int(curves.sizes[0]):
-        return f"no crossing in range (logistic regression clearly ahead from the smallest m = {m})"
-    return f"logistic regression clearly ahead from m = {m}"
+    n = crossing_size(curves, z)
+    if n is None:
+        return "no crossing in range (logistic regression not clearly ahead at the largest n)"
+    if n == int(curves.sizes[0]):
+        return f"no crossing in range (logistic regression clearly ahead from the smallest n = {n})"
+    return f"logistic regression clearly ahead from n = {n}"

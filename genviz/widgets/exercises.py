@@ -20,7 +20,7 @@ import html
 
 import ipywidgets as widgets
 
-from genviz.exercises._core import _markdown_to_html
+from genviz.exercises._core import _markdown_to_html, _stop
 from genviz.widgets.observations import ObservationBox, observation_box
 from genviz.widgets.predictions import (PredictionBox, PredictionReview, prediction_box,
                                         prediction_review)
@@ -204,7 +204,8 @@ def _static_choice_html(choice) -> str:
             f"<p><i>Choose before you open the answer (run this notebook to commit to a "
             f"choice in a box).</i></p>"
             f"<details><summary>Answer</summary>"
-            f"<p><b>{html.escape(choice.answer_text())}.</b> {_md(choice.explanation)}</p>"
+            f"<p><b>{html.escape(choice.answer_text())}{_stop(choice.answer_text())}</b> "
+            f"{_md(choice.explanation)}</p>"
             f"{reasons}</details></div>")
 
 

@@ -21,53 +21,53 @@ def learning_curve_readout(state) -> str:
     def spread(se):
         return f"&plusmn; {se:.4f}" if se > 1e-12 else "(one fit)"
 
-    return readout_html(f"training emails m = {state['m']}",
+    return readout_html(f"training emails n = {state['n']}",
                         f"test error {gen}: {state['gen_error']:.4f} {spread(state['gen_se'])}",
                         f"test error {lr}: {state['lr_error']:.4f} {spread(state['lr_se'])}",
                         f"difference: {state['gap']:+.4f}; {ahead}")
 
 
 @explorer_factory
-def learning_curve_explorer(curves, m=None, *,
+def learning_curve_explorer(curves, n=None, *,
                             labels=("naive Bayes", "logistic regression")) -> Explorer:
-    """A slider over the curves' training-set sizes ``m`` driving a
+    """A slider over the curves' training-set sizes ``n`` driving a
     :class:`~genviz.plots.learning_curves.LearningCurveView`; the readout gives both test errors
-    at ``m`` and who is ahead. Nothing is fitted on a slider move: the curves are computed once
+    at ``n`` and who is ahead. Nothing is fitted on a slider move: the curves are computed once
     (:func:`genviz.nb_vs_logistic.nb_vs_logistic_curves`), so every size is precomputed for
     the browser (``grid=True``)."""
-    view = LearningCurveView(curves, m, labels=labels)
-    controls = {"m": selection_slider("m", view.sizes, view.params["m"], grid=True)}
+    view = LearningCurveView(curves, n, labels=labels)
+    controls = {"n": selection_slider("n", view.sizes, view.params["n"], grid=True)}
     return Explorer(view, controls, learning_curve_readout,
                     title="Learning curves: naive Bayes against logistic regression")
 
 
 def vocabulary_curve_readout(state) -> str:
-    """HTML: the setting, both errors at ``m``, the crossing and how many e-mails each learner
+    """HTML: the setting, both errors at ``n``, the crossing and how many e-mails each learner
     needs to come within the study's tolerance of its error on all the training e-mails."""
     gen, lr = state["labels"]
     return readout_html(
-        f"d = {state['d']} words, {state['features']}; training emails m = {state['m']}",
+        f"d = {state['d']} words, {state['features']}; training emails n = {state['n']}",
         f"test error {gen}: {state['gen_error']:.4f}; {lr}: {state['lr_error']:.4f} "
         f"(difference {state['gap']:+.4f})",
         f"crossing: {state['crossing_text']}"
         + ("" if state["crossing"] is None else
-           f" (m / d = {state['crossing_per_word']:.4g} emails per word)"),
-        f"settled (within 0.01 of its error with all emails) from m = {state['nb_settled']} "
-        f"({gen}), m = {state['lr_settled']} ({lr})")
+           f" (n / d = {state['crossing_per_word']:.4g} emails per word)"),
+        f"settled (within 0.01 of its error with all emails) from n = {state['nb_settled']} "
+        f"({gen}), n = {state['lr_settled']} ({lr})")
 
 
 @explorer_factory
-def vocabulary_curve_explorer(sweep, *, d=None, features=None, m=None,
+def vocabulary_curve_explorer(sweep, *, d=None, features=None, n=None,
                               labels=("naive Bayes", "logistic regression")) -> Explorer:
     """Notebook 10's investigation: drop-downs for the vocabulary size ``d`` and the kind of
-    features, a slider over the sizes ``m``, all gridded (every setting is precomputed by
+    features, a slider over the sizes ``n``, all gridded (every setting is precomputed by
     :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`, so the explorer moves without
     a kernel); the readout gives the crossing and each learner's settled size."""
-    view = VocabularyCurveView(sweep, d=d, features=features, m=m, labels=labels)
+    view = VocabularyCurveView(sweep, d=d, features=features, n=n, labels=labels)
     p = view.params
     controls = {"d": dropdown("vocabulary d", [(str(v), v) for v in sweep.vocabularies],
                               p["d"], grid=True),
                 "features": dropdown("features", list(sweep.kinds), p["features"], grid=True),
-                "m": selection_slider("m", view.sizes, p["m"], grid=True)}
+                "n": selection_slider("n", view.sizes, p["n"], grid=True)}
     return Explorer(view, controls, vocabulary_curve_readout,
                     title="Learning curves by vocabulary size and kind of feature")

@@ -22,7 +22,7 @@ import weakref
 
 import ipywidgets as widgets
 
-from genviz.exercises._core import parse_answer
+from genviz.exercises._core import _stop, parse_answer
 from genviz.exercises.observation import _reading
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import room as _room
@@ -379,11 +379,6 @@ class ObservationBox(widgets.VBox):
                               f"it; then the explanation is shown."}
 
 
-def _stop(text: str) -> str:
-    """A full stop after ``text`` unless it already ends a sentence ("… vanish." takes none)."""
-    return "" if text.rstrip().endswith((".", "!", "?")) else "."
-
-
 def _room_votes(p, record) -> str:
     """The room's first and second vote; with the poll service's counts (lecture mode on the
     course hub), how many chose each."""
@@ -413,7 +408,8 @@ def static_observation_html(prediction) -> str:
             f"<p><i>Record what you see (run this notebook to record it in a box), then open "
             f"the explanation.</i></p>"
             f"<details><summary>What happens, and why</summary>"
-            f"<p><b>{answer}.</b> {_md(p.explanation)}</p>{reasons}</details></div>")
+            f"<p><b>{answer}{_stop(answer)}</b> {_md(p.explanation)}</p>{reasons}"
+            f"</details></div>")
 
 
 def observation_box(prediction, explorer=None, *, lecture: bool | None = None,

@@ -55,9 +55,9 @@ import threading
 import ipywidgets as widgets
 
 import genviz.widgets.room as _room
-from genviz.widgets import prediction_log as _log
-from genviz.exercises._core import _markdown_to_html
+from genviz.exercises._core import _markdown_to_html, _stop
 from genviz.plots.style import is_lecture_mode
+from genviz.widgets import prediction_log as _log
 from genviz.widgets._room_box import LearnerVote, LectureVote
 
 __all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
@@ -366,8 +366,10 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
         r, p = self.record, self.prediction
         second = (f"; <b>your second vote:</b> {_md(_option(p, r.vote2))}"
                   if r.vote2 is not None else "")
-        because = f" <b>Because:</b> {html.escape(r.reason)}." if r.reason else ""
-        return (f"<div><b>Committed:</b> {_md(_option(p, r.vote1))}{second}.{because} "
+        because = (f" <b>Because:</b> {html.escape(r.reason)}{_stop(r.reason)}" if r.reason
+                   else "")
+        last = _option(p, r.vote1 if r.vote2 is None else r.vote2)
+        return (f"<div><b>Committed:</b> {_md(_option(p, r.vote1))}{second}{_stop(last)}{because} "
                 f"{self._now_try()}</div>")
 
     def _reason_text(self, reason) -> str:
@@ -420,7 +422,8 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             self.radio.value = None
             self.button.description = "Record vote 2"
             self.button.tooltip = "Record the room's second vote, after the discussion"
-            self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, i))}. "
+            chosen = _option(self.prediction, i)
+            self.feedback.value = (f"<div><b>Vote 1:</b> {_md(chosen)}{_stop(chosen)} "
                                    f"<b>Discuss with your neighbour:</b> convince them of your "
                                    f"answer, then vote again.</div>")
             _report(self.prediction.id, "vote1", i)
@@ -428,8 +431,9 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
             r.vote2 = i
             self.radio.disabled = self.button.disabled = self.reason.disabled = True
             self.button.description = "Votes recorded"
+            chosen = _option(self.prediction, i)
             self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, r.vote1))}"
-                                   f"; <b>vote 2:</b> {_md(_option(self.prediction, i))}. "
+                                   f"; <b>vote 2:</b> {_md(chosen)}{_stop(chosen)} "
                                    f"{self._now_try()}</div>")
             _report(self.prediction.id, "vote2", i)
         _changed()
@@ -525,12 +529,15 @@ class PredictionReview(widgets.VBox):
             why = (html.escape(r["why"]) if r["why"] else
                    "<i>write one line in the box under its explorer</i>"
                    if r["held"] is False else "")
-            predicted = (f"You predicted {_md(r['predicted'])}." if r["predicted"] else
+            predicted = (f"You predicted {_md(r['predicted'])}{_stop(r['predicted'])}"
+                         if r["predicted"] else
                          "No prediction committed.")
-            because = f" Because: {html.escape(r['reason'])}." if r["reason"] else ""
+            because = (f" Because: {html.escape(r['reason'])}{_stop(r['reason'])}"
+                       if r["reason"] else "")
             if r.get("earlier"):
                 predicted = f"In an earlier session ({html.escape(r['earlier'])}): {predicted}"
-            saw = f" The explorer showed {html.escape(r['saw'])}." if r["saw"] else ""
+            saw = (f" The explorer showed {html.escape(r['saw'])}{_stop(r['saw'])}"
+                   if r["saw"] else "")
             items.append(f"<li><b>{_md(r['question'])}</b><br>{predicted}{because}{saw} {mark}"
                          + (f"<br>Why: {why}" if why else "") + "</li>")
         self.body.value = head + "<ol>" + "".join(items) + "</ol>"
