@@ -129,6 +129,39 @@ def test_a_change_to_a_studys_maths_changes_exactly_the_grids_that_use_it(tree, 
     assert changed == USERS[module], (module, changed)
 
 
+def test_a_change_to_the_exercises_code_keeps_every_grid(tree):
+    """A fix to a feedback message (new code in genviz/exercises/, not a docstring) keeps
+    every factory's fingerprint: the exercises never draw a state (_keys.NOT_DRAWING); the
+    same change to a module that draws (plots/style.py) changes them all."""
+    before = _fingerprints(tree)
+    for path in (tree / "exercises").rglob("*.py"):
+        path.write_text(path.read_text() + "\n\ndef _stop_fixed(text):\n    return text + '.'\n")
+    assert _fingerprints(tree) == before
+    style = tree / "plots" / "style.py"
+    style.write_text(style.read_text() + "\n\n_SCALE = 1.01\n")
+    after = _fingerprints(tree)
+    assert all(after[f] != before[f] for f in before), "plots.style draws every explorer"
+
+
+def test_no_explorer_draws_with_the_exercises():
+    """NOT_DRAWING holds: no module an explorer's painter or study runs imports the exercises
+    except the states machinery (which reads an observation's setting to say what moves
+    offline); read from the import lines, not the walk under test."""
+    found = {}
+    factories = [GENVIZ.joinpath(*f.split(".")[1:]).with_suffix(".py") for f in _factories(GENVIZ)]
+    assert factories
+    for path in (list((GENVIZ / "plots").rglob("*.py")) + list((GENVIZ / "studies").rglob("*.py"))
+                 + factories):
+        if re.search(r"^\s*(from genviz\.exercises|import genviz\.exercises)", path.read_text(), re.M):
+            found[path.name] = True
+    assert found == {}
+    _forget()
+    users = [m for m in genviz_imports("genviz.widgets.gaussian") if m.startswith("genviz.exercises")]
+    assert users, "the planted case: without skip, the walk reaches the exercises (via states)"
+    assert not [m for m in genviz_imports("genviz.widgets.gaussian", skip=_keys.NOT_DRAWING)
+                if m.startswith("genviz.exercises")]
+
+
 def test_the_oracle_agrees_with_the_import_lines():
     """USERS by hand, against the modules' import lines read with a regular expression (not
     the ast walk under test): a module using another names it in an import."""

@@ -12,8 +12,9 @@ The code the factory runs (issue #39): the factory's module and every genviz mod
 transitively (``import genviz.x``, ``from genviz.x import name``, relative imports, also inside
 functions; ``from package import name`` follows the submodule ``name`` when there is one, else
 the package's ``__init__``), each normalised by ``ast`` (docstrings and comments dropped,
-layout ignored). So a course update that fixes a docstring, a comment or a module no explorer
-of this kind uses keeps every precomputed grid, and a change to a study's maths changes exactly
+layout ignored); the exercises are left out (:data:`NOT_DRAWING`: they never draw a state).
+So a course update that fixes a docstring, a comment, an exercise's feedback or a module no
+explorer of this kind uses keeps every precomputed grid, and a change to a study's maths changes exactly
 the keys of the explorers whose factory imports it. A factory outside genviz (a notebook's)
 falls back to every genviz source (:func:`source_fingerprint`).
 """
@@ -142,9 +143,18 @@ def _strip_docstrings(path: pathlib.Path) -> str:
     return ast.dump(tree)
 
 
-def genviz_imports(name: str, root: pathlib.Path | None = None) -> list[str]:
+#: Packages whose code never draws a state: the exercises (questions, feedback texts, the
+#: observation's checks; the states module reads an observation's setting, never its text). A
+#: fix there (a full stop in a feedback message) keeps every grid; :func:`code_fingerprint`
+#: neither hashes them nor follows their imports.
+NOT_DRAWING = ("genviz.exercises",)
+
+
+def genviz_imports(name: str, root: pathlib.Path | None = None, *,
+                   skip: tuple[str, ...] = ()) -> list[str]:
     """Module ``name`` and every genviz module it imports, transitively, sorted (see the
-    module docstring for what counts).
+    module docstring for what counts); modules in the packages ``skip`` are left out and not
+    followed.
 
     >>> "genviz.widgets.states" in genviz_imports("genviz.widgets._base")
     True
@@ -156,7 +166,7 @@ def genviz_imports(name: str, root: pathlib.Path | None = None) -> list[str]:
     todo = [name]
     while todo:
         mod = todo.pop()
-        if mod in seen:
+        if mod in seen or any(mod == p or mod.startswith(p + ".") for p in skip):
             continue
         path = _module_file(mod, root)
         if path is None:
@@ -189,12 +199,12 @@ _CODE_FINGERPRINTS: dict[tuple, str] = {}
 
 def code_fingerprint(name: str, root: pathlib.Path | None = None) -> str:
     """A hash of the code genviz module ``name`` runs: itself and the genviz modules it
-    imports, transitively, each without docstrings and comments (computed once per module and
+    imports, transitively (not :data:`NOT_DRAWING`), each without docstrings and comments (computed once per module and
     process); :func:`source_fingerprint` for a module outside genviz. ``root``: the genviz
     package folder (default: this one)."""
     root = _ROOT if root is None else pathlib.Path(root)
     if (root, name) not in _CODE_FINGERPRINTS:
-        modules = genviz_imports(name, root)
+        modules = genviz_imports(name, root, skip=NOT_DRAWING)
         if not modules:
             _CODE_FINGERPRINTS[root, name] = source_fingerprint()
         else:
