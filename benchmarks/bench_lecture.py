@@ -68,7 +68,7 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_votes import cpu_s, percentile, pss_mb  # noqa: E402
+from bench_votes import cpu_s, load_arguments, percentile, pss_mb, run_and_append  # noqa: E402
 from hub_testing import TrialHub  # noqa: E402
 
 NAV = {"Sec-Fetch-Mode": "navigate", "Accept-Encoding": "gzip"}
@@ -474,29 +474,18 @@ p95 <= 1 s, 0 single-user servers; the page <= 1 MB transferred cold (compressed
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, nargs="+", default=[30, 100, 300])
+    load_arguments(p, seed=37, out="lecture.md")
     p.add_argument("--kernels", type=int, default=20, help="kernel-path votes beside the phones")
-    p.add_argument("--within", type=float, default=10.0)
-    p.add_argument("--seed", type=int, default=37)
     p.add_argument("--bundle", default=str(ROOT / "build" / "lecture_bundle.json"))
-    p.add_argument("--out", default=str(ROOT / "benchmarks" / "lecture.md"))
     p.add_argument("--question", default=None,
                    help="the bundle's question to open first (default: its first); its "
                         "explorer is what every phone loads")
-    p.add_argument("--json", default=None)
-    p.add_argument("--keep", action="store_true")
     p.add_argument("--returning", action="store_true",
                    help="phones logged in before the lecture (untimed): the timed phase is the "
                         "page with the service's cookie, the state and the vote")
     p.add_argument("--existing-users", action="store_true",
                    help="create the phones' hub users first (a class list), not at login")
-    args = p.parse_args(argv)
-    md = asyncio.run(run(args))
-    out = Path(args.out)
-    head = "" if out.exists() else HEADER
-    with open(out, "a") as f:
-        f.write(head + md + "\n")
-    print(md)
+    run_and_append(run, p.parse_args(argv), HEADER)
 
 
 if __name__ == "__main__":

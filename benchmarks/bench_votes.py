@@ -325,24 +325,33 @@ async def run(args) -> str:
     return md
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def load_arguments(p, *, seed: int, out: str):
+    """The arguments both load benchmarks take (this one and bench_lecture.py)."""
     p.add_argument("--n", type=int, nargs="+", default=[30, 100, 300])
     p.add_argument("--within", type=float, default=10.0, help="seconds over which students commit")
-    p.add_argument("--seed", type=int, default=31)
-    p.add_argument("--out", default=str(ROOT / "benchmarks" / "votes.md"),
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / out),
                    help="Markdown file the run's section is appended to")
     p.add_argument("--json", default=None, help="also write the raw numbers here")
     p.add_argument("--keep", action="store_true", help="keep the hub's directory (its log)")
-    p.add_argument("--no-vote-again", action="store_true",
-                   help="skip the second-vote phase (Vote again: one GET, then the vote)")
-    args = p.parse_args(argv)
+
+
+def run_and_append(run, args, header: str) -> None:
+    """Run ``run(args)`` and append its Markdown to ``args.out`` (``header`` first if new)."""
     md = asyncio.run(run(args))
     out = Path(args.out)
-    head = "" if out.exists() else HEADER
+    head = "" if out.exists() else header
     with open(out, "a") as f:
         f.write(head + md + "\n")
     print(md)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    load_arguments(p, seed=31, out="votes.md")
+    p.add_argument("--no-vote-again", action="store_true",
+                   help="skip the second-vote phase (Vote again: one GET, then the vote)")
+    run_and_append(run, p.parse_args(argv), HEADER)
 
 
 HEADER = """# The room votes: load benchmark
