@@ -246,6 +246,15 @@ def cleanup(*hubs) -> None:
             shutil.rmtree(hub.workdir, ignore_errors=True)
 
 
+def terminate(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM ``proc``, wait up to ``timeout`` seconds, then SIGKILL it."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
 def alive(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
