@@ -113,6 +113,17 @@ def lab_settings(settings_dir: pathlib.Path) -> None:
         path.write_text(json.dumps(content))
 
 
+def lab_argv(port: int, token: str, root: pathlib.Path) -> tuple[list[str], str]:
+    """The command line of JupyterLab on 127.0.0.1:``port`` with ``token``, serving ``root``
+    (``--allow-root`` when run as root), and its base URL."""
+    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+            f"--port={port}", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False"]
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    return argv, f"http://127.0.0.1:{port}"
+
+
 def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]:
     """JupyterLab on 127.0.0.1 with a token, serving a *copy* of notebooks/ (nothing the
     browser does can modify the work tree). Returns (server, base_url, runtime_dir)."""
@@ -134,12 +145,7 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
     # the user's cache
     env["GENVIZ_STATES_CACHE"] = str(tmp / "states")
     port = free_port()
-    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False"]
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    base = f"http://127.0.0.1:{port}"
+    argv, base = lab_argv(port, token, root)
     server = Server(argv, env=env, log_path=ARTIFACTS / "jupyterlab.log",
                     url_ready=f"{base}/api/status?token={token}")
     return server, base, runtime
