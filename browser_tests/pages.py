@@ -30,6 +30,9 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from hub_testing import kernel_execute  # noqa: E402,F401  (run code in a live kernel)
+
 NOTEBOOK_DIR = ROOT / "notebooks"
 ARTIFACTS = ROOT / "artifacts" / "browser"
 LAYOUT_ARTIFACTS = ARTIFACTS / "layout"  # one screenshot per viewport and explorer
@@ -180,27 +183,6 @@ def log_errors_since(path: pathlib.Path, offset: int) -> list[str]:
         if any(m in line for m in KERNEL_ERROR_MARKERS):
             blocks.append("\n".join(lines[k:k + 25]))
     return blocks
-
-
-def kernel_execute(connection_file: pathlib.Path, code: str, timeout=60) -> str:
-    """Run code in a live kernel through a second client; returns its stdout."""
-    from jupyter_client import BlockingKernelClient
-
-    client = BlockingKernelClient()
-    client.load_connection_file(str(connection_file))
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=timeout)
-        out = []
-        reply = client.execute_interactive(
-            code, timeout=timeout, store_history=False,
-            output_hook=lambda msg: out.append(msg["content"].get("text", ""))
-            if msg["msg_type"] == "stream" else None)
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"kernel code failed: {reply['content']}")
-        return "".join(out)
-    finally:
-        client.stop_channels()
 
 
 # The matplotlib rendering of an explorer's current state in the kernel (by its spec id), as a

@@ -255,6 +255,35 @@ def terminate(proc: subprocess.Popen, timeout: float = 20) -> None:
         proc.kill()
 
 
+def kernel_execute(connection_file, code: str, timeout: float = 60) -> str:
+    """Run ``code`` in a live kernel through a second client; returns its stdout. No
+    heartbeat channel: under the load of ten starting kernels a heartbeat can miss its 1 s
+    deadline and the client would call a live kernel dead.
+
+    Raises
+    ------
+    RuntimeError
+        If the code fails in the kernel (the reply's content in the message).
+    """
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient()
+    client.load_connection_file(str(connection_file))
+    client.start_channels(hb=False)
+    try:
+        client.wait_for_ready(timeout=timeout)
+        out = []
+        reply = client.execute_interactive(
+            code, timeout=timeout, store_history=False,
+            output_hook=lambda msg: out.append(msg["content"].get("text", ""))
+            if msg["msg_type"] == "stream" else None)
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"kernel code failed: {reply['content']}")
+        return "".join(out)
+    finally:
+        client.stop_channels()
+
+
 def alive(pid: int) -> bool:
     try:
         return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
