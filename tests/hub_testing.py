@@ -3,7 +3,10 @@
 the hub's REST API; every process of the hub found by PID (below the hub, or carrying the
 hub's marker, or working in a student's home) so a test can check that none is left.
 
-Used by tests/test_deploy_lifecycle.py and tests/test_poll_hub.py (and the votes benchmark).
+Used by tests/test_deploy_lifecycle.py and tests/test_poll_hub.py (and the votes, lecture and
+class benchmarks). Also the process helpers other tests share: ``free_port_block``,
+``terminate`` (SIGTERM, then SIGKILL after a timeout) and ``kernel_execute`` (code run in a live
+kernel through a second client; browser_tests/pages.py re-exports it).
 """
 
 from __future__ import annotations
