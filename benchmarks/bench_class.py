@@ -31,7 +31,6 @@ import os
 import pathlib
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -45,31 +44,13 @@ from class_bench.protocol import summary  # noqa: E402
 from class_bench.report import machine, report_class, report_memory  # noqa: E402
 from class_bench.student import Student, describe_exc, slider_values  # noqa: E402
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests"))
+from hub_testing import free_port_block  # noqa: E402  (ports below the ephemeral range)
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ACTIVITY_S = 10
 CULL_ENV = ("GENVIZ_CULL_TIMEOUT", "HUB_CULL_TIMEOUT", "GENVIZ_HUB_CULL_TIMEOUT",
             "CULL_TIMEOUT", "GENVIZ_IDLE_TIMEOUT")
-
-
-def free_port_block(n: int = 3) -> int:
-    """A port p with p..p+n-1 free on 127.0.0.1 (the hub config may use the next ones)."""
-    for _ in range(200):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            p = s.getsockname()[1]
-        if p + n >= 65535 or p in (8000, 8888, 8866):
-            continue
-        ok = True
-        for q in range(p, p + n):
-            with socket.socket() as s:
-                try:
-                    s.bind(("127.0.0.1", q))
-                except OSError:
-                    ok = False
-                    break
-        if ok:
-            return p
-    raise RuntimeError("no free port block on 127.0.0.1")
 
 
 class Hub:

@@ -68,7 +68,8 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-from bench_votes import cpu_s, percentile, pss_mb  # noqa: E402
+from bench_votes import (cpu_s, lecturer_chart, load_arguments, percentile,  # noqa: E402
+                         poll_tokens, pss_mb, run_and_append)
 from hub_testing import TrialHub  # noqa: E402
 
 NAV = {"Sec-Fetch-Mode": "navigate", "Accept-Encoding": "gzip"}
@@ -194,18 +195,8 @@ class Bench:
         return {"hub": [self.hub_pid], "proxy": self.proxy_pids, "service": [self.service_pid]}
 
     async def kernel_tokens(self, http, prefix, n):
-        names = [f"{prefix}{i:03d}" for i in range(n)]
-        api = f"{self.hub.base}/hub/api"
-        hdr = {"Authorization": f"token {self.admin}"}
-        async with http.post(f"{api}/users", headers=hdr, json={"usernames": names}) as r:
-            assert r.status in (201, 409), await r.text()
-        out = {}
-        for name in names:
-            async with http.post(f"{api}/users/{name}/tokens", headers=hdr, json={
-                    "scopes": ["access:services!service=genviz-poll"], "note": "bench"}) as r:
-                assert r.status == 201, await r.text()
-                out[name] = (await r.json())["token"]
-        return out
+        return await poll_tokens(http, self.hub.base, self.admin, prefix, n, note="bench",
+                                 concurrency=1)
 
     async def create_users(self, http, names):
         """The class list, as a hub has it after the first week (``--existing-users``)."""
@@ -267,19 +258,6 @@ class Bench:
                     except asyncio.TimeoutError:
                         pass
 
-            async def chart():
-                version = None
-                while not stop.is_set():
-                    q = "" if version is None else f"?since={version}&wait=20"
-                    try:
-                        async with http.get(f"{self.poll}api/questions/{qid}{q}", headers=hdr,
-                                            timeout=aiohttp.ClientTimeout(total=30)) as r:
-                            data = await r.json()
-                    except (aiohttp.ClientError, asyncio.TimeoutError):
-                        continue
-                    seen.append((time.monotonic(), data["voters"]["1"]))
-                    version = data["version"]
-
             acks: list = []   # (t_sent, t_ack)
             last: dict = {}   # voter -> last option
             joins, bytes_, reqs, errors = [], [], [], []
@@ -336,7 +314,8 @@ class Bench:
                     else:
                         errors.append(f"{name}: HTTP {r.status}")
 
-            bg = [asyncio.create_task(sample()), asyncio.create_task(chart())]
+            bg = [asyncio.create_task(sample()), asyncio.create_task(
+                lecturer_chart(http, self.poll, self.admin, qid, "long poll", seen, stop))]
             phones = [asyncio.create_task(phone(i)) for i in range(n)]
             kernels = [asyncio.create_task(kernel(k, t)) for k, t in ktokens.items()]
             deadline = t_start + within + 60
@@ -474,29 +453,18 @@ p95 <= 1 s, 0 single-user servers; the page <= 1 MB transferred cold (compressed
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--n", type=int, nargs="+", default=[30, 100, 300])
+    load_arguments(p, seed=37, out="lecture.md")
     p.add_argument("--kernels", type=int, default=20, help="kernel-path votes beside the phones")
-    p.add_argument("--within", type=float, default=10.0)
-    p.add_argument("--seed", type=int, default=37)
     p.add_argument("--bundle", default=str(ROOT / "build" / "lecture_bundle.json"))
-    p.add_argument("--out", default=str(ROOT / "benchmarks" / "lecture.md"))
     p.add_argument("--question", default=None,
                    help="the bundle's question to open first (default: its first); its "
                         "explorer is what every phone loads")
-    p.add_argument("--json", default=None)
-    p.add_argument("--keep", action="store_true")
     p.add_argument("--returning", action="store_true",
                    help="phones logged in before the lecture (untimed): the timed phase is the "
                         "page with the service's cookie, the state and the vote")
     p.add_argument("--existing-users", action="store_true",
                    help="create the phones' hub users first (a class list), not at login")
-    args = p.parse_args(argv)
-    md = asyncio.run(run(args))
-    out = Path(args.out)
-    head = "" if out.exists() else HEADER
-    with open(out, "a") as f:
-        f.write(head + md + "\n")
-    print(md)
+    run_and_append(run, p.parse_args(argv), HEADER)
 
 
 if __name__ == "__main__":

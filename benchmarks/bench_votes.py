@@ -61,6 +61,50 @@ OPTIONS = 4
 VOTE_AGAIN = "vote again, long poll"
 
 
+async def poll_tokens(http, hub_base, admin, prefix, n, *, note, concurrency=8) -> dict:
+    """Hub users ``prefix000`` ... (created, or already there) and a token each for the poll
+    service, ``concurrency`` requests at a time: {name: token} (setup, not measured)."""
+    names = [f"{prefix}{i:03d}" for i in range(n)]
+    api = f"{hub_base}/hub/api"
+    hdr = {"Authorization": f"token {admin}"}
+    async with http.post(f"{api}/users", headers=hdr, json={"usernames": names}) as r:
+        assert r.status in (201, 409), await r.text()
+    sem = asyncio.Semaphore(concurrency)
+
+    async def token(name):
+        async with sem, http.post(f"{api}/users/{name}/tokens", headers=hdr,
+                                  json={"scopes": ["access:services!service=genviz-poll"],
+                                        "note": note}) as r:
+            assert r.status == 201, await r.text()
+            return (await r.json())["token"]
+
+    return dict(zip(names, await asyncio.gather(*(token(n) for n in names))))
+
+
+async def lecturer_chart(http, poll, token, qid, mode, seen, stop, rnd="1") -> None:
+    """The lecturer's chart of question ``qid`` on the poll service at ``poll``, until ``stop``:
+    long polls (or, for mode "polling every second", one GET a second); each answer appended
+    to ``seen`` as (time, voters of round ``rnd``)."""
+    hdr = {"Authorization": f"token {token}"}
+    version = None
+    while not stop.is_set():
+        query = f"?since={version}&wait=20" if (mode != "polling every second"
+                                                and version is not None) else ""
+        try:
+            async with http.get(f"{poll}api/questions/{qid}{query}", headers=hdr,
+                                timeout=aiohttp.ClientTimeout(total=30)) as r:
+                data = await r.json()
+        except (aiohttp.ClientError, asyncio.TimeoutError):
+            continue
+        seen.append((time.monotonic(), data["voters"][rnd]))
+        version = data["version"]
+        if mode == "polling every second":
+            try:
+                await asyncio.wait_for(stop.wait(), 1.0)
+            except asyncio.TimeoutError:
+                pass
+
+
 def percentile(xs, q):
     xs = sorted(xs)
     if not xs:
@@ -97,43 +141,9 @@ class Bench:
 
     # -- setup: users and their tokens (not measured) ---------------------------------------------
     async def students(self, http, prefix, n):
-        names = [f"{prefix}{i:03d}" for i in range(n)]
-        api = f"{self.hub.base}/hub/api"
-        hdr = {"Authorization": f"token {self.admin}"}
-        async with http.post(f"{api}/users", headers=hdr, json={"usernames": names}) as r:
-            assert r.status in (201, 409), await r.text()
-        sem = asyncio.Semaphore(8)
-
-        async def token(name):
-            async with sem, http.post(f"{api}/users/{name}/tokens", headers=hdr,
-                                      json={"scopes": ["access:services!service=genviz-poll"],
-                                            "note": "bench_votes"}) as r:
-                assert r.status == 201, await r.text()
-                return (await r.json())["token"]
-
-        return dict(zip(names, await asyncio.gather(*(token(n) for n in names))))
+        return await poll_tokens(http, self.hub.base, self.admin, prefix, n, note="bench_votes")
 
     # -- one phase -----------------------------------------------------------------------------
-    async def lecturer_chart(self, http, qid, mode, seen, stop, rnd="1"):
-        hdr = {"Authorization": f"token {self.lecturer}"}
-        version = None
-        while not stop.is_set():
-            query = f"?since={version}&wait=20" if (mode != "polling every second"
-                                                    and version is not None) else ""
-            try:
-                async with http.get(f"{self.poll}api/questions/{qid}{query}", headers=hdr,
-                                    timeout=aiohttp.ClientTimeout(total=30)) as r:
-                    data = await r.json()
-            except (aiohttp.ClientError, asyncio.TimeoutError):
-                continue
-            seen.append((time.monotonic(), data["voters"][rnd]))
-            version = data["version"]
-            if mode == "polling every second":
-                try:
-                    await asyncio.wait_for(stop.wait(), 1.0)
-                except asyncio.TimeoutError:
-                    pass
-
     async def phase(self, n, mode, tokens, within, seed):
         qid = f"bench-{re.sub('[^A-Za-z0-9]+', '-', mode)}-{n}"
         again = mode == VOTE_AGAIN  # the second vote as a student's box sends it
@@ -155,8 +165,8 @@ class Bench:
                                          json={"options": OPTIONS, "open": rnd}) as r:
                 assert r.status == 200, await r.text()
             seen, stop = [], asyncio.Event()
-            chart = asyncio.create_task(self.lecturer_chart(lecturer_http, qid, mode, seen, stop,
-                                                            str(rnd)))
+            chart = asyncio.create_task(lecturer_chart(lecturer_http, self.poll, self.lecturer, qid,
+                                                       mode, seen, stop, str(rnd)))
             await asyncio.sleep(0.3)
             votes, failures, asked = [], [], []
             pss, sampling = [], asyncio.Event()
@@ -325,24 +335,33 @@ async def run(args) -> str:
     return md
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def load_arguments(p, *, seed: int, out: str):
+    """The arguments both load benchmarks take (this one and bench_lecture.py)."""
     p.add_argument("--n", type=int, nargs="+", default=[30, 100, 300])
     p.add_argument("--within", type=float, default=10.0, help="seconds over which students commit")
-    p.add_argument("--seed", type=int, default=31)
-    p.add_argument("--out", default=str(ROOT / "benchmarks" / "votes.md"),
+    p.add_argument("--seed", type=int, default=seed)
+    p.add_argument("--out", default=str(ROOT / "benchmarks" / out),
                    help="Markdown file the run's section is appended to")
     p.add_argument("--json", default=None, help="also write the raw numbers here")
     p.add_argument("--keep", action="store_true", help="keep the hub's directory (its log)")
-    p.add_argument("--no-vote-again", action="store_true",
-                   help="skip the second-vote phase (Vote again: one GET, then the vote)")
-    args = p.parse_args(argv)
+
+
+def run_and_append(run, args, header: str) -> None:
+    """Run ``run(args)`` and append its Markdown to ``args.out`` (``header`` first if new)."""
     md = asyncio.run(run(args))
     out = Path(args.out)
-    head = "" if out.exists() else HEADER
+    head = "" if out.exists() else header
     with open(out, "a") as f:
         f.write(head + md + "\n")
     print(md)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    load_arguments(p, seed=31, out="votes.md")
+    p.add_argument("--no-vote-again", action="store_true",
+                   help="skip the second-vote phase (Vote again: one GET, then the vote)")
+    run_and_append(run, p.parse_args(argv), HEADER)
 
 
 HEADER = """# The room votes: load benchmark

@@ -239,24 +239,35 @@ def _open_file_browser(page, record):
         "() => Math.round(document.querySelector('#jp-left-stack').getBoundingClientRect().width)")
 
 
+def _open_page(browser, name, log_name, viewport):
+    """A new page for notebook ``name`` and its record (errors, the server log's offset):
+    (record, context, page, start time)."""
+    record = {"notebook": name, "console_errors": [], "page_errors": [],
+              "log_offset": (ARTIFACTS / log_name).stat().st_size}
+    context, page = _new_page(browser, viewport, record)
+    return record, context, page, time.monotonic()
+
+
+def _page_outputs(page, record) -> list:
+    """The rendered page's stderr, figures and explorers into ``record``; the explorers."""
+    record["stderr"] = gv(page, "stderr()")
+    record["figures"] = gv(page, "figures()")
+    record["explorers"] = explorers = _describe_explorers(page)
+    return explorers
+
+
 @pytest.fixture(scope="session", params=NOTEBOOK_NAMES)
 def lab_nb(request, browser, lab, artifacts):
     """A notebook opened in JupyterLab with ``?reset``, run with Run -> Run All."""
     name = request.param
-    record = {"notebook": name, "console_errors": [], "page_errors": [],
-              "log_offset": (ARTIFACTS / "jupyterlab.log").stat().st_size}
-    context, page = _new_page(browser, LAB_VIEWPORT, record)
-    t0 = time.monotonic()
+    record, context, page, t0 = _open_page(browser, name, "jupyterlab.log", LAB_VIEWPORT)
     try:
         _run_all_in_lab(page, lab, name, record)
         _open_file_browser(page, record)
         record["figures_ready"] = _wait_for_figures(page, name)
         record["run_seconds"] = round(time.monotonic() - t0, 1)
         record["errors"] = gv(page, "errors()")
-        record["stderr"] = gv(page, "stderr()")
-        record["figures"] = gv(page, "figures()")
-        explorers = _describe_explorers(page)
-        record["explorers"] = explorers
+        explorers = _page_outputs(page, record)
         pages.full_page_screenshot(
             page, artifacts / f"{pathlib.Path(name).stem}_lab_full.png",
             ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer",
@@ -277,10 +288,7 @@ def lab_nb(request, browser, lab, artifacts):
 def voila_nb(request, browser, voila, artifacts):
     """A notebook rendered by Voila in lecture mode (``make present``) at 1280x720."""
     name = request.param
-    record = {"notebook": name, "console_errors": [], "page_errors": [],
-              "log_offset": (ARTIFACTS / "voila.log").stat().st_size}
-    context, page = _new_page(browser, LECTURE_VIEWPORT, record)
-    t0 = time.monotonic()
+    record, context, page, t0 = _open_page(browser, name, "voila.log", LECTURE_VIEWPORT)
     try:
         response = page.goto(f"{voila}/voila/render/{name}", wait_until="load",
                              timeout=240_000)
@@ -298,10 +306,7 @@ def voila_nb(request, browser, voila, artifacts):
             record["http_status"] = response.status if response else None
             record["figures_ready"] = _wait_for_figures(page, name)
             record["errors"] = gv(page, "errors()")
-        record["stderr"] = gv(page, "stderr()")
-        record["figures"] = gv(page, "figures()")
-        explorers = _describe_explorers(page)
-        record["explorers"] = explorers
+        explorers = _page_outputs(page, record)
         pages.full_page_screenshot(page, artifacts / f"{pathlib.Path(name).stem}_voila_full.png",
                                    "#rendered_cells", LECTURE_VIEWPORT["width"])
         yield OpenNotebook(name, page, record, explorers)

@@ -30,6 +30,9 @@ import time
 import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+from hub_testing import kernel_execute  # noqa: E402,F401  (run code in a live kernel)
+
 NOTEBOOK_DIR = ROOT / "notebooks"
 ARTIFACTS = ROOT / "artifacts" / "browser"
 LAYOUT_ARTIFACTS = ARTIFACTS / "layout"  # one screenshot per viewport and explorer
@@ -113,6 +116,17 @@ def lab_settings(settings_dir: pathlib.Path) -> None:
         path.write_text(json.dumps(content))
 
 
+def lab_argv(port: int, token: str, root: pathlib.Path) -> tuple[list[str], str]:
+    """The command line of JupyterLab on 127.0.0.1:``port`` with ``token``, serving ``root``
+    (``--allow-root`` when run as root), and its base URL."""
+    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+            f"--port={port}", f"--IdentityProvider.token={token}",
+            f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False"]
+    if os.geteuid() == 0:
+        argv.append("--allow-root")
+    return argv, f"http://127.0.0.1:{port}"
+
+
 def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]:
     """JupyterLab on 127.0.0.1 with a token, serving a *copy* of notebooks/ (nothing the
     browser does can modify the work tree). Returns (server, base_url, runtime_dir)."""
@@ -134,12 +148,7 @@ def start_lab(tmp: pathlib.Path, token: str) -> tuple[Server, str, pathlib.Path]
     # the user's cache
     env["GENVIZ_STATES_CACHE"] = str(tmp / "states")
     port = free_port()
-    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={root}", "--ServerApp.open_browser=False"]
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    base = f"http://127.0.0.1:{port}"
+    argv, base = lab_argv(port, token, root)
     server = Server(argv, env=env, log_path=ARTIFACTS / "jupyterlab.log",
                     url_ready=f"{base}/api/status?token={token}")
     return server, base, runtime
@@ -174,27 +183,6 @@ def log_errors_since(path: pathlib.Path, offset: int) -> list[str]:
         if any(m in line for m in KERNEL_ERROR_MARKERS):
             blocks.append("\n".join(lines[k:k + 25]))
     return blocks
-
-
-def kernel_execute(connection_file: pathlib.Path, code: str, timeout=60) -> str:
-    """Run code in a live kernel through a second client; returns its stdout."""
-    from jupyter_client import BlockingKernelClient
-
-    client = BlockingKernelClient()
-    client.load_connection_file(str(connection_file))
-    client.start_channels()
-    try:
-        client.wait_for_ready(timeout=timeout)
-        out = []
-        reply = client.execute_interactive(
-            code, timeout=timeout, store_history=False,
-            output_hook=lambda msg: out.append(msg["content"].get("text", ""))
-            if msg["msg_type"] == "stream" else None)
-        if reply["content"]["status"] != "ok":
-            raise RuntimeError(f"kernel code failed: {reply['content']}")
-        return "".join(out)
-    finally:
-        client.stop_channels()
 
 
 # The matplotlib rendering of an explorer's current state in the kernel (by its spec id), as a

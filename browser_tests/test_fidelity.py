@@ -39,7 +39,7 @@ from pages import ARTIFACTS, ROOT
 
 sys.path.insert(0, str(ROOT / "tests"))
 from explorer_testing import control_values, explorer_cases, make_explorer  # noqa: E402
-from frame_replay import three_d_boxes, unmatched_tile  # noqa: E402
+from frame_replay import swap_static_order, three_d_boxes, unmatched_tile  # noqa: E402
 from genviz.plots.style import narrow_mode  # noqa: E402
 
 FIDELITY_ARTIFACTS = ARTIFACTS.parent / "fidelity"
@@ -190,15 +190,6 @@ def test_canvas_matches_matplotlib(fidelity_page, case, layout):
     assert not bad, f"{case} ({layout}): canvas differs from matplotlib: {bad}"
 
 
-def _swap_order(view):
-    """#37's bug: the static artists above the moving ones baked into the background."""
-    import genviz.plots._base as base
-
-    original = base._static_above
-    base._static_above = lambda fig, animated: []
-    return lambda: setattr(base, "_static_above", original)
-
-
 def _drop_a_spine(view):
     """One spine missing from what the browser draws (savefig still draws it)."""
     ax = next(a for a in view.fig.axes if a.axison and getattr(a, "name", "") != "3d")
@@ -209,8 +200,8 @@ def _drop_a_spine(view):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("case, plant", [
-    ("gaussian_explorer", _swap_order), ("histogram_explorer", _swap_order),
-    ("knn_classification_explorer", _swap_order), ("gaussian_explorer", _drop_a_spine),
+    ("gaussian_explorer", swap_static_order), ("histogram_explorer", swap_static_order),
+    ("knn_classification_explorer", swap_static_order), ("gaussian_explorer", _drop_a_spine),
     ("histogram_explorer", _drop_a_spine)], ids=lambda v: getattr(v, "__name__", v))
 def test_the_check_fails_on_a_planted_fault(fidelity_page, case, plant, layout):
     """02's contour panel, 09's reference line, the k-NN panels: the browser's canvas with the

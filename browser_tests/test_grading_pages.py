@@ -23,12 +23,11 @@ import os
 import pathlib
 import secrets
 import shutil
-import sys
 
 import nbformat
 import pytest
 
-from pages import ARTIFACTS, ROOT, Server, free_port
+from pages import ARTIFACTS, ROOT, Server, free_port, lab_argv
 
 A = "a03_gda"
 SECRET = bytes(range(32))
@@ -133,12 +132,7 @@ def formgrader(course):
         JUPYTERLAB_SETTINGS_DIR=str(home / "settings"), HOME=str(home),
         GENVIZ_COURSE_ROOT=str(course),
         PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")])))
-    argv = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
-            f"--port={port}", f"--IdentityProvider.token={token}",
-            f"--ServerApp.root_dir={course}", "--ServerApp.open_browser=False"]
-    if os.geteuid() == 0:
-        argv.append("--allow-root")
-    base = f"http://127.0.0.1:{port}"
+    argv, base = lab_argv(port, token, course)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     server = Server(argv, env=env, cwd=course, log_path=ARTIFACTS / "formgrader.log",
                     url_ready=f"{base}/api/status?token={token}")

@@ -36,6 +36,13 @@ def _explorers_or_skip(nb):
     return nb.explorers
 
 
+def _gridded_explorers(nb):
+    """The notebook's explorers (skip if none), once the page holds all their grids."""
+    explorers = _explorers_or_skip(nb)
+    wait_for_grids(nb.page, len(explorers))
+    return explorers
+
+
 def _screenshot_explorer(nb, i, path):
     root = nb.page.locator(f"[data-gv-explorer='{i}']")
     root.scroll_into_view_if_needed()
@@ -193,8 +200,7 @@ def test_canvas_shows_the_kernels_state_after_a_burst(lab_nb, artifacts):
     test_fidelity.py). A coalescing bug (a stale frame painted last, a lost last request), a
     grid state drawn for the wrong value or a kernel that never heard a gridded value fails."""
     page, lab = lab_nb.page, lab_nb.lab
-    explorers = _explorers_or_skip(lab_nb)
-    wait_for_grids(page, len(explorers))
+    explorers = _gridded_explorers(lab_nb)
     failures = []
     for ex in explorers:
         i = ex["index"]
@@ -256,8 +262,7 @@ def test_a_drag_of_a_gridded_slider_sends_at_most_one_message(lab_nb, latency_ta
     """A mouse drag across every gridded slider: the page sends at most one websocket message
     (the value on release), and the kernel then holds the slider's new value."""
     page, lab = lab_nb.page, lab_nb.lab
-    explorers = _explorers_or_skip(lab_nb)
-    wait_for_grids(page, len(explorers))
+    explorers = _gridded_explorers(lab_nb)
     failures = []
     for ex in explorers:
         i = ex["index"]
@@ -288,8 +293,7 @@ def test_browser_latency(lab_nb, latency_table):
     recorded for the table; asserted only that some press produced new pixels."""
     latency_table.setdefault("lab_notebooks", set()).add(lab_nb.name)
     page = lab_nb.page
-    explorers = _explorers_or_skip(lab_nb)
-    wait_for_grids(page, len(explorers))
+    explorers = _gridded_explorers(lab_nb)
     missed = []
     for ex in explorers:
         i = ex["index"]

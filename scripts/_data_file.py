@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import hashlib
 import io
 import json
 import pathlib
@@ -38,3 +39,16 @@ def write_sidecar(out: pathlib.Path, record: dict) -> None:
     """Write the provenance record next to ``out`` as ``<name>.json``."""
     out.with_name(out.name + ".json").write_text(json.dumps(record, indent=2) + "\n",
                                                  encoding="utf-8")
+
+
+def write_csv_table(out: pathlib.Path, columns, rows, *, source: str, license: str, script: str,
+                    description: str, counts: dict) -> bytes:
+    """Write ``rows`` under ``columns`` as the byte-identical gzip CSV ``out`` and its sidecar
+    (source, license, the file's sha256, script, description, counts, in that order); print
+    what was written and return the file's bytes."""
+    data = write_gz(out, csv_text(columns, rows))
+    write_sidecar(out, {"source": source, "license": license,
+                        "sha256": hashlib.sha256(data).hexdigest(), "script": script,
+                        "description": description, "counts": counts})
+    print(f"wrote {out} ({len(data)} bytes, {counts['rows']} rows)")
+    return data

@@ -25,7 +25,7 @@ import hashlib
 import json
 import pathlib
 
-from _data_file import csv_text, write_gz, write_sidecar
+from _data_file import write_csv_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "auto_mpg.csv.gz"
@@ -55,26 +55,23 @@ def main() -> None:
     rows = ([c["Name"], _num(c["Miles_per_Gallon"]), int(c["Cylinders"]),
              _num(c["Displacement"]), _num(c["Horsepower"]), _num(c["Weight_in_lbs"]),
              _num(c["Acceleration"]), int(c["Year"][:4]) - 1900, c["Origin"]] for c in kept)
-    data = write_gz(OUT, csv_text(COLUMNS, rows))
     origins = sorted({c["Origin"] for c in kept})
-    record = {
-        "source": "UCI Machine Learning Repository, Auto MPG (Quinlan 1993; "
-                  "https://archive.ics.uci.edu/dataset/9/auto+mpg; originally StatLib, Carnegie "
-                  "Mellon University), as shipped in the PyPI package vega_datasets "
-                  f"{importlib.metadata.version('vega_datasets')} (vega_datasets/_data/cars.json, "
-                  f"sha256 {hashlib.sha256(raw).hexdigest()})",
-        "license": "CC BY 4.0 (UCI Machine Learning Repository); the vega_datasets package is "
-                   "MIT-licensed",
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "script": "scripts/build_auto_mpg.py",
-        "description": "CSV (gzip) with a header line: name, mpg, cylinders, displacement (cu in), "
-                       "horsepower, weight (lbs), acceleration (s, 0-60 mph), year (70..82), origin "
-                       "(USA, Europe, Japan). The 14 records with a missing value are dropped; "
-                       "392 rows in the original order.",
-        "counts": {"rows": len(kept), **{o: sum(c["Origin"] == o for c in kept) for o in origins}},
-    }
-    write_sidecar(OUT, record)
-    print(f"wrote {OUT} ({len(data)} bytes, {len(kept)} rows)")
+    write_csv_table(
+        OUT, COLUMNS, rows,
+        source="UCI Machine Learning Repository, Auto MPG (Quinlan 1993; "
+               "https://archive.ics.uci.edu/dataset/9/auto+mpg; originally StatLib, Carnegie "
+               "Mellon University), as shipped in the PyPI package vega_datasets "
+               f"{importlib.metadata.version('vega_datasets')} (vega_datasets/_data/cars.json, "
+               f"sha256 {hashlib.sha256(raw).hexdigest()})",
+        license="CC BY 4.0 (UCI Machine Learning Repository); the vega_datasets package is "
+                "MIT-licensed",
+        script="scripts/build_auto_mpg.py",
+        description="CSV (gzip) with a header line: name, mpg, cylinders, displacement (cu in), "
+                    "horsepower, weight (lbs), acceleration (s, 0-60 mph), year (70..82), origin "
+                    "(USA, Europe, Japan). The 14 records with a missing value are dropped; "
+                    "392 rows in the original order.",
+        counts={"rows": len(kept), **{o: sum(c["Origin"] == o for c in kept) for o in origins}},
+    )
 
 
 if __name__ == "__main__":

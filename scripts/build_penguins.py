@@ -23,7 +23,7 @@ import hashlib
 import io
 import pathlib
 
-from _data_file import csv_text, write_gz, write_sidecar
+from _data_file import write_csv_table
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 OUT = ROOT / "genviz" / "data" / "penguins.csv.gz"
@@ -48,24 +48,21 @@ def main() -> None:
             float(r[m])  # must parse
         if r["sex"] == "NA":
             r["sex"] = ""
-    data = write_gz(OUT, csv_text(COLUMNS, ([r[c] for c in COLUMNS] for r in kept)))
     species = sorted({r["species"] for r in kept})
-    record = {
-        "source": "Palmer penguins (Horst, Hill & Gorman 2020, https://allisonhorst.github.io/"
-                  "palmerpenguins/; data: Gorman, Williams & Fraser 2014, PLoS ONE 9(3): e90081, "
-                  "Palmer Station Antarctica LTER), as shipped in the PyPI package palmerpenguins "
-                  f"{importlib.metadata.version('palmerpenguins')} (palmerpenguins/data/"
-                  f"penguins.csv, sha256 {hashlib.sha256(raw).hexdigest()})",
-        "license": "CC0 1.0 (data); the palmerpenguins package code is MIT",
-        "sha256": hashlib.sha256(data).hexdigest(),
-        "script": "scripts/build_penguins.py",
-        "description": "CSV (gzip) with a header line: species, island, bill_length_mm, "
-                       "bill_depth_mm, flipper_length_mm, body_mass_g, sex ('' if unknown), year. "
-                       "The 2 rows without body measurements are dropped; 342 rows.",
-        "counts": {"rows": len(kept), **{s: sum(r["species"] == s for r in kept) for s in species}},
-    }
-    write_sidecar(OUT, record)
-    print(f"wrote {OUT} ({len(data)} bytes, {len(kept)} rows)")
+    write_csv_table(
+        OUT, COLUMNS, ([r[c] for c in COLUMNS] for r in kept),
+        source="Palmer penguins (Horst, Hill & Gorman 2020, https://allisonhorst.github.io/"
+               "palmerpenguins/; data: Gorman, Williams & Fraser 2014, PLoS ONE 9(3): e90081, "
+               "Palmer Station Antarctica LTER), as shipped in the PyPI package palmerpenguins "
+               f"{importlib.metadata.version('palmerpenguins')} (palmerpenguins/data/"
+               f"penguins.csv, sha256 {hashlib.sha256(raw).hexdigest()})",
+        license="CC0 1.0 (data); the palmerpenguins package code is MIT",
+        script="scripts/build_penguins.py",
+        description="CSV (gzip) with a header line: species, island, bill_length_mm, "
+                    "bill_depth_mm, flipper_length_mm, body_mass_g, sex ('' if unknown), year. "
+                    "The 2 rows without body measurements are dropped; 342 rows.",
+        counts={"rows": len(kept), **{s: sum(r["species"] == s for r in kept) for s in species}},
+    )
 
 
 if __name__ == "__main__":

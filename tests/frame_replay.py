@@ -217,3 +217,13 @@ def difference(a, b, skip=()) -> dict:
     d = np.abs(a[..., :3].astype(int) - b[..., :3].astype(int))
     return {"mean": float(d.mean()), "far": float((d.max(axis=-1) > 32).mean()),
             "line": unmatched_tile(a, b, skip=skip)}
+
+
+def swap_static_order(view):
+    """A planted fault for the fidelity tests (#37's bug): the static artists above the moving
+    ones baked into the background. Returns the function that undoes it."""
+    import genviz.plots._base as base
+
+    original = base._static_above
+    base._static_above = lambda fig, animated: []
+    return lambda: setattr(base, "_static_above", original)

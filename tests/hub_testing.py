@@ -3,7 +3,10 @@
 the hub's REST API; every process of the hub found by PID (below the hub, or carrying the
 hub's marker, or working in a student's home) so a test can check that none is left.
 
-Used by tests/test_deploy_lifecycle.py and tests/test_poll_hub.py (and the votes benchmark).
+Used by tests/test_deploy_lifecycle.py and tests/test_poll_hub.py (and the votes, lecture and
+class benchmarks). Also the process helpers other tests share: ``free_port_block``,
+``terminate`` (SIGTERM, then SIGKILL after a timeout) and ``kernel_execute`` (code run in a live
+kernel through a second client; browser_tests/pages.py re-exports it).
 """
 
 from __future__ import annotations
@@ -244,6 +247,44 @@ def cleanup(*hubs) -> None:
     for hub in hubs:
         if hub is not None:
             shutil.rmtree(hub.workdir, ignore_errors=True)
+
+
+def terminate(proc: subprocess.Popen, timeout: float = 20) -> None:
+    """SIGTERM ``proc``, wait up to ``timeout`` seconds, then SIGKILL it."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+def kernel_execute(connection_file, code: str, timeout: float = 60) -> str:
+    """Run ``code`` in a live kernel through a second client; returns its stdout. No
+    heartbeat channel: under the load of ten starting kernels a heartbeat can miss its 1 s
+    deadline and the client would call a live kernel dead.
+
+    Raises
+    ------
+    RuntimeError
+        If the code fails in the kernel (the reply's content in the message).
+    """
+    from jupyter_client import BlockingKernelClient
+
+    client = BlockingKernelClient()
+    client.load_connection_file(str(connection_file))
+    client.start_channels(hb=False)
+    try:
+        client.wait_for_ready(timeout=timeout)
+        out = []
+        reply = client.execute_interactive(
+            code, timeout=timeout, store_history=False,
+            output_hook=lambda msg: out.append(msg["content"].get("text", ""))
+            if msg["msg_type"] == "stream" else None)
+        if reply["content"]["status"] != "ok":
+            raise RuntimeError(f"kernel code failed: {reply['content']}")
+        return "".join(out)
+    finally:
+        client.stop_channels()
 
 
 def alive(pid: int) -> bool:

@@ -46,3 +46,22 @@ def test_text_outside_the_encoding_is_refused(tmp_path):
     with pytest.raises(UnicodeEncodeError):
         data_file.write_gz(tmp_path / "x.gz", "café")
     assert data_file.write_gz(tmp_path / "y.gz", "café", encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["penguins.csv.gz", "auto_mpg.csv.gz"])
+def test_write_csv_table_rebuilds_the_shipped_file_and_sidecar(tmp_path, capsys, name):
+    shipped = (DATA / name).read_bytes()
+    record = json.loads((DATA / f"{name}.json").read_text())
+    rows = list(csv.reader(io.StringIO(gzip.decompress(shipped).decode("ascii"))))
+    out = tmp_path / name
+    fields = {k: v for k, v in record.items() if k != "sha256"}
+    assert data_file.write_csv_table(out, rows[0], rows[1:], **fields) == shipped
+    assert (tmp_path / f"{name}.json").read_text() == (DATA / f"{name}.json").read_text()
+    assert capsys.readouterr().out == \
+        f"wrote {out} ({len(shipped)} bytes, {record['counts']['rows']} rows)\n"
+
+
+def test_write_csv_table_wants_every_record_field(tmp_path):
+    with pytest.raises(TypeError, match="description"):
+        data_file.write_csv_table(tmp_path / "x.csv.gz", ["a"], [[1]], source="s", license="l",
+                                  script="x.py", counts={"rows": 1})

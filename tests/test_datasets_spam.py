@@ -2,7 +2,6 @@
 
 import gzip
 import hashlib
-import importlib.util
 import io
 import json
 import pathlib
@@ -14,6 +13,7 @@ from email.mime.text import MIMEText
 import numpy as np
 import pytest
 
+from file_modules import load_file
 from genviz import datasets
 from genviz.datasets import DataFileError, SpamCorpus, provenance, spam_assassin
 
@@ -22,11 +22,7 @@ FILE = datasets.SPAM_ASSASSIN_FILE
 
 
 def _load_script():
-    spec = importlib.util.spec_from_file_location("build_spam_assassin",
-                                                  ROOT / "scripts" / "build_spam_assassin.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_file(ROOT / "scripts" / "build_spam_assassin.py", "build_spam_assassin")
 
 
 @pytest.fixture(scope="module")

@@ -32,6 +32,8 @@ from pathlib import Path
 
 import pytest
 
+from hub_testing import kernel_execute
+
 ROOT = Path(__file__).resolve().parent.parent
 SINGLEUSER = ROOT / "deploy" / "singleuser"
 N_KERNELS = 10
@@ -56,24 +58,7 @@ def _api(base, path, method="GET", body=None, timeout=60):
 
 
 def _execute(connection_file, code, timeout=120):
-    from jupyter_client import BlockingKernelClient
-
-    client = BlockingKernelClient()
-    client.load_connection_file(str(connection_file))
-    # no heartbeat channel: under the load of ten starting kernels a heartbeat can miss its
-    # 1 s deadline and the client would call a live kernel dead
-    client.start_channels(hb=False)
-    try:
-        client.wait_for_ready(timeout=timeout)
-        out = []
-        reply = client.execute_interactive(
-            code, timeout=timeout, store_history=False,
-            output_hook=lambda m: out.append(m["content"].get("text", ""))
-            if m["msg_type"] == "stream" else None)
-        assert reply["content"]["status"] == "ok", reply["content"]
-        return "".join(out)
-    finally:
-        client.stop_channels()
+    return kernel_execute(connection_file, code, timeout)
 
 
 @contextlib.contextmanager

@@ -70,6 +70,17 @@ def pull(url, target):
     return "".join(SafePuller(url, str(target), branch="main", depth=1).pull())
 
 
+def ben_clone(course, tmp_path, edit=False):
+    """The course's ``(url, work)`` and ben's first click: his clone, with ``B_EDIT`` in cell 2
+    if ``edit``."""
+    url, work = course
+    b = tmp_path / "ben" / "genviz"
+    pull(url, b)
+    if edit:
+        edit_cell(b / NB, 2, B_EDIT)
+    return url, work, b
+
+
 def run_and_save(path):
     """What JupyterLab leaves after Run All + save: outputs, execution counts, metadata."""
     nb = nbformat.read(path, as_version=4)
@@ -199,9 +210,7 @@ def test_student_who_edited_the_fixed_cell_keeps_it_and_is_told_with_the_course_
 def test_an_edit_on_another_line_of_the_fixed_cell_is_reported_truthfully(course, tmp_path):
     """A cell is the unit: the student's cell is kept whole and the notice says so (the old
     line merge delivered the fix and *said* it had not)."""
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     edit_cell(b / NB, 1, "x = 1\nprint('my line')\n")
     nbformat.write(lesson("x = 2\n"), work / NB)
     publish(work, url)
@@ -211,9 +220,7 @@ def test_an_edit_on_another_line_of_the_fixed_cell_is_reported_truthfully(course
 
 
 def test_course_changes_the_student_did_not_get_are_all_named_and_nothing_else(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     nb = nbformat.read(b / NB, as_version=4)
     nb.cells[2].source = B_EDIT            # edits the exercise the course will fix
     nb.cells[3].source = "print(x, 'mine')"  # edits the cell the course will delete
@@ -232,10 +239,7 @@ def test_course_changes_the_student_did_not_get_are_all_named_and_nothing_else(c
 
 
 def test_once_per_merge_and_a_student_who_took_the_fix_is_not_nagged(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     publish_fix(work, url)
     pull(url, b)
     first, second = Watcher(b / NB, started=0), Watcher(b / NB, started=0)
@@ -256,9 +260,7 @@ def test_once_per_merge_and_a_student_who_took_the_fix_is_not_nagged(course, tmp
 
 
 def test_course_renames_a_notebook_the_student_edited(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     run_and_save(b / NB)
     edit_cell(b / NB, 3, "print(x, 'mine')")
     git(work, "mv", NB, "notebooks/01_lesson.ipynb")
@@ -273,10 +275,7 @@ def test_course_renames_a_notebook_the_student_edited(course, tmp_path):
 
 
 def test_course_rename_after_a_student_rename_does_not_wedge(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     (b / NB).rename(b / "notebooks" / "mine.ipynb")           # the student's rename
     git(work, "mv", NB, "notebooks/01_lesson.ipynb")           # then the course's
     publish(work, url, "rename")
@@ -288,10 +287,7 @@ def test_course_rename_after_a_student_rename_does_not_wedge(course, tmp_path):
 
 
 def test_student_deleted_a_notebook_the_course_renames_and_edits(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     pull(url, b)  # the edit is committed by nbgitpuller
     (b / NB).unlink()
     git(work, "mv", NB, "notebooks/01_lesson.ipynb")
@@ -306,9 +302,7 @@ def test_student_deleted_a_notebook_the_course_renames_and_edits(course, tmp_pat
 
 
 def test_a_student_file_where_the_course_adds_a_folder_is_kept_aside(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     (b / "notebooks" / "data").write_text("my notes\n")        # a file ...
     (work / "notebooks" / "data").mkdir()
     (work / "notebooks" / "data" / "table.csv").write_text("a,b\n1,2\n")  # ... course's folder
@@ -382,9 +376,7 @@ def test_a_notebook_without_cell_ids_merges_by_content(course, tmp_path):
 
 
 def test_duplicate_ids_left_by_an_old_text_merge_are_made_unique(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     data = json.loads((b / NB).read_text())
     data["cells"].append(dict(data["cells"][3]))  # the same id twice
     (b / NB).write_text(json.dumps(data, indent=1))
@@ -396,9 +388,7 @@ def test_duplicate_ids_left_by_an_old_text_merge_are_made_unique(course, tmp_pat
 
 def test_a_failing_driver_keeps_the_students_notebook_valid_and_the_notice_names_every_change(
         course, tmp_path, monkeypatch):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     run_and_save(b / NB)
     mine = (b / NB).read_text()
     fail = f"{sys.executable} -c 'raise SystemExit(3)' %O %A %B || true"  # as a crash would
@@ -432,9 +422,7 @@ def test_the_driver_keeps_the_students_version_on_any_failure(tmp_path):
 
 
 def test_a_stale_merge_left_behind_does_not_block_later_pulls(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     (b / ".git" / "MERGE_HEAD").write_text(git(b, "rev-parse", "HEAD"))
     publish_fix(work, url)
     pull(url, b)
@@ -442,10 +430,7 @@ def test_a_stale_merge_left_behind_does_not_block_later_pulls(course, tmp_path):
 
 
 def test_a_merge_that_fails_anyway_is_rescued_with_copies(course, tmp_path, monkeypatch):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     publish_fix(work, url)
 
     def broken(self):
@@ -482,10 +467,7 @@ class FakeEvents:
 
 def test_a_kernel_started_before_the_click_tells_at_its_next_cell(course, tmp_path, monkeypatch,
                                                                   capsys):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     monkeypatch.setenv("JPY_SESSION_NAME", str(b / NB))
     shell = type("Shell", (), {"events": FakeEvents()})()
     load_ipython_extension(shell)  # the kernel is running ...
@@ -539,9 +521,7 @@ def test_a_library_update_tells_a_running_kernel_to_restart(course, tmp_path):
 def test_a_save_from_a_tab_opened_before_the_merge_keeps_the_update(course, tmp_path):
     """JupyterLab's "File Changed" > Overwrite (or an autosave) from a tab that still shows
     the notebook as it was: the pre-save hook merges instead of reverting the update."""
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     run_and_save(b / NB)
     tab = json.loads((b / NB).read_text())  # what the open tab holds
     nb = lesson(FIX_X, extra=[(2, nbformat.v4.new_markdown_cell("Inserted."))])

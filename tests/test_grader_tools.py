@@ -24,7 +24,7 @@ import pytest
 import yaml
 from traitlets.config import Config, PyFileConfigLoader
 
-from hub_testing import fake_tljh_package
+from hub_testing import fake_tljh_package, terminate
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -225,8 +225,4 @@ def test_a_started_server_shows_nbgrader_to_the_grader_only(tmp_path, who, confi
         else:
             assert NBGRADER_LAB not in disabled and formgrader != 404
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        terminate(proc)

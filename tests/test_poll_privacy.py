@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from traitlets.config import PyFileConfigLoader
 
+from hub_testing import terminate
 from poll_testing import KEY, LocalPollService, poll
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -245,11 +246,7 @@ def proxied(tmp_path):
         yield svc
     finally:
         svc.url = direct
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        terminate(proc, 10)
         svc.stop()
 
 

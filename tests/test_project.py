@@ -295,18 +295,16 @@ IMPORT_CATEGORIES = {
     "heavy dependency": "a dependency costing over 0.1 s to import that only this function needs",
     "deprecated alias": "resolves a moved name at its old home only when the old name is used",
 }
+_SOURCE_LAZY = ("lazy attribute", "genviz.__version__/__source__ read the distribution's "
+                                  "metadata (~80 ms) on first use only")
 #: (module, function, imported module) -> (category, why)
 FUNCTION_LEVEL_IMPORTS = {
     ("genviz", "__getattr__", "genviz._validation.NotFittedError"):
         ("lazy attribute", "genviz.NotFittedError without loading numpy"),
-    ("genviz", "_source", "importlib.metadata"):
-        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
-    ("genviz", "_source", "json"):
-        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
-    ("genviz", "_source", "pathlib"):
-        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
-    ("genviz", "_source", "urllib.parse"):
-        ("lazy attribute", "genviz.__version__/__source__ read the distribution's metadata (~80 ms) on first use only"),
+    ("genviz", "_source", "importlib.metadata"): _SOURCE_LAZY,
+    ("genviz", "_source", "json"): _SOURCE_LAZY,
+    ("genviz", "_source", "pathlib"): _SOURCE_LAZY,
+    ("genviz", "_source", "urllib.parse"): _SOURCE_LAZY,
     ("genviz._kde_sweep", "select", "scipy.optimize.minimize_scalar"):
         ("heavy dependency", "scipy.optimize takes ~0.35 s to import; only the bandwidth search uses it"),
     ("genviz._moved", "moved_names.__getattr__", "<computed>"):

@@ -16,8 +16,8 @@ import pytest
 
 pytest.importorskip("nbgitpuller")
 
-from test_deploy_updates import (B_EDIT, EXERCISE_FIX, FIX_X, NB, course, drivers,  # noqa: E402,F401
-                                 edit_cell, flat, git, items, lesson, publish, publish_fix,
+from test_deploy_updates import (B_EDIT, EXERCISE_FIX, FIX_X, NB, ben_clone, course,  # noqa: E402,F401
+                                 drivers, edit_cell, flat, git, items, lesson, publish, publish_fix,
                                  pull, run_and_save, sources, valid)
 
 from genviz_updates import notices  # noqa: E402
@@ -32,10 +32,7 @@ def files(student):
 # --- item 2: nothing replaced without a copy -------------------------------------------------------
 
 def test_an_unreadable_notebook_is_kept_beside_the_courses_version_and_named(course, tmp_path, capsys):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     raw = (b / NB).read_bytes()
     cut = raw[: len(raw) * 2 // 3]                      # an interrupted save
     (b / NB).write_bytes(cut)
@@ -56,9 +53,7 @@ def test_an_unreadable_notebook_is_kept_beside_the_courses_version_and_named(cou
 
 
 def test_a_readable_notebook_is_never_copied_as_unreadable(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     run_and_save(b / NB)
     publish_fix(work, url)
     pull(url, b)
@@ -125,10 +120,7 @@ def test_an_attachment_change_is_named_with_the_image(course, tmp_path):
 
 
 def test_conflict_details_are_kept_across_later_clicks_until_seen(course, tmp_path):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     publish_fix(work, url)
     pull(url, b)
     for n in range(2):                                   # two more clicks, no cell run
@@ -145,10 +137,7 @@ def test_conflict_details_are_kept_across_later_clicks_until_seen(course, tmp_pa
 
 
 def test_status_of_a_renamed_notebook_does_not_claim_the_updates_reached_it(course, tmp_path, capsys):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
-    edit_cell(b / NB, 2, B_EDIT)
+    url, work, b = ben_clone(course, tmp_path, edit=True)
     (b / NB).rename(b / "notebooks" / "mine.ipynb")
     publish_fix(work, url)
     pull(url, b)
@@ -163,9 +152,7 @@ def test_status_of_a_renamed_notebook_does_not_claim_the_updates_reached_it(cour
 
 @pytest.mark.parametrize("edit, word", [(False, "did not edit"), (True, "edited copy")])
 def test_a_notebook_the_course_removed_is_called_edited_only_if_edited(course, tmp_path, edit, word):
-    url, work = course
-    b = tmp_path / "ben" / "genviz"
-    pull(url, b)
+    url, work, b = ben_clone(course, tmp_path)
     run_and_save(b / NB)                                 # ran it
     if edit:
         edit_cell(b / NB, 2, B_EDIT)

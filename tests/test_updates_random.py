@@ -34,10 +34,10 @@ nbclient = pytest.importorskip("nbclient")
 
 from nbgitpuller import GitPuller  # noqa: E402
 
-from genviz_updates.driver import git_config_env  # noqa: E402
 from genviz_updates.notebooks import _in_place  # noqa: E402
 from genviz_updates.notices import read_state  # noqa: E402
 from genviz_updates.puller import SafePuller  # noqa: E402
+from test_deploy_updates import drivers  # noqa: E402,F401  (autouse: the hub's git drivers)
 
 ROOT = Path(__file__).resolve().parent.parent
 NB = "notebooks/lesson.ipynb"
@@ -232,23 +232,25 @@ def check(B, O, T, M, items) -> list[str]:
     return problems
 
 
-@pytest.fixture(autouse=True)
-def drivers(monkeypatch):
-    for key, value in git_config_env(os.environ).items():
-        monkeypatch.setenv(key, value)
+def _run_trials(n_trials, make, step, repeats, what) -> list:
+    """``step(trial)`` ``repeats(seed)`` times on each ``make(seed)``, seeds 0..n_trials-1;
+    prints the count and the notice kinds seen, returns the failures as (seed, problems)."""
+    failures, steps = [], 0
+    KINDS.clear()
+    for seed in range(n_trials):
+        trial = make(seed)
+        for _ in range(repeats(seed)):
+            steps += 1
+            problems = step(trial)
+            if problems:
+                failures.append((seed, problems))
+    print(f"\n{n_trials} trials, {steps} {what}; kinds: {dict(sorted(KINDS.items()))}")
+    return failures
 
 
 def test_randomized_updates_deliver_or_name_every_course_change(tmp_path, kernel):
-    failures, rounds = [], 0
-    KINDS.clear()
-    for seed in range(TRIALS):
-        trial = Trial(seed, tmp_path / f"t{seed}", kernel)
-        for _ in range(1 + (seed % 3 == 0)):
-            rounds += 1
-            problems = trial.round()
-            if problems:
-                failures.append((seed, problems))
-    print(f"\n{TRIALS} trials, {rounds} updates; kinds: {dict(sorted(KINDS.items()))}")
+    failures = _run_trials(TRIALS, lambda seed: Trial(seed, tmp_path / f"t{seed}", kernel),
+                           Trial.round, lambda seed: 1 + (seed % 3 == 0), "updates")
     assert not failures, failures[:5]
 
 
@@ -435,14 +437,6 @@ def check_save(base, saved, disk, after_nb, state_before, state_after) -> list[s
 
 
 def test_randomized_saves_from_tabs_opened_at_random_earlier_points(tmp_path):
-    failures, saves = [], 0
-    KINDS.clear()
-    for seed in range(TAB_TRIALS):
-        trial = TabTrial(seed, tmp_path / f"t{seed}")
-        for _ in range(4):
-            saves += 1
-            problems = trial.tab_round()
-            if problems:
-                failures.append((seed, problems))
-    print(f"\n{TAB_TRIALS} trials, {saves} saves; kinds: {dict(sorted(KINDS.items()))}")
+    failures = _run_trials(TAB_TRIALS, lambda seed: TabTrial(seed, tmp_path / f"t{seed}"),
+                           TabTrial.tab_round, lambda seed: 4, "saves")
     assert not failures, failures[:5]

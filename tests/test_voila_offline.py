@@ -21,6 +21,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from hub_testing import terminate
+
 ROOT = Path(__file__).resolve().parents[1]
 VOILA = Path(sys.executable).with_name("voila")
 
@@ -112,11 +114,7 @@ def lecture_page(tmp_path_factory) -> str:
                     raise
                 time.sleep(0.5)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        terminate(proc)
 
 
 def test_the_lecture_page_references_no_external_url(lecture_page):

@@ -176,6 +176,14 @@ def _posterior_of(label):
     return read
 
 
+def _posterior_observation(prompt, p, alpha, feature_names, query, label, *, hint):
+    """The query builder at ``alpha`` and ``query``: the observation of P(y = label | x), ``p``,
+    read from the readout's last row (3 decimals)."""
+    return Observation(prompt, p, setting={"alpha": alpha, **_query_setting(feature_names, query)},
+                       labels={"alpha": "α"}, read=_posterior_of(label), what=f"P({label} | x)",
+                       hint=hint, atol=6e-4)
+
+
 def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
                            label=None) -> Prediction:
     """Before the EnjoySport explorer: which alpha first makes the 0/0 posterior defined.
@@ -219,13 +227,11 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
                     "with each class; smoothing gives the unseen pairs a small probability.",
                  3: "Is (0 + α)/(N + α|values|) zero for a smaller α?"},
         claims=[r"any (pseudo-count )?α > 0[^.]{0,80}(positive|defined|never 0)"],
-        observation=Observation(
+        observation=_posterior_observation(
             f"Raise α one step, to {alpha_step:g} (the query {_day(query)}). What is "
             f"P(y = {label} | x) in the readout's last row?",
-            p_step, setting={"alpha": alpha_step, **_query_setting(feature_names, query)},
-            labels={"alpha": "α"}, read=_posterior_of(label), what=f"P({label} | x)",
-            hint=f"read the row P(y | x) of the readout, column y = {label} (3 decimals).",
-            atol=6e-4))
+            p_step, alpha_step, feature_names, query, label,
+            hint=f"read the row P(y | x) of the readout, column y = {label} (3 decimals)."))
 
 
 def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Prediction:
@@ -256,13 +262,11 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
                  2: "Look at which class never had this value.",
                  3: "0/0 needs every class's score to be 0; one class still scores above 0."},
         claims=[r"one zero factor makes the whole product[^.]{0,60}zero"],
-        observation=Observation(
+        observation=_posterior_observation(
             f"Set the query to {_day(query)} with α = {alpha:g}. What is P({label} | x) in the "
             f"readout's last row?",
-            p, setting={"alpha": alpha, **_query_setting(feature_names, query)},
-            labels={"alpha": "α"}, read=_posterior_of(label), what=f"P({label} | x)",
-            hint=f"set every dropdown, then read the row P(y | x), column y = {label}.",
-            atol=6e-4))
+            p, alpha, feature_names, query, label,
+            hint=f"set every dropdown, then read the row P(y | x), column y = {label}."))
 
 
 def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> Exercise:

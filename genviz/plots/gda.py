@@ -27,11 +27,16 @@ COLORS = {"gda": PALETTE["green"], "lr": PALETTE["purple"], "bayes": PALETTE["bl
 MARKERS = ("o", "x")
 
 
+def _class_marker(k: int) -> dict:
+    """Class ``k``'s scatter style: its marker (an open circle or a cross) in its colour."""
+    colour = (dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o"
+              else dict(color=CLASS_COLORS[k]))
+    return dict(marker=MARKERS[k], **colour)
+
+
 def _scatter_classes(ax, class_points, s=22):
     for k, P in enumerate(class_points):
-        kw = dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o" \
-            else dict(color=CLASS_COLORS[k])
-        ax.scatter(P[:, 0], P[:, 1], s=s, marker=MARKERS[k], linewidths=1.1, label=f"y = {k}", **kw)
+        ax.scatter(P[:, 0], P[:, 1], s=s, linewidths=1.1, label=f"y = {k}", **_class_marker(k))
 
 
 def _gaussian_contours(ax, xs, ys, contours):
@@ -171,11 +176,9 @@ class GDAFitView(View, study=GDAFitStudy):
         box = static.box
         self._points = []
         for k in (0, 1):
-            kw = (dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o"
-                  else dict(color=CLASS_COLORS[k]))
             self._points.append(self.animate(ax.scatter(np.zeros(0), np.zeros(0), s=16,
-                                                        marker=MARKERS[k], linewidths=1.0,
-                                                        label=f"y = {k}", **kw)))
+                                                        linewidths=1.0, label=f"y = {k}",
+                                                        **_class_marker(k))))
         self._ellipses = [[self.animate(ax.plot([], [], color=CLASS_COLORS[k], lw=lw)[0])
                            for lw in (1.6, 1.0)] for k in (0, 1)]
         self._means = self.animate(ax.plot([], [], "P", color="white", mec="k", ms=10,
@@ -193,11 +196,8 @@ class GDAFitView(View, study=GDAFitStudy):
         axs.axvline(0.0, color="0.6", lw=0.8, ls=":")
         self._scores = []
         for k in (0, 1):
-            kw = (dict(facecolors="none", edgecolors=CLASS_COLORS[k]) if MARKERS[k] == "o"
-                  else dict(color=CLASS_COLORS[k]))
             self._scores.append(self.animate(axs.scatter(np.zeros(0), np.zeros(0), s=12,
-                                                         marker=MARKERS[k], linewidths=0.9,
-                                                         **kw)))
+                                                         linewidths=0.9, **_class_marker(k))))
         axs.set(xlim=static.score_range, ylim=(-0.1, 1.1),
                 xlabel=r"fitted log-odds $\theta^T x + \theta_0$",
                 ylabel=r"$p(y=1\mid x)$; points at label $y$")

@@ -18,6 +18,14 @@ from genviz.studies.learning_curves import (LearningCurveResult, LearningCurveSt
 __all__ = ["LearningCurveView", "VocabularyCurveView"]
 
 
+def _curves_text(labels, sizes, s) -> str:
+    """Alt text both learning-curve views share: the axes and the errors at the marked size."""
+    return (f"test error of {labels[0]} and {labels[1]} against the number of training emails n "
+            f"from {sizes[0]} to {sizes[-1]} (log scale), with error bars. At n = {s['n']}, "
+            f"marked: {labels[0]} {fmt(s['gen_error'])}, {labels[1]} {fmt(s['lr_error'])}; "
+            f"{_ahead(labels, s['leader'])}.")
+
+
 def _ahead(labels, leader: str) -> str:
     """The alt text's words for the study's ``leader`` ("nb", "lr" or "tie")."""
     return {"nb": f"{labels[0]} ahead", "lr": f"{labels[1]} ahead",
@@ -66,12 +74,7 @@ class LearningCurveView(View, study=LearningCurveStudy):
 
     def describe(self) -> str:
         """Alt text from the state: both curves and the errors at the marked size."""
-        s = self.state
-        ahead = _ahead(self.labels, s["leader"])
-        return (f"Learning curves: test error of {self.labels[0]} and {self.labels[1]} against "
-                f"the number of training emails n from {self.sizes[0]} to {self.sizes[-1]} "
-                f"(log scale), with error bars. At n = {s['n']}, marked: {self.labels[0]} "
-                f"{fmt(s['gen_error'])}, {self.labels[1]} {fmt(s['lr_error'])}; {ahead}.")
+        return "Learning curves: " + _curves_text(self.labels, self.sizes, self.state)
 
 
 class VocabularyCurveView(View, study=VocabularyCurveStudy):
@@ -125,9 +128,5 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
     def describe(self) -> str:
         """Alt text from the state: the setting, both errors at the marked size, the crossing."""
         s = self.state
-        ahead = _ahead(self.labels, s["leader"])
-        return (f"Learning curves with d = {s['d']} word features ({s['features']}): test error "
-                f"of {self.labels[0]} and {self.labels[1]} against the number of training emails "
-                f"n from {self.sizes[0]} to {self.sizes[-1]} (log scale), with error bars. At "
-                f"n = {s['n']}, marked: {self.labels[0]} {fmt(s['gen_error'])}, {self.labels[1]} "
-                f"{fmt(s['lr_error'])}; {ahead}. {s['crossing_text'].capitalize()}.")
+        return (f"Learning curves with d = {s['d']} word features ({s['features']}): "
+                f"{_curves_text(self.labels, self.sizes, s)} {s['crossing_text'].capitalize()}.")

@@ -63,16 +63,12 @@ def _paint_top_words(r: TopWordsResult, *, figsize=None):
 
 
 def confusion_figure(results: dict, *, labels=("ham", "spam"), figsize=None):
-    """Confusion matrices side by side; ``results`` maps a title to :func:`binary_metrics`.
+    """Confusion matrices side by side, painted from :func:`confusion_figure_study`
+    (``results`` maps a title to :func:`binary_metrics`; it raises what the study raises).
 
     Returns
     -------
     matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If ``results`` is empty.
 
     Examples
     --------
@@ -120,11 +116,8 @@ def underflow_figure(n_words, log10_joint, *, figsize=(7.0, 4.2)):
     Returns
     -------
     matplotlib.figure.Figure
-
-    Raises
-    ------
-    ValueError
-        If the two arrays are not 1-D of the same length.
+        Painted from :func:`underflow_figure_study`, which raises a ``ValueError`` if the two
+        arrays are not 1-D of the same length.
 
     Examples
     --------

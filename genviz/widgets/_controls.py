@@ -178,7 +178,18 @@ class Slider(Control):
         return [self.value_at(k) for k in range(self.n + 1)]
 
 
-class SelectionSlider(Slider):
+class _OneOfOptions:
+    """``validate`` of a control whose value is one of its ``_option_values()`` (by ``_index``)."""
+
+    def validate(self, value):
+        i = self._index(value)
+        if i is None:
+            raise ValueError(f"{self.description}: {value!r} is not one of the options "
+                             f"{self._option_values()}")
+        return self._option_values()[i]
+
+
+class SelectionSlider(_OneOfOptions, Slider):
     """A slider over a list of values (ipywidgets' SelectionSlider): position ``k`` is
     ``options[k]``, shown as ``str(options[k])``. A value not in ``options`` is refused (there
     is nothing between two options to clamp to)."""
@@ -199,12 +210,8 @@ class SelectionSlider(Slider):
                 continue
         return None
 
-    def validate(self, value):
-        i = self._index(value)
-        if i is None:
-            raise ValueError(f"{self.description}: {value!r} is not one of the options "
-                             f"{self.options}")
-        return self.options[i]
+    def _option_values(self) -> list:
+        return self.options
 
     def value_at(self, k: int):
         return self.options[min(max(int(k), 0), len(self.options) - 1)]
@@ -217,7 +224,7 @@ class SelectionSlider(Slider):
         return str(value)
 
 
-class Choice(Control):
+class Choice(_OneOfOptions, Control):
     """One of a list of options, drawn as a drop-down (``style="dropdown"``) or a row of radio
     buttons (``style="toggle"``). ``options`` are values or ``(label, value)`` pairs."""
 
@@ -238,12 +245,8 @@ class Choice(Control):
                 return i
         return None
 
-    def validate(self, value):
-        i = self._index(value)
-        if i is None:
-            raise ValueError(f"{self.description}: {value!r} is not one of the options "
-                             f"{[v for _, v in self.options]}")
-        return self.options[i][1]
+    def _option_values(self) -> list:
+        return [v for _, v in self.options]
 
     def spec(self) -> dict:
         return {**super().spec(), "style": self.style,
