@@ -188,6 +188,27 @@ def test_newtons_hessian_by_second_differences_of_the_loss():
     assert "p_i(1-p_i)" in right(q) and q.objective == "04.1"
 
 
+def test_newtons_hessian_question_has_exactly_one_option_that_is_the_hessian():
+    """At the default point only the right option equals the Hessian (second differences of
+    the loss, above, are the oracle); at w = 0 the option diag((p - y)^2) equals it too (p = 1/2,
+    labels 0/1), so that point is refused by name rather than decided by the options' order."""
+    X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], [3.0, 1.0]])
+    y = np.array([0, 1, 0, 1])
+    Xa = np.column_stack([np.ones(4), X])
+    q = gdx.newton_hessian_derivation(X, y)
+    w = np.full(3, 0.25)
+    p = 1 / (1 + np.exp(-(Xa @ w)))
+    options = [(Xa.T * (p * (1 - p))) @ Xa, Xa.T @ Xa, (Xa.T * p) @ Xa, (Xa.T * (p - y) ** 2) @ Xa]
+    H = sum(p_i * (1 - p_i) * np.outer(x, x) for p_i, x in zip(p, Xa))
+    assert [np.allclose(M, H) for M in options] == [True, False, False, False]
+    assert len(q.correct) == 1 and "p_i(1-p_i)" in right(q)
+    with pytest.raises(ValueError, match=r"at = \[0.0, 0.0, 0.0\] makes 2 options"):
+        gdx.newton_hessian_derivation(X, y, at=np.zeros(3))
+    for bad in ([0.1, 0.2], [0.1, np.nan, 0.2]):
+        with pytest.raises(ValueError, match="at must be 3 finite weights"):
+            gdx.newton_hessian_derivation(X, y, at=bad)
+
+
 def test_the_sample_becomes_separable_at_the_answer_by_a_linear_program():
     from genviz.gaussian import cov_from_params
     from genviz.synthetic import DataModel

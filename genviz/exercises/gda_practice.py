@@ -193,7 +193,11 @@ def shared_sigma_same_peak(X, y) -> Choice:
 def newton_hessian_derivation(X, y, *, at=None) -> Choice:
     r"""Derivation: the Hessian of logistic regression's negative log-likelihood, for Newton's
     step. The right option is the candidate equal to central differences of the gradient
-    :math:`\tilde X^T(p - y)` at ``at`` (default: all zeros) on these data.
+    :math:`\tilde X^T(p - y)` at ``at`` on these data, and it must be the only one:
+    ``ValueError`` (naming ``at``) where two candidates agree there. The default is 0.25 in
+    every coordinate, not 0: at w = 0 every :math:`p_i = 1/2`, so
+    :math:`(p_i - y_i)^2 = p_i(1 - p_i) = 1/4` for labels 0 and 1 and a wrong option equals
+    the Hessian.
 
     Examples
     --------
@@ -204,7 +208,10 @@ def newton_hessian_derivation(X, y, *, at=None) -> Choice:
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     Xa = np.column_stack([np.ones(len(y)), X])
-    w = np.zeros(Xa.shape[1]) if at is None else np.asarray(at, dtype=float)
+    w = np.full(Xa.shape[1], 0.25) if at is None else np.asarray(at, dtype=float)
+    if w.shape != (Xa.shape[1],) or not np.all(np.isfinite(w)):
+        raise ValueError(f"at must be {Xa.shape[1]} finite weights (intercept first), got "
+                         f"shape {w.shape}")
 
     def grad(v):
         return Xa.T @ (sigmoid(Xa @ v) - y)
@@ -221,6 +228,10 @@ def newton_hessian_derivation(X, y, *, at=None) -> Choice:
     scale = np.abs(H).max()
     right = [i for i, M in enumerate(candidates.values())
              if np.allclose(M, H, atol=1e-5 * scale)]
+    if len(right) != 1:
+        raise ValueError(f"at = {w.tolist()} makes {len(right)} options equal to the Hessian "
+                         "on these data (every p_i = 1/2 makes (p_i - y_i)^2 = p_i(1 - p_i)); "
+                         "choose another point")
     return Choice(
         r"Newton's method needs the Hessian of $J(\theta, \theta_0) = \sum_i [\log(1 + e^{z_i}) - "
         r"y_i z_i]$, $z_i = \tilde x_i^T w$. Its gradient is $\tilde X^T(p - y)$ with "
