@@ -18,3 +18,14 @@ import pytest  # noqa: E402
 def _close_figures():
     yield
     plt.close("all")
+
+
+@pytest.fixture
+def fresh_prediction_records(monkeypatch):
+    """A fresh kernel's prediction records (genviz.widgets.predictions), and no stage sent."""
+    from genviz.widgets import predictions
+
+    predictions.clear_prediction_records()
+    monkeypatch.setattr(predictions, "report_stage", lambda *args: None)
+    yield
+    predictions.clear_prediction_records()

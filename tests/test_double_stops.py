@@ -52,11 +52,8 @@ def test_stop_adds_a_full_stop_only_where_a_sentence_does_not_end(text, stop):
 
 # -- the boxes, with every text ending a sentence ----------------------------------------------
 @pytest.fixture(autouse=True)
-def fresh_records(monkeypatch):
-    predictions.clear_prediction_records()
-    monkeypatch.setattr(predictions, "report_stage", lambda *args: None)
+def fresh_records(fresh_prediction_records):
     yield
-    predictions.clear_prediction_records()
 
 
 def _prediction(item_id):

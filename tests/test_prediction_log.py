@@ -24,14 +24,11 @@ from test_predict_observe_explain import _obs
 
 
 @pytest.fixture
-def kept(tmp_path, monkeypatch):
+def kept(tmp_path, monkeypatch, fresh_prediction_records):
     path = tmp_path / "notebooks" / log.LOG_NAME
     path.parent.mkdir()
     monkeypatch.setenv(log.ENV, str(path))
-    predictions.clear_prediction_records()
-    monkeypatch.setattr(predictions, "report_stage", lambda *args: None)
     yield path
-    predictions.clear_prediction_records()
 
 
 def _pred(item_id="99-kept"):
@@ -100,6 +97,17 @@ def test_any_rows_read_back_as_the_last_row_of_each_id(tmp_path_factory, rows):
     expected = {r["id"]: r for r in rows}
     back = log.read_log(path)
     assert {k: {f: v[f] for f in log.FIELDS} for k, v in back.items()} == expected
+
+
+def test_odd_text_a_learner_typed_is_kept_exactly(tmp_path):
+    """A lone surrogate (pasted from elsewhere), control characters, a NUL and a long reason
+    are written as valid JSON and read back unchanged."""
+    path = tmp_path / "p.json"
+    odd = "bad \ud800 half, tab\there, nul\x00, bell\x07, ρ → " + "x" * 100_000
+    log.write_log([_row(reason=odd, why="\udfff")], path)
+    json.loads(path.read_bytes().decode("ascii"))  # plain ASCII, valid JSON
+    back = log.read_log(path)["99-a"]
+    assert back["reason"] == odd and back["why"] == "\udfff"
 
 
 def test_a_file_that_is_not_ours_is_neither_read_nor_overwritten(tmp_path):

@@ -38,11 +38,8 @@ def _pred(item_id="99-stale-peak"):
 
 
 @pytest.fixture(autouse=True)
-def fresh_records(monkeypatch):
-    predictions.clear_prediction_records()
-    monkeypatch.setattr(predictions, "report_stage", lambda *args: None)
+def fresh_records(fresh_prediction_records):
     yield
-    predictions.clear_prediction_records()
 
 
 class _PeakView:

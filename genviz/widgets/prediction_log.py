@@ -108,8 +108,10 @@ def write_log(rows: list[dict], path=None) -> Path | None:
         return path
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        tmp.write_text(json.dumps({"version": _VERSION, "predictions": entries}, indent=1,
-                                  ensure_ascii=False), encoding="utf-8")
+        # ASCII with escapes: whatever a learner typed (a lone surrogate pasted from elsewhere,
+        # control characters) is written and read back exactly, as valid JSON
+        tmp.write_text(json.dumps({"version": _VERSION, "predictions": entries}, indent=1),
+                       encoding="ascii")
         os.replace(tmp, path)
     except OSError as err:
         try:
