@@ -6,7 +6,8 @@ both ends of its range: the figure is :data:`~genviz.plots.style.NARROW_FIGURE_W
 every text it draws (tick labels, axis labels, titles, legend texts, annotations) is at least
 :data:`~genviz.plots.style.MIN_TEXT_PT` (11 CSS px shown 1:1 on a phone), lies inside the
 figure and overlaps no other text (two tick labels of one axis included); its panels are
-stacked (no two axes side by side); and the same case in the wide layout keeps the size it had
+stacked (no two axes side by side, except the pair :func:`genviz.plots.style.row_or_pair_over_one`
+draws over a third, each panel at least :data:`PAIR_MIN_WIDTH` of the figure); and the same case in the wide layout keeps the size it had
 before the narrow layout existed. Each check is shown to fail on a planted fault (a 7-pt label,
 two panels side by side, a label outside the figure), and the narrow grid of a few
 representative explorers fits the states budget.
@@ -72,16 +73,28 @@ def tick_overlaps(fig) -> list[str]:
     return found
 
 
+#: The narrowest panel of row_or_pair_over_one's pair, as a share of the figure's width (a square
+#: map of the plane 1 in = 100 CSS px wide on a phone; its text is held to the same rules).
+PAIR_MIN_WIDTH = 0.3
+
+
 def side_by_side(fig) -> list[str]:
     """Pairs of visible axes side by side: sharing a band of height but not of width (a twin
-    axes, or an inset within its panel's width, shares both)."""
+    axes, or an inset within its panel's width, shares both). The pair that
+    ``row_or_pair_over_one`` draws (marked ``narrow_pair``) may, if each is wide enough."""
     boxes = [(ax, ax.get_position()) for ax in fig.axes if ax.get_visible()]
     found = []
     for (a, p), (b, q) in itertools.combinations(boxes, 2):
         share_height = min(p.y1, q.y1) - max(p.y0, q.y0) > 1e-3
         share_width = min(p.x1, q.x1) - max(p.x0, q.x0) > 1e-3
-        if share_height and not share_width:
+        if not share_height or share_width:
+            continue
+        pair = getattr(a, "narrow_pair", False) and getattr(b, "narrow_pair", False)
+        if not pair:
             found.append(f"axes {a.get_title()!r} and {b.get_title()!r} side by side")
+        elif min(p.width, q.width) < PAIR_MIN_WIDTH:
+            found.append(f"axes {a.get_title()!r} and {b.get_title()!r}: a pair narrower than "
+                         f"{PAIR_MIN_WIDTH} of the figure")
     return found
 
 
@@ -138,6 +151,10 @@ def _narrow_figure(plant=None):
     with narrow_mode():
         fig = new_figure(figsize=explorer_figsize(7.8, 3.9, panels=(1, 2)))
         axes = (fig.subplots(1, 2) if plant == "side by side" else subplot_grid(fig, 1, 2))
+        if plant == "thin pair":  # the exempt pair, but each panel a quarter of the figure
+            axes = fig.subplots(1, 4)[:2]
+            for ax in axes:
+                ax.narrow_pair = True
         for i, ax in enumerate(axes):
             ax.plot([0, 1], [0, 1], label="a line")
             ax.set_title(f"panel {i + 1}")
@@ -163,6 +180,7 @@ def test_the_clean_figure_passes():
 @pytest.mark.parametrize("plant, expected", [
     ("7 pt", "7.0 pt < 8.0 pt"),
     ("side by side", "side by side"),
+    ("thin pair", "a pair narrower than"),
     ("outside", "leaves the figure"),
     ("ticks", "tick labels 'zero' and 'two hundredths' overlap"),
 ])
@@ -230,3 +248,17 @@ def test_narrow_grid_fits_the_budget(case):
             plt.close("all")
     assert len(blob) <= states.MAX_BYTES
     assert 1 < len(grid["states"]) <= states.MAX_STATES
+
+
+def test_row_or_pair_over_one_shares_its_axes_and_refuses_unknown_keywords():
+    from matplotlib.figure import Figure
+
+    from genviz.plots.style import row_or_pair_over_one
+    for layout in (False, True):
+        with (narrow_mode() if layout else _nothing()):
+            axes = row_or_pair_over_one(Figure(), sharey=True)
+            assert len(axes) == 3
+            assert all(ax.get_shared_y_axes().joined(axes[0], ax) for ax in axes)
+            assert [getattr(ax, "narrow_pair", False) for ax in axes] == [layout, layout, False]
+            with pytest.raises(ValueError, match="squeeze"):
+                row_or_pair_over_one(Figure(), squeeze=False)

@@ -14,7 +14,9 @@ from matplotlib.colors import LinearSegmentedColormap, ListedColormap
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import (CLASS_COLORS, PALETTE, by_layout, colorbar_below,
-                                explorer_figsize, legend_columns, subplot_grid, text_size)
+                                explorer_figsize, legend_columns, legend_or_under,
+                                row_or_pair_over_one,
+                                subplot_grid, text_size)
 from genviz.studies.knn import (KNNClassificationResult, KNNClassificationStudy,
                                 KNNRegressionResult, KNNRegressionStudy, ThreeClassNNResult,
                                 three_class_nn_figure_study)
@@ -68,9 +70,11 @@ class KNNClassificationView(View, study=KNNClassificationStudy):
         static = self.use_study(X, y, X_test, y_test, k_max=k_max, lim=lim, n_grid=n_grid,
                                 noise_seed=noise_seed)
         self.X, self.k_max, self.lim = static.X, static.k_max, static.lim
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 4.6, panels=(1, 3)))
+        # narrow: 1-NN and votes side by side over the majority panel (stacked, 8.9 in high)
+        fig = new_figure(figsize=figsize or explorer_figsize(
+            7.8, 4.6, panels=by_layout((1, 3), (2, 1)), narrow_aspect=by_layout(None, 0.8)))
         super().__init__(fig)
-        axes = subplot_grid(fig, 1, 3, sharey=True)
+        axes = row_or_pair_over_one(fig, sharey=True)
         self.axes = axes
         L, shape = self.lim, (static.n_grid, static.n_grid)
         ext = (-L, L, -L, L)
@@ -97,15 +101,15 @@ class KNNClassificationView(View, study=KNNClassificationStudy):
                                  zorder=6, label="query $x$")
         self.animate(self._ring, self._circle, self._query)
         _style(axes[0], L, "1-NN regions")
-        _style(axes[1], L, "class-1 votes among k")
+        _style(axes[1], L, by_layout("class-1 votes among k", "votes among k"))
         _style(axes[2], L, "k-NN majority, query")
-        for panel in axes[:by_layout(1, 3)]:  # stacked: each panel its own
+        for panel in axes[::by_layout(3, 2)]:  # the left column's panels
             panel.set_ylabel("$x_2$")
         ax.plot([], [], "x", color=PALETTE["black"], label="flipped label")
         # below the figure: animated images are painted over anything static inside the axes
         fig.legend(handles=ax.get_legend_handles_labels()[0], loc="outside lower center",
                    ncol=legend_columns(3), fontsize="small", frameon=False)
-        cbar = colorbar_below(fig, self._img_votes, axes, panel=1, fraction=0.05, aspect=50,
+        cbar = colorbar_below(fig, self._img_votes, axes[:by_layout(3, 2)], panel=1, fraction=0.05, aspect=50,
                               shrink=0.6)
         cbar.set_label("share of the k neighbours in class 1 (orange)", fontsize="small")
         cbar.ax.tick_params(labelsize="small")
@@ -150,7 +154,9 @@ class KNNRegressionView(View, study=KNNRegressionStudy):
     def __init__(self, x, y, *, k=7, k_max=40, n_grid=600, truth=True, figsize=None):
         static = self.use_study(x, y, k_max=k_max, n_grid=n_grid, truth=truth)
         self.x, self.y, self.x_grid = static.x, static.y, static.x_grid
-        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.0, panels=(1, 3)))
+        # narrow: flat panels (three of the default 0.85 aspect are 8.9 in high)
+        fig = new_figure(figsize=figsize or explorer_figsize(7.8, 3.0, panels=(1, 3),
+                                                             narrow_aspect=0.55))
         super().__init__(fig)
         axes = subplot_grid(fig, 1, 3, sharey=True)
         self.axes = axes
@@ -171,7 +177,7 @@ class KNNRegressionView(View, study=KNNRegressionStudy):
         self._label = axes[2].text(0.03, 0.95, "", transform=axes[2].transAxes, va="top",
                                    fontsize="medium")
         self.animate(self._label)
-        axes[1].legend(loc="lower right", fontsize=text_size("x-small"))
+        legend_or_under(axes[1], loc="lower right", fontsize=text_size("x-small"))
         self.update(k=k)
         self.finish_layout()
 

@@ -20,7 +20,8 @@ __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture
            "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
            "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
            "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT", "by_layout",
-           "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "colorbar_below"]
+           "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "row_or_pair_over_one",
+           "colorbar_below"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
@@ -260,8 +261,11 @@ def beside_legend(ax, **kwargs):
 def colorbar_below(fig, mappable, axes, *, panel: int = 0, **kwargs):
     """A horizontal colour bar of ``mappable`` under the row of ``axes`` (``kwargs`` go to
     ``fig.colorbar``); in the narrow layout, where the panels are stacked, under panel ``panel``
-    only, in an inset below its x label (constrained layout makes room for it)."""
-    if is_narrow_mode():
+    only, in an inset below its x label (constrained layout makes room for it). ``axes`` side by
+    side in the narrow layout too (:func:`row_or_pair_over_one`'s pair) get the bar under them
+    as in the wide layout."""
+    stacked = len({ax.get_subplotspec().colspan for ax in np.ravel(axes)}) == 1
+    if is_narrow_mode() and stacked:
         cax = axes[panel].inset_axes([0.1, -0.36, 0.8, 0.05])
         return fig.colorbar(mappable, cax=cax, orientation="horizontal")
     return fig.colorbar(mappable, ax=axes, orientation="horizontal", location="bottom", **kwargs)
@@ -282,6 +286,36 @@ def top_and_pair(fig):
         return tuple(subplot_grid(fig, 3, 1))
     grid = fig.add_gridspec(2, 2)
     return fig.add_subplot(grid[0, :]), fig.add_subplot(grid[1, 0]), fig.add_subplot(grid[1, 1])
+
+
+def row_or_pair_over_one(fig, **kwargs):
+    """Three panels in a row (the design), or in the narrow layout two side by side over the
+    third across the figure: stacked, three square panels are taller than a phone's screen,
+    and the third (the one the reader works with) stays the largest. ``kwargs`` (``sharex``,
+    ``sharey``) are shared by all three.
+
+    >>> from matplotlib.figure import Figure
+    >>> [ax.get_subplotspec().colspan for ax in row_or_pair_over_one(Figure())]
+    [range(0, 1), range(1, 2), range(2, 3)]
+    >>> with narrow_mode():
+    ...     [(a.get_subplotspec().rowspan, a.get_subplotspec().colspan)
+    ...      for a in row_or_pair_over_one(Figure())]
+    [(range(0, 1), range(0, 1)), (range(0, 1), range(1, 2)), (range(1, 2), range(0, 2))]
+    """
+    unknown = set(kwargs) - {"sharex", "sharey"}
+    if unknown:
+        raise ValueError(f"unknown keyword(s) {sorted(unknown)}: row_or_pair_over_one takes "
+                         "sharex and sharey")
+    if not is_narrow_mode():
+        return np.asarray(fig.subplots(1, 3, **kwargs))
+    grid = fig.add_gridspec(2, 2, height_ratios=(1.0, 2.0))
+    first = fig.add_subplot(grid[0, 0])
+    share = {k: first for k, v in kwargs.items() if v}
+    axes = np.array([first, fig.add_subplot(grid[0, 1], **share),
+                     fig.add_subplot(grid[1, :], **share)])
+    for ax in axes[:2]:  # the narrow layout's one deliberate pair (tests/test_narrow_layout.py)
+        ax.narrow_pair = True
+    return axes
 
 
 def explorer_figsize(width: float, height: float, *,
