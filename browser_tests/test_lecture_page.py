@@ -227,6 +227,32 @@ def _drag_the_slider(page, cdp):
     assert shown["right"] <= PHONE["width"] and box["height"] >= 44, (shown, box)
 
 
+def _turn_the_phone(page):
+    """A phone turned sideways (844 px wide) swaps the explorer to the wide figure, fetched
+    then, and upright again to the narrow one: the slider keeps its value, the state index
+    stays, no reload (explorer.js relayout with the page's fetchLayout)."""
+    state = """() => { const v = document.querySelector('#explorer .genviz-static-explorer').__genviz;
+        const s = document.querySelector("#explorer .genviz-control[data-name='rho'] input");
+        return {layout: v.root.dataset.layout, w: v.canvas.width, value: s.value,
+                painted: v.paintedIndex}; }"""
+    rho = page.locator("#explorer .genviz-control[data-name='rho'] input[type=range]")
+    rho.focus()
+    rho.press("ArrowRight")
+    upright = page.evaluate(state)
+    assert upright["layout"] == "narrow", upright
+    page.set_viewport_size({"width": PHONE["height"], "height": PHONE["width"]})
+    page.wait_for_function("() => document.querySelector('#explorer .genviz-static-explorer')"
+                           ".__genviz.root.dataset.layout === 'wide'", timeout=30_000)
+    sideways = page.evaluate(state)
+    page.screenshot(path=str(ARTIFACTS / "lecture_phone_sideways.png"))
+    assert sideways["w"] > upright["w"] and sideways["value"] == upright["value"], sideways
+    assert sideways["painted"] == upright["painted"], (upright, sideways)
+    page.set_viewport_size(PHONE)
+    page.wait_for_function("() => document.querySelector('#explorer .genviz-static-explorer')"
+                           ".__genviz.root.dataset.layout === 'narrow'", timeout=30_000)
+    assert page.evaluate(state) == upright
+
+
 def _click(page, label):
     page.click(f".genviz-room-panel button:has-text('{label}')")
 
@@ -293,6 +319,7 @@ def test_three_phones_follow_the_lecture_and_vote(hub, browser, lecture):
         for name in STUDENTS:  # the votes are over: now observe, on the phone
             _check_explorer(phones[name][1], name)
         _drag_the_slider(phones["ada"][1], WIRE["ada"]["cdp"])
+        _turn_the_phone(phones["ben"][1])
         _click(lecture, "Reveal")
         for name in STUDENTS:
             page = phones[name][1]

@@ -367,9 +367,10 @@ def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
     assert EXPLORER["grid"] not in poll and "readout_html" not in poll  # only its version
     r = _fetch(p, f"api/explorer/{Q}?v={q['explorer']}")
     assert r.status_code == 200 and r.headers["Content-Type"].startswith("application/json")
-    assert r.json() == EXPLORER  # the payload the bundle holds (the site's), unchanged
+    # the payload the bundle holds (the site's), unchanged, marked with its layout
+    assert r.json() == {**EXPLORER, "layout": "wide", "layouts": ["wide"]}
     assert q["explorer"] == r.headers["ETag"].strip('"')
-    assert _fetch(p, f"api/explorer/{Q}?layout=narrow").json() == EXPLORER  # none: the wide one
+    assert _fetch(p, f"api/explorer/{Q}?layout=narrow").json() == r.json()  # none: the wide one
     # the module that mounts it, from the bundle, public (no login), by its version too
     js_v, css_v = q["explorer_module"]
     for name, version, text in (("explorer.js", js_v, MODULE["js"]),
@@ -385,16 +386,19 @@ def test_the_explorer_served_is_the_bundles_payload_not_in_the_long_poll(svcx):
 def test_a_phone_fetches_one_layout(tmp_path):
     """A payload with the phone's states (genviz.widgets.payload): ``?layout=narrow`` sends the
     narrow grid as the grid (marked for explorer.js), the wide layout leaves it out, so neither
-    carries both; a bundle without one sends the wide payload to a phone too."""
+    carries both; each names the layouts there are (a phone turned sideways fetches the other);
+    a bundle without one sends the wide payload to a phone too."""
     narrow = {**EXPLORER, "narrow": "eNp" + "B" * 1000}
     s = LocalLectureService(tmp_path / "state", bundle={**BUNDLE_X, "explorers": {KEY: narrow}})
     try:
         _after_the_votes(s)
         p = _logged_in(s, "ada")
         wide = _fetch(p, f"api/explorer/{Q}?layout=wide").json()
-        assert wide == EXPLORER
+        both = ["wide", "narrow"]
+        assert wide == {**EXPLORER, "layout": "wide", "layouts": both}
         phone = _fetch(p, f"api/explorer/{Q}?layout=narrow").json()
-        assert phone == {**EXPLORER, "grid": narrow["narrow"], "layout": "narrow"}
+        assert phone == {**EXPLORER, "grid": narrow["narrow"], "layout": "narrow",
+                         "layouts": both}
         assert _fetch(p, f"api/explorer/{Q}?layout=tiny").status_code == 400
     finally:
         s.stop()
@@ -406,7 +410,8 @@ def test_the_explorer_is_cacheable_and_compressed(svcx):
     r = _fetch(p, f"api/explorer/{Q}")
     wire = r.raw.read()  # the bytes on the wire
     assert r.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in r.headers["Vary"]
-    assert gzip.decompress(wire) == json.dumps(EXPLORER, separators=(",", ":")).encode()
+    served = {**EXPLORER, "layout": "wide", "layouts": ["wide"]}
+    assert gzip.decompress(wire) == json.dumps(served, separators=(",", ":")).encode()
     assert len(wire) < len(gzip.decompress(wire)) / 5
     # compressed once per bundle, not per phone: the same bytes every time
     assert wire == _fetch(p, f"api/explorer/{Q}").raw.read()
@@ -417,7 +422,7 @@ def test_the_explorer_is_cacheable_and_compressed(svcx):
     again = _fetch(p, f"api/explorer/{Q}", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.raw.read() == b""
     plain = _fetch(p, f"api/explorer/{Q}", gzip=False)
-    assert "Content-Encoding" not in plain.headers and plain.json() == EXPLORER
+    assert "Content-Encoding" not in plain.headers and plain.json() == served
     js = requests.get(f"{svcx.page}static/explorer.js", headers={"Accept-Encoding": "gzip"},
                       timeout=30, stream=True)
     assert js.headers["Content-Encoding"] == "gzip" and "public" in js.headers["Cache-Control"]
@@ -437,7 +442,8 @@ def test_a_new_bundle_is_a_new_version_of_the_explorer(svcx):
     changed = {**EXPLORER, "values_front": {"rho": 4}}
     svcx.bundle_path.write_text(json.dumps({**BUNDLE_X, "explorers": {KEY: changed}}))
     v2 = p.state()["question"]["explorer"]
-    assert v2 != v1 and _fetch(p, f"api/explorer/{Q}").json() == changed
+    assert v2 != v1 and _fetch(p, f"api/explorer/{Q}").json() == {
+        **changed, "layout": "wide", "layouts": ["wide"]}
     # a bundle without explorers (texts only): the page shows the question, no explorer
     svcx.bundle_path.write_text(json.dumps(BUNDLE))
     q = p.state()["question"]

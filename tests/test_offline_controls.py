@@ -186,7 +186,10 @@ const out = {
           m.presetIndex({kind: 'text'}, 'x')],
   layout: [m.chooseLayout({narrow: 'eNo'}, 358), m.chooseLayout({narrow: 'eNo'}, 848),
            m.chooseLayout({narrow: ''}, 358), m.chooseLayout({layout: 'narrow'}, 1280),
-           m.NARROW_BELOW],
+           m.NARROW_BELOW,
+           m.chooseLayout({layout: 'narrow', layouts: ['wide', 'narrow']}, 844),
+           m.chooseLayout({layout: 'wide', layouts: ['wide', 'narrow']}, 390),
+           m.chooseLayout({layout: 'wide', layouts: ['wide']}, 390)],
 };
 console.log(JSON.stringify(out));
 """
@@ -210,5 +213,6 @@ def test_the_site_caption_names_the_controls_that_need_a_kernel(tmp_path):
         out["text"].endswith(": model.")
     assert out["index"] == [0, -1, -1]
     # the phone's layout (#37 item 2): on a narrow page when the payload has it, or when the
-    # server sent only that one (the lecture page)
-    assert out["layout"] == ["narrow", "wide", "wide", "narrow", 600]
+    # server sent only that one; a server that names its layouts (the lecture page): the one
+    # the width asks for, which the page then fetches
+    assert out["layout"] == ["narrow", "wide", "wide", "narrow", 600, "wide", "narrow", "wide"]

@@ -29,7 +29,8 @@ The question's explorer (issue #37): the bundle carries, per question, the explo
 about in the form the course website embeds, and explorer.js/css. The long poll names only
 their versions (``explorer``, ``explorer_module``: content hashes); the page fetches
 ``GET lecture/api/explorer/<id>?v=<etag>&layout=wide|narrow`` (one layout's states: a phone
-asks for the narrow one, explorer.js ``chooseLayout``; login and XSRF like the other fetches; 404 until
+asks for the narrow one, explorer.js ``chooseLayout``, and the other one when the page
+crosses its width; login and XSRF like the other fetches; 404 until
 the lecturer has closed the second vote, opened the observation round or revealed: predict
 first, then observe) and ``lecture/static/explorer.js|css?v=`` (public),
 each with an ETag, ``Cache-Control`` max-age one week, gzip compressed once per bundle (not
@@ -257,13 +258,17 @@ class Resource:
     def layouts(cls, payload) -> dict:
         """An explorer's payload as two resources, so a phone fetches one layout's states:
         ``"wide"`` (the payload without its narrow grid) and, when it has one, ``"narrow"``
-        (the narrow grid as its grid, marked ``"layout": "narrow"`` for explorer.js)."""
+        (the narrow grid as its grid). Each is marked with its ``"layout"`` and the
+        ``"layouts"`` the server has, so explorer.js fetches the other one when the page
+        crosses its width (a phone turned sideways) and keeps the controls' values."""
         if not isinstance(payload, dict):
             raise TypeError("an explorer's payload must be a JSON object")
         wide = {k: v for k, v in payload.items() if k != "narrow"}
-        out = {"wide": cls.of_json(wide)}
+        names = ["wide", "narrow"] if payload.get("narrow") else ["wide"]
+        out = {"wide": cls.of_json({**wide, "layout": "wide", "layouts": names})}
         if payload.get("narrow"):
-            out["narrow"] = cls.of_json({**wide, "grid": payload["narrow"], "layout": "narrow"})
+            out["narrow"] = cls.of_json({**wide, "grid": payload["narrow"], "layout": "narrow",
+                                         "layouts": names})
         return out
 
     @classmethod

@@ -67,13 +67,16 @@
     // one layout's states: the phone's narrow figure where the page is narrow (explorer.js
     // NARROW_BELOW), the wide one on a laptop
     var layout = (box.clientWidth || window.innerWidth) < 600 ? "narrow" : "wide";
-    var payload = fetch(BASE + "explorer/" + encodeURIComponent(q.id) + "?v=" + q.explorer +
-                        "&layout=" + layout,
-                        { headers: { "X-XSRFToken": XSRF }, credentials: "same-origin" })
-      .then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.text();
-      });
+    function fetchLayout(name) {  // the other layout, when the phone is turned (explorer.js)
+      return fetch(BASE + "explorer/" + encodeURIComponent(q.id) + "?v=" + q.explorer +
+                   "&layout=" + name,
+                   { headers: { "X-XSRFToken": XSRF }, credentials: "same-origin" })
+        .then(function (r) {
+          if (!r.ok) throw new Error("HTTP " + r.status);
+          return r.text();
+        });
+    }
+    var payload = fetchLayout(layout);
     Promise.all([loadModule(q.explorer_module), payload]).then(function (got) {
       if (shownExplorer !== want) return null;
       var fig = document.createElement("figure");
@@ -86,7 +89,8 @@
       fig.appendChild(document.createElement("figcaption"));
       box.textContent = "";
       box.appendChild(fig);
-      return got[0].mountStaticExplorers(box).then(function () {
+      var other = function (name) { return fetchLayout(name).then(JSON.parse); };
+      return got[0].mountStaticExplorers(box, { fetchLayout: other }).then(function () {
         if (shownExplorer === want) document.body.dataset.explorer = want;
       });
     }).catch(function (e) {

@@ -701,8 +701,16 @@ export function offlineCaption(controls) {
 // 340 px wide and shown 1:1, so its text keeps 11 CSS px); the wide figure otherwise
 export const NARROW_BELOW = 600;
 export function chooseLayout(payload, width) {
-  if (payload.layout) return payload.layout;  // a server that sent one layout (the lecture page)
+  // a server that sends one layout at a time and names those it has (the lecture page): the one
+  // the width asks for, fetched on demand (mountStaticExplorers' fetchLayout)
+  if (payload.layouts) return payload.layouts.includes('narrow') && width < NARROW_BELOW ? 'narrow' : 'wide';
+  if (payload.layout) return payload.layout;  // a server that sent one layout only
   return payload.narrow && width < NARROW_BELOW ? 'narrow' : 'wide';
+}
+
+async function layoutGrid(view, layout) {
+  if (view.fetchLayout) return (await view.fetchLayout(layout)).grid;
+  return layout === 'narrow' ? view.payload.narrow : view.payload.grid;
 }
 
 // the layout follows the page: a phone turned sideways (844 px) or a window narrowed past
@@ -711,12 +719,21 @@ export async function relayout(view, width) {
   const payload = view.payload;
   const layout = chooseLayout(payload, width);
   if (!payload || layout === view.layout) return false;
+  const before = view.layout;
   view.layout = layout;
   view.grids = view.grids || {};
   let grid = view.grids[layout];
   if (!grid) {
+    let source;
     try {
-      grid = await decodeGrid(base64Bytes(layout === 'narrow' ? payload.narrow : payload.grid));
+      source = await layoutGrid(view, layout);
+    } catch (err) {  // the other layout could not be fetched: keep drawing this one
+      if (view.layout === layout) view.layout = before;
+      return false;
+    }
+    if (view.layout !== layout) return false;  // the width changed again while fetching
+    try {
+      grid = await decodeGrid(base64Bytes(source));
     } catch (err) {
       view.failed(`This explorer's precomputed states could not be read (${err.message})`);
       return false;
@@ -749,7 +766,9 @@ function followTheWidth() {
   }, 150);
 }
 
-export async function mountStaticExplorers(root = document) {
+export async function mountStaticExplorers(root = document, {fetchLayout} = {}) {
+  // fetchLayout(layout) -> Promise of the payload in that layout, for a server that sends one
+  // layout at a time (payload.layouts: the lecture page); without it the view keeps its layout
   // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
   const views = [];
@@ -762,7 +781,8 @@ export async function mountStaticExplorers(root = document) {
       const host = document.createElement('div');
       host.className = 'genviz-static-host';
       box.insertBefore(host, box.firstChild);
-      const layout = chooseLayout(payload, box.clientWidth || window.innerWidth);
+      // the grid a one-layout payload carries is the layout it is drawn in
+      const layout = payload.layout || chooseLayout(payload, box.clientWidth || window.innerWidth);
       const model = new StaticModel(layout === 'narrow' && payload.narrow ? {...payload, grid: payload.narrow} : payload);
       view = new ExplorerView(model, host, {live: false});
       view.payload = payload;
@@ -779,7 +799,8 @@ export async function mountStaticExplorers(root = document) {
         if (caption) caption.textContent = offlineCaption(controls);
       }
       views.push(view);
-      if (payload.narrow && !payload.layout) {
+      if (payload.layouts && fetchLayout) view.fetchLayout = fetchLayout;
+      if ((payload.narrow && !payload.layout) || view.fetchLayout) {
         if (!mounted.size) window.addEventListener('resize', followTheWidth);
         mounted.add(view);
       }
