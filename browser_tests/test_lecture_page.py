@@ -244,6 +244,7 @@ def _turn_the_phone(page):
     page.wait_for_function("() => document.querySelector('#explorer .genviz-static-explorer')"
                            ".__genviz.root.dataset.layout === 'wide'", timeout=30_000)
     sideways = page.evaluate(state)
+    page.locator("#explorer canvas.genviz-canvas").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "lecture_phone_sideways.png"))
     assert sideways["w"] > upright["w"] and sideways["value"] == upright["value"], sideways
     assert sideways["painted"] == upright["painted"], (upright, sideways)
