@@ -1,4 +1,4 @@
-"""What each graded assignment asks: one spec per topic notebook (01-09), and each student's
+"""What each graded assignment asks: one spec per topic notebook (01-10), and each student's
 variant of it.
 
 An assignment is the topic notebook's exercises, graded. Its spec says
@@ -107,15 +107,9 @@ RETRIEVAL = ("retrieval (#30): it checks an earlier notebook's objective, which 
 
 ASSIGNMENTS: dict[str, Assignment] = {}
 
-#: Notebooks with no graded assignment, and why (tests/test_project.py reads it).
-UNGRADED = {
-    "10_capstone_nb_vs_logistic.ipynb":
-        "the capstone: its items read one experiment (naive Bayes against logistic regression "
-        "learning curves on the spam split, 27 Newton fits of a 301-parameter model) off its "
-        "explorer, and its open questions have model answers, not checks. A variant per "
-        "student would refit the whole experiment for each one; the course grades topics "
-        "01-09 and leaves the capstone as self-checked practice and discussion.",
-}
+#: Notebooks with no graded assignment, and why (tests/test_project.py reads it). None at
+#: present: the capstone (10) is graded as ``a10_capstone``.
+UNGRADED: dict[str, str] = {}
 
 
 def _add(a: Assignment) -> None:
@@ -628,6 +622,101 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
 ))
 
 
+# -- a10: the capstone, naive Bayes against logistic regression --------------------------------------
+
+#: The sweep's settings and its sizes below the whole training set (notebook 10's SIZES): a
+#: student reads the lead at one of these, from the sweep every release computes the same way.
+SWEEP_DS = (30, 300, 3000)
+SWEEP_SIZES = (10, 20, 40, 80, 160, 320, 640, 1280)
+
+
+def _draw_a10(d: Draw) -> dict:
+    """The experiment is the same for every student (the sweep, about 10 s, computed once by
+    the grader: the setup has no named value; each submission's own run in the sandbox still
+    runs it); each student reads their own setting and size
+    of it and counts the parameters and fits of their own experiment."""
+    return {"D_COUNT": d.integer(20, 20000), "N_SIZES": d.integer(4, 16),
+            "N_REPS": d.integer(2, 50), "LEAD_D": d.choice(SWEEP_DS),
+            "LEAD_KIND": d.choice(["presence", "counts"]), "LEAD_N": d.choice(SWEEP_SIZES)}
+
+
+def _accept_a10(p) -> bool:
+    """A lead of at least 0.1 standard errors either way: a lead near 0 could coincide, at the
+    checker's tolerance (0.01), with a test error the setup leaves in the kernel (0.02-0.07)."""
+    import numpy as np
+
+    sweep = setup_namespace(ASSIGNMENTS["a10_capstone"], p)["sweep"]  # the class's one run
+    c = sweep[(p["LEAD_D"], p["LEAD_KIND"])]
+    j = list(sweep.sizes).index(p["LEAD_N"])
+    diff = c.nb_errors[:, j] - c.lr_errors[:, j]
+    se = diff.std(ddof=1) / np.sqrt(diff.size)
+    return bool(se > 0 and abs(diff.mean()) >= 0.1 * se)
+
+
+_add(Assignment(
+    name="a10_capstone", notebook="10_capstone_nb_vs_logistic.ipynb",
+    title="Capstone: naive Bayes against logistic regression",
+    exercises="genviz.exercises.nb_vs_logistic",
+    # the sweep (3 vocabulary sizes x 2 kinds x 5 orders) and the full-dictionary fits take
+    # about 10 s; no named value enters the setup, so the grader runs it once for the class
+    setup='''\
+import numpy as np
+
+from genviz.datasets import spam_assassin
+from genviz.model_selection import stratified_split
+from genviz.naive_bayes import MultinomialNB
+from genviz.studies.learning_curves_vocabulary import ridge_logistic, vocabulary_curves, word_features
+from genviz.text import bag_of_words, build_vocabulary
+
+corpus = spam_assassin()
+train, test = stratified_split(corpus.label, test_size=0.3, rng=0)
+y_train, y_test = corpus.label[train], corpus.label[test]
+vocab = build_vocabulary(corpus.text[train], min_count=2, stop_words="english")
+X_train = bag_of_words(corpus.text[train], vocab)
+X_test = bag_of_words(corpus.text[test], vocab)
+N_WORDS = 300
+SIZES = [10, 20, 40, 80, 160, 320, 640, 1280, len(train)]
+SWEEP_REPS = 5
+sweep = vocabulary_curves(X_train, y_train, X_test, y_test, SIZES, SWEEP_REPS, rng=0,
+                          vocabularies=(30, 300, 3000), alpha=1.0, l2=1.0)
+y01 = (y_train == "spam").astype(int)
+W_train, W_test, _ = word_features(X_train, X_test, None, "counts")
+spam_test = y_test == "spam"
+nb_every = MultinomialNB(alpha=1.0).fit(W_train, y01)
+err_nb_every = float(np.mean((nb_every.predict(W_test) == 1) != spam_test))
+err_lr_every = {}
+for kind in ("counts", "presence"):
+    V_train, V_test, _ = word_features(X_train, X_test, None, kind)
+    w = ridge_logistic(V_train, y01, 1.0)
+    err_lr_every[kind] = float(np.mean((V_test @ w[:-1] + w[-1] > 0) != spam_test))
+err_lr_300 = float(sweep[(N_WORDS, "presence")].mean_se("lr")[0][-1])
+''',
+    questions=(
+        Question("exercises.parameter_counts(D_COUNT)"),
+        Question("exercises.fits_in_the_experiment(N_SIZES, N_REPS)"),
+        Question("exercises.lead_in_standard_errors(sweep, LEAD_D, LEAD_KIND, LEAD_N)",
+                 note="The sweep is `sweep`: `sweep[(d, kind)]` has `.nb_errors` and "
+                      "`.lr_errors` (a row per repetition, a column per size of `sweep.sizes`)."),
+        _choice('exercises.full_dictionary(err_nb_every, err_lr_every["counts"], '
+                'err_lr_every["presence"], err_lr_300, len(test))',
+                note="The test errors are `err_nb_every` (naive Bayes, counts of every word), "
+                     "`err_lr_every` (logistic regression on every word, counts and presence) "
+                     "and `err_lr_300` (logistic regression on the 300 presence features)."),
+        _choice("exercises.top_features_encode()"),
+    ),
+    working=(3,),
+    left_out=(("exercises.error_in_explorer(curves, 80, 'nb')", EXPLORER),
+              ("exercises.smallest_n_logistic_ahead(curves)", INVESTIGATION),
+              ("exercises.crossing_with_counts(sweep)", INVESTIGATION),
+              ("exercises.log_d_claim(sweep)", INVESTIGATION),
+              ("exercises.presence_nb_weight_derivation(X_train, y_train, N_WORDS)", DERIVATION),
+              ("exercises.bias_or_variance(curves)", RETRIEVAL)),
+    defaults={"D_COUNT": 300, "N_SIZES": 9, "N_REPS": 10, "LEAD_D": 3000,
+              "LEAD_KIND": "presence", "LEAD_N": 1280},
+    draw=_draw_a10, accept=_accept_a10,
+))
+
+
 # -- wordings of the choice options ----------------------------------------------------------------
 
 #: Other wordings of a graded choice's options, per choice id: option text as the notebook
@@ -734,6 +823,34 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
         "larger": (
             "No: every estimate moves by about one factor, so the order of the scores stays",
             "Never: the larger score stays larger, as all estimates scale alike"),
+    },
+    "10-full-dictionary": {
+        "only on the same features: on every word, naive Bayes is about as good": (
+            "only with the same features: given every word, naive Bayes does about as well",
+            "on the same 300 words only; on the whole dictionary naive Bayes is as good"),
+        "always: logistic regression beats naive Bayes on every set of features we tried": (
+            "always: on every feature set tried, logistic regression is ahead of naive Bayes",
+            "every time: whatever the features, logistic regression beats naive Bayes"),
+        "never here: naive Bayes is ahead on 300 words too": (
+            "not here at all: naive Bayes leads on the 300 words as well",
+            "never: naive Bayes is ahead on the 300 words too"),
+        "only with counts, never with presence features": (
+            "with counts only, not with presence features",
+            "only on word counts; never on 0/1 presence"),
+    },
+    "10-top-features": {
+        "where the corpus came from (mailing-list footers), not what spam says": (
+            "the corpus' sources (mailing-list footers), not the content of spam",
+            "how the e-mails were collected (list footers), not what spam is about"),
+        "the vocabulary of spam itself, which would carry over to any inbox it filters": (
+            "spam's own vocabulary, which would transfer to any inbox it filters",
+            "what spam itself says, so they would work in any inbox"),
+        "stop words that the tokenizer should have removed before fitting": (
+            "stop words the tokenizer ought to have dropped before fitting",
+            "common stop words that should have been removed before the fit"),
+        "random noise: with 300 features some weights are large by chance": (
+            "chance: among 300 features a few weights are large at random",
+            "noise: with 300 weights some come out large by chance"),
     },
 }
 

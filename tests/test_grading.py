@@ -226,6 +226,46 @@ def test_two_students_get_different_variants_and_neither_is_the_notebooks(name):
     assert variant(a, "alice", bytes(range(1, 33)))[0].params != va.params
 
 
+def test_the_capstone_experiment_is_run_once_for_the_class():
+    """a10: the sweep (about 10 s) is the same for every student -- no named value in the setup,
+    so the setup's code, and the grader's cached namespace, are one for the class -- and each
+    student reads another setting or size of it: a lead the notebook's (3000 words, presence,
+    n = 1280) does not answer, computed from the same arrays (the oracle: the paired
+    differences of the student's own column)."""
+    from course.assignments import _setup_namespace
+
+    a = ASSIGNMENTS["a10_capstone"]
+    ns = setup_namespace(a)
+    seen = set()
+    for k in range(8):
+        var, exercises = variant(a, f"s{k:03d}", SECRET)
+        assert a.setup_code(var.params) == a.setup_code()
+        p = var.params
+        c = ns["sweep"][(p["LEAD_D"], p["LEAD_KIND"])]
+        j = list(ns["sweep"].sizes).index(p["LEAD_N"])
+        diff = c.nb_errors[:, j] - c.lr_errors[:, j]
+        z = diff.mean() / (diff.std(ddof=1) / np.sqrt(diff.size))
+        assert exercises[2].check(float(z)).correct
+        seen.add((p["LEAD_D"], p["LEAD_KIND"], p["LEAD_N"]))
+    assert len(seen) >= 5
+    assert _setup_namespace.cache_info().currsize >= 1
+    # a lead within 0.1 of 0 is redrawn (it could match a test error left in the kernel);
+    # oracle: scipy's paired t statistic on the same columns
+    from scipy.stats import ttest_rel
+
+    refused = []
+    for (d, kind), c in ns["sweep"].curves.items():
+        for j, n in enumerate(ns["sweep"].sizes[:-1]):
+            z = ttest_rel(c.nb_errors[:, j], c.lr_errors[:, j]).statistic
+            ok = a.accept({**a.defaults, "LEAD_D": d, "LEAD_KIND": kind, "LEAD_N": int(n)})
+            assert ok == (abs(z) >= 0.1), (d, kind, n, z)
+            refused += [] if ok else [(d, kind, int(n))]
+    assert 0 < len(refused) <= 4
+    # the planted fault: a named value in the setup gives each student their own setup
+    planted = dataclasses.replace(a, setup=a.setup.replace("SWEEP_REPS = 5", "SWEEP_REPS = N_REPS"))
+    assert planted.setup_code({**a.defaults, "N_REPS": 7}) != planted.setup_code()
+
+
 def test_variant_prompts_show_the_students_values():
     a = ASSIGNMENTS["a02_gaussian"]
     var, exercises = variant(a, "alice", SECRET)
@@ -469,7 +509,7 @@ def _passes(code: str, value, name: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("name", ["a03_gda", "a09_knn", "a06_naive_bayes"])
+@pytest.mark.parametrize("name", ["a03_gda", "a09_knn", "a06_naive_bayes", "a10_capstone"])
 def test_form_check_checks_the_form_never_the_value(name):
     a = ASSIGNMENTS[name]
     var, exercises = variant(a, "alice", SECRET)

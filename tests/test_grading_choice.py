@@ -21,6 +21,9 @@ CLASS = [f"student{k:02d}" for k in range(60)]
 #: the assignments whose variants are quick to build (a few seconds for 60 students); the
 #: others take the same code path with slower setups (learning curves, the spam corpus)
 FAST = ["a01_joint", "a02_gaussian", "a03_gda"]
+#: a10's setup (the sweep and the full-dictionary fits, about 10 s) is the same for every
+#: student: run once, then 60 variants take a few seconds
+ONCE = ["a10_capstone"]
 #: measured once each (the same 60 students): a04 q5 (630 s: 60 sets of learning curves and
 #: their redraws) self-study letter right for 15/60, a classmate's at most 22/59; a07 q4 28/60
 #: and 27/59; a08 q4 14/60 and 22/59; a09 q5 14/60 and 22/59 (k = 3 each: bound 58 %)
@@ -72,7 +75,7 @@ def check_letters_do_not_transfer(own, class_):
     return share
 
 
-@pytest.mark.parametrize("name", FAST + SLOW)
+@pytest.mark.parametrize("name", FAST + ONCE + SLOW)
 def test_a_classmates_letter_and_the_self_study_letter_are_right_for_about_one_in_k(name):
     for i, own, class_ in _class_choices(name):
         check_letters_do_not_transfer(own, class_)
@@ -126,7 +129,7 @@ def check_texts_are_worded(name, cached=True):
 
 #: a04 (its 60 variants take about 10 minutes: learning curves) is covered by the check
 #: below that every wording names an option of its choice, and shares the code path
-@pytest.mark.parametrize("name", ["a01_joint", "a02_gaussian", "a03_gda", *(
+@pytest.mark.parametrize("name", ["a01_joint", "a02_gaussian", "a03_gda", *ONCE, *(
     pytest.param(n, marks=pytest.mark.slow) for n in ["a05_density", "a06_naive_bayes",
                                                        "a07_spam", "a08_continuous",
                                                        "a09_knn"])])
@@ -135,7 +138,7 @@ def test_the_right_text_is_worded_per_student(name):
 
 
 def test_every_choice_has_wordings_and_every_wording_names_one_of_its_options():
-    """Each graded choice of the nine assignments has other wordings for each of its options
+    """Each graded choice of the assignments has other wordings for each of its options
     (a key that is not an option's exact text would silently word nothing), and no wording
     is another option's text."""
     from course.submissions import _exercises
@@ -162,7 +165,7 @@ def test_the_wording_check_fails_without_wordings(monkeypatch):
         check_texts_are_worded("a01_joint", cached=False)
 
 
-@pytest.mark.parametrize("name", FAST)
+@pytest.mark.parametrize("name", FAST + ONCE)
 def test_each_student_is_graded_on_their_own_variant(name):
     """A student's own right letter earns the question's points, a classmate's right letter
     earns them only where it happens to be the same letter, and the self-study text earns

@@ -24,6 +24,7 @@ from genviz.exercises import kde as kx
 from genviz.exercises import knn as nnx
 from genviz.exercises import naive_bayes as nbx
 from genviz.exercises import nb_vs_logistic as cx
+from genviz.exercises import nb_vs_logistic_practice as cvx
 from genviz.exercises import spam as sx
 from genviz.exercises.gda_practice import EXPLORER_START, FIT_EXPLORER_PHIS
 from genviz.exercises.kde_practice import EXPLORER_LOG_HS
@@ -528,6 +529,35 @@ def test_the_investigation_items_read_the_sweep():
     assert right(cx.top_features_encode()).startswith("where the corpus came from")
 
 
+def test_the_lead_in_standard_errors_is_the_paired_t_statistic():
+    """Oracle: scipy's paired t-test on the repetitions' errors (its statistic is the mean
+    difference over its standard error); the verdict in the solution is the readout's rule."""
+    from scipy.stats import ttest_rel
+
+    assert cx.lead_in_standard_errors is cvx.lead_in_standard_errors  # re-exported
+    sweep = _sweep()
+    rng = np.random.default_rng(3)
+    c = sweep.curves[(3000, "counts")]
+    noisy = c._replace(nb_errors=c.nb_errors + rng.normal(0, 0.01, c.nb_errors.shape))
+    sweep.curves[(3000, "counts")] = noisy
+    checked = 0
+    for (d, kind), cur in sweep.curves.items():
+        for j, n in enumerate(sweep.sizes[:-1]):
+            if np.ptp(cur.nb_errors[:, j] - cur.lr_errors[:, j]) == 0:
+                continue  # the hand-built curves: every repetition alike
+            ex = cx.lead_in_standard_errors(sweep, d, kind, int(n))
+            want = ttest_rel(cur.nb_errors[:, j], cur.lr_errors[:, j]).statistic
+            assert ex._answer == pytest.approx(want, rel=1e-12)
+            assert ex.kind == "compute" and ex.objective == "10.3"
+            assert f"d = {d} words ({kind})" in ex.prompt and f"n = {n} " in ex.prompt
+            assert ex.check(round(want, 2)).correct and not ex.check(want + 0.05).correct
+            verdict = ("logistic regression is clearly ahead" if want > 2 else
+                       "naive Bayes is clearly ahead" if want < -2 else "neither is clearly ahead")
+            assert verdict in ex._solution
+            checked += 1
+    assert checked == 3  # the noisy setting's three smaller sizes
+
+
 @pytest.mark.parametrize("call, error, match", [
     (lambda: cx.predict_small_and_large("curves"), TypeError, "curves must be NBvsLogisticCurves"),
     (lambda: cx.fits_in_the_experiment(0, 3), ValueError, "n_sizes must be >= 1"),
@@ -540,6 +570,16 @@ def test_the_investigation_items_read_the_sweep():
     (lambda: cx.log_d_claim(_sweep(), large=17530), ValueError, "large must be one of"),
     (lambda: cx.crossing_with_counts(_sweep(), sizes=(30, 300)), ValueError,
      "sizes must be vocabulary sizes"),
+    (lambda: cx.lead_in_standard_errors("sweep", 30, "counts", 10), TypeError,
+     "sweep must be VocabularyCurves"),
+    (lambda: cx.lead_in_standard_errors(_sweep(), 300, "counts", 10), ValueError,
+     "must be a setting of the sweep"),
+    (lambda: cx.lead_in_standard_errors(_sweep(), 30, "words", 10), ValueError,
+     "must be a setting of the sweep"),
+    (lambda: cx.lead_in_standard_errors(_sweep(), 30, "counts", 50), ValueError,
+     "n must be one of the sweep's sizes"),
+    (lambda: cx.lead_in_standard_errors(_sweep(), 30, "counts", 4000), ValueError,
+     "standard error 0"),
     (lambda: cx.full_dictionary(1.5, 0.1, 0.1, 0.1, 100), ValueError, "nb_error"),
     (lambda: cx.full_dictionary(0.1, 0.1, 0.1, 0.1, 0), ValueError, "n_test"),
     (lambda: gx.rho_for_peak_ratio(100.0), ValueError, "ask for a smaller ratio"),

@@ -9,13 +9,14 @@ from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
-from genviz.studies.gda_vs_logistic_curves import crossing_size
-from genviz.studies.learning_curves_vocabulary import VocabularyCurves, settled_size
+from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
+    crossing_with_counts, lead_in_standard_errors, log_d_claim, predict_crossing_with_d)
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
            "parameter_counts", "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
            "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
-           "crossing_with_counts", "log_d_claim", "full_dictionary", "top_features_encode"]
+           "crossing_with_counts", "lead_in_standard_errors", "log_d_claim", "full_dictionary",
+           "top_features_encode"]
 
 
 def _check_curves(curves) -> NBvsLogisticCurves:
@@ -251,135 +252,7 @@ def bias_or_variance(curves) -> Choice:
         hint="Look at how naive Bayes' error changes between the two largest sizes.")
 
 
-# -- the investigation: vocabulary size, counts vs presence, the full dictionary -----------------
-def _check_sweep(sweep) -> VocabularyCurves:
-    if not isinstance(sweep, VocabularyCurves):
-        raise TypeError(f"sweep must be VocabularyCurves (genviz.studies.learning_curves_vocabulary), "
-                        f"got {type(sweep).__name__}")
-    return sweep
-
-
-def _crossing(sweep, d, kind, name="d"):
-    if (d, kind) not in sweep.curves:
-        raise ValueError(f"{name} must be one of the sweep's vocabulary sizes "
-                         f"{list(sweep.vocabularies)} (features {kind!r}), got {d!r}")
-    n = crossing_size(sweep.curves[(d, kind)])
-    if n is None:
-        raise ValueError(f"logistic regression is not clearly ahead at the largest size for "
-                         f"d = {d}, {kind}: no crossing to read")
-    return n
-
-
-def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Prediction:
-    """Before the investigation's explorer: the vocabulary grows from ``small`` to ``large``
-    words; where does the crossing go (:func:`~genviz.studies.gda_vs_logistic_curves.
-    crossing_size`)? The observation records the crossing at both sizes (their ratio)."""
-    v = _check_sweep(sweep)
-    before, after = _crossing(v, small, kind, "small"), _crossing(v, large, kind, "large")
-    growth = large / small
-    ratio = after / before
-    per_word = (before / small, after / large)
-    options = [f"to a larger n, by far less than {growth:g} times",
-               f"to a larger n, about {growth:g} times further",
-               "nowhere: it stays at the same n",
-               "to a smaller n: logistic regression wins sooner"]
-    answer = (2 if ratio == 1 else 3 if ratio < 1 else
-              0 if ratio < np.sqrt(growth) else 1)
-    return Prediction(
-        f"Ng & Jordan: naive Bayes needs a number of examples growing like log d to approach its "
-        f"asymptotic error, logistic regression one growing like d. The vocabulary now grows "
-        f"from d = {small} to d = {large} words ({kind}), {growth:g} times as many. Where does "
-        f"the crossing go (the size from which logistic regression is clearly ahead)?",
-        options, answer, id="10-crossing-with-d",
-        explanation=("More words give logistic regression more weights to fit jointly, so it "
-                     "needs more e-mails before it is ahead: the crossing moves right. But the "
-                     "bounds are worst cases, proportional to d only up to constants: on real "
-                     "text most of the added words are rare, each e-mail holds a few dozen of "
-                     "them, and the ridge keeps the rarely seen weights small, so logistic "
-                     "regression's need grows far more slowly than d. Naive Bayes' need grows "
-                     "too: more rare words are more probabilities to count, each from few "
-                     "e-mails."),
-        reasons={1: f"Does each added word cost logistic regression as many e-mails as the "
-                    f"first {small}? Most added words are rare.",
-                 2: "With more weights to fit jointly, does logistic regression need the same "
-                    "number of e-mails?",
-                 3: "Which learner has more parameters to fit jointly when d grows?"},
-        claims=[r"(bounds|bound) are worst cases"],
-        observation=Observation(
-            f"Compare the training e-mails per word at the crossing, n / d, at d = {small} with "
-            f"the same at d = {large} ({kind}): record both. If logistic regression's need grew "
-            f"like d, would it change?",
-            per_word[1], setting={"d": large, "features": kind},
-            before={"d": small, "features": kind}, expected_before=per_word[0],
-            compare="ratio", read="crossing_per_word", mention=["d"],
-            labels={"d": "d", "features": "features"},
-            what="e-mails per word at the crossing (n / d)", rtol=2e-3,
-            hint="the crossing line of the readout; the dotted line marks the crossing."))
-
-
-def crossing_with_counts(sweep, sizes=(300, 3000)) -> Exercise:
-    """Investigation: switch the features to counts; the crossing at two vocabulary sizes, as
-    ``[crossing at sizes[0], crossing at sizes[1]]`` (the largest n when there is none)."""
-    v = _check_sweep(sweep)
-    values, ms = [], []
-    for d in sizes:
-        if (d, "counts") not in v.curves:
-            raise ValueError(f"sizes must be vocabulary sizes of the sweep with counts "
-                             f"{list(v.vocabularies)}, got {d!r}")
-        n = crossing_size(v.curves[(d, "counts")])
-        ms.append(int(v.sizes[-1]) if n is None else n)
-        values.append(ms[-1] / d)
-    a, b = sizes
-    return Exercise(
-        f"Investigate with the explorer: switch the features to counts. How many training "
-        f"e-mails per word (n / d) does logistic regression need to be clearly ahead, at "
-        f"d = {a} and at d = {b}? Answer [at d = {a}, at d = {b}]; where it is clearly ahead "
-        f"only with all the training e-mails, use that n.",
-        values,
-        hint="Set the drop-downs, then read the crossing line of the readout (n / d).",
-        solution=(rf"With counts, $n = {ms[0]}$ at $d = {a}$ ({values[0]:.4g} per word) and "
-                  rf"$n = {ms[1]}$ at $d = {b}$ ({values[1]:.4g} per word). Compare presence: a word repeated ten times in one e-mail is "
-                  rf"ten pieces of evidence to naive Bayes' counts, and a feature of scale 10 "
-                  rf"to logistic regression, whose ridge then constrains it differently."),
-        kind="investigation", atol=0.0, rtol=2e-3, objective="10.5")
-
-
-def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
-    """What the investigation says about the log d vs d claim: read from the crossing's growth
-    and both learners' settled sizes (:func:`genviz.studies.learning_curves_vocabulary.settled_size`)."""
-    v = _check_sweep(sweep)
-    before, after = _crossing(v, small, kind, "small"), _crossing(v, large, kind, "large")
-    nb = [settled_size(v.curves[(d, kind)], "nb") for d in (small, large)]
-    lr = [settled_size(v.curves[(d, kind)], "lr") for d in (small, large)]
-    growth = large / small
-    options = [f"the direction, not the rate: it moves right, far less than {growth:g} times",
-               f"the rate too: the crossing moves about {growth:g} times further right",
-               "neither: the crossing stays where it was when d grows",
-               "the opposite: naive Bayes needs more e-mails than logistic regression, and "
-               "more so as d grows"]
-    ratio = after / before
-    answer = 2 if ratio == 1 else 1 if ratio >= np.sqrt(growth) else 0 if ratio > 1 else 3
-    return Choice(
-        f"Test the claim with the explorer: set d = {small} and d = {large} ({kind}) and read "
-        f"the crossing and where each learner settles (within 0.01 of its error with all the "
-        f"training e-mails). What does this experiment support of Ng & Jordan's claim?",
-        options, answer, id="10-log-d-claim", kind="investigation", objective="10.5",
-        explanation=(f"The crossing goes from n = {before} to n = {after} (×{ratio:.3g}) while d "
-                     f"grows ×{growth:g}; naive Bayes settles from n = {nb[0]} to {nb[1]}, "
-                     f"logistic regression from n = {lr[0]} to {lr[1]}. The sizes are a "
-                     f"doubling grid and stop at {int(v.sizes[-1])} e-mails, so a rate cannot "
-                     f"be read off closely; what the grid shows is that logistic regression "
-                     f"needs more e-mails as d grows and that the growth is far below "
-                     f"proportional. Ng & Jordan's results are upper bounds: on sparse text, "
-                     f"with a ridge, the number of examples logistic regression needs grows with "
-                     f"the words that actually matter, not with every word."),
-        reasons={1: "Compare the crossing's ratio with the ratio of the vocabulary sizes.",
-                 2: "Read the crossing line at both sizes.",
-                 3: "At which sizes is naive Bayes ahead?"},
-        claims=[r"growth is far below proportional"],
-        hint="Record the crossing at both vocabulary sizes and divide.")
-
-
+# -- the ending: the full dictionary, the top features -------------------------------------------
 def full_dictionary(nb_error, lr_error_counts, lr_error_presence, lr_error_300,
                     n_test) -> Choice:
     """The ending: notebook 7's full-dictionary naive Bayes against logistic regression on the
