@@ -27,6 +27,15 @@ representation: the course website). With ``GENVIZ_STATES_LOG`` set, ``build`` a
 append a line per explorer to that file (key, factory, built or found: the hub's rebuild after a
 course update, ``genviz_updates.rebuild``).
 
+A **manifest** says which grids a course needs, so that a hub can tell at start, without running
+a notebook, whether its states are current: the build command (and the hub's rebuild) writes
+``genviz-states-<fingerprint>.json`` beside the grids, listing every explorer's key;
+:func:`course_fingerprint` hashes what that list depends on besides the grids' own keys (the
+genviz sources without docstrings or comments, its other files by their bytes, the notebooks'
+code cells, the versions of Python and of the packages that compute or draw a state).
+:func:`find_manifest` finds the one for a fingerprint and names the grids it lists that no
+directory holds.
+
 A grid over its budget (:data:`MAX_STATES` states or :data:`MAX_BYTES` compressed) is refused
 when built, with a :class:`GridBudgetError` naming the explorer, the control and the budget and
 suggesting a coarser step.
@@ -40,7 +49,10 @@ then the backgrounds (PNG) and frames, each at a 4-byte-aligned offset.
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
+import hashlib
+import importlib.metadata
 import itertools
 import json
 import os
@@ -59,12 +71,13 @@ from IPython import get_ipython
 from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
-from genviz.widgets._keys import base_values, grid_key, gridded
+from genviz.widgets._keys import base_values, _drop_docstrings, grid_key, gridded
 
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
            "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless",
-           "on_built", "offline_reach", "headless_copy"]
+           "on_built", "offline_reach", "headless_copy", "course_fingerprint",
+           "write_manifest", "find_manifest", "manifest_path"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -390,33 +403,142 @@ def _on_kernel_loop(fn) -> None:
         fn()
 
 
+# -- manifests: which grids a course needs -------------------------------------------------
+MANIFEST_PREFIX = "genviz-states-"
+#: the packages whose version can change a state's content (they compute or draw it)
+RUNTIME_PACKAGES = ("numpy", "scipy", "matplotlib", "ipympl")
+
+
+def _notebook_code(path: pathlib.Path) -> bytes:
+    """A notebook's code cells (what can change which explorers it makes); its bytes when it is
+    not a readable notebook."""
+    raw = path.read_bytes()
+    try:
+        cells = json.loads(raw)["cells"]
+        return json.dumps([c["source"] if isinstance(c["source"], str) else "".join(c["source"])
+                           for c in cells if c.get("cell_type") == "code"]).encode()
+    except (ValueError, KeyError, TypeError):
+        return raw
+
+
+def course_fingerprint(notebooks, genviz_dir=None) -> str:
+    """What the set of grids of these notebooks depends on besides the grids' own keys: every
+    file of the genviz package folder ``genviz_dir`` (default: the one imported here; Python
+    sources without docstrings, comments or layout, as the keys read them, other files by
+    their bytes), the notebooks' names and code cells, and the versions of Python and of
+    :data:`RUNTIME_PACKAGES`. Equal fingerprints: the notebooks make explorers of the same
+    keys."""
+    root = pathlib.Path(genviz_dir) if genviz_dir is not None \
+        else pathlib.Path(__file__).resolve().parents[1]
+    if not (root / "__init__.py").is_file():
+        raise ValueError(f"genviz_dir must be the genviz package folder (with __init__.py), "
+                         f"got {str(root)!r}")
+    paths = [pathlib.Path(p) for p in notebooks]
+    for path in paths:
+        if path.suffix != ".ipynb" or not path.is_file():
+            raise ValueError(f"notebooks must be existing .ipynb files, got {str(path)!r}")
+    h = hashlib.sha256(b"genviz course fingerprint 1\0")
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if not path.is_file() or path.suffix == ".pyc" or any(
+                part == "__pycache__" or part.startswith(".") for part in rel.parts):
+            continue
+        body = None
+        if path.suffix == ".py":
+            with contextlib.suppress(SyntaxError, ValueError, UnicodeDecodeError):
+                body = _drop_docstrings(ast.parse(path.read_text(encoding="utf-8"))).encode()
+        h.update(rel.as_posix().encode() + b"\0" + (body or path.read_bytes()) + b"\0")
+    for path in sorted(paths, key=lambda p: p.name):
+        h.update(path.name.encode() + b"\0" + _notebook_code(path) + b"\0")
+    versions = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
+    for name in RUNTIME_PACKAGES:
+        try:
+            versions.append(f"{name} {importlib.metadata.version(name)}")
+        except importlib.metadata.PackageNotFoundError:
+            versions.append(f"{name} -")
+    h.update("\n".join(versions).encode())
+    return h.hexdigest()[:32]
+
+
+def manifest_path(directory, fingerprint: str) -> pathlib.Path:
+    return pathlib.Path(directory) / f"{MANIFEST_PREFIX}{fingerprint}.json"
+
+
+def write_manifest(directory, fingerprint: str, keys, notebooks=()) -> pathlib.Path:
+    """Record (atomically) that the course of ``fingerprint`` needs the grids ``keys``."""
+    if not isinstance(fingerprint, str) or not fingerprint.isalnum():
+        raise ValueError(f"fingerprint must be course_fingerprint()'s hex digest, got "
+                         f"{fingerprint!r}")
+    keys = sorted(set(keys))
+    if not all(isinstance(k, str) and k.isalnum() for k in keys):
+        raise ValueError(f"keys must be grid keys (hex digests), got {keys!r}")
+    path = manifest_path(directory, fingerprint)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(json.dumps({"v": 1, "fingerprint": fingerprint, "keys": keys,
+                               "notebooks": sorted(pathlib.Path(n).name for n in notebooks),
+                               "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
+                              indent=1), encoding="utf-8")
+    tmp.chmod(0o644)
+    os.replace(tmp, path)
+    return path
+
+
+def find_manifest(fingerprint: str, directories) -> tuple[pathlib.Path | None, list[str]]:
+    """The manifest of ``fingerprint`` in ``directories`` and the keys it lists that none of
+    them holds: ``(path, [])`` when every grid is there; ``(None, [])`` when no directory has
+    a readable manifest for it. A manifest with every grid wins over one with some missing."""
+    directories = [pathlib.Path(d) for d in directories]
+    found = None
+    for directory in directories:
+        path = manifest_path(directory, fingerprint)
+        try:
+            keys = json.loads(path.read_text(encoding="utf-8"))["keys"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        missing = [k for k in keys
+                   if not any((d / f"{k}.gvgrid").is_file() for d in directories)]
+        if not missing:
+            return path, []
+        found = found or (path, missing)
+    return found or (None, [])
+
+
 # -- the build command ---------------------------------------------------------------------------
 def build_notebooks(paths, out: pathlib.Path, *, timeout: int = 900) -> list[dict]:
     """Execute each notebook in a fresh kernel (``jupyter nbconvert --execute``, outputs
     discarded) with ``GENVIZ_STATES=build`` and ``GENVIZ_STATES_CACHE=out``: every explorer it
-    makes stores its grid in ``out``. Returns one row per notebook."""
+    makes stores its grid in ``out``. Then writes the notebooks' manifest into ``out``
+    (:func:`write_manifest`). Returns one row per notebook."""
     out = pathlib.Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    paths = list(map(pathlib.Path, paths))
     env = {**os.environ, "GENVIZ_STATES": "build", "GENVIZ_STATES_CACHE": str(out),
            "MPLBACKEND": "Agg"}
-    report = []
+    report, keys = [], set()
     with tempfile.TemporaryDirectory() as scratch:
-        for path in map(pathlib.Path, paths):
+        for path in paths:
             before = set(out.glob("*.gvgrid"))
+            log = pathlib.Path(scratch) / f"{path.stem}.jsonl"
             t0 = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
                  f"--ExecutePreprocessor.timeout={timeout}", "--output-dir", scratch,
-                 str(path.resolve())], cwd=path.parent, env=env, capture_output=True,
-                text=True)
+                 str(path.resolve())], cwd=path.parent,
+                env={**env, "GENVIZ_STATES_LOG": str(log)}, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"{path.name} failed:\n{done.stderr[-3000:]}")
+            with contextlib.suppress(OSError):
+                for line in log.read_text(encoding="utf-8").splitlines():
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        keys.add(json.loads(line)["key"])
             new = sorted(set(out.glob("*.gvgrid")) - before)
             report.append({"notebook": path.name, "grids": len(new),
                            "bytes": sum(p.stat().st_size for p in new),
                            "seconds": round(time.perf_counter() - t0, 1)})
             print(f"{path.name}: {len(new)} new grid(s), {report[-1]['bytes'] / 1e6:.2f} MB, "
                   f"{report[-1]['seconds']} s", flush=True)
+    write_manifest(out, course_fingerprint(paths), keys, paths)
     return report
 
 
