@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -228,3 +229,44 @@ def test_a_failed_first_start_build_is_reported_and_tried_again(tmp_path):
     assert rebuild.main(["status", f"--states={states}"]) == 1
     assert rebuild.watch_once(states, str(repo), "main", first=True, say=said.append)["started"]
     assert _wait(states, 120)["state"] == "failed"
+
+
+def test_the_trial_hub_builds_at_its_first_start_and_not_at_the_next(tmp_path):
+    """``make hub`` (deploy/run_hub.py): the start message says how the states come; the
+    service's first start builds the course (here a small one), a restart on the same state
+    builds nothing, and stopping the hub stops the build too."""
+    from hub_testing import TrialHub, cleanup, wait_gone
+
+    repo, commit = _slow_course(tmp_path)
+    hub = TrialHub(tmp_path / "hub", env={"GENVIZ_REBUILD_REPO": str(repo),
+                                          "GENVIZ_REBUILD_BRANCH": "main"})
+    states = hub.state / "rebuild"
+    try:
+        out = hub.start()
+        assert "Precomputed states: the rebuild service (genviz-rebuild) checks them" in out
+        assert f"GENVIZ_REBUILD_DIR={states}" in out
+        deadline = time.monotonic() + 120
+        while rebuild.read_status(states).get("state") in (None, "running") \
+                and time.monotonic() < deadline:
+            time.sleep(0.5)
+        status = rebuild.read_status(states)
+        assert status["state"] == "done" and status["commit"] == commit, status
+        assert status["reason"].startswith("first start: no precomputed states")
+        assert "[genviz-rebuild] first start" in hub.output()
+        hub.signal(signal.SIGINT)
+        hub.proc.wait(timeout=60)
+        assert not wait_gone(hub.seen | hub.processes(), timeout=30)[1]
+
+        hub.proc = None
+        hub.log_path = hub.workdir / "hub2.log"
+        hub.start()
+        deadline = time.monotonic() + 120
+        while rebuild.read_status(states).get("state") != "current" \
+                and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert rebuild.read_status(states)["state"] == "current"
+        hub.signal(signal.SIGINT)
+        hub.proc.wait(timeout=60)
+        assert not wait_gone(hub.seen | hub.processes(), timeout=30)[1]
+    finally:
+        cleanup(hub)

@@ -1,4 +1,4 @@
-"""A course's manifest of precomputed states (genviz.widgets.states, issue #39): the build
+"""A course's manifest of precomputed states (genviz.widgets._manifest, issue #39): the build
 command writes which grids a course needs under the course's fingerprint, so that a hub knows
 at start, without running a notebook, whether its states are current.
 
@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from genviz.widgets import states
+from genviz.widgets import _manifest, states
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -93,7 +93,7 @@ def test_what_can_change_a_key_changes_the_fingerprint(course, before, change, m
         monkeypatch.setattr(importlib.metadata, "version",
                             lambda name: "0.0.1" if name == "numpy" else real(name))
     elif change == "python":
-        monkeypatch.setattr(states.sys, "version_info", (3, 99, 0))
+        monkeypatch.setattr(_manifest.sys, "version_info", (3, 99, 0))
     assert _fp(course) != before
 
 

@@ -27,14 +27,9 @@ representation: the course website). With ``GENVIZ_STATES_LOG`` set, ``build`` a
 append a line per explorer to that file (key, factory, built or found: the hub's rebuild after a
 course update, ``genviz_updates.rebuild``).
 
-A **manifest** says which grids a course needs, so that a hub can tell at start, without running
-a notebook, whether its states are current: the build command (and the hub's rebuild) writes
-``genviz-states-<fingerprint>.json`` beside the grids, listing every explorer's key;
-:func:`course_fingerprint` hashes what that list depends on besides the grids' own keys (the
-genviz sources without docstrings or comments, its other files by their bytes, the notebooks'
-code cells, the versions of Python and of the packages that compute or draw a state).
-:func:`find_manifest` finds the one for a fingerprint and names the grids it lists that no
-directory holds.
+The build command also writes the notebooks' **manifest** (``genviz.widgets._manifest``): the
+keys they need under the course's fingerprint, so a hub knows at start whether its states are
+current without running a notebook.
 
 A grid over its budget (:data:`MAX_STATES` states or :data:`MAX_BYTES` compressed) is refused
 when built, with a :class:`GridBudgetError` naming the explorer, the control and the budget and
@@ -49,10 +44,7 @@ then the backgrounds (PNG) and frames, each at a 4-byte-aligned offset.
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
-import hashlib
-import importlib.metadata
 import itertools
 import json
 import os
@@ -71,7 +63,9 @@ from IPython import get_ipython
 from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
-from genviz.widgets._keys import base_values, _drop_docstrings, grid_key, gridded
+from genviz.widgets._keys import base_values, grid_key, gridded
+from genviz.widgets._manifest import (course_fingerprint, find_manifest, manifest_path,
+                                      write_manifest)
 
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
@@ -401,107 +395,6 @@ def _on_kernel_loop(fn) -> None:
         loop.add_callback(fn)
     else:
         fn()
-
-
-# -- manifests: which grids a course needs -------------------------------------------------
-MANIFEST_PREFIX = "genviz-states-"
-#: the packages whose version can change a state's content (they compute or draw it)
-RUNTIME_PACKAGES = ("numpy", "scipy", "matplotlib", "ipympl")
-
-
-def _notebook_code(path: pathlib.Path) -> bytes:
-    """A notebook's code cells (what can change which explorers it makes); its bytes when it is
-    not a readable notebook."""
-    raw = path.read_bytes()
-    try:
-        cells = json.loads(raw)["cells"]
-        return json.dumps([c["source"] if isinstance(c["source"], str) else "".join(c["source"])
-                           for c in cells if c.get("cell_type") == "code"]).encode()
-    except (ValueError, KeyError, TypeError):
-        return raw
-
-
-def course_fingerprint(notebooks, genviz_dir=None) -> str:
-    """What the set of grids of these notebooks depends on besides the grids' own keys: every
-    file of the genviz package folder ``genviz_dir`` (default: the one imported here; Python
-    sources without docstrings, comments or layout, as the keys read them, other files by
-    their bytes), the notebooks' names and code cells, and the versions of Python and of
-    :data:`RUNTIME_PACKAGES`. Equal fingerprints: the notebooks make explorers of the same
-    keys."""
-    root = pathlib.Path(genviz_dir) if genviz_dir is not None \
-        else pathlib.Path(__file__).resolve().parents[1]
-    if not (root / "__init__.py").is_file():
-        raise ValueError(f"genviz_dir must be the genviz package folder (with __init__.py), "
-                         f"got {str(root)!r}")
-    paths = [pathlib.Path(p) for p in notebooks]
-    for path in paths:
-        if path.suffix != ".ipynb" or not path.is_file():
-            raise ValueError(f"notebooks must be existing .ipynb files, got {str(path)!r}")
-    h = hashlib.sha256(b"genviz course fingerprint 1\0")
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root)
-        if not path.is_file() or path.suffix == ".pyc" or any(
-                part == "__pycache__" or part.startswith(".") for part in rel.parts):
-            continue
-        body = None
-        if path.suffix == ".py":
-            with contextlib.suppress(SyntaxError, ValueError, UnicodeDecodeError):
-                body = _drop_docstrings(ast.parse(path.read_text(encoding="utf-8"))).encode()
-        h.update(rel.as_posix().encode() + b"\0" + (body or path.read_bytes()) + b"\0")
-    for path in sorted(paths, key=lambda p: p.name):
-        h.update(path.name.encode() + b"\0" + _notebook_code(path) + b"\0")
-    versions = [f"python {sys.version_info[0]}.{sys.version_info[1]}"]
-    for name in RUNTIME_PACKAGES:
-        try:
-            versions.append(f"{name} {importlib.metadata.version(name)}")
-        except importlib.metadata.PackageNotFoundError:
-            versions.append(f"{name} -")
-    h.update("\n".join(versions).encode())
-    return h.hexdigest()[:32]
-
-
-def manifest_path(directory, fingerprint: str) -> pathlib.Path:
-    return pathlib.Path(directory) / f"{MANIFEST_PREFIX}{fingerprint}.json"
-
-
-def write_manifest(directory, fingerprint: str, keys, notebooks=()) -> pathlib.Path:
-    """Record (atomically) that the course of ``fingerprint`` needs the grids ``keys``."""
-    if not isinstance(fingerprint, str) or not fingerprint.isalnum():
-        raise ValueError(f"fingerprint must be course_fingerprint()'s hex digest, got "
-                         f"{fingerprint!r}")
-    keys = sorted(set(keys))
-    if not all(isinstance(k, str) and k.isalnum() for k in keys):
-        raise ValueError(f"keys must be grid keys (hex digests), got {keys!r}")
-    path = manifest_path(directory, fingerprint)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(json.dumps({"v": 1, "fingerprint": fingerprint, "keys": keys,
-                               "notebooks": sorted(pathlib.Path(n).name for n in notebooks),
-                               "written": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())},
-                              indent=1), encoding="utf-8")
-    tmp.chmod(0o644)
-    os.replace(tmp, path)
-    return path
-
-
-def find_manifest(fingerprint: str, directories) -> tuple[pathlib.Path | None, list[str]]:
-    """The manifest of ``fingerprint`` in ``directories`` and the keys it lists that none of
-    them holds: ``(path, [])`` when every grid is there; ``(None, [])`` when no directory has
-    a readable manifest for it. A manifest with every grid wins over one with some missing."""
-    directories = [pathlib.Path(d) for d in directories]
-    found = None
-    for directory in directories:
-        path = manifest_path(directory, fingerprint)
-        try:
-            keys = json.loads(path.read_text(encoding="utf-8"))["keys"]
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-        missing = [k for k in keys
-                   if not any((d / f"{k}.gvgrid").is_file() for d in directories)]
-        if not missing:
-            return path, []
-        found = found or (path, missing)
-    return found or (None, [])
 
 
 # -- the build command ---------------------------------------------------------------------------
