@@ -80,8 +80,11 @@ bench: $(STAMP)
 
 # The explorers' precomputed states (genviz.widgets.states): every notebook executed once, each
 # explorer's grid stored in $(VENV)/share/genviz/states, where the venv's kernels look first
-# (postBuild does the same for Binder, TLJH and the Z2JH image). Without it `make lab` builds each
-# grid in the background the first time an explorer is shown (into ~/.cache/genviz/states).
+# (postBuild does the same for Binder, TLJH and the Z2JH image), with a manifest of the keys the
+# course needs (a hub's first start that finds it builds nothing). Without it `make lab` builds
+# each grid in the background the first time an explorer is shown (into ~/.cache/genviz/states);
+# `make hub` does not depend on it: the hub's rebuild service builds what is missing at its first
+# start, in the background (~7 CPU-min for the whole course; deploy/README.md).
 .PHONY: states
 states: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m genviz.widgets.states build notebooks

@@ -77,6 +77,10 @@ class Hub:
                     "GENVIZ_HUB_MAX_SERVERS": "0",  # the benchmark measures, never refuses
                     "PYTHONPATH": str(ROOT)})
         env.pop("MPLBACKEND", None)
+        # a fresh hub's rebuild service would build the whole course's precomputed states in
+        # the background while the class is measured: off unless GENVIZ_REBUILD_REPO is set
+        # (give the kernels built states with --server-env GENVIZ_STATES_PATH=DIR)
+        env.setdefault("GENVIZ_REBUILD_REPO", "")
         for name in CULL_ENV:
             env[name] = str(self.cull_timeout)
         venv_bin = str(pathlib.Path(sys.executable).parent)

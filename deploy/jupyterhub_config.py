@@ -246,9 +246,11 @@ poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "
 
 # --- precomputed states after a course update (issue #39, item 5) ------------------------------
 # The service genviz-rebuild (deploy/rebuild_config.py, genviz_updates.rebuild) watches the
-# course (here: this work tree's committed HEAD) and, after an update, rebuilds once, in the
-# background and nice'd, the grids whose keys the update changed into STATE/rebuild/grids, on
-# every kernel's GENVIZ_STATES_PATH; `python -m genviz_updates status` says what it rebuilt.
+# course (here: this work tree's committed HEAD) and, at its first start and after an update,
+# builds once, in the background and nice'd, the grids that are missing or whose keys changed
+# into STATE/rebuild/grids, on every kernel's GENVIZ_STATES_PATH (the first `make hub`: the
+# whole course, ~7 CPU-min; a restart: nothing); `python -m genviz_updates status` says what
+# it built and why.
 REBUILD_REPO = os.environ.get("GENVIZ_REBUILD_REPO", str(ROOT))
 if REBUILD_REPO.strip():
     rebuild.configure(c, python=sys.executable, repo=REBUILD_REPO,

@@ -6,8 +6,9 @@ genviz; tests/test_rebuild_config.py compares them).
 
 - a hub-managed service ``genviz-rebuild`` (no URL, no API token use: a process the hub starts,
   restarts and stops) runs ``python -m genviz_updates.rebuild watch``: it fetches the course's
-  branch every ``interval`` seconds and, after a course update, rebuilds in the background the
-  grids whose keys the update changed, once per course (genviz_updates.rebuild);
+  branch every ``interval`` seconds and, at its first start and after a course update, builds
+  in the background the grids that are missing or whose keys changed, once per course
+  (genviz_updates.rebuild);
 - every single-user server (so every kernel) gets ``GENVIZ_STATES_PATH=<states>/grids``, where
   the rebuilt grids are written, and ``GENVIZ_REBUILD_DIR=<states>``, where
   ``python -m genviz_updates status`` reads what was rebuilt.

@@ -405,6 +405,19 @@ class Runner:
         return 0 if self.signals else (code if code else 0)
 
 
+def states_note(env, state: Path) -> str:
+    """What the start message says about the explorers' precomputed states (issue #39)."""
+    if not env.get("GENVIZ_REBUILD_REPO", str(ROOT)).strip():
+        return ("Precomputed states: the rebuild service is off (GENVIZ_REBUILD_REPO is empty); "
+                "gridded sliders use the states `make states` built, else the kernel.")
+    return (f"Precomputed states: the rebuild service (genviz-rebuild) checks them against the "
+            f"committed course at start and builds any missing grid in the background, nice'd "
+            f"(the whole course: ~7 CPU-min; nothing when they are current). Until an "
+            f"explorer's grid is written its gridded sliders use the kernel (run its cell again "
+            f"afterwards). What it built, and why: GENVIZ_REBUILD_DIR={state / 'rebuild'} "
+            f"{sys.executable} -m genviz_updates status")
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     env = dict(os.environ)
@@ -430,6 +443,9 @@ def main(argv=None) -> int:
     print(f"Trial hub on http://127.0.0.1:{env['HUB_PORT']}/ : log in with any user name"
           + (" and the shared password." if env.get("GENVIZ_HUB_PASSWORD") else ".")
           + " Ctrl-C stops it and every user's server.", flush=True)
+    note = states_note(env, state)
+    if note:
+        print(note, flush=True)
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG), *argv]
     return Runner(cmd, env, state_path).run()
 

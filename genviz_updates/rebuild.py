@@ -7,10 +7,20 @@ unmatched: their sliders fall back to the kernel. This module rebuilds exactly t
 once per course (not per student), in the background:
 
 - ``watch`` (a hub-managed service, ``genviz-rebuild``; Z2JH: a sidecar of the hub pod): every
-  ``--interval`` seconds it fetches the course's branch into ``<states>/course.git``. The
-  first commit it sees is the baseline (the image's grids were built for it: nothing to do);
-  a later commit it has not built yet :func:`trigger` s a build. It prints a line in the
-  hub's log when a build starts and when it ends (what was rebuilt, or why it failed).
+  ``--interval`` seconds it fetches the course's branch into ``<states>/course.git``. At its
+  **first start** (each start of the service: the hub's) it triggers a *first-start* build
+  of the commit it sees: the job builds every grid that is missing or whose key does not
+  match that code, or nothing when the states are current (below); a later commit it has
+  not built yet :func:`trigger` s a build. It prints a line in the hub's log when a build
+  starts and when it ends (what was rebuilt and why, or why it failed).
+- **Current states** are known without running a notebook: a build (``make states``, the
+  image's ``postBuild``, or this job) writes a manifest beside its grids, the keys the
+  course's explorers need under the course's fingerprint
+  (:func:`genviz.widgets._manifest.course_fingerprint`: genviz's code, the notebooks' code
+  cells, the versions that draw a state). A first-start job that finds the manifest of its
+  commit's fingerprint, with every grid it lists, builds nothing (state ``current``);
+  otherwise it runs the notebooks as after an update and says why ("no precomputed states
+  were built for this code", "3 of the 31 grids ... are missing").
 - :func:`trigger`: under a lock file (``<states>/rebuild.lock``, ``flock``) it starts one
   build unless one is running (its PID alive and still this module's job) or this commit was
   built already; any number of concurrent triggers start one build. The build is a detached
@@ -22,7 +32,9 @@ once per course (not per student), in the background:
   whose key is already stored is kept, a missing one is built into ``<states>/grids``, where
   the kernels find it (their ``GENVIZ_STATES_PATH``). Until then a slider uses the kernel.
   The status lists every grid rebuilt (key, explorer factory, notebook), how many were kept,
-  and every notebook that failed or timed out (state ``failed``: never silent). A build whose
+  why the build ran (``reason``: "course update", "first start: ..."), and every notebook
+  that failed or timed out (state ``failed``: never silent). A build with no failure writes
+  the commit's manifest into ``<states>/grids``. A build whose
   process ended without writing its report is reported failed by whoever reads the status.
 - ``python -m genviz_updates status`` (no notebook) prints the status for the lecturer
   (:func:`describe`).
@@ -97,8 +109,8 @@ def _write_status(states, data: dict) -> None:
 
 
 @contextlib.contextmanager
-def _locked(states):
-    with open(Path(states) / LOCK, "a+") as fh:
+def _locked(states, name: str = LOCK):
+    with open(Path(states) / name, "a+") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield
@@ -129,10 +141,12 @@ def _settle(states) -> dict:
 
 
 def trigger(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
-            notebooks: str = "notebooks", force: bool = False) -> dict:
+            notebooks: str = "notebooks", force: bool = False,
+            first_start: bool = False) -> dict:
     """Start one background build of course ``commit`` (in git repository ``repo``) unless one
-    is running or this commit's build is over (``force``: also after a failed one). Returns
-    ``{"started": bool, "pid", "commit", "reason"}``."""
+    is running or this commit's build is over (``force``: also after a failed one;
+    ``first_start``: whatever the status says, as the job itself checks the states against
+    the code). Returns ``{"started": bool, "pid", "commit", "reason"}``."""
     if not isinstance(commit, str) or not commit.strip():
         raise ValueError(f"commit must be a non-empty string, got {commit!r}")
     if not timeout or timeout <= 0:
@@ -143,19 +157,21 @@ def trigger(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
         if status.get("state") == "running":
             return {"started": False, "pid": status["pid"], "commit": status.get("commit"),
                     "reason": "a build is running"}
-        if status.get("commit") == commit and (status.get("state") in ("done", "baseline")
-                                               or not force):
+        if not first_start and status.get("commit") == commit and (
+                status.get("state") in ("done", "current", "baseline") or not force):
             return {"started": False, "pid": status.get("pid"), "commit": commit,
                     "reason": f"this commit's build is over ({status.get('state')})"}
         argv = [sys.executable, "-m", JOB_MARK, "run", f"--states={states}", f"--repo={repo}",
                 f"--commit={commit}", f"--timeout={timeout}", f"--notebooks={notebooks}",
-                *[f"--prebuilt={p}" for p in prebuilt]]
+                *[f"--prebuilt={p}" for p in prebuilt],
+                *(["--first-start"] if first_start else [])]
         with open(states / "rebuild.log", "ab") as log:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
                                     stderr=subprocess.STDOUT, start_new_session=True,
                                     preexec_fn=lambda: os.nice(10), close_fds=True)
         _write_status(states, {"state": "running", "pid": proc.pid, "commit": commit,
                                "repo": str(repo), "started": _now(), "timeout": timeout,
+                               "reason": "first start" if first_start else "course update",
                                "rebuilt": [], "kept": 0, "failed": []})
     return {"started": True, "pid": proc.pid, "commit": commit, "reason": "started"}
 
@@ -186,30 +202,80 @@ def _log_entries(path: Path) -> list[dict]:
     return out
 
 
+def _stores(states, prebuilt) -> list[Path]:
+    """Every directory a hub kernel reads grids from: the image's, then the rebuilt ones."""
+    return [*map(Path, prebuilt), Path(sys.prefix) / "share" / "genviz" / "states",
+            grids_dir(states)]
+
+
+def _fingerprint(tree: Path, notebooks: list[Path]) -> str:
+    """The course's fingerprint (:func:`genviz.widgets._manifest.course_fingerprint`) over the
+    exported commit: its genviz when it has one, else the genviz installed here."""
+    from genviz.widgets._manifest import course_fingerprint
+
+    package = tree / "genviz"
+    return course_fingerprint(notebooks, package if (package / "__init__.py").is_file() else None)
+
+
+def _states_needed(fingerprint: str, states, prebuilt) -> tuple[Path | None, str | None]:
+    """``(the manifest listing every grid this code needs, None)`` when every one is stored,
+    else ``(None, why a build is needed)``."""
+    from genviz.widgets._manifest import find_manifest
+
+    path, missing = find_manifest(fingerprint, _stores(states, prebuilt))
+    if path is None:
+        return None, "no precomputed states were built for this code"
+    if missing:
+        total = len(json.loads(path.read_text(encoding="utf-8"))["keys"])
+        return None, (f"{len(missing)} of the {total} grids its manifest ({path.parent}) "
+                      f"lists are missing")
+    return path, None
+
+
 def run_job(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
-            notebooks: str = "notebooks") -> dict:
-    """The build (see the module docstring); writes and returns the final status."""
+            notebooks: str = "notebooks", first_start: bool = False) -> dict:
+    """The build (see the module docstring); writes and returns the final status.
+    ``first_start``: first check the states against the commit's code, build nothing when
+    they are current."""
     states = _states(states)
     deadline = time.monotonic() + timeout
-    status = read_status(states)
-    status.update(state="running", pid=os.getpid(), commit=commit, repo=str(repo),
-                  started=status.get("started") or _now(), rebuilt=[], kept=0, failed=[])
-    _write_status(states, status)
+    with _locked(states):  # after trigger has written that it started this job
+        status = read_status(states)
+        status.update(state="running", pid=os.getpid(), commit=commit, repo=str(repo),
+                      started=status.get("started") or _now(), rebuilt=[], kept=0, failed=[],
+                      reason="first start" if first_start else "course update")
+        for stale in ("announced", "manifest", "finished", "seconds", "error"):
+            status.pop(stale, None)
+        _write_status(states, status)
     grids = grids_dir(states)
     before = {p.name for p in grids.glob("*.gvgrid")}
     t0 = time.monotonic()
+    fingerprint, books, kept = None, [], set()
     try:
         with tempfile.TemporaryDirectory(prefix="genviz-rebuild-") as tmp:
             tree, kernels = Path(tmp) / "course", Path(tmp) / "jupyter" / "kernels" / "python3"
             _export(repo, commit, tree)
+            books = sorted((tree / notebooks).glob("*.ipynb"))
+            if first_start:
+                fingerprint = _fingerprint(tree, books)
+                manifest, why = _states_needed(fingerprint, states, prebuilt)
+                if manifest is not None:  # current: nothing to build
+                    keys = json.loads(manifest.read_text(encoding="utf-8"))["keys"]
+                    status.update(state="current", finished=_now(), kept=len(keys),
+                                  manifest=str(manifest), seconds=round(time.monotonic() - t0, 1),
+                                  reason="first start: every grid this code needs is stored")
+                    _write_status(states, status)
+                    print(f"[genviz-rebuild] {describe(status).splitlines()[0]}", flush=True)
+                    return status
+                status["reason"] = f"first start: {why}"
+                _write_status(states, status)
             kernels.mkdir(parents=True)
             (kernels / "kernel.json").write_text(json.dumps(KERNEL))
             env = {**os.environ, "PYTHONPATH": str(tree), "GENVIZ_STATES": "build",
                    "GENVIZ_STATES_CACHE": str(grids), "MPLBACKEND": "Agg",
                    "GENVIZ_STATES_PATH": os.pathsep.join([*map(str, prebuilt), str(grids)]),
                    "JUPYTER_PATH": str(kernels.parent.parent)}
-            kept = set()
-            for nb in sorted((tree / notebooks).glob("*.ipynb")):
+            for nb in books:
                 log = Path(tmp) / f"{nb.stem}.jsonl"
                 failure = _execute(nb, {**env, "GENVIZ_STATES_LOG": str(log)}, tmp, deadline)
                 for entry in _log_entries(log):
@@ -223,6 +289,7 @@ def run_job(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
                     status["failed"].append({"notebook": nb.name, "error": failure})
                 status["kept"] = len(kept)
                 _write_status(states, status)
+            fingerprint = fingerprint or _fingerprint(tree, books)
     except Exception as exc:  # reported, never silent
         status["failed"].append({"notebook": None, "error": f"{type(exc).__name__}: {exc}"})
     # a grid built by a genviz that does not log its builds still shows as a new file
@@ -231,6 +298,14 @@ def run_job(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
         if name[:-len(".gvgrid")] not in logged:
             status["rebuilt"].append({"key": name[:-len(".gvgrid")], "factory": None,
                                       "notebook": None})
+    if not status["failed"] and fingerprint:  # the next start finds these states current
+        try:
+            from genviz.widgets._manifest import write_manifest
+
+            keys = kept | {r["key"] for r in status["rebuilt"]}
+            status["manifest"] = str(write_manifest(grids, fingerprint, keys, books))
+        except (OSError, ValueError) as exc:
+            status["failed"].append({"notebook": None, "error": f"the manifest: {exc}"})
     status.update(state="failed" if status["failed"] else "done", finished=_now(),
                   seconds=round(time.monotonic() - t0, 1))
     _write_status(states, status)
@@ -265,18 +340,23 @@ def describe(status: dict) -> str:
         return (f"No course update since the hub started (course {str(status.get('commit'))[:12]}"
                 f"): every precomputed state is the image's.")
     state, commit = status.get("state"), str(status.get("commit", "?"))[:12]
+    why = f" ({status['reason']})" if status.get("reason") else ""
     rebuilt, failed = status.get("rebuilt") or [], status.get("failed") or []
     names = sorted({r.get("factory") or r.get("key", "?")[:12] for r in rebuilt})
     if state == "running":
-        head = (f"Rebuilding the precomputed states of course {commit} (pid {status.get('pid')}, "
-                f"since {status.get('started')}); until a grid is rebuilt its sliders use the "
-                f"kernel.")
+        head = (f"Rebuilding the precomputed states of course {commit}{why} (pid "
+                f"{status.get('pid')}, since {status.get('started')}); until a grid is rebuilt "
+                f"its sliders use the kernel.")
+    elif state == "current":
+        head = (f"Course {commit}{why}: the precomputed states are current ("
+                f"{status.get('kept', 0)} grid(s), manifest {status.get('manifest')}); nothing "
+                f"was built.")
     elif state == "done":
-        head = (f"Course {commit}: rebuilt {len(rebuilt)} precomputed grid(s)"
+        head = (f"Course {commit}{why}: rebuilt {len(rebuilt)} precomputed grid(s)"
                 f"{' (' + ', '.join(names) + ')' if names else ''}, kept "
                 f"{status.get('kept', 0)}, in {status.get('seconds', '?')} s.")
     elif state == "failed":
-        head = (f"Course {commit}: the rebuild of the precomputed states FAILED"
+        head = (f"Course {commit}{why}: the rebuild of the precomputed states FAILED"
                 f"{' (' + status['error'] + ')' if status.get('error') else ''}; rebuilt "
                 f"{len(rebuilt)}{' (' + ', '.join(names) + ')' if names else ''}; the other "
                 f"sliders use the kernel.")
@@ -293,38 +373,41 @@ def describe(status: dict) -> str:
 
 def _fetch(states: Path, url: str, branch: str) -> str:
     bare = states / "course.git"
-    if not bare.exists():
-        subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
-    done = subprocess.run(["git", "--git-dir", str(bare), "fetch", "--quiet", "--depth=1",
-                           url, f"+{branch}:refs/heads/course"], capture_output=True, text=True)
-    if done.returncode:
-        raise RuntimeError(f"git fetch {url} {branch} failed: {done.stderr.strip()[-500:]}")
-    return subprocess.run(["git", "--git-dir", str(bare), "rev-parse", "refs/heads/course"],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    with _locked(states, "fetch.lock"):  # two services starting at once: one fetch at a time
+        if not bare.exists():
+            subprocess.run(["git", "init", "--quiet", "--bare", str(bare)], check=True)
+        done = subprocess.run(["git", "--git-dir", str(bare), "fetch", "--quiet", "--depth=1",
+                               url, f"+{branch}:refs/heads/course"], capture_output=True,
+                              text=True)
+        if done.returncode:
+            raise RuntimeError(f"git fetch {url} {branch} failed: {done.stderr.strip()[-500:]}")
+        return subprocess.run(["git", "--git-dir", str(bare), "rev-parse", "refs/heads/course"],
+                              capture_output=True, text=True, check=True).stdout.strip()
 
 
 def watch_once(states, url: str, branch: str, *, prebuilt=(), timeout: float = 1800,
-               notebooks: str = "notebooks", say=print) -> dict:
-    """One round of the service: fetch the course, trigger a build of a new commit, and say
-    in the log when a build ended (once)."""
+               notebooks: str = "notebooks", say=print, first: bool = False) -> dict:
+    """One round of the service: fetch the course, trigger a build of a new commit (``first``:
+    the service's first round, a first-start build of the commit it sees), and say in the log
+    when a build ended (once)."""
     states = _states(states)
     with _locked(states):
         status = _settle(states)
-        if status.get("state") in ("done", "failed") and not status.get("announced"):
+        if status.get("state") in ("done", "failed", "current") and not status.get("announced"):
             say(f"[genviz-rebuild] {describe(status)}")
             status["announced"] = True
             _write_status(states, status)
     commit = _fetch(states, url, branch)
-    with _locked(states):
-        if not read_status(states):  # the first commit seen is the one the image was built for
-            _write_status(states, {"state": "baseline", "commit": commit, "started": _now(),
-                                   "rebuilt": [], "kept": 0, "failed": []})
-            say(f"[genviz-rebuild] watching the course at {commit[:12]}: its precomputed "
-                f"states are the image's; a course update rebuilds the ones it changes")
-            return {"started": False, "pid": None, "commit": commit, "reason": "baseline"}
     result = trigger(states, states / "course.git", commit, prebuilt=prebuilt,
-                     timeout=timeout, notebooks=notebooks)
-    if result["started"]:
+                     timeout=timeout, notebooks=notebooks, first_start=first)
+    if first:
+        say(f"[genviz-rebuild] first start, course {commit[:12]}: "
+            + (f"checking its precomputed states against this code; any grid missing is built "
+               f"in the background (pid {result['pid']}, nice 10, at most {timeout:g} s). "
+               f"Until a grid is written its explorer's sliders use the kernel."
+               if result["started"] else f"no check started: {result['reason']} (pid "
+                                         f"{result['pid']})."))
+    elif result["started"]:
         say(f"[genviz-rebuild] course update {commit[:12]} seen: rebuilding its missing "
             f"precomputed states in the background (pid {result['pid']}, nice 10, at most "
             f"{timeout:g} s)")
@@ -343,6 +426,8 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("run", help="the build itself (started by trigger)")
     r.add_argument("--repo", required=True)
     r.add_argument("--commit", required=True)
+    r.add_argument("--first-start", action="store_true",
+                   help="build only when the states are not current for this commit's code")
     for p in (w, r):
         p.add_argument("--states", required=True, help="the status and grids directory")
         p.add_argument("--prebuilt", action="append", default=[],
@@ -361,14 +446,17 @@ def main(argv=None) -> int:
         return 1 if read_status(args.states).get("state") == "failed" else 0
     if args.command == "run":
         status = run_job(args.states, args.repo, args.commit, prebuilt=args.prebuilt,
-                         timeout=args.timeout, notebooks=args.notebooks)
-        return 0 if status["state"] == "done" else 1
+                         timeout=args.timeout, notebooks=args.notebooks,
+                         first_start=args.first_start)
+        return 0 if status["state"] in ("done", "current") else 1
     signal.signal(signal.SIGTERM, lambda *a: sys.exit(0))
+    first = True  # until the first round has reached the course
     while True:
         try:
             watch_once(args.states, args.repo, args.branch, prebuilt=args.prebuilt,
                        timeout=args.timeout, notebooks=args.notebooks,
-                       say=lambda m: print(m, flush=True))
+                       say=lambda m: print(m, flush=True), first=first)
+            first = False
         except (OSError, RuntimeError, subprocess.CalledProcessError) as exc:
             print(f"[genviz-rebuild] {exc}", flush=True)
         if args.once:

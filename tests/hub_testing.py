@@ -90,6 +90,9 @@ class TrialHub:
                                                             os.environ.get("PYTHONPATH")])))
         env.pop("MPLBACKEND", None)
         env.pop("GENVIZ_TRIAL_HUB", None)
+        # no rebuild service: at its first start it would build the whole course's states in
+        # the background (~7 CPU-min); tests/test_rebuild_first_start.py runs it on a small one
+        env["GENVIZ_REBUILD_REPO"] = ""
         env.update(self.extra_env)
         return env
 

@@ -110,3 +110,16 @@ def test_z2jh_states_the_same_in_a_sidecar_with_a_shared_volume():
               for v in hub["extraVolumes"] + su["storage"]["extraVolumes"]
               if "persistentVolumeClaim" in v}  # (the lecture bundle's emptyDir is not one)
     assert claims == {"genviz-states": "genviz-states"}
+
+
+def test_the_trial_hubs_start_message_says_how_the_states_come(tmp_path):
+    """``make hub`` (deploy/run_hub.py) tells the lecturer that gridded sliders use the kernel
+    until the first start's build has written their grids, and how to ask what it built."""
+    spec = importlib.util.spec_from_file_location("run_hub_for_note", DEPLOY / "run_hub.py")
+    run_hub = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_hub)
+    on = run_hub.states_note({}, tmp_path)
+    assert "builds any missing grid in the background" in on and "use the kernel" in on
+    assert f"GENVIZ_REBUILD_DIR={tmp_path / 'rebuild'}" in on and "genviz_updates status" in on
+    off = run_hub.states_note({"GENVIZ_REBUILD_REPO": " "}, tmp_path)
+    assert "rebuild service is off" in off and "make states" in off

@@ -133,7 +133,12 @@ def _normalised(path: pathlib.Path) -> str:
 
 
 def _strip_docstrings(path: pathlib.Path) -> str:
-    tree = _parsed(path)  # the cached tree, in place: only docstrings go, every import stays
+    # the cached tree, in place: only docstrings go, every import stays
+    return _drop_docstrings(_parsed(path))
+
+
+def _drop_docstrings(tree: ast.Module) -> str:
+    """``ast.dump`` of a module's syntax tree without its docstrings (removed from ``tree``)."""
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body

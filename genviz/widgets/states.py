@@ -27,6 +27,10 @@ representation: the course website). With ``GENVIZ_STATES_LOG`` set, ``build`` a
 append a line per explorer to that file (key, factory, built or found: the hub's rebuild after a
 course update, ``genviz_updates.rebuild``).
 
+The build command also writes the notebooks' **manifest** (``genviz.widgets._manifest``): the
+keys they need under the course's fingerprint, so a hub knows at start whether its states are
+current without running a notebook.
+
 A grid over its budget (:data:`MAX_STATES` states or :data:`MAX_BYTES` compressed) is refused
 when built, with a :class:`GridBudgetError` naming the explorer, the control and the budget and
 suggesting a coarser step.
@@ -60,11 +64,14 @@ from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
 from genviz.widgets._keys import base_values, grid_key, gridded
+from genviz.widgets._manifest import (course_fingerprint, find_manifest, manifest_path,
+                                      write_manifest)
 
 __all__ = ["GridBudgetError", "headless", "states_mode", "build_grid", "grid_key", "load_grid",
            "store_grid", "search_path", "cache_dir", "attach_grid", "read_grid", "MAX_STATES",
            "MAX_BYTES", "main", "build_notebooks", "grid_for", "is_headless",
-           "on_built", "offline_reach", "headless_copy"]
+           "on_built", "offline_reach", "headless_copy", "course_fingerprint",
+           "write_manifest", "find_manifest", "manifest_path"]
 
 GRID_MAGIC = b"GVG1"
 #: Budgets of one explorer's grid: states, and compressed bytes (a site page holds the grid in
@@ -394,29 +401,37 @@ def _on_kernel_loop(fn) -> None:
 def build_notebooks(paths, out: pathlib.Path, *, timeout: int = 900) -> list[dict]:
     """Execute each notebook in a fresh kernel (``jupyter nbconvert --execute``, outputs
     discarded) with ``GENVIZ_STATES=build`` and ``GENVIZ_STATES_CACHE=out``: every explorer it
-    makes stores its grid in ``out``. Returns one row per notebook."""
+    makes stores its grid in ``out``. Then writes the notebooks' manifest into ``out``
+    (:func:`write_manifest`). Returns one row per notebook."""
     out = pathlib.Path(out).resolve()
     out.mkdir(parents=True, exist_ok=True)
+    paths = list(map(pathlib.Path, paths))
     env = {**os.environ, "GENVIZ_STATES": "build", "GENVIZ_STATES_CACHE": str(out),
            "MPLBACKEND": "Agg"}
-    report = []
+    report, keys = [], set()
     with tempfile.TemporaryDirectory() as scratch:
-        for path in map(pathlib.Path, paths):
+        for path in paths:
             before = set(out.glob("*.gvgrid"))
+            log = pathlib.Path(scratch) / f"{path.stem}.jsonl"
             t0 = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
                  f"--ExecutePreprocessor.timeout={timeout}", "--output-dir", scratch,
-                 str(path.resolve())], cwd=path.parent, env=env, capture_output=True,
-                text=True)
+                 str(path.resolve())], cwd=path.parent,
+                env={**env, "GENVIZ_STATES_LOG": str(log)}, capture_output=True, text=True)
             if done.returncode != 0:
                 raise RuntimeError(f"{path.name} failed:\n{done.stderr[-3000:]}")
+            with contextlib.suppress(OSError):
+                for line in log.read_text(encoding="utf-8").splitlines():
+                    with contextlib.suppress(ValueError, KeyError, TypeError):
+                        keys.add(json.loads(line)["key"])
             new = sorted(set(out.glob("*.gvgrid")) - before)
             report.append({"notebook": path.name, "grids": len(new),
                            "bytes": sum(p.stat().st_size for p in new),
                            "seconds": round(time.perf_counter() - t0, 1)})
             print(f"{path.name}: {len(new)} new grid(s), {report[-1]['bytes'] / 1e6:.2f} MB, "
                   f"{report[-1]['seconds']} s", flush=True)
+    write_manifest(out, course_fingerprint(paths), keys, paths)
     return report
 
 

@@ -64,7 +64,8 @@ _poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
 # Precomputed states after a course update (issue #39, item 5): the service genviz-rebuild, as
 # its own system user (setup.sh creates `genviz-rebuild` and its directory, readable by all),
 # in the users' environment (genviz, nbconvert, the kernels' matplotlib), watches the course's
-# repository and rebuilds, once per update, the grids whose keys it changed
+# repository and rebuilds, once per update, the grids whose keys it changed; at each hub start
+# it builds any grid missing or stale (nothing when the image's postBuild states are current)
 # (deploy/rebuild_config.py; `python -m genviz_updates status` tells the lecturer).
 # The course: where setup.sh cloned /opt/genviz from (the repository the nbgitpuller links
 # name), and its branch.
