@@ -1,9 +1,12 @@
 """Adding a topic checks itself: each step of ARCHITECTURE.md "How to add a topic" that a new
 topic forgets fails a test here (or in the test it names) that says which step.
 
-The lists a reader sees -- the notebooks in README.md's table, in the site's table of contents
-(docs/index.md) and in the start-here notebook's reading order -- are checked against the files
-in notebooks/, so a notebook 10 cannot slip past them.
+A topic is one declaration, a ``Topic`` in genviz/topics.py (issue #41, item 1). The files in
+notebooks/ are checked against the declarations; the lists a reader sees -- README.md's table,
+the site's table of contents (docs/index.md), the start-here notebook's reading order, its map's
+counts and its listing -- are generated from them by ``scripts/topics.py --write`` and checked
+to be up to date; the explorers, the benchmark cases and rows, the map's sections, the
+objectives, the practice kinds and the assignments are checked against them.
 """
 
 from __future__ import annotations
