@@ -180,21 +180,20 @@ def test_each_topic_declares_the_practice_kinds_every_topic_asks(topic):
         "(tests/test_practice.py checks the notebook's items) " + step(5, "the practice items"))
 
 
-def test_the_declared_assignments_are_the_courses():
-    """Either state of a topic passes: graded (its assignment in course.assignments.ASSIGNMENTS,
-    of its notebook) or ungraded (its notebook in UNGRADED); and every assignment and every
-    UNGRADED entry belongs to a declared topic."""
-    from course.assignments import ASSIGNMENTS, UNGRADED
-
-    graded = {a.notebook: key for key, a in ASSIGNMENTS.items()}
-    files = {t.file for t in topics.TOPICS}
+def assignment_problems(declared, assignments: dict, ungraded: dict) -> list[str]:
+    """Either state of a topic passes: graded (``assignment=`` names its assignment in
+    course.assignments.ASSIGNMENTS, of its notebook) or ungraded (its notebook in UNGRADED, or
+    graded there already: the course may grade it before the declaration says so); and every
+    assignment and every UNGRADED entry belongs to a declared topic."""
+    graded = {a.notebook: key for key, a in assignments.items()}
+    files = {t.file for t in declared}
     problems = []
-    for t in topics.TOPICS:
+    for t in declared:
         if t.assignment:
             if graded.get(t.file) != t.assignment:
                 problems.append(f"{t.file} declares assignment={t.assignment!r}; "
                                 f"course/assignments.py has {graded.get(t.file)!r} for it")
-        elif t.file not in UNGRADED and t.file not in graded:
+        elif t.file not in ungraded and t.file not in graded:
             problems.append(f"{t.file} has no assignment in course/assignments.py (ASSIGNMENTS) "
                             "and no reason in its UNGRADED")
         if not t.assignment and not t.ungraded:
@@ -203,8 +202,30 @@ def test_the_declared_assignments_are_the_courses():
     problems += [f"course/assignments.py grades {nb}, which no topic declares"
                  for nb in sorted(set(graded) - files)]
     problems += [f"UNGRADED names {nb}, which no topic declares"
-                 for nb in sorted(set(UNGRADED) - files)]
-    assert not problems, "; ".join(problems) + " " + step(5, "its graded assignment")
+                 for nb in sorted(set(ungraded) - files)]
+    return [p + " " + step(5, "its graded assignment") for p in problems]
+
+
+def test_the_declared_assignments_are_the_courses():
+    from course.assignments import ASSIGNMENTS, UNGRADED
+
+    assert assignment_problems(topics.TOPICS, ASSIGNMENTS, UNGRADED) == []
+
+
+def test_the_assignment_check_fails_on_each_mismatch():
+    class A:
+        notebook = "11_x.ipynb"
+
+    graded = topics.Topic("11_x", "X", "x", assignment="a11_x")
+    free = topics.Topic("11_x", "X", "x", ungraded="a demonstration")
+    assert assignment_problems([graded], {"a11_x": A}, {}) == []
+    assert assignment_problems([free], {}, {"11_x.ipynb": "why"}) == []
+    assert assignment_problems([free], {"a11_x": A}, {}) == []  # graded before the declaration
+    assert "has None for it" in assignment_problems([graded], {}, {})[0]
+    assert "no reason in its UNGRADED" in assignment_problems([free], {}, {})[0]
+    assert "neither" in assignment_problems([topics.Topic("11_x", "X", "x")], {}, {})[-1]
+    assert "which no topic declares" in assignment_problems([], {"a11_x": A}, {})[0]
+    assert all("step 5" in p for p in assignment_problems([graded], {}, {"12_y.ipynb": "w"}))
 
 
 # -- step 2 and 3: every module is tested --------------------------------------------------------
