@@ -126,7 +126,7 @@ def test_narrow_layout_of_every_explorer(case):
     assert not found, found_message(case, "narrow", found)
 
 
-@pytest.mark.parametrize("case", explorer_cases())
+@pytest.mark.parametrize("case", sorted(WIDE_SIZES))
 def test_wide_layout_keeps_its_size(case):
     """The wide figure of each case is the size it was before the narrow layout (and building
     a narrow copy first does not leak into it)."""
@@ -140,9 +140,12 @@ def test_wide_layout_keeps_its_size(case):
         plt.close("all")
 
 
-def test_every_case_has_a_recorded_wide_size():
-    assert set(WIDE_SIZES) == set(explorer_cases()), (
-        "a new explorer case: record its wide figure size in WIDE_SIZES")
+def test_every_recorded_wide_size_is_of_an_explorer_case():
+    """WIDE_SIZES locks the sizes the explorers had before the narrow layout came; an explorer
+    added since has no size from before, so a new topic adds nothing here (issue #41, item 1).
+    A recorded case that no longer exists is stale."""
+    stale = sorted(set(WIDE_SIZES) - set(explorer_cases()))
+    assert not stale, f"WIDE_SIZES records explorer cases that no longer exist: {stale}"
 
 
 # -- each check fails on a planted fault --------------------------------------------------------

@@ -39,6 +39,7 @@ import pytest
 
 from course_records import item_records
 from genviz.exercises import PRACTICE_KINDS, matching_claims
+from genviz.topics import by_notebook
 from key_terms import said_claims
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +47,8 @@ NB_DIR = ROOT / "notebooks"
 NOTEBOOKS = sorted(NB_DIR.glob("[0-9][0-9]_*.ipynb"))
 TOPICS = [p for p in NOTEBOOKS if not p.name.startswith("00")]
 ITEM_CLASSES_NOT_PRACTICE = ("Prediction", "Observation")
+STEP = ("ARCHITECTURE.md, 'How to add a topic', step 5: the practice items (objectives tagged, "
+        "the kinds, claims)")
 
 
 def cells(path: Path) -> list[dict]:
@@ -130,7 +133,7 @@ def objective_problems(records, number: str, counts: dict[str, int], nb_cells) -
 @pytest.mark.parametrize("path", TOPICS, ids=_number)
 def test_every_practice_item_names_an_existing_objective_where_it_is_introduced(path):
     assert objective_problems(item_records(path), _number(path), _objective_counts(),
-                              cells(path)) == []
+                              cells(path)) == [], STEP
 
 
 # --- (b) an item per objective ------------------------------------------------------------------
@@ -145,7 +148,7 @@ def objectives_without_items(records, number: str, n_objectives: int) -> list[st
 def test_every_objective_has_a_practice_item(path):
     assert len(objectives(path)) >= 2
     assert objectives_without_items(item_records(path), _number(path), len(objectives(path))) \
-        == []
+        == [], STEP
 
 
 # --- (c) the kinds climb -----------------------------------------------------------------------
@@ -173,7 +176,11 @@ def missing_kinds(counts: dict[str, int], number: str) -> list[str]:
 @pytest.mark.parametrize("path", TOPICS, ids=_number)
 def test_practice_climbs_from_fluency_to_transfer(path):
     counts = kind_counts(item_records(path), _number(path))
-    assert missing_kinds(counts, _number(path)) == [], counts
+    assert missing_kinds(counts, _number(path)) == [], (counts, STEP)
+    declared = by_notebook(path.name).practice
+    absent = [k for k in declared if counts.get("fluency" if k == "compute" else k, 0) < 1]
+    assert not absent, (f"genviz/topics.py declares practice kinds {absent} that {path.name} has "
+                        f"no item of", STEP)
 
 
 # --- (d) nothing answered by scrolling up -------------------------------------------------------
@@ -219,7 +226,7 @@ def scrolled_claims(records, nb_cells) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("path", TOPICS, ids=_number)
 def test_no_practice_item_is_answered_by_scrolling_up(path):
-    assert scrolled_claims(item_records(path), cells(path)) == []
+    assert scrolled_claims(item_records(path), cells(path)) == [], STEP
 
 
 # --- the rules on planted notebooks and records -----------------------------------------------

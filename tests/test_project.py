@@ -635,7 +635,8 @@ def test_every_topic_notebook_has_a_graded_assignment():
     assert _unassigned(planted, ASSIGNMENTS.values(), UNGRADED) == ["11_new_topic.ipynb"]
     for name, why in UNGRADED.items():  # a real notebook, and a reason a reader can weigh
         assert (ROOT / "notebooks" / name).is_file(), name
-        assert len(why.split()) >= 12, f"UNGRADED[{name!r}] needs its reason"
+        assert len(why.split()) >= 12, (f"UNGRADED[{name!r}] needs its reason, at least 12 words "
+                                        "(ARCHITECTURE.md, 'How to add a topic', step 5)")
 
 
 def test_the_design_document_is_in_the_repository():

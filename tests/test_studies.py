@@ -107,12 +107,14 @@ def test_result_type_is_a_frozen_dataclass_with_every_field_documented(cls):
 
 
 def _study_tests_text(module_name: str) -> str:
-    """The text of the tests of one study module (tests/test_studies_<name>.py), plus the tests
-    of the views that paint it (tests/test_views_*.py), where results are also read."""
+    """The text of the tests of one study module (tests/test_studies_<name>.py, or a topic's one
+    test file tests/test_<name>.py), plus the tests of the views that paint it
+    (tests/test_views_*.py), where results are also read."""
     leaf = module_name.rsplit(".", 1)[1]
     base = leaf.split("_")[0]
     files = sorted(ROOT.glob(f"tests/test_studies_{leaf}.py")) + \
-        sorted(ROOT.glob(f"tests/test_studies_{base}*.py"))
+        sorted(ROOT.glob(f"tests/test_studies_{base}*.py")) + \
+        sorted(ROOT.glob(f"tests/test_{leaf}.py"))  # a new topic's one test file
     return "\n".join(p.read_text() for p in dict.fromkeys(files))
 
 
@@ -121,7 +123,8 @@ def test_every_field_is_read_by_a_test_of_its_module(cls):
     """Each field appears, as ``.field`` or ``["field"]``, in the tests of its study module
     (tests/test_studies_<module>.py), which check it against an oracle."""
     text = _study_tests_text(cls.__module__)
-    assert text, f"no tests/test_studies_*.py for {cls.__module__}"
+    assert text, (f"no tests/test_studies_*.py or tests/test_<topic>.py for {cls.__module__} "
+                  "(ARCHITECTURE.md, 'How to add a topic', step 3: test every field)")
     unread = [f.name for f in dataclasses.fields(cls)
               if not re.search(rf"(\.{f.name}\b|\[[\"']{f.name}[\"']\])", text)]
     assert not unread, f"{cls.__module__}.{cls.__name__}: no test reads {unread}"

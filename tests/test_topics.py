@@ -1,14 +1,18 @@
 """Adding a topic checks itself: each step of ARCHITECTURE.md "How to add a topic" that a new
 topic forgets fails a test here (or in the test it names) that says which step.
 
-The lists a reader sees -- the notebooks in README.md's table, in the site's table of contents
-(docs/index.md) and in the start-here notebook's reading order -- are checked against the files
-in notebooks/, so a notebook 10 cannot slip past them.
+A topic is one declaration, a ``Topic`` in genviz/topics.py (issue #41, item 1). The files in
+notebooks/ are checked against the declarations; the lists a reader sees -- README.md's table,
+the site's table of contents (docs/index.md), the start-here notebook's reading order, its map's
+counts and its listing -- are generated from them by ``scripts/topics.py --write`` and checked
+to be up to date; the explorers, the benchmark cases and rows, the map's sections, the
+objectives, the practice kinds and the assignments are checked against them.
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import pathlib
 import re
@@ -17,11 +21,14 @@ import pytest
 
 from explorer_testing import explorer_factories
 from file_modules import load_file
+from genviz import topics
+from test_practice import objectives as practice_objectives
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
 STEPS = "ARCHITECTURE.md, 'How to add a topic'"
 NOTEBOOK_NAME = re.compile(r"(\d\d)_([a-z0-9_]+)\.ipynb")
+TOPICS_SCRIPT = load_file(ROOT / "scripts" / "topics.py", "topics_script")
 
 
 def step(n: int, what: str) -> str:
@@ -44,34 +51,80 @@ def test_notebooks_are_numbered_00_01_02_without_gaps():
         + step(5, "the notebook"))
 
 
-def readme_notebooks() -> list[str]:
-    """The first column of README.md's notebook table (`| notebook | topic |`)."""
-    text = (ROOT / "README.md").read_text()
-    table = text.split("| notebook | topic |")[1].split("\n\n")[0]
-    return re.findall(r"^\| `([^`]+)` \|", table, re.M)
+def _declared() -> list[str]:
+    """The notebook files genviz/topics.py declares, in order (the start page first)."""
+    return [t.file for t in topics.all_notebooks()]
 
 
-def toc_notebooks() -> list[str]:
-    """The entries of the site's "Notebooks" table of contents in docs/index.md."""
-    text = (ROOT / "docs" / "index.md").read_text()
-    block = re.search(r"```\{toctree\}\n(?::[^\n]*\n)*?:caption: Notebooks\n(.*?)```", text, re.S)
-    assert block, "docs/index.md has no toctree captioned 'Notebooks'"
-    return [line.strip().removeprefix("notebooks/") for line in block.group(1).splitlines()
-            if line.strip() and not line.startswith(":")]
+def test_every_notebook_is_declared_in_genviz_topics_in_order():
+    files, declared = notebook_files(), _declared()
+    assert declared == files, (
+        f"notebooks/ has {sorted(set(files) - set(declared))} not declared, genviz/topics.py "
+        f"declares {sorted(set(declared) - set(files))} with no file (order: {declared} vs "
+        f"{files}): add a Topic(...) for it to TOPICS in genviz/topics.py " + step(1, "declare it"))
 
 
-def test_readme_lists_every_notebook_in_order():
-    stems = [n.removesuffix(".ipynb") for n in notebook_files()]
-    assert readme_notebooks() == stems, (
-        "README.md's notebook table differs from notebooks/: add a row `| `NN_topic` | what it "
-        "teaches |` " + step(5, "README.md's notebook table"))
+def test_the_generated_lists_are_up_to_date():
+    """README.md's table, docs/index.md's toctree and 00_start_here's reading order, map counts
+    and listing are written from TOPICS by scripts/topics.py."""
+    stale = TOPICS_SCRIPT.stale()
+    assert not stale, (f"{stale} differ from genviz/topics.py: run `python scripts/topics.py "
+                       "--write` " + step(5, "generate the lists of notebooks"))
 
 
-def test_the_sites_table_of_contents_lists_every_notebook_in_order():
-    stems = [n.removesuffix(".ipynb") for n in notebook_files()]
-    assert toc_notebooks() == stems, (
-        "the 'Notebooks' toctree of docs/index.md differs from notebooks/: add "
-        "`notebooks/NN_topic` " + step(5, "the site's table of contents, docs/index.md"))
+def _stem(topic) -> str:
+    return topic.notebook
+
+
+def test_a_new_notebook_fails_the_declaration_and_a_new_topic_the_generated_lists(
+        tmp_path, monkeypatch):
+    """A notebook numbered next and declared nowhere fails the declaration check; declared (a
+    Topic appended to TOPICS), it fails the generated-lists check until --write, which makes
+    README.md, docs/index.md and 00_start_here list it, with the map's counts recomputed."""
+    fake = tmp_path / "notebooks"
+    fake.mkdir()
+    for name in notebook_files():
+        (fake / name).write_text((NB_DIR / name).read_text())
+    n = topics.next_number()
+    planted = f"{n:02d}_planted_topic"
+    (fake / f"{planted}.ipynb").write_text((NB_DIR / notebook_files()[1]).read_text())
+    monkeypatch.setitem(globals(), "NB_DIR", fake)
+    test_notebooks_are_numbered_00_01_02_without_gaps()
+    with pytest.raises(AssertionError, match="step 1"):
+        test_every_notebook_is_declared_in_genviz_topics_in_order()
+    new = topics.Topic(planted, "A planted topic", "a planted summary", "what it teaches",
+                       notes=topics.BEYOND_THE_NOTES, objectives=2)
+    monkeypatch.setattr(topics, "TOPICS", (*topics.TOPICS, new))
+    monkeypatch.setattr(TOPICS_SCRIPT, "TOPICS", topics.TOPICS)
+    test_every_notebook_is_declared_in_genviz_topics_in_order()
+    (tmp_path / "docs").mkdir()
+    for rel in (TOPICS_SCRIPT.README, TOPICS_SCRIPT.INDEX, TOPICS_SCRIPT.START_HERE):
+        (tmp_path / rel).write_text((ROOT / rel).read_text())
+    monkeypatch.setattr(TOPICS_SCRIPT, "ROOT", tmp_path)
+    with pytest.raises(AssertionError, match="scripts/topics.py --write.*step 5"):
+        test_the_generated_lists_are_up_to_date()
+    assert TOPICS_SCRIPT.write() == [TOPICS_SCRIPT.README, TOPICS_SCRIPT.INDEX,
+                                             TOPICS_SCRIPT.START_HERE]
+    test_the_generated_lists_are_up_to_date()
+    assert f"| `{planted}` | a planted summary |" in (tmp_path / "README.md").read_text()
+    assert f"notebooks/{planted}\n```" in (tmp_path / "docs" / "index.md").read_text()
+    start = (tmp_path / TOPICS_SCRIPT.START_HERE).read_text()
+    assert f"| {n} | [A planted topic]({planted}.ipynb) | what it teaches |" in start
+    beyond = re.search(r"Beyond the notes \(no row in the map\): ((?:\[\d\d\]\([^)]*\)(?:, )?)+)\.",
+                       start)
+    assert beyond and f"[{n:02d}]({planted}.ipynb)" in beyond.group(1), "no Beyond-the-notes link"
+    assert f"{len(topics.TOPICS)} topic notebooks:" in start
+
+
+def test_the_map_counts_are_counted_from_its_rows():
+    rows = [["CS229 §1", "an item", "[01](01_x.ipynb)", "A"],
+            ["CS229 §1", "another (partly: half)", "[01](01_x.ipynb)", "B"],
+            ["Smola", "a third", "—", "not reproduced: no data"]]
+    assert TOPICS_SCRIPT.item_counts(rows) == (3, 1, 1, 1)
+    cells = json.loads((NB_DIR / "00_start_here.ipynb").read_text())["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells)
+    total, full, partly, missing = TOPICS_SCRIPT.item_counts(TOPICS_SCRIPT.map_rows(cells))
+    assert f"**{total} items: {full} reproduced, {partly} partly, {missing} not reproduced.**" in text
 
 
 def _start_here_markdown() -> str:
@@ -79,33 +132,103 @@ def _start_here_markdown() -> str:
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
 
 
-def test_the_start_here_reading_order_links_every_topic_notebook():
-    """(tests/test_start_here.py checks that each also reproduces a row of the map.)"""
-    text = _start_here_markdown()
-    missing = [n for n in notebook_files()[1:] if f"]({n})" not in text]
-    assert not missing, (f"00_start_here does not link {missing} in its reading order "
-                         + step(5, "the start-here notebook's reading order and map"))
+def _map_sections() -> dict[str, set]:
+    """notebook file -> the sections the start-here map's rows point at in it."""
+    cells = json.loads((NB_DIR / "00_start_here.ipynb").read_text())["cells"]
+    out: dict[str, set] = {}
+    for _, _, link, section in TOPICS_SCRIPT.map_rows(cells):
+        m = re.search(r"\((\d\d_[a-z0-9_]+\.ipynb)\)", link)
+        if m:
+            out.setdefault(m.group(1), set()).add(section)
+    return out
 
 
-def test_the_list_checks_catch_a_new_notebook(tmp_path, monkeypatch):
-    """A notebook numbered next (10 today, the issue's example) and listed nowhere fails each
-    list check."""
-    fake = tmp_path / "notebooks"
-    fake.mkdir()
-    for name in notebook_files():
-        (fake / name).write_text((NB_DIR / name).read_text())
-    n = len(notebook_files())
-    (fake / f"{n:02d}_planted_topic.ipynb").write_text((NB_DIR / notebook_files()[1]).read_text())
-    monkeypatch.setitem(globals(), "NB_DIR", fake)
-    test_notebooks_are_numbered_00_01_02_without_gaps()
-    for check in (test_readme_lists_every_notebook_in_order,
-                  test_the_sites_table_of_contents_lists_every_notebook_in_order,
-                  test_the_start_here_reading_order_links_every_topic_notebook):
-        with pytest.raises(AssertionError, match="step 5"):
-            check()
-    (fake / f"{n + 2:02d}_gap.ipynb").write_text("{}")
-    with pytest.raises(AssertionError, match="without gaps"):
-        test_notebooks_are_numbered_00_01_02_without_gaps()
+@pytest.mark.parametrize("topic", topics.TOPICS, ids=_stem)
+def test_the_map_points_at_the_sections_each_topic_declares(topic):
+    mapped = _map_sections().get(topic.file, set())
+    if topic.notes == topics.BEYOND_THE_NOTES:
+        assert not mapped, (f"{topic.file} is declared beyond the notes but the map has rows "
+                            f"for it ({sorted(mapped)}): declare its sections as notes=(...) in "
+                            "genviz/topics.py " + step(5, "the map"))
+        return
+    assert isinstance(topic.notes, tuple) and topic.notes, (
+        f"{topic.file}: notes= must name the sections the map points at, or be "
+        "BEYOND_THE_NOTES " + step(1, "declare it"))
+    assert mapped == set(topic.notes), (
+        f"{topic.file}: the start-here map points at {sorted(mapped - set(topic.notes))} not "
+        f"declared, and genviz/topics.py declares {sorted(set(topic.notes) - mapped)} with no "
+        "row: add the rows to the map in notebooks/00_start_here.ipynb (then `python "
+        "scripts/topics.py --write` recounts it) or fix notes=(...) " + step(5, "the map"))
+
+
+@pytest.mark.parametrize("topic", topics.TOPICS, ids=_stem)
+def test_each_topic_lists_the_objectives_it_declares(topic):
+    found = len(practice_objectives(NB_DIR / topic.file))
+    assert found == topic.objectives >= 2, (
+        f"{topic.file} lists {found} objectives after 'You will be able to'; genviz/topics.py "
+        f"declares {topic.objectives} (at least 2) " + step(5, "the notebook's objectives"))
+
+
+@pytest.mark.parametrize("topic", topics.TOPICS, ids=_stem)
+def test_each_topic_declares_the_practice_kinds_every_topic_asks(topic):
+    need = set(topics.REQUIRED_PRACTICE) | ({"retrieval"} if topic.number > 1 else set())
+    unknown = set(topic.practice) - set(topics.PRACTICE)
+    assert not unknown, f"{topic.file}: unknown practice kinds {sorted(unknown)} " + step(
+        1, "declare it")
+    assert need <= set(topic.practice), (
+        f"{topic.file} declares practice {topic.practice}; every topic asks {sorted(need)} "
+        "(tests/test_practice.py checks the notebook's items) " + step(5, "the practice items"))
+
+
+def assignment_problems(declared, assignments: dict, ungraded: dict) -> list[str]:
+    """A topic is graded (``assignment=`` names its assignment in
+    course.assignments.ASSIGNMENTS, of its notebook) or ungraded (its notebook in UNGRADED and
+    not graded: a declaration that says "ungraded" for a graded notebook is stale); and every
+    assignment and every UNGRADED entry belongs to a declared topic."""
+    graded = {a.notebook: key for key, a in assignments.items()}
+    files = {t.file for t in declared}
+    problems = []
+    for t in declared:
+        if t.assignment:
+            if graded.get(t.file) != t.assignment:
+                problems.append(f"{t.file} declares assignment={t.assignment!r}; "
+                                f"course/assignments.py has {graded.get(t.file)!r} for it")
+        elif t.file in graded:
+            problems.append(f"{t.file} is graded by {graded[t.file]!r} in course/assignments.py; "
+                            "genviz/topics.py declares it ungraded (name it in assignment=)")
+        elif t.file not in ungraded:
+            problems.append(f"{t.file} has no assignment in course/assignments.py (ASSIGNMENTS) "
+                            "and no reason in its UNGRADED")
+        if not t.assignment and not t.ungraded:
+            problems.append(f"{t.file} declares neither assignment= nor ungraded= in "
+                            "genviz/topics.py")
+    problems += [f"course/assignments.py grades {nb}, which no topic declares"
+                 for nb in sorted(set(graded) - files)]
+    problems += [f"UNGRADED names {nb}, which no topic declares"
+                 for nb in sorted(set(ungraded) - files)]
+    return [p + " " + step(5, "its graded assignment") for p in problems]
+
+
+def test_the_declared_assignments_are_the_courses():
+    from course.assignments import ASSIGNMENTS, UNGRADED
+
+    assert assignment_problems(topics.TOPICS, ASSIGNMENTS, UNGRADED) == []
+
+
+def test_the_assignment_check_fails_on_each_mismatch():
+    class A:
+        notebook = "11_x.ipynb"
+
+    graded = topics.Topic("11_x", "X", "x", assignment="a11_x")
+    free = topics.Topic("11_x", "X", "x", ungraded="a demonstration")
+    assert assignment_problems([graded], {"a11_x": A}, {}) == []
+    assert assignment_problems([free], {}, {"11_x.ipynb": "why"}) == []
+    assert "declares it ungraded" in assignment_problems([free], {"a11_x": A}, {})[0]  # stale
+    assert "has None for it" in assignment_problems([graded], {}, {})[0]
+    assert "no reason in its UNGRADED" in assignment_problems([free], {}, {})[0]
+    assert "neither" in assignment_problems([topics.Topic("11_x", "X", "x")], {}, {})[-1]
+    assert "which no topic declares" in assignment_problems([], {"a11_x": A}, {})[0]
+    assert all("step 5" in p for p in assignment_problems([graded], {}, {"12_y.ipynb": "w"}))
 
 
 # -- step 2 and 3: every module is tested --------------------------------------------------------
@@ -153,6 +276,53 @@ def test_every_explorer_is_swept_by_a_test():
     # (every explorer also needs a case in tests/explorer_testing.py: test_layout says so)
 
 
+def _explorer_calls(path: pathlib.Path, factories) -> set:
+    """The explorer factories a notebook's code cells call."""
+    cells = json.loads(path.read_text())["cells"]
+    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    return {n for n in re.findall(r"\b(\w+_explorer)\(", code) if n in factories}
+
+
+def explorer_problems(declared, factories, calls: dict) -> list[str]:
+    """Each factory declared by exactly one topic, each declared explorer a factory that its
+    notebook calls, and each factory a topic notebook calls declared by that topic."""
+    out, owner = [], {}
+    where = step(4, "explorers=(...) in genviz/topics.py")
+    for t in declared:
+        for name in t.explorers:
+            if name in owner:
+                out.append(f"{name} is declared by {owner[name]} and {t.file} " + where)
+            owner[name] = t.file
+            if name not in factories:
+                out.append(f"{t.file} declares {name}, which no genviz.widgets module exports "
+                           "with @explorer_factory " + where)
+            elif name not in calls.get(t.file, set()):
+                out.append(f"{t.file} declares {name} but does not call it " + where)
+        for name in sorted(calls.get(t.file, set()) - set(t.explorers)):
+            if name not in owner and not any(name in u.explorers for u in declared):
+                out.append(f"{t.file} calls {name}, which no topic declares " + where)
+    out += [f"{name} (genviz.widgets) belongs to no topic: add it to its topic's explorers "
+            + where for name in sorted(set(factories) - set(owner))]
+    return out
+
+
+def test_every_explorer_is_declared_by_the_topic_that_introduces_it():
+    factories = explorer_factories()
+    calls = {t.file: _explorer_calls(NB_DIR / t.file, factories) for t in topics.TOPICS}
+    assert explorer_problems(topics.TOPICS, factories, calls) == []
+
+
+def test_the_explorer_check_fails_on_an_undeclared_or_uncalled_explorer():
+    t = topics.Topic("11_x", "X", "x", explorers=("mean_explorer",))
+    factories = {"mean_explorer": None, "other_explorer": None}
+    calls = {"11_x.ipynb": {"mean_explorer", "other_explorer"}}
+    problems = explorer_problems([t], factories, calls)
+    assert len(problems) == 2 and all("step 4" in p for p in problems)
+    assert "calls other_explorer" in problems[0] and "belongs to no topic" in problems[1]
+    assert "does not call it" in explorer_problems([t], factories, {})[0]
+    assert "no genviz.widgets module" in explorer_problems([t], {}, calls)[0]
+
+
 # -- step 6: a benchmark case, and its row in benchmarks/results.md -----------------------------
 #: explorers without a benchmark case yet, each with why
 NOT_BENCHMARKED = {
@@ -160,23 +330,55 @@ NOT_BENCHMARKED = {
 }
 
 
+def _has_row(case: str, results: str) -> bool:
+    """Whether a row of results.md is the case's: its first cell is the name, or the name with
+    what a run adds inside its last parentheses (``...; grid 54 states, 0.03 MB)``)."""
+    cells = re.findall(r"^\| ([^|]*?) \|", results, re.M)
+    return any(c == case or (case.endswith(")") and c.startswith(case[:-1] + "; ")
+                             and c.endswith(")")) for c in cells)
+
+
+def benchmark_problems(declared, bench_texts: dict, results: str) -> list[str]:
+    """What is missing for the declared topics' benchmarks: each explorer (not in
+    NOT_BENCHMARKED) named by one of its topic's declared cases, each case a literal name in a
+    benchmarks/bench_*.py file, each with a row of benchmarks/results.md (whose first cell is the
+    name; what a run adds to the name inside its last parentheses after a ``;`` is read past)."""
+    out = []
+    for t in declared:
+        for name in t.explorers:
+            if name not in NOT_BENCHMARKED and not any(re.search(rf"\b{name}\b", b)
+                                                       for b in t.benchmarks):
+                out.append(f"{t.file}: no declared benchmark case names {name}: add its case to "
+                           f"benchmarks/bench_<topic>.py and its name to benchmarks=(...) in "
+                           f"genviz/topics.py " + step(6, "a case in benchmarks/bench_<topic>.py"))
+        for case in t.benchmarks:
+            if not any(f'"{case}"' in src for src in bench_texts.values()):
+                out.append(f"{t.file}: no benchmarks/bench_*.py has a case named {case!r} "
+                           + step(6, "a case in benchmarks/bench_<topic>.py"))
+            elif not _has_row(case, results):
+                out.append(f"benchmarks/results.md has no row for {case!r}: run `python "
+                           f"benchmarks/run.py <topic>` " + step(6, "update results.md"))
+    return out
+
+
 def test_every_explorer_has_a_benchmark_case_and_a_measured_row():
     benches = {p.name: p.read_text() for p in (ROOT / "benchmarks").glob("bench_*.py")}
     results = (ROOT / "benchmarks" / "results.md").read_text()
-    no_case, no_row = [], []
-    for name in explorer_factories():
-        if name in NOT_BENCHMARKED:
-            continue
-        if not any(f"{name}(" in src for src in benches.values()):
-            no_case.append(name)
-        elif not re.search(rf"^\| [^|]*\b{name}\b", results, re.M):
-            no_row.append(name)
-    assert not no_case, (f"no benchmark case builds {no_case} "
-                         + step(6, "a case in benchmarks/bench_<topic>.py"))
-    assert not no_row, (f"benchmarks/results.md has no row for {no_row}: run "
-                        "`python benchmarks/run.py <topic>` " + step(6, "update results.md"))
+    problems = benchmark_problems(topics.TOPICS, benches, results)
+    assert not problems, "\n".join(problems)
     stale = sorted(set(NOT_BENCHMARKED) - set(explorer_factories()))
     assert not stale, f"NOT_BENCHMARKED names explorers that no longer exist: {stale}"
+
+
+def test_the_benchmark_check_fails_on_a_missing_case_or_row():
+    t = topics.Topic("11_x", "X", "x", explorers=("mean_explorer",), benchmarks=("mean_explorer (mu)",))
+    case = 'CASES = [ExplorerCase("mean_explorer (mu)", ...)]'
+    row = "| mean_explorer (mu) | 2-D | 3.0 |"
+    assert benchmark_problems([t], {"bench_x.py": case}, row) == []
+    assert "step 6" in benchmark_problems([t], {}, row)[0]
+    assert "results.md has no row" in benchmark_problems([t], {"bench_x.py": case}, "")[0]
+    bare = dataclasses.replace(t, benchmarks=())
+    assert "names mean_explorer" in benchmark_problems([bare], {}, "")[0]
 
 
 # -- benchmarks/run.py <filter> updates only the filtered rows of results.md --------------------
