@@ -13,7 +13,7 @@ from sklearn.linear_model import LogisticRegression as SkLogistic
 from sklearn.naive_bayes import MultinomialNB as SkMultinomialNB
 
 from genviz.studies.gda_vs_logistic_curves import crossing_size
-from genviz.nb_vs_logistic import (NBvsLogisticCurves, _two_class_order, leader,
+from genviz.nb_vs_logistic import (NBvsLogisticCurves, _two_class_order, leader, paired_lead,
                                    nb_vs_logistic_curves, presence_features)
 
 
@@ -121,3 +121,21 @@ def test_bad_features_and_sizes_for_leader():
         leader(c, 15)
     with pytest.raises(ValueError, match="which must be 'nb' or 'lr'"):
         c.mean_se("gda")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 2**31 - 1))
+def test_paired_lead_is_scipys_paired_t_statistic(reps, seed):
+    """mean / se of the paired difference is scipy's ttest_rel statistic (oracle), and a size
+    that is not on the curves, or a non-integer n, is refused by name."""
+    from scipy.stats import ttest_rel
+    rng = np.random.default_rng(seed)
+    nb, lr = rng.uniform(0, 0.5, (reps, 3)), rng.uniform(0, 0.5, (reps, 3))
+    c = NBvsLogisticCurves(np.array([10, 20, 40]), nb, lr, reps, 50)
+    mean, se = paired_lead(c, 20)
+    assert mean == pytest.approx(np.mean(nb[:, 1] - lr[:, 1]))
+    assert mean / se == pytest.approx(ttest_rel(nb[:, 1], lr[:, 1]).statistic, rel=1e-9)
+    with pytest.raises(ValueError, match="n must be one of"):
+        paired_lead(c, 30)
+    with pytest.raises((TypeError, ValueError), match="n"):
+        paired_lead(c, 2.5)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.nb_vs_logistic import paired_lead
 from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies.learning_curves_vocabulary import VocabularyCurves, settled_size
 
@@ -121,8 +122,8 @@ def lead_in_standard_errors(sweep, d, kind, n) -> Exercise:
     sizes = [int(s) for s in c.sizes]
     if n not in sizes:
         raise ValueError(f"n must be one of the sweep's sizes {sizes}, got {n!r}")
-    diff = c.nb_errors[:, sizes.index(n)] - c.lr_errors[:, sizes.index(n)]
-    mean, se = float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(diff.size))
+    mean, se = paired_lead(c, n)
+    reps = c.nb_errors.shape[0]
     if not se > 0:
         raise ValueError(f"n = {n}: every repetition gives the same difference (standard error "
                          f"0, as at the whole training set); choose a smaller n")
@@ -139,7 +140,7 @@ def lead_in_standard_errors(sweep, d, kind, n) -> Exercise:
         z,
         hint="sweep[(d, kind)].nb_errors[:, j] - sweep[(d, kind)].lr_errors[:, j], with j the "
              "index of n in sweep.sizes; then mean / (std(ddof=1) / sqrt(repetitions)).",
-        solution=(rf"Over the {diff.size} repetitions the differences have mean ${mean:.4f}$ "
+        solution=(rf"Over the {reps} repetitions the differences have mean ${mean:.4f}$ "
                   rf"and standard error ${se:.4f}$, so the lead is ${z:.2f}$ standard errors: "
                   rf"{verdict}. The explorer's readout makes this test at every size, and the "
                   rf"crossing is the size from which it passes 2 at every larger size."),
