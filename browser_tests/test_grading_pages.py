@@ -186,19 +186,26 @@ def _probe(browser, url: str, local: tuple[str, ...]) -> dict:
         n = page.locator(selector).count()
         found["links"] = n
         for k in range(n):
-            if page.is_closed() or page.url.split("#")[0] != url.split("#")[0]:
-                page = page if not page.is_closed() else context.new_page()
+            for _ in range(3):  # the click must land on the submission's page, not on a page
+                # a previous click navigated to (e.g. Jupyter's own login page and its links)
+                if page.is_closed() or page.url.split("#")[0] != url.split("#")[0]:
+                    page = page if not page.is_closed() else context.new_page()
+                    _open(page, url)
+                try:
+                    clicked = page.evaluate("""k => { if (!window.__probeHere) return false;
+                        const el = document.querySelectorAll(
+                        'a, area, [href], [xlink\\\\:href]')[k];
+                        if (!el) return true; el.scrollIntoView();
+                        if (typeof el.click === 'function') el.click();
+                        else el.dispatchEvent(new MouseEvent('click', {bubbles: true}));
+                        return true; }""", k)
+                    page.wait_for_timeout(150)
+                except Exception:  # noqa: BLE001 - a navigation while evaluating
+                    clicked = True
+                found["flags"] = max(found["flags"], _flags(page))
+                if clicked:
+                    break
                 _open(page, url)
-            try:
-                page.evaluate("""k => { const el = document.querySelectorAll(
-                    'a, area, [href], [xlink\\\\:href]')[k];
-                    if (!el) return; el.scrollIntoView();
-                    if (typeof el.click === 'function') el.click();
-                    else el.dispatchEvent(new MouseEvent('click', {bubbles: true})); }""", k)
-                page.wait_for_timeout(150)
-            except Exception:  # noqa: BLE001 - a navigation while evaluating
-                pass
-            found["flags"] = max(found["flags"], _flags(page))
         page.wait_for_timeout(500)
         found["flags"] = max(found["flags"], _flags(page))
     finally:
@@ -212,6 +219,7 @@ def _open(page, url: str, tries: int = 4) -> None:
     for k in range(tries):
         try:
             page.goto(url, wait_until="load")
+            page.evaluate("() => { window.__probeHere = true; }")  # a later document lacks it
             return
         except Exception:  # noqa: BLE001 - playwright's "interrupted by another navigation"
             if k == tries - 1:
