@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from genviz._docmarks import fill_marks
 from genviz._validation import check_scalar
 
 __all__ = ["DataFileError", "read_verified", "provenance", "spam_assassin", "SpamCorpus",
@@ -31,22 +32,16 @@ class DataFileError(RuntimeError):
     """A shipped data file is missing, corrupted or has no provenance record."""
 
 
-_RAISES_MARK = "{raises DataFileError}"
-_RAISES = ("Raises", "------", "DataFileError",
-           "    If the data file is missing, corrupted (checksum) or unreadable.")
+_RAISES = """Raises
+------
+DataFileError
+    If the data file is missing, corrupted (checksum) or unreadable."""
 
 
 def _raises_data_file_error(loader):
     """``loader`` with its docstring's line ``{raises DataFileError}`` replaced by the Raises
-    section every data loader shares (indented as that line): written here once."""
-    lines = []
-    for line in loader.__doc__.splitlines():
-        if line.strip() == _RAISES_MARK:
-            indent = line[:len(line) - len(line.lstrip())]
-            lines += [indent + row for row in _RAISES]
-        else:
-            lines.append(line)
-    loader.__doc__ = "\n".join(lines) + ("\n" if loader.__doc__.endswith("\n") else "")
+    section every data loader shares (:func:`genviz._docmarks.fill_marks`)."""
+    loader.__doc__ = fill_marks(loader.__doc__, {"{raises DataFileError}": _RAISES})
     return loader
 
 

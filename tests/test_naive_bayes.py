@@ -364,3 +364,7 @@ def test_every_classifier_documents_the_shared_fitted_attributes(cls):
     assert {"classes_", "class_count_", "class_log_prior_"} <= set(
         re.findall(r"^    (\w+_) :", attributes, re.M))
     assert _with_fitted_classes(None) is None and _with_fitted_classes("a") == "a"
+    assert "{fitted bandwidth}" not in doc
+    if cls in ("KDENB", "KDEClassifier"):  # FITTED_BANDWIDTH_DOC, written once too
+        assert ("    bandwidth_ : ndarray of shape (K, d)\n        The bandwidth of each class "
+                "and feature.\n") in attributes
