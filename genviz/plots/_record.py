@@ -169,7 +169,7 @@ class Recorder(RendererBase):
             op = i32[p]
             if op == OPS["CLIP"]:  # kind 0: none, 1: a rectangle, 2: a path (its codes in u8)
                 kind = i32[p + 1]
-                n, f32_at, u8_at = 6, (2,) * (kind >= 1) + (4,) * (kind == 2), (5,) * (kind == 2)
+                n, f32_at, u8_at = 6, (2, 4)[:kind], (5,)[:kind - 1]
             elif op == OPS["PATHS"]:
                 n, f32_at, u8_at = 7 + i32[p + 2], (3, 6), (4, 5)
             elif op in _FRAGMENT_OFFSETS:
