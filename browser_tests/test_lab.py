@@ -82,6 +82,24 @@ def test_every_figure_renders(lab_nb):
         assert all(ready), f"{lab_nb.name}: an explorer without a canvas: {ready}"
 
 
+def check_viewports(nb, viewports, home, check_explorer) -> list:
+    """Resize ``nb``'s page to each of ``viewports`` (and back to ``home`` at the end): the
+    problems of every output wider than its box, tagged with the viewport, then those that
+    ``check_explorer(vp, tag, explorer)`` returns for each explorer (the Lab and the lecture
+    layout tests)."""
+    failures = []
+    try:
+        for vp in viewports:
+            resize(nb.page, vp)
+            tag = f"{vp['width']}x{vp['height']}"
+            failures += [f"{tag}: {p}" for p in gv(nb.page, "outputsOverflow()")]
+            for ex in nb.explorers:
+                failures += check_explorer(vp, tag, ex)
+    finally:
+        resize(nb.page, home)
+    return failures
+
+
 def test_explorers_fit_every_lab_viewport(lab_nb):
     """At 1280x800 with the file browser open, 1366x768 and 1920x1080 (the same page, resized):
     every explorer's boxes stay inside the output area, nothing in it scrolls or is clipped
@@ -90,29 +108,25 @@ def test_explorers_fit_every_lab_viewport(lab_nb):
     visible height: the readout sits below the figure, explorer.css). One viewport
     screenshot per viewport and explorer in artifacts/browser/layout/."""
     page = lab_nb.page
-    failures = []
-    try:
-        for vp in LAB_VIEWPORTS:
-            resize(page, vp)
-            tag = f"{vp['width']}x{vp['height']}"
-            failures += [f"{tag}: {p}" for p in gv(page, "outputsOverflow()")]
-            for ex in lab_nb.explorers:
-                i = ex["index"]
-                fit = fit_problems(page, i)
-                lab_nb.record.setdefault("fit", {}).setdefault(tag, {})[str(i)] = fit
-                viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lab_{tag}_{lab_nb.stem}{_suffix(i)}.png")
-                failures += [f"{tag} explorer {i} ({ex['title']}): {p}" for p in fit["problems"]]
-                if vp == LAB_VIEWPORT:  # #37 item 6: controls and figure on screen together
-                    together = gv(page, "together(arg)", i)
-                    room = page.evaluate("() => (document.querySelector('.jp-WindowedPanel-outer')"
-                                         " || document.querySelector('.jp-NotebookPanel-notebook'))"
-                                         ".clientHeight")
-                    lab_nb.record["fit"][tag][str(i)].update(together=together, room=room)
-                    if together["height"] > room:
-                        failures.append(f"{tag} explorer {i} ({ex['title']}): controls to figure "
-                                        f"bottom {together['height']} px > {room} px of notebook")
-    finally:
-        resize(page, LAB_VIEWPORT)
+
+    def check(vp, tag, ex):
+        i, failures = ex["index"], []
+        fit = fit_problems(page, i)
+        lab_nb.record.setdefault("fit", {}).setdefault(tag, {})[str(i)] = fit
+        viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lab_{tag}_{lab_nb.stem}{_suffix(i)}.png")
+        failures += [f"{tag} explorer {i} ({ex['title']}): {p}" for p in fit["problems"]]
+        if vp == LAB_VIEWPORT:  # #37 item 6: controls and figure on screen together
+            together = gv(page, "together(arg)", i)
+            room = page.evaluate("() => (document.querySelector('.jp-WindowedPanel-outer')"
+                                 " || document.querySelector('.jp-NotebookPanel-notebook'))"
+                                 ".clientHeight")
+            lab_nb.record["fit"][tag][str(i)].update(together=together, room=room)
+            if together["height"] > room:
+                failures.append(f"{tag} explorer {i} ({ex['title']}): controls to figure "
+                                f"bottom {together['height']} px > {room} px of notebook")
+        return failures
+
+    failures = check_viewports(lab_nb, LAB_VIEWPORTS, LAB_VIEWPORT, check)
     assert not failures, f"{lab_nb.name}: " + "; ".join(failures)
 
 

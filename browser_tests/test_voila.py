@@ -13,8 +13,9 @@ from urllib.parse import urlsplit
 
 from conftest import LECTURE_MIN_PX, LECTURE_VIEWPORT, LECTURE_VIEWPORTS, _expects_widgets
 from pages import ARTIFACTS, LAYOUT_ARTIFACTS, fit_problems, gv, log_errors_since, \
-    measure_latency, resize, summarize, viewport_screenshot
-from test_lab import _explorers_or_skip, _suffix, back_to_base, check_first_slider, wait_for_grids
+    measure_latency, summarize, viewport_screenshot
+from test_lab import _explorers_or_skip, _suffix, back_to_base, check_first_slider, check_viewports, \
+    wait_for_grids
 
 VOILA_LATENCY_MOVES = int(os.environ.get("GENVIZ_VOILA_LATENCY_MOVES", "8"))
 
@@ -63,32 +64,28 @@ def test_lecture_mode_fits_the_projector(voila_nb):
     bottom within the viewport height), and prose, slider labels, slider readouts, buttons and
     the readout are at least LECTURE_MIN_PX. Screenshots in artifacts/browser/layout/."""
     page = voila_nb.page
-    failures = []
-    try:
-        for vp in LECTURE_VIEWPORTS:
-            resize(page, vp)
-            tag = f"{vp['width']}x{vp['height']}"
-            failures += [f"{tag}: {p}" for p in gv(page, "outputsOverflow()")]
-            for ex in voila_nb.explorers:
-                i = ex["index"]
-                name = f"{tag} explorer {i} ({ex['title']})"
-                viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lecture_{tag}_{voila_nb.stem}{_suffix(i)}.png")
-                fit = fit_problems(page, i)
-                together = gv(page, "together(arg)", i)
-                fonts = gv(page, "fonts(arg)", i)
-                voila_nb.record.setdefault("lecture", {}).setdefault(tag, {})[str(i)] = dict(
-                    fit=fit, together=together, fonts=fonts)
-                failures += [f"{name}: {p}" for p in fit["problems"]]
-                if together["height"] > vp["height"]:
-                    failures.append(f"{name}: controls to figure bottom {together['height']} px "
-                                    f"> {vp['height']} px screen")
-                for kind, least in LECTURE_MIN_PX.items():
-                    got = fonts.get(kind)
-                    if got is not None and got["px"] < least - 0.01:
-                        failures.append(f"{name}: {kind} text {got['px']} px < {least} px "
-                                        f"({got['text']!r})")
-    finally:
-        resize(page, LECTURE_VIEWPORT)
+
+    def check(vp, tag, ex):
+        i, failures = ex["index"], []
+        name = f"{tag} explorer {i} ({ex['title']})"
+        viewport_screenshot(page, i, LAYOUT_ARTIFACTS / f"lecture_{tag}_{voila_nb.stem}{_suffix(i)}.png")
+        fit = fit_problems(page, i)
+        together = gv(page, "together(arg)", i)
+        fonts = gv(page, "fonts(arg)", i)
+        voila_nb.record.setdefault("lecture", {}).setdefault(tag, {})[str(i)] = dict(
+            fit=fit, together=together, fonts=fonts)
+        failures += [f"{name}: {p}" for p in fit["problems"]]
+        if together["height"] > vp["height"]:
+            failures.append(f"{name}: controls to figure bottom {together['height']} px "
+                            f"> {vp['height']} px screen")
+        for kind, least in LECTURE_MIN_PX.items():
+            got = fonts.get(kind)
+            if got is not None and got["px"] < least - 0.01:
+                failures.append(f"{name}: {kind} text {got['px']} px < {least} px "
+                                f"({got['text']!r})")
+        return failures
+
+    failures = check_viewports(voila_nb, LECTURE_VIEWPORTS, LECTURE_VIEWPORT, check)
     assert not failures, f"{voila_nb.name}: " + "; ".join(failures)
 
 

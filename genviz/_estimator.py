@@ -204,6 +204,14 @@ class BaseEstimator:
         return tags
 
 
+def _scored(model, X, y, sample_weight, check_y):
+    """What both ``score`` methods compare: the predictions on ``X``, ``y`` checked by
+    ``check_y`` (labels or targets) against their number, and the checked weights."""
+    pred = model.predict(X)
+    return (pred, check_y(y, pred.shape[0], "y"),
+            check_sample_weight(sample_weight, pred.shape[0]))
+
+
 class ClassifierMixin:
     """``score`` = accuracy, as scikit-learn's classifiers."""
 
@@ -228,9 +236,7 @@ class ClassifierMixin:
         >>> KNNClassifier(k=1).fit([[0.0], [1.0]], [0, 1]).score([[0.1], [0.2]], [0, 1])
         0.5
         """
-        pred = self.predict(X)
-        y = check_labels(y, pred.shape[0], "y")
-        w = check_sample_weight(sample_weight, pred.shape[0])
+        pred, y, w = _scored(self, X, y, sample_weight, check_labels)
         return float(np.average(pred == y, weights=w))
 
 
@@ -249,9 +255,7 @@ class RegressorMixin:
         >>> KNNRegressor(k=1).fit([[0.0], [1.0]], [0.0, 2.0]).score([[0.0], [1.0]], [0.0, 2.0])
         1.0
         """
-        pred = self.predict(X)
-        y = check_targets(y, pred.shape[0], "y")
-        w = check_sample_weight(sample_weight, pred.shape[0])
+        pred, y, w = _scored(self, X, y, sample_weight, check_targets)
         y2 = y.reshape(y.shape[0], -1)
         p2 = pred.reshape(pred.shape[0], -1)
         if p2.shape[1] != y2.shape[1]:

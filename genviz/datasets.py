@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from genviz._docmarks import fill_marks
 from genviz._validation import check_scalar
 
 __all__ = ["DataFileError", "read_verified", "provenance", "spam_assassin", "SpamCorpus",
@@ -29,6 +30,19 @@ __all__ = ["DataFileError", "read_verified", "provenance", "spam_assassin", "Spa
 
 class DataFileError(RuntimeError):
     """A shipped data file is missing, corrupted or has no provenance record."""
+
+
+_RAISES = """Raises
+------
+DataFileError
+    If the data file is missing, corrupted (checksum) or unreadable."""
+
+
+def _raises_data_file_error(loader):
+    """``loader`` with its docstring's line ``{raises DataFileError}`` replaced by the Raises
+    section every data loader shares (:func:`genviz._docmarks.fill_marks`)."""
+    loader.__doc__ = fill_marks(loader.__doc__, {"{raises DataFileError}": _RAISES})
+    return loader
 
 
 def _data_dir():
@@ -133,6 +147,7 @@ def _parse_spam(filename: str, digest: str, raw: bytes) -> tuple:
                             f"it with scripts/build_spam_assassin.py") from None
 
 
+@_raises_data_file_error
 def spam_assassin() -> SpamCorpus:
     """The SpamAssassin public corpus: 5,685 distinct messages labelled spam or ham.
 
@@ -148,10 +163,7 @@ def spam_assassin() -> SpamCorpus:
         Named tuple of parallel object arrays ``text, label, folder, subject, id``; new arrays
         on every call (changing them does not change the next call's result).
 
-    Raises
-    ------
-    DataFileError
-        If the data file is missing, corrupted (checksum) or unreadable.
+    {raises DataFileError}
 
     Examples
     --------
@@ -174,6 +186,7 @@ def spam_assassin() -> SpamCorpus:
 OPTICAL_DIGITS_FILE = "optical_digits.csv.gz"
 
 
+@_raises_data_file_error
 def optical_digits():
     """The UCI optical handwritten digits (test set): 1797 images of 8x8 pixels, digits 0..9.
 
@@ -187,10 +200,7 @@ def optical_digits():
     y : ndarray of shape (1797,), dtype=int
         The digits.
 
-    Raises
-    ------
-    DataFileError
-        If the data file is missing, corrupted (checksum) or unreadable.
+    {raises DataFileError}
 
     Examples
     --------
@@ -291,16 +301,14 @@ class Penguins(NamedTuple):
     sex: object  #: (342,) "female", "male" or "" (unknown)
 
 
+@_raises_data_file_error
 def penguins() -> Penguins:
     """The Palmer penguins (CC0): 342 penguins of three species, four measurements each.
 
     Built by ``scripts/build_penguins.py`` from the PyPI package ``palmerpenguins`` (the 2 rows
     without measurements dropped). A real, small, continuous classification data set.
 
-    Raises
-    ------
-    DataFileError
-        If the data file is missing, corrupted (checksum) or unreadable.
+    {raises DataFileError}
 
     Examples
     --------
@@ -337,6 +345,7 @@ def _am_bin(v, median, low, high):
     return np.where(v <= median, low, high)
 
 
+@_raises_data_file_error
 def auto_mpg(mpg_threshold: float = 25.0) -> AutoMpg:
     """The 392 complete UCI Auto MPG records (CC BY 4.0), discretised as in the DS 5220 slides.
 
@@ -348,10 +357,7 @@ def auto_mpg(mpg_threshold: float = 25.0) -> AutoMpg:
     dimensionality: ``cylinders`` (3, 4, 5, 6, 8) and ``displacement``, ``horsepower``,
     ``weight``, ``acceleration`` split at their medians ("low"/"high").
 
-    Raises
-    ------
-    DataFileError
-        If the data file is missing, corrupted (checksum) or unreadable.
+    {raises DataFileError}
     ValueError
         If ``mpg_threshold`` is not a finite number.
 

@@ -45,8 +45,7 @@ class KDEClassifier(_BaseNB):
     Attributes
     ----------
     {fitted classes}
-    bandwidth_ : ndarray of shape (K, d)
-        The bandwidth of each class and feature.
+    {fitted bandwidth}
 
     Examples
     --------

@@ -16,7 +16,7 @@ once per course (not per student), in the background:
 - **Current states** are known without running a notebook: a build (``make states``, the
   image's ``postBuild``, or this job) writes a manifest beside its grids, the keys the
   course's explorers need under the course's fingerprint
-  (:func:`genviz.widgets._manifest.course_fingerprint`: genviz's code, the notebooks' code
+  (:func:`genviz.widgets.states.course_fingerprint`: genviz's code, the notebooks' code
   cells, the versions that draw a state). A first-start job that finds the manifest of its
   commit's fingerprint, with every grid it lists, builds nothing (state ``current``);
   otherwise it runs the notebooks as after an update and says why ("no precomputed states
@@ -209,9 +209,9 @@ def _stores(states, prebuilt) -> list[Path]:
 
 
 def _fingerprint(tree: Path, notebooks: list[Path]) -> str:
-    """The course's fingerprint (:func:`genviz.widgets._manifest.course_fingerprint`) over the
+    """The course's fingerprint (:func:`genviz.widgets.states.course_fingerprint`) over the
     exported commit: its genviz when it has one, else the genviz installed here."""
-    from genviz.widgets._manifest import course_fingerprint
+    from genviz.widgets.states import course_fingerprint
 
     package = tree / "genviz"
     return course_fingerprint(notebooks, package if (package / "__init__.py").is_file() else None)
@@ -220,7 +220,7 @@ def _fingerprint(tree: Path, notebooks: list[Path]) -> str:
 def _states_needed(fingerprint: str, states, prebuilt) -> tuple[Path | None, str | None]:
     """``(the manifest listing every grid this code needs, None)`` when every one is stored,
     else ``(None, why a build is needed)``."""
-    from genviz.widgets._manifest import find_manifest
+    from genviz.widgets.states import find_manifest
 
     path, missing = find_manifest(fingerprint, _stores(states, prebuilt))
     if path is None:
@@ -300,7 +300,7 @@ def run_job(states, repo, commit: str, *, prebuilt=(), timeout: float = 1800,
                                       "notebook": None})
     if not status["failed"] and fingerprint:  # the next start finds these states current
         try:
-            from genviz.widgets._manifest import write_manifest
+            from genviz.widgets.states import write_manifest
 
             keys = kept | {r["key"] for r in status["rebuilt"]}
             status["manifest"] = str(write_manifest(grids, fingerprint, keys, books))

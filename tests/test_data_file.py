@@ -65,3 +65,14 @@ def test_write_csv_table_wants_every_record_field(tmp_path):
     with pytest.raises(TypeError, match="description"):
         data_file.write_csv_table(tmp_path / "x.csv.gz", ["a"], [[1]], source="s", license="l",
                                   script="x.py", counts={"rows": 1})
+
+
+def test_every_loader_documents_its_data_file_error():
+    """The shared Raises section replaces each loader's mark (genviz.datasets._raises_data_file_error)."""
+    from genviz import datasets
+    for loader in (datasets.spam_assassin, datasets.optical_digits, datasets.penguins,
+                   datasets.auto_mpg):
+        doc = loader.__doc__
+        assert "{raises" not in doc, loader.__name__
+        assert "Raises\n    ------\n    DataFileError\n        If the data file is missing" in doc \
+            or "Raises\n------\nDataFileError\n    If the data file is missing" in doc, loader.__name__

@@ -220,12 +220,18 @@ def test_gaussian_is_a_product_of_univariate_normals():
     np.testing.assert_allclose(nb.predict_joint_log_proba(x)[0], expected, rtol=1e-12)
 
 
+def _with_nan(X, at):
+    """A copy of X with one NaN, at ``at``."""
+    Xn = X.copy()
+    Xn[at] = np.nan
+    return Xn
+
+
 def test_gaussian_bad_inputs():
     X, y = gaussian_problem(1)
     with pytest.raises(NotFittedError):
         GaussianNB().predict_proba(X)
-    Xn = X.copy()
-    Xn[3, 1] = np.nan
+    Xn = _with_nan(X, (3, 1))
     with pytest.raises(ValueError, match="X contains 1 NaN"):
         GaussianNB().fit(Xn, y)
     nb = GaussianNB().fit(X, y)
@@ -296,8 +302,7 @@ def test_kdenb_fixed_bandwidth_kernels_and_bad_inputs():
         KDENB().fit(X[:3], ["a", "a", "b"])
     with pytest.raises(NotFittedError):
         KDENB().predict(X)
-    Xn = X.copy()
-    Xn[0, 0] = np.nan
+    Xn = _with_nan(X, (0, 0))
     with pytest.raises(ValueError, match="X contains 1 NaN"):
         KDENB().fit(Xn, y)
 
@@ -359,3 +364,7 @@ def test_every_classifier_documents_the_shared_fitted_attributes(cls):
     assert {"classes_", "class_count_", "class_log_prior_"} <= set(
         re.findall(r"^    (\w+_) :", attributes, re.M))
     assert _with_fitted_classes(None) is None and _with_fitted_classes("a") == "a"
+    assert "{fitted bandwidth}" not in doc
+    if cls in ("KDENB", "KDEClassifier"):  # FITTED_BANDWIDTH_DOC, written once too
+        assert ("    bandwidth_ : ndarray of shape (K, d)\n        The bandwidth of each class "
+                "and feature.\n") in attributes

@@ -58,7 +58,8 @@ from genviz.studies import Result, Study
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PLOTS = ROOT / "genviz" / "plots"
 #: the view infrastructure: no model, no figure of its own; painters build on it
-INFRASTRUCTURE = {"__init__.py", "_base.py", "_frames.py", "_ops.py", "_record.py", "style.py"}
+INFRASTRUCTURE = {"__init__.py", "_base.py", "_frames.py", "_ops.py", "_record.py", "style.py",
+                  "_modes.py", "panels.py"}
 PAINTERS = sorted(p for p in PLOTS.glob("*.py") if p.name not in INFRASTRUCTURE)
 WIDGETS = sorted((ROOT / "genviz" / "widgets").glob("*.py"))
 
@@ -185,7 +186,8 @@ def _imports(tree, where, found, kinds):
             continue
         if mod.startswith(("matplotlib.", "mpl_toolkits")) and not mod.startswith("matplotlib.mlab"):
             continue
-        if mod in ("genviz.plots._base", "genviz.plots.style") or (
+        if mod in ("genviz.plots._base", "genviz.plots.style", "genviz.plots._modes",
+                   "genviz.plots.panels") or (
                 mod.startswith("genviz.plots.") and f"{mod.rsplit('.', 1)[1]}.py" not in
                 INFRASTRUCTURE):
             continue

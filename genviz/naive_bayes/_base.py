@@ -9,6 +9,7 @@ from scipy.special import logsumexp
 
 import dataclasses
 
+from genviz._docmarks import fill_marks
 from genviz._estimator import BaseEstimator, ClassifierMixin
 from genviz._validation import NotFittedError, check_fitted, check_labels, check_scalar
 
@@ -78,23 +79,18 @@ class_count_ : ndarray of shape (K,)
     Training rows per class.
 class_log_prior_ : ndarray of shape (K,)
     Log of the class priors."""
-_FITTED_CLASSES_MARK = "{fitted classes}"
+#: the attribute the KDE classifiers (KDENB, KDEClassifier) add: their mark {fitted bandwidth}
+FITTED_BANDWIDTH_DOC = """bandwidth_ : ndarray of shape (K, d)
+    The bandwidth of each class and feature."""
 
 
 def _with_fitted_classes(doc):
     """``doc`` with its line ``{fitted classes}`` replaced by the attributes every naive Bayes
-    classifier has after ``fit`` (:data:`FITTED_CLASSES_DOC`, indented as that line): each
+    classifier has after ``fit`` (:data:`FITTED_CLASSES_DOC`, indented as that line), and
+    ``{fitted bandwidth}`` by the KDE classifiers' (:data:`FITTED_BANDWIDTH_DOC`): each
     subclass's Attributes section lists them once, written here once."""
-    if not doc or _FITTED_CLASSES_MARK not in doc:
-        return doc
-    lines = []
-    for line in doc.splitlines():
-        if line.strip() == _FITTED_CLASSES_MARK:
-            indent = line[:len(line) - len(line.lstrip())]
-            lines += [indent + row for row in FITTED_CLASSES_DOC.splitlines()]
-        else:
-            lines.append(line)
-    return "\n".join(lines) + ("\n" if doc.endswith("\n") else "")
+    return fill_marks(doc, {"{fitted classes}": FITTED_CLASSES_DOC,
+                            "{fitted bandwidth}": FITTED_BANDWIDTH_DOC})
 
 
 def _safe_log(a):

@@ -180,8 +180,7 @@ class KDENB(_BaseNB):
     Attributes
     ----------
     {fitted classes}
-    bandwidth_ : ndarray of shape (K, d)
-        The bandwidth of each class and feature.
+    {fitted bandwidth}
 
     Examples
     --------

@@ -43,6 +43,14 @@ _CAPS = {"butt": "butt", "round": "round", "projecting": "square"}
 _JOINS = {"miter": "miter", "round": "round", "bevel": "bevel"}
 
 
+#: the fixed-length operations of a recorded fragment: operation -> (its length in i32, the
+#: slots holding a float32 offset, the slots holding a uint8 offset), which Recorder._splice
+#: moves to where the fragment's data lands (CLIP and PATHS: in _splice, their length varies)
+_FRAGMENT_OFFSETS = {OPS["MARKERS"]: (10, (3, 6, 9), (4, 7)),
+                     OPS["IMAGE"]: (9, (6,), (3, 5)), OPS["IMAGE_POOL"]: (9, (6,), ()),
+                     OPS["SPRITE"]: (6, (), (3,)), OPS["SPRITE_POOL"]: (6, (), ())}
+
+
 def _rgba_bytes(rgba) -> tuple:
     r, g, b, a = (float(v) for v in rgba)
     return (int(round(r * 255)), int(round(g * 255)), int(round(b * 255)), int(round(a * 255)))
@@ -159,47 +167,23 @@ class Recorder(RendererBase):
         i32, p, out = part.i32, 0, []
         while p < len(i32):
             op = i32[p]
-            if op == OPS["CLIP"]:
+            if op == OPS["CLIP"]:  # kind 0: none, 1: a rectangle, 2: a path (its codes in u8)
                 kind = i32[p + 1]
-                rec = list(i32[p:p + 6])
-                if kind >= 1:
-                    rec[2] += df
-                if kind == 2:
-                    rec[4] += df
-                    rec[5] += du
-                p += 6
+                n, f32_at, u8_at = 6, (2, 4)[:kind], (5,)[:kind - 1]
             elif op == OPS["PATHS"]:
-                n = i32[p + 2]
-                rec = list(i32[p:p + 7 + n])
-                rec[1] = sid[rec[1]]
-                rec[3] += df
-                rec[4] += du
-                rec[5] += du
-                rec[6] += df
-                p += 7 + n
-            elif op == OPS["MARKERS"]:
-                rec = list(i32[p:p + 10])
-                rec[1] = sid[rec[1]]
-                rec[3] += df
-                rec[4] += du
-                rec[6] += df
-                rec[7] += du
-                rec[9] += df
-                p += 10
-            elif op in (OPS["IMAGE"], OPS["IMAGE_POOL"]):
-                rec = list(i32[p:p + 9])
-                if op == OPS["IMAGE"]:
-                    rec[3] += du
-                    rec[5] += du
-                rec[6] += df
-                p += 9
-            elif op in (OPS["SPRITE"], OPS["SPRITE_POOL"]):
-                rec = list(i32[p:p + 6])
-                if op == OPS["SPRITE"]:
-                    rec[3] += du
-                p += 6
+                n, f32_at, u8_at = 7 + i32[p + 2], (3, 6), (4, 5)
+            elif op in _FRAGMENT_OFFSETS:
+                n, f32_at, u8_at = _FRAGMENT_OFFSETS[op]
             else:  # pragma: no cover - the recorder writes no other operation
                 raise ValueError(f"unknown operation {op} in a recorded fragment")
+            rec = list(i32[p:p + n])
+            if op in (OPS["PATHS"], OPS["MARKERS"]):
+                rec[1] = sid[rec[1]]
+            for k in f32_at:
+                rec[k] += df
+            for k in u8_at:
+                rec[k] += du
+            p += n
             out += rec
         f.i32 += out
         for a in part.f32:

@@ -32,6 +32,22 @@ def _ahead(labels, leader: str) -> str:
             "tie": "neither clearly ahead"}[leader]
 
 
+def _label_axes(view, ax):
+    """Both views' axes: labels, grid and legend; returns the animated marker line at ``n``."""
+    ax.set_xlabel("training emails $n$ (log scale)")
+    ax.set_ylabel("test error")
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(loc="upper right", fontsize="small")
+    return view.animate(ax.axvline(view.sizes[0], color=PALETTE["black"], ls="--", lw=1.2))
+
+
+def _marker_dots(view, ax):
+    """Both views' animated rings around the two errors at ``n``."""
+    (dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
+    view.animate(dots)
+    return dots
+
+
 class LearningCurveView(View, study=LearningCurveStudy):
     """Both learners' mean test error (± one standard error) against the training-set size
     ``n`` on a log axis, and a marker at ``n``.
@@ -57,14 +73,8 @@ class LearningCurveView(View, study=LearningCurveStudy):
             ax.errorbar(self.sizes, mean, yerr=se, marker=marker, ms=5, capsize=3,
                         color=colours[key], label=label)
         ax.set_xscale("log")
-        ax.set_xlabel("training emails $n$ (log scale)")
-        ax.set_ylabel("test error")
-        ax.grid(alpha=0.3, which="both")
-        ax.legend(loc="upper right", fontsize="small")
-        self._cursor = self.animate(ax.axvline(self.sizes[0], color=PALETTE["black"], ls="--",
-                                               lw=1.2))
-        (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
-        self.animate(self._dots)
+        self._cursor = _label_axes(self, ax)
+        self._dots = _marker_dots(self, ax)
         self.update(**({} if n is None else {"n": n}))
         self.finish_layout()
 
@@ -99,17 +109,11 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         ax.set_xscale("log")
         ax.set_xlim(self.sizes[0] / 1.3, self.sizes[-1] * 1.3)
         ax.set_ylim(0, static.top * 1.05)
-        ax.set_xlabel("training emails $n$ (log scale)")
-        ax.set_ylabel("test error")
-        ax.grid(alpha=0.3, which="both")
-        ax.legend(loc="upper right", fontsize="small")
-        self._cursor = self.animate(ax.axvline(self.sizes[0], color=PALETTE["black"], ls="--",
-                                               lw=1.2))
+        self._cursor = _label_axes(self, ax)
         self._cross = self.animate(ax.axvline(self.sizes[0], color=PALETTE["vermillion"],
                                               ls=":", lw=1.5))
         self._title = self.animate(ax.set_title("", fontsize="medium"))
-        (self._dots,) = ax.plot([], [], "o", ms=12, mfc="none", mec=PALETTE["vermillion"], mew=2)
-        self.animate(self._dots)
+        self._dots = _marker_dots(self, ax)
         params = {k: v for k, v in (("d", d), ("features", features), ("n", n)) if v is not None}
         self.update(**params)
         self.finish_layout()

@@ -46,14 +46,13 @@ class SpamThresholdView(View, study=SpamThresholdStudy):
 
     Parameters
     ----------
-    X_train, X_test : (n, V) count matrices (dense or scipy.sparse), same vocabulary
-    y_train, y_test : label arrays ("ham"/"spam")
+    X_train, y_train, X_test, y_test, positive, score_lim, n_bins
+        Passed to the study, :class:`~genviz.studies.spam.SpamThresholdStudy`, which documents
+        them (the four data arguments, the label that counts as detected, the histogram's
+        half-width in log10 units and its number of bins).
     study : ThresholdStudy, optional
-        Instead of the four data arguments.
+        Instead of the four data arguments (the study's ``fits``).
     log10_c, alpha, model : initial threshold (base-10 log of c), smoothing, selected model
-    positive : the label that counts as detected
-    score_lim : half-width of the histogram's x-axis in log10 units (default: from the scores)
-    n_bins : number of histogram bins
 
     Raises
     ------
@@ -189,10 +188,9 @@ class EmailView(View, study=EmailStudy):
 
     Parameters
     ----------
-    models : dict
-        "multinomial" and "bernoulli" -> fitted two-class text models.
-    vocabulary : Vocabulary
-        The one the models were fitted with.
+    models, vocabulary
+        Passed to the study, :class:`~genviz.studies.spam.EmailStudy`, which documents them
+        (the two fitted text models by name, and the vocabulary they were fitted with).
     text, model, log10_c : initial email, selected model, threshold (base-10 log of c)
     max_words : number of word bars (the others are pooled into one bar)
 

@@ -21,6 +21,7 @@ import html
 import ipywidgets as widgets
 
 from genviz.exercises._core import _markdown_to_html, _stop
+from genviz.widgets._static_box import StaticFallback
 from genviz.widgets.observations import ObservationBox, observation_box
 from genviz.widgets.predictions import (PredictionBox, PredictionReview, prediction_box,
                                         prediction_review)
@@ -52,7 +53,7 @@ def solution_toggle(exercise) -> widgets.VBox:
     return widgets.VBox([button, box])
 
 
-class AnswerBox(widgets.VBox):
+class AnswerBox(StaticFallback, widgets.VBox):
     """A text box, a Check button, the feedback and a solution toggle for one exercise.
 
     Attributes
@@ -94,13 +95,10 @@ class AnswerBox(widgets.VBox):
         self.feedback.value = self.last._repr_html_()
         return self.last
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live box where a widget manager runs; elsewhere (GitHub, nbviewer, an HTML export,
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs (GitHub, nbviewer, an HTML export,
         the course website) the hint and the worked solution folded in ``<details>``, and a
         line of text instead of ``AnswerBox(children=…)``."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
         ex = self.exercise
         static = (f'<div class="genviz-exercise tex2jax_process">'
                   f"<p><i>Answer ({html.escape(ex.answer_format)}): run this notebook to type it "
@@ -109,7 +107,7 @@ class AnswerBox(widgets.VBox):
                   f"<details><summary>Solution</summary>{ex.solution().to_html()}</details>"
                   f"</div>")
         text = f"Answer box: run this notebook to check an answer. Hint: {ex.hint}"
-        return {**data, "text/html": static, "text/plain": text}
+        return static, text
 
 
 def answer_box(exercise, **kwargs) -> AnswerBox:
@@ -117,7 +115,7 @@ def answer_box(exercise, **kwargs) -> AnswerBox:
     return AnswerBox(exercise, **kwargs)
 
 
-class ChoiceBox(widgets.VBox):
+class ChoiceBox(StaticFallback, widgets.VBox):
     """The question, its options as radio buttons, Check, the feedback and a solution toggle.
 
     Check gives right/wrong with the reason for the option picked; the learner may try again;
@@ -175,14 +173,10 @@ class ChoiceBox(widgets.VBox):
         self.feedback.value = self.last.to_html()
         return self.last
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live box where a widget manager runs; elsewhere (the course website, GitHub,
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs (the course website, GitHub,
         nbviewer) the question, its options, and the answer folded in ``<details>``."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
-        return {**data, "text/html": _static_choice_html(self.choice),
-                "text/plain": _static_choice_text(self.choice)}
+        return _static_choice_html(self.choice), _static_choice_text(self.choice)
 
 
 def _md(text: str) -> str:

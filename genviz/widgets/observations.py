@@ -26,6 +26,7 @@ from genviz.exercises._core import _stop, parse_answer
 from genviz.exercises.observation import _reading
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import room as _room
+from genviz.widgets._static_box import StaticFallback
 from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
                                         _check_prediction, _md, _option, _report)
 
@@ -40,7 +41,7 @@ VOTES_FIRST = ("Take the room's two votes in the box above the explorer first: v
 EXPLORER_ERROR = "The explorer shows an error at this setting: set "
 
 
-class ObservationBox(widgets.VBox):
+class ObservationBox(StaticFallback, widgets.VBox):
     """Record what the explorer showed; then the verdict, the explanation and a one-line why.
 
     Attributes
@@ -368,15 +369,12 @@ class ObservationBox(widgets.VBox):
         _changed()
         return line
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live box where a widget manager runs; elsewhere the observation's prompt, then
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs: the observation's prompt, then
         what happens and why folded in ``<details>``."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
-        return {**data, "text/html": static_observation_html(self.prediction),
-                "text/plain": f"Observe: {self.observation.prompt} Run this notebook to record "
-                              f"it; then the explanation is shown."}
+        return (static_observation_html(self.prediction),
+                f"Observe: {self.observation.prompt} Run this notebook to record it; then the "
+                f"explanation is shown.")
 
 
 def _room_votes(p, record) -> str:

@@ -15,11 +15,12 @@ import html
 import ipywidgets as widgets
 
 from genviz.exercises._core import _markdown_to_html
+from genviz.widgets._static_box import StaticFallback
 
 __all__ = ["open_box", "OpenBox"]
 
 
-class OpenBox(widgets.VBox):
+class OpenBox(StaticFallback, widgets.VBox):
     """The question, a text area, *Compare*, the feedback and (after an attempt) the model answer.
 
     Attributes
@@ -75,12 +76,9 @@ class OpenBox(widgets.VBox):
                                  f"{_markdown_to_html(self.question.model_answer)}</div>")
         return self.last
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live box where a widget manager runs; elsewhere the question, then the model
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs: the question, then the model
         answer folded."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
         q = self.question
         points = "".join(f"<li>{html.escape(p)}</li>" for p in q.key_points)
         static = (f'<div class="genviz-exercise genviz-open tex2jax_process">'
@@ -91,7 +89,7 @@ class OpenBox(widgets.VBox):
                   f"<p>{_markdown_to_html(q.model_answer)}</p>"
                   f"<p>A good answer says:</p><ul>{points}</ul></details></div>")
         text = f"Open question: {q.prompt} Run this notebook to write your answer in a box."
-        return {**data, "text/html": static, "text/plain": text}
+        return static, text
 
 
 def open_box(question, **kwargs) -> OpenBox:

@@ -59,6 +59,7 @@ from genviz.exercises._core import _markdown_to_html, _stop
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import prediction_log as _log
 from genviz.widgets._room_box import LearnerVote, LectureVote
+from genviz.widgets._static_box import StaticFallback
 
 __all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
            "clear_prediction_records", "PredictionBox", "PredictionReview", "prediction_box",
@@ -259,7 +260,7 @@ def _option(prediction, i) -> str:
 
 # --- before the explorer: commit, or vote / discuss / vote ---------------------------------
 
-class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
+class PredictionBox(StaticFallback, LearnerVote, LectureVote, widgets.VBox):
     """The question, its options as radio buttons, and Commit (or the room's two votes).
 
     On the course hub a learner's box also shows whether the vote counted in the room and
@@ -439,12 +440,9 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
         _changed()
         return i
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live box where a widget manager runs; elsewhere the question and its options
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs: the question and its options
         (the answer is not here: it is folded under the observation, after the explorer)."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
         p = self.prediction
         items = "".join(f"<li>{html.escape(_option(p, i))}</li>" for i in range(len(p.options)))
         page = (f'<div class="genviz-exercise genviz-choice genviz-prediction tex2jax_process">'
@@ -454,7 +452,7 @@ class PredictionBox(LearnerVote, LectureVote, widgets.VBox):
                 f"box); what happens, and why, is under the explorer.</i></p></div>")
         opts = "; ".join(_option(p, i) for i in range(len(p.options)))
         text = f"Predict: {p.prompt} Options: {opts}. Run this notebook to commit to one."
-        return {**data, "text/html": page, "text/plain": text}
+        return page, text
 
 
 def prediction_box(prediction, *, lecture: bool | None = None, **kwargs) -> PredictionBox:
@@ -467,7 +465,7 @@ def prediction_box(prediction, *, lecture: bool | None = None, **kwargs) -> Pred
 
 # --- at the end: which of your predictions failed, and why? ------------------------------
 
-class PredictionReview(widgets.VBox):
+class PredictionReview(StaticFallback, widgets.VBox):
     """The learner's own predictions in this kernel: what they committed, what they saw,
     whether it held, and their why; re-drawn whenever a box records something.
 
@@ -547,20 +545,16 @@ class PredictionReview(widgets.VBox):
             _LISTENERS.remove(self.refresh)
         super().close()
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        """The live list where a widget manager runs; elsewhere the questions, to review."""
-        data = super()._repr_mimebundle_(include=include, exclude=exclude, **kwargs)
-        if isinstance(data, tuple):
-            data = data[0]
+    def _static(self) -> tuple[str, str]:
+        """(html, text) where no widget manager runs: the questions, to review."""
         questions = "".join(f"<li>{_md(r.prediction.prompt)}</li>"
                             for r in prediction_records(self.prefix))
         page = ('<div class="genviz-exercise genviz-review tex2jax_process">'
                 "<p><b>Which of your predictions failed, and why?</b> Run this notebook: this "
                 "box then lists what you predicted, what you saw and your one-line why for "
                 f"each question.</p><ol>{questions}</ol></div>")
-        return {**data, "text/html": page,
-                "text/plain": "Which of your predictions failed, and why? Run this notebook "
-                              "to see your own predictions here."}
+        return page, ("Which of your predictions failed, and why? Run this notebook to see "
+                      "your own predictions here.")
 
 
 def prediction_review(prefix: str | None = None) -> PredictionReview:
