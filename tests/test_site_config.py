@@ -1,8 +1,13 @@
-"""The course website's one repository setting and the launch links made from it."""
+"""The course website's configuration (docs/conf.py): its one repository setting and the launch
+links made from it; the API reference's pages (one per layer, issue #37), which module each
+documents, and the script that sends an old link into the single API page to its new page."""
 
 import ast
 import importlib.util
+import json
 import shutil
+import subprocess
+import types
 from pathlib import Path
 
 import pytest
@@ -68,3 +73,119 @@ def test_a_non_github_repository_gets_a_generic_binder_link():
 def test_bad_urls_are_refused(copy, bad):
     with pytest.raises(ValueError, match="url must be an https URL"):
         set_repository_url(bad, root=copy)
+
+
+# -- the API reference, one page per layer (docs/conf.py API_PAGES) -----------------------------
+def _conf():
+    spec = importlib.util.spec_from_file_location("site_conf_api", ROOT / "docs" / "conf.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+conf = _conf()
+#: the layer of a module by its first name under genviz (an independent statement of the rule)
+LAYER = {"studies": "api-studies", "plots": "api-views", "widgets": "api-explorers",
+         "exercises": "api-exercises"}
+
+
+def _modules_on_disk() -> set[str]:
+    """Every module of genviz from its files (the oracle; the build walks the package)."""
+    names = set()
+    for path in (ROOT / "genviz").rglob("*.py"):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if len(parts) > 1 and all((ROOT / Path(*parts[:i]) / "__init__.py").exists()
+                                  for i in range(1, len(parts))):
+            names.add(".".join(parts))
+    return names
+
+
+def test_every_genviz_module_is_on_exactly_one_api_page_of_its_layer():
+    groups = conf._api_modules()
+    assert list(groups) == list(conf.API_PAGES)
+    placed = [name for names in groups.values() for name in names]
+    assert len(placed) == len(set(placed)), "a module is on two API pages"
+    assert set(placed) == {n for n in _modules_on_disk() if not n.endswith("._validation")}
+    for page, names in groups.items():
+        assert names, f"{page} documents nothing"
+        for name in names:
+            assert page == LAYER.get(name.split(".")[1], "api-models"), (name, page)
+
+
+def test_a_new_module_appears_on_its_page_by_itself(tmp_path, monkeypatch):
+    import genviz
+
+    (tmp_path / "brand_new_model.py").write_text('"""A model added later."""\n')
+    monkeypatch.setattr(genviz, "__path__", [*genviz.__path__, str(tmp_path)])
+    groups = conf._api_modules()
+    assert "genviz.brand_new_model" in groups["api-models"]
+    assert all("genviz.brand_new_model" not in names for page, names in groups.items()
+               if page != "api-models")
+
+
+def test_every_api_page_has_its_source_and_is_listed_by_the_introduction():
+    intro = (ROOT / "docs" / "api.md").read_text()
+    toctree = intro.split("```{toctree}", 1)[1].split("```", 1)[0]
+    listed = [line.strip() for line in toctree.splitlines()
+              if line.strip() and not line.startswith(":")]
+    assert listed == list(conf.API_PAGES)
+    assert intro.count(conf.API_MARKER) == 1
+    for page in conf.API_PAGES:
+        text = (ROOT / "docs" / f"{page}.md").read_text()
+        assert text.startswith("# ") and text.count(conf.API_MARKER) == 1, page
+
+
+def test_an_api_page_gets_one_automodule_per_module_in_place_of_its_marker():
+    source = "# Models\n\nIntro.\n\n<!-- genviz-api-modules -->\n"
+    out = conf.api_page_source("api-models", source, ["genviz.gda", "genviz.knn"])
+    assert out.startswith("# Models\n\nIntro.\n\n```{eval-rst}\n")
+    assert conf.API_MARKER not in out
+    lines = out.split("```{eval-rst}\n", 1)[1].split("```", 1)[0].splitlines()
+    assert lines == [".. automodule:: genviz.gda", ".. automodule:: genviz.knn"]
+    assert conf.api_page_source("api-models", source, []) == "# Models\n\nIntro.\n\n\n"
+
+
+def test_an_api_page_without_its_marker_is_refused_by_name():
+    with pytest.raises(ValueError, match=r"docs/api-views\.md: no <!-- genviz-api-modules -->"):
+        conf.api_page_source("api-views", "# Views\n", ["genviz.plots.gda"])
+
+
+def test_a_missing_api_page_source_stops_the_build_naming_it():
+    env = types.SimpleNamespace(found_docs={"index", "api", "api-models", "api-views"})
+    with pytest.raises(RuntimeError, match=r"\['api-exercises', 'api-explorers', 'api-studies'\]"):
+        conf._check_api_pages(None, env, [])
+    conf._check_api_pages(None, types.SimpleNamespace(found_docs=set(conf.API_PAGES)), [])
+
+
+REDIRECT_CASES = [
+    ("#genviz.gda.GDA.fit", "api-models.html#genviz.gda.GDA.fit"),
+    ("#module-genviz.plots.gda", "api-views.html#module-genviz.plots.gda"),
+    ("#genviz.plots.gda", "api-views.html#genviz.plots.gda"),
+    ("#genviz.naive_bayes.text.vocabulary", "api-studies.html#genviz.naive_bayes.text.vocabulary"),
+    ("#genviz.naive_bayes.MultinomialNB", "api-models.html#genviz.naive_bayes.MultinomialNB"),
+    ("#genviz.gdax", None),  # a name that only starts like a module's
+    ("#genviz-generative-learning", None),
+    ("", None),
+]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the script")
+def test_an_old_api_link_is_sent_to_the_page_of_the_longest_module_it_names():
+    # a made-up grouping, so that the longest module, not the first one, must win
+    groups = {"api-models": ["genviz.gda", "genviz.naive_bayes"],
+              "api-studies": ["genviz.naive_bayes.text"], "api-views": ["genviz.plots.gda"]}
+    script = conf.api_redirect_script(groups)
+    assert script.startswith("<script>") and script.rstrip().endswith("</script>")
+    code = script.strip().removeprefix("<script>").removesuffix("</script>")
+    runner = ("const cases = JSON.parse(process.argv[1]); const out = [];\n"
+              "for (const hash of cases) {\n"
+              "  let went = null;\n"
+              "  globalThis.location = {hash, replace: (u) => { went = u; }};\n"
+              f"  {code}\n"
+              "  out.push(went);\n"
+              "}\nconsole.log(JSON.stringify(out));\n")
+    done = subprocess.run(["node", "-e", runner, json.dumps([c[0] for c in REDIRECT_CASES])],
+                          capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) == [c[1] for c in REDIRECT_CASES]
