@@ -530,10 +530,29 @@ def typeset_pages(pages: dict[str, str]) -> tuple[dict[str, str], dict]:
     return out, {"formulas": sum(len(v) for v in spans.values()), "failed": failed}
 
 
+#: A sidebar entry with pages under it (the API reference's): its link, then the theme's fold
+#: toggle, a <summary> holding only an icon (axe `summary-name`, serious)
+TOCTREE_TOGGLE = re.compile(r'(<a class="(?:current )?reference internal" href="[^"]*">'
+                            r'(?P<title>[^<]+)</a><details(?: open="open")?>)<summary>')
+
+
+def name_toctree_toggles(html: str) -> str:
+    """``html`` with each sidebar fold toggle named after its entry ("Pages under API
+    reference"), so a screen reader says what it opens."""
+    import html as html_lib
+
+    def named(m):
+        title = html_lib.escape(html_lib.unescape(m.group("title")).strip(), quote=True)
+        return f'{m.group(1)}<summary aria-label="Pages under {title}">'
+
+    return TOCTREE_TOGGLE.sub(named, html)
+
+
 def _lighten_pages(app, exception) -> None:
     """After an HTML build, in every page: the maths typeset (typeset_pages), FontAwesome's
-    icons inlined and its script gone, Sphinx's search tools kept only where they are used
-    (search.html). Pages done already (an incremental build) are left as they are."""
+    icons inlined and its script gone, the sidebar's fold toggles named, Sphinx's search tools
+    kept only where they are used (search.html). Pages done already (an incremental build) are
+    left as they are."""
     if exception is not None or app.builder.format != "html":
         return
     from sphinx.util import logging
@@ -548,6 +567,7 @@ def _lighten_pages(app, exception) -> None:
     missing = set()
     for name, text in typeset.items():
         new, lost = inline_icons(text)
+        new = name_toctree_toggles(new)
         missing |= lost
         if name != "search.html":
             new = SEARCH_SCRIPTS.sub("", new)

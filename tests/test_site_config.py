@@ -189,3 +189,21 @@ def test_an_old_api_link_is_sent_to_the_page_of_the_longest_module_it_names():
     done = subprocess.run(["node", "-e", runner, json.dumps([c[0] for c in REDIRECT_CASES])],
                           capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(done.stdout) == [c[1] for c in REDIRECT_CASES]
+
+
+def test_a_sidebar_fold_toggle_is_named_after_its_entry():
+    entry = ('<li class="toctree-l1 current active has-children"><a class="reference internal" '
+             'href="api.html">API &amp; "more"</a><details open="open"><summary><span '
+             'class="toctree-toggle" role="presentation"><svg aria-hidden="true"></svg></span>'
+             '</summary><ul><li>x</li></ul></details></li>')
+    out = conf.name_toctree_toggles(entry)
+    assert out == entry.replace("<summary>",
+                                '<summary aria-label="Pages under API &amp; &quot;more&quot;">')
+    assert conf.name_toctree_toggles(out) == out  # a page done already stays as it is
+    closed = entry.replace(' open="open"', "").replace('href="api.html"', 'href="a/b.html"')
+    assert 'aria-label="Pages under API' in conf.name_toctree_toggles(closed)
+    here = entry.replace('class="reference internal" href="api.html"',
+                         'class="current reference internal" href="#"')  # on api.html itself
+    assert 'aria-label="Pages under API' in conf.name_toctree_toggles(here)
+    plain = "<details><summary>Hint</summary>text</details>"  # an exercise's hint: its own text
+    assert conf.name_toctree_toggles(plain) == plain
