@@ -247,11 +247,13 @@ def _api_modules() -> dict[str, list[str]]:
 
 
 def api_page_source(docname: str, source: str, modules: list[str]) -> str:
-    """``source`` (an API page's Markdown) with its marker line replaced by one automodule
-    directive per module of ``modules``."""
+    """``source`` (an API page's Markdown) with its marker line replaced by, per module of
+    ``modules``, its name (a rubric: a heading would make the docstrings' own "Examples"
+    sections clash) and its automodule directive."""
     if API_MARKER not in source:
         raise ValueError(f"docs/{docname}.md: no {API_MARKER} line for its modules")
-    body = "\n".join(f".. automodule:: {n}" for n in modules)
+    body = "\n\n".join(f".. rubric:: {n}\n   :class: genviz-api-module\n\n.. automodule:: {n}"
+                       for n in modules)
     return source.replace(API_MARKER, f"```{{eval-rst}}\n{body}\n```\n" if modules else "")
 
 
