@@ -60,12 +60,17 @@ def _api_pages() -> tuple[str, ...]:
 
 def test_the_api_reference_is_a_page_per_layer_each_tested_and_linked(built_site):
     """api.html is the introduction: a link to each layer's page, each of them a tested page
-    documenting modules (issue #37: the single page was 3.2 MB)."""
+    documenting modules (issue #37: the single page was 3.2 MB), indexed by the genindex and
+    the search index."""
     intro = (SITE / "api.html").read_text()
+    genindex = (SITE / "genindex.html").read_text()
+    search = (SITE / "searchindex.js").read_text()
     for name in _api_pages():
         assert f"{name}.html" in PAGES, f"{name}.html is not among the tested pages"
         assert f'href="{name}.html"' in intro, f"api.html does not link {name}.html"
         assert 'id="module-genviz.' in (SITE / f"{name}.html").read_text(), name
+        assert f'href="{name}.html#genviz.' in genindex, f"the genindex has nothing on {name}"
+        assert f'"{name}"' in search, f"the search index has no {name}"
     assert 'id="module-genviz.' not in intro
 
 
