@@ -13,10 +13,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-_spec = importlib.util.spec_from_file_location("set_repository_url",
-                                               ROOT / "scripts" / "set_repository_url.py")
-_mod = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_mod)
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+_mod = _load("set_repository_url", ROOT / "scripts" / "set_repository_url.py")
 BEGIN, END, launch_block, set_repository_url = (_mod.BEGIN, _mod.END, _mod.launch_block,
                                                 _mod.set_repository_url)
 
@@ -76,30 +82,16 @@ def test_bad_urls_are_refused(copy, bad):
 
 
 # -- the API reference, one page per layer (docs/conf.py API_PAGES) -----------------------------
-def _conf():
-    spec = importlib.util.spec_from_file_location("site_conf_api", ROOT / "docs" / "conf.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-conf = _conf()
+conf = _load("site_conf_api", ROOT / "docs" / "conf.py")
+#: the list of genviz's modules from its files (the oracle; the build walks the package)
+module_report = _load("module_report_api", ROOT / "scripts" / "module_report.py")
 #: the layer of a module by its first name under genviz (an independent statement of the rule)
 LAYER = {"studies": "api-studies", "plots": "api-views", "widgets": "api-explorers",
          "exercises": "api-exercises"}
 
 
 def _modules_on_disk() -> set[str]:
-    """Every module of genviz from its files (the oracle; the build walks the package)."""
-    names = set()
-    for path in (ROOT / "genviz").rglob("*.py"):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        if len(parts) > 1 and all((ROOT / Path(*parts[:i]) / "__init__.py").exists()
-                                  for i in range(1, len(parts))):
-            names.add(".".join(parts))
-    return names
+    return {module_report.module_name(p) for p in module_report.modules()} - {"genviz"}
 
 
 def test_every_genviz_module_is_on_exactly_one_api_page_of_its_layer():
