@@ -267,7 +267,8 @@ def api_redirect_script(groups: dict[str, list[str]]) -> str:
             "  const id = decodeURIComponent(location.hash.slice(1)).replace(/^module-/, '');\n"
             "  let best = '';\n"
             "  for (const name in where) {\n"
-            "    if ((id === name || id.startsWith(name + '.')) && name.length > best.length) best = name;\n"
+            "    const named = id === name || id.startsWith(name + '.');\n"
+            "    if (named && name.length > best.length) best = name;\n"
             "  }\n"
             "  if (best) location.replace(where[best] + '.html' + location.hash);\n"
             "})();</script>\n")
@@ -284,7 +285,8 @@ def _check_api_pages(app, env, docnames) -> None:
     """Every page of ``API_PAGES`` is a source of the site (else its modules would be lost)."""
     missing = sorted(set(API_PAGES) - set(env.found_docs))
     if missing:
-        raise RuntimeError(f"API pages without a source in docs/: {missing} (docs/conf.py API_PAGES)")
+        raise RuntimeError(f"API pages without a source in docs/: {missing} "
+                           "(docs/conf.py API_PAGES)")
 
 
 # -- Notebook code as a reader should see it ------------------------------------------------------
