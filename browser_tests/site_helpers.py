@@ -30,11 +30,12 @@ SEVERE = ("serious", "critical")
 
 def site_pages() -> list[str]:
     """The pages the site must have, from its sources (known before it is built): the start
-    page, one per notebook, the API reference, every other docs/*.md page, the index and the
-    search page."""
+    page, one per notebook, the API reference's introduction and its page per layer
+    (docs/api-*.md: api-models.html ...), every other docs/*.md page, the index and the search
+    page."""
     nbs = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
     docs = sorted(f"{p.stem}.html" for p in (ROOT / "docs").glob("*.md")
-                  if p.stem not in ("index", "api"))  # e.g. scikit-learn.html
+                  if p.stem not in ("index", "api"))  # e.g. api-models.html, scikit-learn.html
     return ["index.html", "api.html", "genindex.html", "search.html"] + docs + \
         [f"notebooks/{stem}.html" for stem in nbs]
 

@@ -47,6 +47,49 @@ def test_site_is_built_with_a_page_per_notebook_and_the_api(built_site):
     assert (SITE / "_static" / "mathjax" / "tex-chtml.js").exists()
 
 
+def _api_pages() -> tuple[str, ...]:
+    """docs/conf.py's API_PAGES: the API reference's page per layer."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "site_conf_pages", pathlib.Path(__file__).resolve().parents[1] / "docs" / "conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    return conf.API_PAGES
+
+
+def test_the_api_reference_is_a_page_per_layer_each_tested_and_linked(built_site):
+    """api.html is the introduction: a link to each layer's page, each of them a tested page
+    documenting modules (issue #37: the single page was 3.2 MB), indexed by the genindex and
+    the search index."""
+    intro = (SITE / "api.html").read_text()
+    genindex = (SITE / "genindex.html").read_text()
+    search = (SITE / "searchindex.js").read_text()
+    for name in _api_pages():
+        assert f"{name}.html" in PAGES, f"{name}.html is not among the tested pages"
+        assert f'href="{name}.html"' in intro, f"api.html does not link {name}.html"
+        assert 'id="module-genviz.' in (SITE / f"{name}.html").read_text(), name
+        assert f'href="{name}.html#genviz.' in genindex, f"the genindex has nothing on {name}"
+        assert f'"{name}"' in search, f"the search index has no {name}"
+    assert 'id="module-genviz.' not in intro
+
+
+@pytest.mark.parametrize("anchor, page", [("genviz.gda.GDA", "api-models.html"),
+                                          ("module-genviz.plots.gda", "api-views.html")])
+def test_an_old_link_into_the_api_page_lands_on_its_new_page(browser, site_url, anchor, page):
+    record = {}
+    context = browser.new_context()
+    guard_network(context, record)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{site_url}/api.html#{anchor}", wait_until="load", timeout=60_000)
+        tab.wait_for_url(f"**/{page}#{anchor}", timeout=30_000)
+        assert tab.evaluate("(id) => !!document.getElementById(id)", anchor), anchor
+    finally:
+        context.close()
+    assert not record["failed"] and not record["bad_status"], record
+
+
 @pytest.fixture(scope="module")
 def site_url():
     SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -55,7 +98,7 @@ def site_url():
 
 
 def _screenshot(page, path, max_height=9000):
-    """Full-page screenshot, cut at ``max_height`` px (the API page is very long)."""
+    """Full-page screenshot, cut at ``max_height`` px (the API pages are long)."""
     height = page.evaluate("() => document.documentElement.scrollHeight")
     width = page.viewport_size["width"]
     page.screenshot(path=str(path), full_page=True, timeout=120_000,
@@ -66,9 +109,10 @@ def _open(browser, url, width, record, idle=True):
     """The page in a fresh context. ``idle``: wait for the network to be idle as well (the
     wide pass, which checks every request); the phone pass, which measures the layout, waits
     for the load event and MathJax's typesetting instead: Chromium's "network idle" is a
-    lifecycle event that a renderer busy laying out a long page (the 2.6 MB API page at
-    390 px, and some notebook pages under load) may not report for minutes although no request
-    is pending: after 30 s the wide pass goes on (guard_network has recorded every request)."""
+    lifecycle event that a renderer busy laying out a long page (the API reference at 390 px
+    when it was one 3.2 MB page, and some notebook pages under load) may not report for
+    minutes although no request is pending: after 30 s the wide pass goes on (guard_network
+    has recorded every request)."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     guard_network(context, record)
     page = context.new_page()

@@ -207,37 +207,86 @@ def _inline_explorer_module(app, pagename, templatename, context, doctree) -> No
 
 
 # -- API reference: every module of genviz, listed at build time ---------------------------------
+#: The API reference is one page per layer (issue #37: the single page was 3.2 MB, 150,000
+#: elements), each a docs/<docname>.md whose `<!-- genviz-api-modules -->` line becomes the
+#: automodule directives of its modules (``_api_group`` says which). docs/api.md is the short
+#: introduction with the list of these pages; its own marker becomes a script that sends an old
+#: link into the single page (api.html#genviz.gda.GDA) to the page that now has that anchor.
+API_PAGES = ("api-models", "api-studies", "api-exercises", "api-views", "api-explorers")
+API_MARKER = "<!-- genviz-api-modules -->"
+
+
+def _api_group(name: str) -> str | None:
+    """The API page (a key of ``API_PAGES``) of module ``name``; None for a module left out."""
+    if name.startswith("genviz.studies"):
+        return "api-studies"
+    if name.startswith("genviz.plots"):
+        return "api-views"
+    if name.startswith("genviz.widgets"):
+        return "api-explorers"
+    if name.startswith("genviz.exercises"):
+        return "api-exercises"
+    if name.split(".")[-1] == "_validation":
+        return None
+    return "api-models"
+
+
 def _api_modules() -> dict[str, list[str]]:
+    """API page (docname) -> the genviz modules it documents, in ``pkgutil.walk_packages``
+    order: every module of the package, found at build time, so a new one appears by itself."""
     import pkgutil
 
     import genviz
 
-    groups = {"Models": [], "Studies (what each figure shows, computed)": [], "Exercises": [],
-              "Views (matplotlib)": [], "Explorers (widgets)": []}
+    groups = {docname: [] for docname in API_PAGES}
     for info in pkgutil.walk_packages(genviz.__path__, "genviz."):
-        name = info.name
-        if name.startswith("genviz.studies"):
-            groups["Studies (what each figure shows, computed)"].append(name)
-        elif name.startswith("genviz.plots"):
-            groups["Views (matplotlib)"].append(name)
-        elif name.startswith("genviz.widgets"):
-            groups["Explorers (widgets)"].append(name)
-        elif name.startswith("genviz.exercises"):
-            groups["Exercises"].append(name)
-        elif name.split(".")[-1] != "_validation":
-            groups["Models"].append(name)
+        page = _api_group(info.name)
+        if page is not None:
+            groups[page].append(info.name)
     return groups
 
 
+def api_page_source(docname: str, source: str, modules: list[str]) -> str:
+    """``source`` (an API page's Markdown) with its marker line replaced by, per module of
+    ``modules``, its name (a rubric: a heading would make the docstrings' own "Examples"
+    sections clash) and its automodule directive."""
+    if API_MARKER not in source:
+        raise ValueError(f"docs/{docname}.md: no {API_MARKER} line for its modules")
+    body = "\n\n".join(f".. rubric:: {n}\n   :class: genviz-api-module\n\n.. automodule:: {n}"
+                       for n in modules)
+    return source.replace(API_MARKER, f"```{{eval-rst}}\n{body}\n```\n" if modules else "")
+
+
+def api_redirect_script(groups: dict[str, list[str]]) -> str:
+    """For api.html: a script that sends ``api.html#<anchor>`` (a link into the single page the
+    API reference was) to ``<page>.html#<anchor>``, the page documenting the longest module name
+    the anchor starts with (``genviz.gda.GDA.fit``, ``module-genviz.gda``)."""
+    where = {name: page for page, names in groups.items() for name in names}
+    return ("<script>(() => {\n"
+            f"  const where = {json.dumps(where, sort_keys=True)};\n"
+            "  const id = decodeURIComponent(location.hash.slice(1)).replace(/^module-/, '');\n"
+            "  let best = '';\n"
+            "  for (const name in where) {\n"
+            "    const named = id === name || id.startsWith(name + '.');\n"
+            "    if (named && name.length > best.length) best = name;\n"
+            "  }\n"
+            "  if (best) location.replace(where[best] + '.html' + location.hash);\n"
+            "})();</script>\n")
+
+
 def _insert_api_modules(app, docname, source) -> None:
-    if docname != "api":
-        return
-    parts = []
-    for title, names in _api_modules().items():
-        if names:
-            body = "\n".join(f".. automodule:: {n}" for n in names)
-            parts.append(f"## {title}\n\n```{{eval-rst}}\n{body}\n```\n")
-    source[0] = source[0].replace("<!-- genviz-api-modules -->", "\n".join(parts))
+    if docname in API_PAGES:
+        source[0] = api_page_source(docname, source[0], _api_modules()[docname])
+    elif docname == "api":
+        source[0] = source[0].replace(API_MARKER, api_redirect_script(_api_modules()))
+
+
+def _check_api_pages(app, env, docnames) -> None:
+    """Every page of ``API_PAGES`` is a source of the site (else its modules would be lost)."""
+    missing = sorted(set(API_PAGES) - set(env.found_docs))
+    if missing:
+        raise RuntimeError(f"API pages without a source in docs/: {missing} "
+                           "(docs/conf.py API_PAGES)")
 
 
 # -- Notebook code as a reader should see it ------------------------------------------------------
@@ -485,10 +534,29 @@ def typeset_pages(pages: dict[str, str]) -> tuple[dict[str, str], dict]:
     return out, {"formulas": sum(len(v) for v in spans.values()), "failed": failed}
 
 
+#: A sidebar entry with pages under it (the API reference's): its link, then the theme's fold
+#: toggle, a <summary> holding only an icon (axe `summary-name`, serious)
+TOCTREE_TOGGLE = re.compile(r'(<a class="(?:current )?reference internal" href="[^"]*">'
+                            r'(?P<title>[^<]+)</a><details(?: open="open")?>)<summary>')
+
+
+def name_toctree_toggles(html: str) -> str:
+    """``html`` with each sidebar fold toggle named after its entry ("Pages under API
+    reference"), so a screen reader says what it opens."""
+    import html as html_lib
+
+    def named(m):
+        title = html_lib.escape(html_lib.unescape(m.group("title")).strip(), quote=True)
+        return f'{m.group(1)}<summary aria-label="Pages under {title}">'
+
+    return TOCTREE_TOGGLE.sub(named, html)
+
+
 def _lighten_pages(app, exception) -> None:
     """After an HTML build, in every page: the maths typeset (typeset_pages), FontAwesome's
-    icons inlined and its script gone, Sphinx's search tools kept only where they are used
-    (search.html). Pages done already (an incremental build) are left as they are."""
+    icons inlined and its script gone, the sidebar's fold toggles named, Sphinx's search tools
+    kept only where they are used (search.html). Pages done already (an incremental build) are
+    left as they are."""
     if exception is not None or app.builder.format != "html":
         return
     from sphinx.util import logging
@@ -503,6 +571,7 @@ def _lighten_pages(app, exception) -> None:
     missing = set()
     for name, text in typeset.items():
         new, lost = inline_icons(text)
+        new = name_toctree_toggles(new)
         missing |= lost
         if name != "search.html":
             new = SEARCH_SCRIPTS.sub("", new)
@@ -517,6 +586,7 @@ def _lighten_pages(app, exception) -> None:
 def setup(app):
     app.connect("build-finished", _lighten_pages)
     app.connect("source-read", _insert_api_modules)
+    app.connect("env-before-read-docs", _check_api_pages)
     # A registered config value, so that changing the list re-reads every page (Sphinx does not
     # see changes in conf.py's functions).
     app.add_config_value("genviz_hidden_source_lines", list(HIDDEN_SOURCE_LINES), "env")

@@ -6,7 +6,8 @@ what changed), then runs Sphinx with docs/conf.py. Notebooks are executed by MyS
 cached by the hash of their code in build/site-cache/<library fingerprint>/: the figures come
 from genviz, so a change to the library (its sources or data) starts a new cache and makes
 Sphinx re-read every page, while a change to one notebook re-runs only that notebook. Any cell
-error fails the build (exit status 1). Prints the wall-clock time of the build.
+error fails the build (exit status 1). A page added or removed makes Sphinx write every page
+again (each page's sidebar lists them all). Prints the wall-clock time of the build.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def stage(dest: Path) -> list[str]:
-    """Mirror docs/ (less conf.py and _static, read in place) and notebooks/ into ``dest``."""
+    """Mirror docs/ (less conf.py and _static, read in place) and notebooks/ into ``dest``;
+    what changed: a source's path (changed), ``added <path>`` (new) or ``removed <path>``."""
     wanted = {}
     for src in (ROOT / "docs").rglob("*"):
         rel = src.relative_to(ROOT / "docs")
@@ -36,8 +38,11 @@ def stage(dest: Path) -> list[str]:
     changed = []
     for rel, src in wanted.items():
         out = dest / rel
-        if not out.exists() or not filecmp.cmp(src, out, shallow=False):
+        if not out.exists():
             out.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, out)
+            changed.append(f"added {rel}")
+        elif not filecmp.cmp(src, out, shallow=False):
             shutil.copy2(src, out)
             changed.append(str(rel))
     for out in list(dest.rglob("*")):
@@ -45,6 +50,17 @@ def stage(dest: Path) -> list[str]:
             out.unlink()
             changed.append(f"removed {out.relative_to(dest)}")
     return changed
+
+
+def sphinx_command(src: Path, out: Path, doctrees: Path, changed: list[str]) -> list[str]:
+    """The Sphinx build of ``src`` into ``out``. When a source was added or removed (``changed``
+    from ``stage``) every page is written again (``-a``; nothing is re-read that did not change):
+    each page's sidebar lists every page, and Sphinx would otherwise rewrite only the changed
+    ones, leaving the others with the old list."""
+    layout = any(c.startswith(("added ", "removed ")) for c in changed)
+    return [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT / "docs"),
+            "-d", str(doctrees), "--keep-going", "-q", *(["-a"] if layout else []),
+            str(src), str(out)]
 
 
 def library_fingerprint() -> str:
@@ -89,9 +105,7 @@ def main(argv=None) -> int:
            "GENVIZ_STATES_CACHE": os.environ.get("GENVIZ_STATES_CACHE",
                                                  str(ROOT / "build" / "states")),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(ROOT / "docs"),
-           "-d", str(doctrees), "--keep-going", "-q", str(src), str(out)]
-    rc = subprocess.call(cmd, env=env, cwd=ROOT)
+    rc = subprocess.call(sphinx_command(src, out, doctrees, changed), env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
     print(f"site build {'ok' if rc == 0 else 'FAILED'} in {elapsed:.1f} s -> {out}/index.html")
     return rc

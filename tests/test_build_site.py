@@ -2,7 +2,9 @@
 
 The site's figures come from genviz, so its fingerprint (every file under genviz/) names the
 cache directory: any change to genviz's code or data gives a new fingerprint (a new cache, every
-notebook executed again); the same tree gives the same one.
+notebook executed again); the same tree gives the same one. Staging says what was added,
+changed and removed, and a page added or removed makes Sphinx write every page (each sidebar
+lists every page).
 """
 
 import importlib.util
@@ -31,3 +33,36 @@ def test_fingerprint_changes_with_any_genviz_file_and_only_then(tmp_path, monkey
     data = next((tmp_path / "genviz" / "data").iterdir())
     data.write_bytes(data.read_bytes() + b"\0")
     assert build_site.library_fingerprint() not in (first, second)
+
+
+def test_staging_reports_added_changed_and_removed_sources(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    (root / "docs" / "_static").mkdir(parents=True)
+    (root / "notebooks").mkdir()
+    (root / "docs" / "conf.py").write_text("# read in place\n")
+    (root / "docs" / "_static" / "site.css").write_text("a {}\n")
+    (root / "docs" / "api.md").write_text("# API\n")
+    (root / "notebooks" / "01.ipynb").write_text("{}")
+    monkeypatch.setattr(build_site, "ROOT", root)
+    dest = tmp_path / "src"
+    assert sorted(build_site.stage(dest)) == ["added api.md", "added notebooks/01.ipynb"]
+    assert build_site.stage(dest) == []
+    (root / "docs" / "api.md").write_text("# API reference\n")
+    (root / "docs" / "api-models.md").write_text("# Models\n")
+    assert sorted(build_site.stage(dest)) == ["added api-models.md", "api.md"]
+    (root / "notebooks" / "01.ipynb").unlink()
+    assert build_site.stage(dest) == ["removed notebooks/01.ipynb"]
+    assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*") if p.is_file()) == \
+        ["api-models.md", "api.md"]
+
+
+def test_every_page_is_written_again_only_when_a_page_came_or_went(tmp_path):
+    def writes_all(changed):
+        cmd = build_site.sphinx_command(tmp_path / "src", tmp_path / "out", tmp_path / "d", changed)
+        assert cmd[-2:] == [str(tmp_path / "src"), str(tmp_path / "out")]
+        return "-a" in cmd
+
+    assert not writes_all([])
+    assert not writes_all(["api.md", "notebooks/01.ipynb"])
+    assert writes_all(["api.md", "added api-models.md"])
+    assert writes_all(["removed notebooks/01.ipynb"])
