@@ -4,6 +4,17 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.genviz-installed
 PORT   ?= 8888
+# BLAS: one thread per process, for every target (JupyterLab's kernels, Voila, the tests, the
+# site build and the trial hub inherit it; set the variable yourself to choose another number).
+# numpy's and scipy's wheels each bring their own OpenBLAS, and their thread pools spin against
+# each other: on 2 cores notebook 10's learning curves (90 logistic fits on 300 features) took
+# 112 s with the default threads and 3.6 s with one, with identical results
+# (benchmarks/blas_threads.md; scipy/scipy#15050, OpenMathLib/OpenBLAS#731). Our matrices are
+# small (d <= a few thousand), so a single thread loses nothing there, and several kernels or
+# test workers share the cores anyway.
+export OPENBLAS_NUM_THREADS ?= 1
+export OMP_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
 # Jupyter refuses to run as root (containers, CI) unless told so; ordinary users never need it.
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
@@ -67,7 +78,7 @@ lab-grader: $(STAMP) $(LAB_OVERRIDES)
 # `make test-fast`: the inner loop, every test but those marked slow (notebooks executed,
 # grading sandboxes, servers; tests/conftest.py, SLOW_MODULES) -- `make test` runs them all.
 TEST_JOBS ?= auto
-PARALLEL  := -n $(TEST_JOBS) --dist loadfile
+PARALLEL  := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 test: $(STAMP)
 	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) --durations=25 --doctest-modules --nbval-lax genviz tests notebooks
 

@@ -8,13 +8,27 @@ each number that differs (stored -> printed), with the rule that fixes it
 
 from __future__ import annotations
 
+import os
 import pathlib
 import sys
 
 import pytest
 
+# One BLAS thread, as `make` exports it (see the Makefile: numpy's and scipy's OpenBLAS pools
+# spin against each other), also for a `pytest` run outside make: for the kernels and
+# processes the tests start (they inherit the environment) and for this process.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+try:
+    from threadpoolctl import threadpool_limits
+except ImportError:  # scikit-learn's dependency: only the oracle tests need it
+    pass
+else:
+    threadpool_limits(int(os.environ["OPENBLAS_NUM_THREADS"]), user_api="blas")
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "scripts"))
 import checked_outputs  # noqa: E402
+import durations  # noqa: E402
 
 
 def describe_difference(item) -> str | None:
@@ -64,8 +78,13 @@ def is_nbval_item(item) -> bool:
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     dist = getattr(config.option, "dist", "no")
+    if dist == "no":
+        return
+    # the longest files first (scripts/durations.py): with `--no-loadscope-reorder` (make
+    # test) xdist hands the files out in this order, so no long file is left for the end
+    durations.order_items(items, durations.read_table())
     cells = [item for item in items if is_nbval_item(item)]
-    if not cells or dist == "no":
+    if not cells:
         return
     if dist not in NBVAL_SAFE_DIST:
         raise pytest.UsageError(

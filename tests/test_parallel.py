@@ -61,12 +61,14 @@ def test_nbval_cells_get_one_group_per_notebook_under_loadgroup():
     class Cell:
         def __init__(self, path, n):
             self.fspath, self.cell_num, self.marks = path, n, []
+            self.nodeid = f"{path}::Cell {n}"
 
         def add_marker(self, mark):
             self.marks.append(mark)
 
     class Plain:
         fspath = "tests/test_x.py"
+        nodeid = "tests/test_x.py::test_y"
 
     items = [Cell("notebooks/a.ipynb", 0), Cell("notebooks/a.ipynb", 1),
              Cell("notebooks/b.ipynb", 0), Plain()]

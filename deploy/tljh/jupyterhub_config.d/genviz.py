@@ -35,6 +35,9 @@ _hub_auth.refuse_open_login(_tljh, "tljh")
 c.Spawner.environment.update({
     "JUPYTER_CONFIG_PATH": f"{GENVIZ_REPO}/deploy/singleuser/etc/jupyter",
     "JUPYTER_PATH": f"{GENVIZ_REPO}/deploy/singleuser/share/jupyter",
+    # one BLAS thread per kernel: students share the cores, and numpy's and scipy's OpenBLAS
+    # pools spin against each other (the project's Makefile says more)
+    "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
 })
 # One server start costs ~4.3 CPU-s: at the default 30 s, spawns fail once ~12 students arrive
 # within 10 s on 2 cores (issue #21). A slow start is better than a failed one.

@@ -1,0 +1,122 @@
+#!/usr/bin/env python
+"""The order in which `make test` hands its files to the workers: the longest first.
+
+`make test` runs the suite on every core with pytest-xdist, one file to a worker at a time
+(``--dist loadfile``: a notebook's nbval cells share one kernel, and a module's fixtures are
+built once). The run ends when the last worker finishes its last file, so a long file handed
+out last keeps one core busy while the other waits: in a run with the files in xdist's default
+order (most tests first), the files of a few long tests (a whole class graded in the sandbox,
+a trial hub started) came last. Handing out the longest files first (the longest-processing-
+time rule) leaves only short files for the end.
+
+``tests/durations.json`` holds each file's seconds (setup, call and teardown of all its tests)
+from a run of the whole suite; the repository-wide ``conftest.py`` orders the collection by it
+(:func:`order`), and `make test` tells xdist to keep that order (``--no-loadscope-reorder``). A
+file not in the table yet (a new test file) is placed as a file of median length. The table
+needs no care for correctness: a stale one only costs time. Refresh it after adding a slow
+file::
+
+    pytest -n auto --dist loadfile --junitxml=build/junit.xml ...   (or `make test` with
+    PYTEST_ADDOPTS=--junitxml=build/junit.xml)
+    python scripts/durations.py build/junit.xml --write
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLE = ROOT / "tests" / "durations.json"
+
+
+def file_of(nodeid: str) -> str:
+    """The file part of a pytest node id (``tests/test_x.py::test_y[1]`` -> ``tests/test_x.py``)."""
+    if not isinstance(nodeid, str) or not nodeid:
+        raise ValueError(f"nodeid must be a non-empty string, got {nodeid!r}")
+    return nodeid.split("::", 1)[0]
+
+
+def junit_file_seconds(xml_text: str) -> dict[str, float]:
+    """Seconds per file from a JUnit XML report of pytest (``--junitxml``; each test case's
+    ``time`` is its setup, call and teardown), rounded to 0.1 s."""
+    if not isinstance(xml_text, str):
+        raise TypeError(f"xml_text must be the report's text, got {type(xml_text).__name__}")
+    try:
+        root = ET.fromstring(xml_text)
+    except ET.ParseError as exc:
+        raise ValueError(f"xml_text is not a JUnit XML report: {exc}") from None
+    out: dict[str, float] = {}
+    for case in root.iter("testcase"):
+        name = case.get("file") or _file_from_classname(case.get("classname", ""))
+        if not name:
+            continue
+        out[name] = out.get(name, 0.0) + float(case.get("time") or 0.0)
+    return {k: round(v, 1) for k, v in sorted(out.items())}
+
+
+def _file_from_classname(classname: str) -> str:
+    """pytest's JUnit ``classname``: the module's dotted path (``tests.test_x`` or
+    ``tests.test_x.TestClass``), or the notebook's path for nbval cells."""
+    if ".ipynb" in classname:
+        return classname.split(".ipynb", 1)[0].replace(".", "/") + ".ipynb" \
+            if "/" not in classname else classname.split("::", 1)[0]
+    parts = classname.split(".")
+    for k in range(len(parts), 0, -1):
+        candidate = "/".join(parts[:k]) + ".py"
+        if (ROOT / candidate).is_file():
+            return candidate
+    return ""
+
+
+def order(files: list[str], seconds: dict[str, float]) -> list[str]:
+    """``files`` (each once, in collection order) sorted longest first by ``seconds``; a file
+    without a figure counts as the median of the known ones; ties keep collection order."""
+    if len(set(files)) != len(files):
+        raise ValueError("files must not repeat a file")
+    known = [float(seconds[f]) for f in files if f in seconds]
+    default = statistics.median(known) if known else 0.0
+    rank = {f: k for k, f in enumerate(files)}
+    return sorted(files, key=lambda f: (-float(seconds.get(f, default)), rank[f]))
+
+
+def order_items(items: list, seconds: dict[str, float]) -> None:
+    """Reorder pytest ``items`` in place: files by :func:`order`, items within a file kept."""
+    by_file: dict[str, list] = {}
+    for item in items:
+        by_file.setdefault(file_of(item.nodeid), []).append(item)
+    items[:] = [item for f in order(list(by_file), seconds) for item in by_file[f]]
+
+
+def read_table(path: Path = TABLE) -> dict[str, float]:
+    """The stored table ({} when there is none or it cannot be read: the order is only speed)."""
+    try:
+        table = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return {}
+    return {k: float(v) for k, v in table.items()
+            if isinstance(k, str) and isinstance(v, (int, float))}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("junit", type=Path, help="a JUnit XML report of a whole-suite run")
+    parser.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
+    args = parser.parse_args(argv)
+    seconds = junit_file_seconds(args.junit.read_text())
+    total = sum(seconds.values())
+    for name, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:15]:
+        print(f"{s:8.1f} s  {name}")
+    print(f"{len(seconds)} files, {total:.0f} s of tests in all")
+    if args.write:
+        TABLE.write_text(json.dumps(seconds, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {TABLE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
