@@ -63,3 +63,18 @@ def test_figure_png_and_show_on_agg(monkeypatch):
     assert show(fig) is None  # returning it would display the figure twice in a notebook
     assert len(shown) == 1 and shown[0][1]["raw"] is True  # a PNG bundle with alt text
     assert base64.b64decode(shown[0][0]["image/png"])[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_style_re_exports_the_panel_layouts_and_the_modes_unchanged():
+    """genviz.plots.style is the one import of views (ARCHITECTURE.md "Large modules": its
+    panel layouts live in genviz.plots.panels, its modes in genviz.plots._modes); every name
+    it re-exports is the object of its home module, and none of them is lost."""
+    from genviz.plots import _modes, panels, style
+
+    for name in panels.__all__:
+        assert getattr(style, name) is getattr(panels, name), name
+        assert name in style.__all__, name
+    moved = [n for n in _modes.__all__ if n in style.__all__]
+    assert moved, "style re-exports nothing of genviz.plots._modes"
+    for name in moved:
+        assert getattr(style, name) is getattr(_modes, name), name
