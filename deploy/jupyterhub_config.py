@@ -75,9 +75,9 @@ STATE = pathlib.Path(os.environ.get("GENVIZ_HUB_STATE") or ROOT / "build" / "hub
 STATE.mkdir(mode=0o700, parents=True, exist_ok=True)
 STATE.chmod(0o700)  # the hub's database and cookie secret, the room's votes: the hub's alone
 HOME.mkdir(parents=True, exist_ok=True)
-#: every process of this hub carries it (deploy/run_hub.py finds and stops them by it)
 #: the variables that set the number of BLAS threads (OpenBLAS, OpenMP, MKL)
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+#: every process of this hub carries it (deploy/run_hub.py finds and stops them by it)
 MARK = {"GENVIZ_TRIAL_HUB": os.environ.get("GENVIZ_TRIAL_HUB") or str(STATE)}
 
 #: the directory the course arrives in, as nbgitpuller names it (the repository's name)
