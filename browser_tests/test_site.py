@@ -85,9 +85,14 @@ def test_an_old_link_into_the_api_page_lands_on_its_new_page(browser, site_url, 
         tab.goto(f"{site_url}/api.html#{anchor}", wait_until="load", timeout=60_000)
         tab.wait_for_url(f"**/{page}#{anchor}", timeout=30_000)
         assert tab.evaluate("(id) => !!document.getElementById(id)", anchor), anchor
+        tab.wait_for_load_state("load", timeout=60_000)
     finally:
         context.close()
-    assert not record["failed"] and not record["bad_status"], record
+    # The redirect leaves api.html while its own scripts may still be loading; the browser cancels
+    # those (net::ERR_ABORTED, seen in CI for bootstrap.js). Any other failure, and every
+    # response >= 400, still fails the test.
+    failed = [f for f in record["failed"] if "net::ERR_ABORTED" not in f]
+    assert not failed and not record["bad_status"], record
 
 
 @pytest.fixture(scope="module")
