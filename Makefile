@@ -75,8 +75,9 @@ lab-grader: $(STAMP) $(LAB_OVERRIDES)
 # Tests run in parallel (pytest-xdist), one worker per core (TEST_JOBS=N to choose; 0: none).
 # `--dist loadfile` keeps each file on one worker: a notebook's nbval cells share one kernel
 # (conftest.py refuses a mode that would split them) and module fixtures are built once.
-# `make test-fast`: the inner loop, every test but those marked slow (notebooks executed,
-# grading sandboxes, servers; tests/conftest.py, SLOW_MODULES) -- `make test` runs them all.
+# `make test-fast`: the inner loop (< 1 min), every test but the slow ones: notebooks executed,
+# grading sandboxes, servers (marked by hand) and the tests measured slow in that loop's own run
+# (tests/slow_tests.json, scripts/durations.py --write-slow) -- `make test` runs them all.
 TEST_JOBS ?= auto
 PARALLEL  := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 test: $(STAMP)

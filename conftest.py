@@ -14,6 +14,10 @@ import sys
 
 import pytest
 
+# pytest's own fixture for testing plugins and hooks (tests/test_durations_order.py runs a
+# conftest like this one in a temporary project)
+pytest_plugins = ["pytester"]
+
 # One BLAS thread, as `make` exports it (see the Makefile: numpy's and scipy's OpenBLAS pools
 # spin against each other), also for a `pytest` run outside make: for the kernels and
 # processes the tests start (they inherit the environment) and for this process.
@@ -77,6 +81,9 @@ def is_nbval_item(item) -> bool:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
+    # the tests measured slow in the inner loop (tests/slow_tests.json, scripts/durations.py)
+    # are marked slow, before `-m "not slow"` (make test-fast) deselects by marker
+    durations.mark_slow(items, durations.read_table(durations.SLOW_TABLE), pytest.mark.slow)
     dist = getattr(config.option, "dist", "no")
     if dist == "no":
         return

@@ -19,6 +19,20 @@ file::
     pytest -n auto --dist loadfile --junitxml=build/junit.xml ...   (or `make test` with
     PYTEST_ADDOPTS=--junitxml=build/junit.xml)
     python scripts/durations.py build/junit.xml --write
+
+The same report of a `make test-fast` run feeds the inner loop: ``tests/slow_tests.json`` lists
+the tests (node ids) that took at least :data:`SLOW_SECONDS` there, and the repository-wide
+``conftest.py`` marks them ``slow`` (:func:`mark_slow`), so `make test-fast` (``-m "not slow"``)
+leaves out what is measured slow, not only what someone remembered to mark. `make test` still
+runs every test. Refresh it from the inner loop's own run, which is what it describes (a test
+that shares a module fixture with a slow test pays for the fixture when that test is left
+out)::
+
+    make test-fast PYTEST_ADDOPTS=--junitxml=build/junit-fast.xml
+    python scripts/durations.py build/junit-fast.xml --write-slow
+
+Listed tests are not run by the inner loop, so they are never measured again and stay listed;
+a test whose file is gone is dropped.
 """
 
 from __future__ import annotations
@@ -32,6 +46,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE = ROOT / "tests" / "durations.json"
+SLOW_TABLE = ROOT / "tests" / "slow_tests.json"
+# a test of the inner loop taking this long or longer (setup, call and teardown) is marked slow
+SLOW_SECONDS = 0.25
 
 
 def file_of(nodeid: str) -> str:
@@ -44,12 +61,7 @@ def file_of(nodeid: str) -> str:
 def junit_file_seconds(xml_text: str) -> dict[str, float]:
     """Seconds per file from a JUnit XML report of pytest (``--junitxml``; each test case's
     ``time`` is its setup, call and teardown), rounded to 0.1 s."""
-    if not isinstance(xml_text, str):
-        raise TypeError(f"xml_text must be the report's text, got {type(xml_text).__name__}")
-    try:
-        root = ET.fromstring(xml_text)
-    except ET.ParseError as exc:
-        raise ValueError(f"xml_text is not a JUnit XML report: {exc}") from None
+    root = _parse(xml_text)
     out: dict[str, float] = {}
     for case in root.iter("testcase"):
         name = case.get("file") or _file_from_classname(case.get("classname", ""))
@@ -57,6 +69,69 @@ def junit_file_seconds(xml_text: str) -> dict[str, float]:
             continue
         out[name] = out.get(name, 0.0) + float(case.get("time") or 0.0)
     return {k: round(v, 1) for k, v in sorted(out.items())}
+
+
+def junit_test_seconds(xml_text: str) -> dict[str, float]:
+    """Seconds per test from a JUnit XML report of pytest, keyed by pytest node id
+    (``tests/test_x.py::TestClass::test_y[1]``, doctests ``genviz/x.py::genviz.x.f``); test
+    cases of notebooks (nbval) are left out. Not rounded."""
+    root = _parse(xml_text)
+    out: dict[str, float] = {}
+    for case in root.iter("testcase"):
+        nodeid = _nodeid(case.get("classname", ""), case.get("name", ""))
+        if nodeid:
+            out[nodeid] = out.get(nodeid, 0.0) + float(case.get("time") or 0.0)
+    return out
+
+
+def _parse(xml_text: str):
+    if not isinstance(xml_text, str):
+        raise TypeError(f"xml_text must be the report's text, got {type(xml_text).__name__}")
+    try:
+        return ET.fromstring(xml_text)
+    except ET.ParseError as exc:
+        raise ValueError(f"xml_text is not a JUnit XML report: {exc}") from None
+
+
+def _nodeid(classname: str, name: str) -> str:
+    """The node id of a JUnit test case (``classname``: the module's dotted path, then the
+    classes), or "" for a notebook's cell or a module not in the repository."""
+    if not name or ".ipynb" in classname:
+        return ""
+    path = _file_from_classname(classname)
+    if not path:
+        return ""
+    module = path[:-len(".py")].replace("/", ".")
+    classes = [c for c in classname[len(module):].split(".") if c]
+    return "::".join([path, *classes, name])
+
+
+def update_slow(table: dict[str, float], measured: dict[str, float],
+                threshold: float = SLOW_SECONDS, root: Path = ROOT) -> dict[str, float]:
+    """The slow list after a run: ``table`` with every test of ``measured`` (node id -> seconds)
+    put in (>= ``threshold``, rounded to 0.01 s) or taken out (below it); tests not measured
+    keep their entry unless their file is gone from ``root``."""
+    threshold = float(threshold)
+    if not threshold > 0:
+        raise ValueError(f"threshold must be > 0 seconds, got {threshold!r}")
+    out = {k: v for k, v in table.items() if (root / file_of(k)).is_file()}
+    for nodeid, s in measured.items():
+        if s >= threshold:
+            out[nodeid] = round(float(s), 2)
+        else:
+            out.pop(nodeid, None)
+    return dict(sorted(out.items()))
+
+
+def mark_slow(items: list, slow: dict[str, float], marker) -> int:
+    """Add ``marker`` (``pytest.mark.slow``) to every item whose node id is in ``slow``; the
+    number marked."""
+    n = 0
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(marker)
+            n += 1
+    return n
 
 
 def _file_from_classname(classname: str) -> str:
@@ -98,6 +173,8 @@ def read_table(path: Path = TABLE) -> dict[str, float]:
         table = json.loads(Path(path).read_text())
     except (OSError, ValueError):
         return {}
+    if not isinstance(table, dict):
+        return {}
     return {k: float(v) for k, v in table.items()
             if isinstance(k, str) and isinstance(v, (int, float))}
 
@@ -106,8 +183,21 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("junit", type=Path, help="a JUnit XML report of a whole-suite run")
     parser.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
+    parser.add_argument("--write-slow", action="store_true",
+                        help=f"update {SLOW_TABLE.relative_to(ROOT)} from a `make test-fast` run")
     args = parser.parse_args(argv)
-    seconds = junit_file_seconds(args.junit.read_text())
+    xml_text = args.junit.read_text()
+    if args.write_slow:
+        measured = junit_test_seconds(xml_text)
+        before = read_table(SLOW_TABLE)
+        after = update_slow(before, measured)
+        kept = sum(s for k, s in measured.items() if k not in after)
+        SLOW_TABLE.write_text(json.dumps(after, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {SLOW_TABLE.relative_to(ROOT)}: {len(after)} slow tests "
+              f"(was {len(before)}); the {len(measured) - len(set(measured) & set(after))} "
+              f"others of this run took {kept:.0f} s in all")
+        return 0
+    seconds = junit_file_seconds(xml_text)
     total = sum(seconds.values())
     for name, s in sorted(seconds.items(), key=lambda kv: -kv[1])[:15]:
         print(f"{s:8.1f} s  {name}")

@@ -100,3 +100,138 @@ def test_the_stored_table_names_files_of_this_tree():
     gone = [f for f in table if not (ROOT / f).exists()]
     assert not gone, (f"tests/durations.json names files that are gone: {gone}; refresh it: "
                       "python scripts/durations.py build/junit.xml --write")
+
+
+# -- the inner loop: tests measured slow are marked slow (`make test-fast` leaves them out) -----
+
+def test_a_junit_report_gives_each_test_its_node_id(fixture_module):
+    # pytest writes classname "tests.test_x.TestGroup" for tests/test_x.py::TestGroup::test;
+    # the notebook's cells have no node id of a test module and are left out
+    assert T.junit_test_seconds(JUNIT) == {
+        "tests/test_durations_fixture_a.py::test_one": 1.25,
+        "tests/test_durations_fixture_a.py::test_two[3]": 2.5,
+        "tests/test_durations_fixture_a.py::TestGroup::test_three": 0.05,
+        "genviz/gaussian.py::genviz.gaussian.mvn_pdf": 0.2}
+
+
+def test_the_node_ids_are_pytests_own(pytester):
+    """Oracle: pytest's own node ids, from a real run's JUnit report."""
+    pytester.makepyfile(test_nodeids="""
+        import pytest
+        class TestGroup:
+            def test_a(self):
+                pass
+        @pytest.mark.parametrize("x", ["a.b/c", 2])
+        def test_b(x):
+            pass
+        def f():
+            '''
+            >>> 1 + 1
+            2
+            '''
+    """)
+    result = pytester.runpytest("--doctest-modules", "--junitxml=out.xml", "-p",
+                                "no:cacheprovider", "--collect-only", "-q")
+    expected = {line.strip() for line in result.outlines if "::" in line}
+    pytester.runpytest("--doctest-modules", "--junitxml=out.xml", "-p", "no:cacheprovider")
+    old_root = T.ROOT
+    try:
+        T.ROOT = pytester.path
+        got = set(T.junit_test_seconds((pytester.path / "out.xml").read_text()))
+    finally:
+        T.ROOT = old_root
+    assert len(expected) == 4 and got == expected, (got, expected)
+
+
+def test_a_run_puts_slow_tests_in_and_fast_ones_out(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("")
+    table = {"tests/test_a.py::kept": 3.0, "tests/test_a.py::now_fast": 2.0,
+             "tests/test_gone.py::t": 9.0}
+    measured = {"tests/test_a.py::now_fast": 0.1, "tests/test_a.py::new": 0.5,
+                "tests/test_a.py::quick": 0.499, "tests/test_a.py::slower": 1.234}
+    assert T.update_slow(table, measured, 0.5, root=tmp_path) == {
+        "tests/test_a.py::kept": 3.0,       # not measured (left out of the run): kept
+        "tests/test_a.py::new": 0.5,        # at the threshold: slow
+        "tests/test_a.py::slower": 1.23}    # (the file of test_gone.py is gone: dropped)
+    with pytest.raises(ValueError, match="threshold"):
+        T.update_slow({}, {}, 0)
+    with pytest.raises(ValueError, match="threshold"):
+        T.update_slow({}, {}, float("nan"))
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tree")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_a.py").touch()
+    return root
+
+
+@given(table=st.dictionaries(st.sampled_from([f"tests/test_a.py::t{k}" for k in range(20)]),
+                             st.floats(0, 100, allow_nan=False), max_size=20),
+       measured=st.dictionaries(st.sampled_from([f"tests/test_a.py::t{k}" for k in range(20)]),
+                                st.floats(0, 100, allow_nan=False), max_size=20),
+       threshold=st.floats(0.01, 10))
+def test_after_a_run_its_tests_are_listed_exactly_when_slow(tree, table, measured, threshold):
+    out = T.update_slow(table, measured, threshold, root=tree)
+    for nodeid, s in measured.items():
+        assert (nodeid in out) == (s >= threshold)
+    for nodeid in set(table) - set(measured):
+        assert out[nodeid] == table[nodeid]
+    # a tree without the file keeps only what this run measured slow
+    assert set(T.update_slow(table, measured, threshold, root=tree / "tests")) == \
+        {k for k, s in measured.items() if s >= threshold}
+
+
+def test_listed_tests_are_marked_and_make_test_fast_leaves_them_out(pytester):
+    """The hook end to end: a conftest like the repository's marks the listed test, and
+    `-m "not slow"` (make test-fast) deselects it while `make test` would run it."""
+    pytester.makeconftest(f"""
+        import sys, pytest
+        sys.path.insert(0, {str(ROOT / "scripts")!r})
+        import durations
+        @pytest.hookimpl(tryfirst=True)
+        def pytest_collection_modifyitems(config, items):
+            durations.mark_slow(items, {{"test_m.py::test_listed": 2.0}}, pytest.mark.slow)
+        def pytest_configure(config):
+            config.addinivalue_line("markers", "slow: slow")
+    """)
+    pytester.makepyfile(test_m="""
+        def test_listed():
+            pass
+        def test_other():
+            pass
+    """)
+    pytester.runpytest("-m", "not slow", "-p", "no:cacheprovider").assert_outcomes(passed=1,
+                                                                                  deselected=1)
+    pytester.runpytest("-p", "no:cacheprovider").assert_outcomes(passed=2)
+
+
+def test_the_repository_conftest_marks_the_stored_slow_tests():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_root_conftest", ROOT / "conftest.py")
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+
+    class Item:
+        def __init__(self, nodeid):
+            self.nodeid, self.markers = nodeid, []
+
+        def add_marker(self, m):
+            self.markers.append(m)
+
+    slow = T.read_table(T.SLOW_TABLE)
+    assert slow, "tests/slow_tests.json is missing: see scripts/durations.py --write-slow"
+    listed = next(iter(slow))
+    items = [Item(listed), Item("tests/test_x.py::not_listed")]
+
+    class Config:
+        class option:
+            dist = "no"
+
+    root_conftest.pytest_collection_modifyitems(Config, items)
+    assert [m.name for m in items[0].markers] == ["slow"] and items[1].markers == []
+    gone = [k for k in slow if not (ROOT / T.file_of(k)).exists()]
+    assert not gone, f"tests/slow_tests.json names files that are gone: {gone}"
