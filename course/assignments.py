@@ -46,6 +46,7 @@ from typing import Callable
 
 from course.cells import is_choice, notebook, reference
 from course.variants import Draw, Variant, permute_choice, render, render_text, seed
+from genviz.topics import TOPICS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,9 +108,10 @@ RETRIEVAL = ("retrieval (#30): it checks an earlier notebook's objective, which 
 
 ASSIGNMENTS: dict[str, Assignment] = {}
 
-#: Notebooks with no graded assignment, and why (tests/test_project.py reads it). None at
-#: present: the capstone (10) is graded as ``a10_capstone``.
-UNGRADED: dict[str, str] = {}
+#: Notebooks with no graded assignment, and why: built from the topics' declarations
+#: (``ungraded=`` in genviz/topics.py, the reason in at least 12 words; tests/test_project.py
+#: reads it). None at present: the capstone (10) is graded as ``a10_capstone``.
+UNGRADED: dict[str, str] = {t.file: t.ungraded for t in TOPICS if t.ungraded}
 
 
 def _add(a: Assignment) -> None:

@@ -76,8 +76,8 @@ class Topic:
         The key of its graded assignment in ``course.assignments.ASSIGNMENTS``; None with
         ``ungraded`` set for a notebook the course does not grade.
     ungraded : str
-        Why it is not graded, in short (``course.assignments.UNGRADED`` gives the reason in
-        full, at least 12 words).
+        Why it is not graded, at least 12 words a reader can weigh (``course.assignments.UNGRADED``
+        is built from it).
     objectives : int
         How many objectives its "You will be able to" list has (ids ``NN.1`` ... ``NN.k``).
     practice : tuple of str

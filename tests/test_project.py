@@ -630,13 +630,12 @@ def test_every_topic_notebook_has_a_graded_assignment():
 
     missing = _unassigned(NOTEBOOKS, ASSIGNMENTS.values(), UNGRADED)
     assert not missing, (f"no assignment in course/assignments.py for {missing} (ARCHITECTURE.md, "
-                         f"'How to add a topic', step 5; or name it in UNGRADED with the reason)")
+                         f"'How to add a topic', step 5; or declare it ungraded= with the reason "
+                         f"in genviz/topics.py)")
     planted = [*NOTEBOOKS, ROOT / "notebooks" / "11_new_topic.ipynb"]
     assert _unassigned(planted, ASSIGNMENTS.values(), UNGRADED) == ["11_new_topic.ipynb"]
-    for name, why in UNGRADED.items():  # a real notebook, and a reason a reader can weigh
-        assert (ROOT / "notebooks" / name).is_file(), name
-        assert len(why.split()) >= 12, (f"UNGRADED[{name!r}] needs its reason, at least 12 words "
-                                        "(ARCHITECTURE.md, 'How to add a topic', step 5)")
+    # the reasons (at least 12 words) are checked on the declarations: tests/test_topics.py
+    assert all((ROOT / "notebooks" / name).is_file() for name in UNGRADED), UNGRADED
 
 
 def test_the_design_document_is_in_the_repository():

@@ -209,6 +209,31 @@ def assignment_problems(declared, assignments: dict, ungraded: dict) -> list[str
     return [p + " " + step(5, "its graded assignment") for p in problems]
 
 
+def ungraded_problems(declared) -> list[str]:
+    """An ungraded topic says why in at least 12 words (course.assignments.UNGRADED is built
+    from these reasons; the course's pages and the instructor read them)."""
+    return [f"{t.file}: its ungraded= reason has {len(t.ungraded.split())} words, at least 12 "
+            f"needed in genviz/topics.py " + step(5, "its graded assignment")
+            for t in declared if t.ungraded and len(t.ungraded.split()) < 12]
+
+
+def test_an_ungraded_topic_says_why_in_twelve_words():
+    assert ungraded_problems(topics.TOPICS) == []
+    short = topics.Topic("11_x", "X", "x", ungraded="a demonstration")
+    full = topics.Topic("11_x", "X", "x", ungraded="a demonstration run once in the lecture, "
+                        "whose numbers the class reads together and nobody computes")
+    assert ungraded_problems([full]) == []
+    [problem] = ungraded_problems([short])
+    assert "11_x.ipynb" in problem and "2 words" in problem and "step 5" in problem
+
+
+def test_the_course_takes_its_ungraded_notebooks_from_the_declarations():
+    from course.assignments import UNGRADED
+
+    # one place for the reason: a hand-kept entry, or a reason changed in one of the two, fails
+    assert UNGRADED == {t.file: t.ungraded for t in topics.TOPICS if t.ungraded}
+
+
 def test_the_declared_assignments_are_the_courses():
     from course.assignments import ASSIGNMENTS, UNGRADED
 
