@@ -5,18 +5,24 @@ tests): each description must carry the state's key numbers, formatted as ``fmt`
 and change when the state changes.
 """
 
+import ast
 import inspect
+import pathlib
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 
 from explorer_testing import explorer_cases, make_explorer, view_classes
+from file_modules import load_file
 from genviz import datasets
 from genviz.kde import claw_pdf, sample_claw
-from genviz.synthetic import regression_data, two_class_data
+from genviz.synthetic import two_class_data
 from genviz.plots._base import (describe_figure, figure_description, fmt, image_bundle,
                                 plain_text, set_description)
+
+
+TESTS = pathlib.Path(__file__).resolve().parent
 
 
 def all_view_classes():
@@ -107,13 +113,6 @@ def knn_classification():
     s = v.state
     return v, ["k = 5", f"{s['n_flipped']} labels flipped", "(0.5, 0)", fmt(s["test_accuracy"]),
                f"{s['query_votes'][1]} of class 1", fmt(s["train_error"])], dict(k=9)
-
-
-def knn_regression():
-    from genviz.plots.knn import KNNRegressionView
-    x, y = regression_data(60, rng=0)
-    v = KNNRegressionView(x, y, k=7, n_grid=100)
-    return v, ["k = 7", "60 points", fmt(v.state["mse_k"]), fmt(v.state["mse_1"])], dict(k=3)
 
 
 def projection():
@@ -220,10 +219,37 @@ def vocabulary_curves():
     return v, ["d = 30", "counts", "n = 10", fmt(s["gen_error"]), fmt(s["lr_error"])], dict(d=100)
 
 
+def topic_cases(tests=TESTS) -> list:
+    """The alt-text cases a topic keeps in its own test files (ARCHITECTURE.md, "How to add a
+    topic", step 3): module-level functions named ``alt_text_case_<view>`` in ``tests/test_*.py``,
+    each returning what a builder above returns. Their files are loaded under a name of their
+    own (not the module pytest collects)."""
+    out = []
+    for path in sorted(tests.glob("test_*.py")):
+        if path.name == "test_describe.py" or "def alt_text_case_" not in path.read_text():
+            continue
+        names = [node.name for node in ast.parse(path.read_text()).body
+                 if isinstance(node, ast.FunctionDef) and node.name.startswith("alt_text_case_")]
+        module = load_file(path, f"_alt_text_{path.stem}")
+        out += [getattr(module, name) for name in names]
+    return out
+
+
 BUILDERS = [gaussian, gaussian_circle, gda_vs_logistic, gda_fit, dimensionality, histogram, kde,
-            bandwidth, kde2d, knn_classification, knn_regression, projection, categorical_nb,
+            bandwidth, kde2d, knn_classification, projection, categorical_nb,
             categorical_nb_undefined, discretize, nb_vs_gda, kde_nb, spam_threshold, email,
-            learning_curves, vocabulary_curves]
+            learning_curves, vocabulary_curves, *topic_cases()]
+
+
+def test_a_topic_keeps_its_alt_text_case_in_its_own_test_file(tmp_path):
+    (tmp_path / "test_prior.py").write_text(
+        "def alt_text_case_prior():\n    return 'view', ['φ = 0.3'], {'phi': 0.5}\n\n"
+        "def helper():\n    pass\n")
+    (tmp_path / "test_other.py").write_text("def test_x():\n    pass\n")
+    [case] = topic_cases(tmp_path)
+    assert case.__name__ == "alt_text_case_prior" and case()[1] == ["φ = 0.3"]
+    # the repository's own: notebook 09's regression view keeps its case in test_views_knn.py
+    assert "alt_text_case_knn_regression" in [b.__name__ for b in BUILDERS]
 
 
 def test_every_view_class_is_covered_here():
@@ -234,7 +260,8 @@ def test_every_view_class_is_covered_here():
     assert covered == {c.__name__ for c in all_view_classes()} - set(), (
         f"no alt-text case for {sorted({c.__name__ for c in all_view_classes()} - covered)}: add a "
         "function building the view (returning the view, the numbers its describe() must say, and "
-        "an update that changes them) to BUILDERS in tests/test_describe.py (ARCHITECTURE.md, "
+        "an update that changes them) named alt_text_case_<view> to the topic's test file "
+        "tests/test_<topic>.py, or to BUILDERS in tests/test_describe.py (ARCHITECTURE.md, "
         "'How to add a topic', step 3)")
 
 

@@ -123,3 +123,13 @@ def test_decision_regions_figure(data):
     assert "test accuracy" in fig.axes[0].get_title()
     with pytest.raises(ValueError, match="models is empty"):
         decision_regions_figure({}, X, y)
+
+
+# -- the alt-text case of notebook 09's regression view (tests/test_describe.py reads it) --------
+def alt_text_case_knn_regression():
+    """The view, the numbers its describe() must say, and an update that changes them."""
+    from genviz.plots._base import fmt
+
+    x, y = regression_data(60, rng=0)
+    v = KNNRegressionView(x, y, k=7, n_grid=100)
+    return v, ["k = 7", "60 points", fmt(v.state["mse_k"]), fmt(v.state["mse_1"])], dict(k=3)
