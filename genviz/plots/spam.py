@@ -6,6 +6,7 @@
   ``alpha``; moving ``c`` only moves the line and the markers (blitted).
 * :class:`EmailView` — a typed email: each word's contribution to the log-odds of spam (a
   bar per word), the bias, the total and the verdict.
+
 The static figures (top words, confusion matrices, underflow) are in
 :mod:`genviz.plots.spam_static`.
 """
