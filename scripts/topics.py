@@ -14,7 +14,12 @@ Generated (each the part named, the rest of the file untouched):
   (``**66 items: 59 reproduced, 4 partly, 3 not reproduced.**``), counted from the map's rows
   (a row's notebook cell ``—`` is not reproduced, an item with ``partly:`` is partly), followed
   by the topics declared ``BEYOND_THE_NOTES``; and the stored output of the cell that lists the
-  topic notebooks.
+  topic notebooks;
+- every topic notebook's way out: a summary that links neither the next notebook nor, for the
+  last, 00_start_here gets a closing paragraph that does (``Next: [notebook 11](11_x.ipynb),
+  *title*: what you learn.``, or the last notebook's line back to the start page), put in
+  place of the old "That is the last notebook" line. A hand-written link is kept: a topic
+  added after the last one changes the previous notebook here, not by hand.
 
 tests/test_topics.py fails while any of them is stale, naming the step of ARCHITECTURE.md "How
 to add a topic" and this command.
@@ -34,8 +39,8 @@ if str(ROOT) not in sys.path:
 
 from genviz.topics import BEYOND_THE_NOTES, TOPICS, all_notebooks  # noqa: E402
 
-__all__ = ["README", "INDEX", "START_HERE", "map_rows", "item_counts", "generated", "stale",
-           "write", "main"]
+__all__ = ["README", "INDEX", "START_HERE", "LAST", "map_rows", "item_counts", "next_paragraph",
+           "generated", "stale", "write", "main"]
 
 README = "README.md"
 INDEX = "docs/index.md"
@@ -49,6 +54,11 @@ _ORDER_TABLE = re.compile(r"(\| # \| notebook \| what you learn \|\n\|---\|---\|
 _COUNTS = re.compile(r"\*\*\d+ items: \d+ reproduced, \d+ partly, \d+ not reproduced\.\*\*"
                      r"(?: Beyond the notes \(no row in the map\): [^\n]*?\.(?=\s|$))?")
 _LISTING_CELL = "topic notebooks:"
+LAST = ("That is the last notebook. Back to the course map and the reading order:\n"
+        "[notebook 0](00_start_here.ipynb).")
+_LAST_PARAGRAPH = re.compile(r"(?:^|\n\n)That is the last notebook\.(?:[^\n]|\n(?!\n))*\s*$")
+_SUMMARY = re.compile(r"^#+\s*Summary\b", re.M)
+_APPENDIX = re.compile(r"\s*#+\s*Appendix")
 
 
 # -- what each part holds ------------------------------------------------------------------------
@@ -131,6 +141,49 @@ def _start_here(text: str) -> str:
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
+def next_paragraph(topic) -> str:
+    """The generated closing paragraph that links ``topic``, the notebook that comes next."""
+    return f"Next: [notebook {topic.number}]({topic.file}), *{topic.title}*: {topic.learn}."
+
+
+def _closing(text: str, following) -> str:
+    """The notebook ``text`` with a way out: unchanged when its summary links ``following``
+    (the next topic; None for the last notebook: the start page), else with the generated
+    paragraph at the end of the summary's last markdown cell (an old last-notebook line
+    replaced). A notebook without a summary is left to tests/test_teaching.py."""
+    nb = json.loads(text)
+    cells = nb["cells"]
+    md = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"]
+    heads = [i for i in md if _SUMMARY.search("".join(cells[i]["source"]))]
+    if not heads:
+        return text
+    end = next((i for i in md if i > heads[-1] and _APPENDIX.match("".join(cells[i]["source"]))),
+               len(cells))
+    section = [i for i in md if heads[-1] <= i < end]
+    target = following.file if following else "00_start_here.ipynb"
+    if any(f"]({target})" in "".join(cells[i]["source"]) for i in section):
+        return text
+    last = cells[section[-1]]
+    body = _LAST_PARAGRAPH.sub("", "".join(last["source"])).rstrip("\n")
+    ending = next_paragraph(following) if following else LAST
+    last["source"] = _source_lines(body + "\n\n" + ending)
+    return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
+
+
+def _closings(root: pathlib.Path) -> dict[str, str]:
+    """The topic notebooks whose way out :func:`_closing` changes, with their new text."""
+    out = {}
+    for k, topic in enumerate(TOPICS):
+        rel = f"notebooks/{topic.file}"
+        if not (root / rel).is_file():  # a declared notebook that is missing: test_topics says so
+            continue
+        text = (root / rel).read_text()
+        new = _closing(text, TOPICS[k + 1] if k + 1 < len(TOPICS) else None)
+        if new != text:
+            out[rel] = new
+    return out
+
+
 def generated(root: pathlib.Path | None = None) -> dict[str, str]:
     """Each generated file's text as TOPICS makes it (the rest of the file as it is)."""
     root = root or ROOT
@@ -139,7 +192,7 @@ def generated(root: pathlib.Path | None = None) -> dict[str, str]:
     start = (root / START_HERE).read_text()
     return {README: _replace(_README_TABLE, readme, _readme_rows(), README + ", notebook table"),
             INDEX: _replace(_TOCTREE, index, _toctree_entries(), INDEX + ", 'Notebooks' toctree"),
-            START_HERE: _start_here(start)}
+            START_HERE: _start_here(start), **_closings(root)}
 
 
 def stale(root: pathlib.Path | None = None) -> list[str]:

@@ -103,9 +103,17 @@ def test_a_new_notebook_fails_the_declaration_and_a_new_topic_the_generated_list
     monkeypatch.setattr(TOPICS_SCRIPT, "ROOT", tmp_path)
     with pytest.raises(AssertionError, match="scripts/topics.py --write.*step 5"):
         test_the_generated_lists_are_up_to_date()
+    last_before = f"notebooks/{topics.TOPICS[-2].file}"
     assert TOPICS_SCRIPT.write() == [TOPICS_SCRIPT.README, TOPICS_SCRIPT.INDEX,
-                                             TOPICS_SCRIPT.START_HERE]
+                                     TOPICS_SCRIPT.START_HERE, last_before,
+                                     f"notebooks/{planted}.ipynb"]
     test_the_generated_lists_are_up_to_date()
+    # the notebook that was last now leads to the planted one (by --write, not by hand), and
+    # the planted one (a copy of 01, whose summary links 02) leads back to the start page
+    before = _summary_text(tmp_path / last_before)
+    assert f"Next: [notebook {n}]({planted}.ipynb), *A planted topic*: what it teaches." in before
+    assert "That is the last notebook" not in before
+    assert _summary_text(tmp_path / "notebooks" / f"{planted}.ipynb").endswith(TOPICS_SCRIPT.LAST)
     assert f"| `{planted}` | a planted summary |" in (tmp_path / "README.md").read_text()
     assert f"notebooks/{planted}\n```" in (tmp_path / "docs" / "index.md").read_text()
     start = (tmp_path / TOPICS_SCRIPT.START_HERE).read_text()
@@ -114,6 +122,41 @@ def test_a_new_notebook_fails_the_declaration_and_a_new_topic_the_generated_list
                        start)
     assert beyond and f"[{n:02d}]({planted}.ipynb)" in beyond.group(1), "no Beyond-the-notes link"
     assert f"{len(topics.TOPICS)} topic notebooks:" in start
+
+
+def _summary_text(path) -> str:
+    return _summary_text_of(pathlib.Path(path).read_text())
+
+
+def _nb(*markdown) -> str:
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": m} for m in markdown]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+                      indent=1, ensure_ascii=False) + "\n"
+
+
+def test_a_notebook_gets_a_way_out_only_where_it_has_none():
+    nxt = topics.Topic("11_prior_shift", "Prior shift", "s", "moving the prior")
+    closing = TOPICS_SCRIPT._closing
+    hand = _nb("# T", "## Summary\n\n* a\n\nNext: [notebook 11](11_prior_shift.ipynb) goes on.")
+    assert closing(hand, nxt) == hand  # a hand-written link is kept as written
+    was_last = _nb("# T", "## Summary\n\n* a\n\n" + TOPICS_SCRIPT.LAST)
+    out = _summary_text_of(closing(was_last, nxt))
+    assert out == ("## Summary\n\n* a\n\nNext: [notebook 11](11_prior_shift.ipynb), "
+                   "*Prior shift*: moving the prior.")
+    new_last = _nb("# T", "## Summary\n\n* a")
+    assert _summary_text_of(closing(new_last, None)) == "## Summary\n\n* a\n\n" + TOPICS_SCRIPT.LAST
+    assert closing(closing(new_last, None), None) == closing(new_last, None)  # once only
+    appendix = _nb("## Summary\n\n* a", "## Appendix\n\nmore")
+    cells = json.loads(closing(appendix, nxt))["cells"]
+    assert "11_prior_shift.ipynb" in "".join(cells[0]["source"])  # the summary, not the appendix
+    assert "".join(cells[1]["source"]) == "## Appendix\n\nmore"
+    no_summary = _nb("# T", "text")
+    assert closing(no_summary, nxt) == no_summary  # test_teaching names a missing summary
+
+
+def _summary_text_of(text) -> str:
+    cells = json.loads(text)["cells"]
+    return "".join([c for c in cells if c["cell_type"] == "markdown"][-1]["source"])
 
 
 def test_the_map_counts_are_counted_from_its_rows():
