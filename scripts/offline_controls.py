@@ -20,10 +20,12 @@ makes now, and that every observation of the course can be made without a kernel
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
+import functools
 import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from _generated import GeneratedPart, course_records_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 NB_DIR = ROOT / "notebooks"
@@ -34,18 +36,10 @@ TABLE_END = "<!-- end of the offline-controls table -->"
 __all__ = ["notebook_records", "course_records", "gaps", "why", "table",
            "documented_table", "TABLE_START", "TABLE_END", "main"]
 
-def _course_records_module():
-    spec = importlib.util.spec_from_file_location("course_records",
-                                                  ROOT / "tests" / "course_records.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def notebook_records(path: pathlib.Path) -> dict:
     """``{"explorers": [...], "observations": [...]}`` of one notebook: from the one cached run
     that also records the teaching tests' items (``tests/course_records.notebook_run``)."""
-    return _course_records_module().notebook_run(pathlib.Path(path))["offline"]
+    return course_records_module().notebook_run(pathlib.Path(path))["offline"]
 
 
 def course_records(notebooks=None) -> dict:
@@ -131,27 +125,10 @@ def table(records: dict) -> str:
     return summary + "\n\n" + "\n".join(rows)
 
 
-def documented_table(text: str | None = None) -> str:
-    """The table as ARCHITECTURE.md carries it now."""
-    text = DOC.read_text(encoding="utf-8") if text is None else text
-    start, end = text.index(TABLE_START) + len(TABLE_START), text.index(TABLE_END)
-    return text[start:end].strip()
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true",
-                        help="replace the table in ARCHITECTURE.md")
-    args = parser.parse_args(argv)
-    text = table(course_records())
-    if args.write:
-        doc = DOC.read_text(encoding="utf-8")
-        head, rest = doc.split(TABLE_START, 1)
-        tail = rest.split(TABLE_END, 1)[1]
-        DOC.write_text(f"{head}{TABLE_START}\n{text}\n{TABLE_END}{tail}", encoding="utf-8")
-    else:
-        print(text)
-    return 0
+PART = GeneratedPart(DOC, TABLE_START, TABLE_END)
+documented_table = PART.documented
+#: the command line (``--write``); ``main(argv)``
+main = functools.partial(PART.main, make=lambda: table(course_records()), doc=__doc__)
 
 
 if __name__ == "__main__":

@@ -97,7 +97,10 @@ def _gv_record(self, *args, **kwargs):
             values += list(_gv_np.ravel(_gv_np.asarray(obs.expected_before, dtype=float)))
         rec["observation"] = {"prompt": obs.prompt, "value": float(values[0]),
                               "values": [float(v) for v in values], "stages": list(obs.stages),
-                              "rtol": obs.rtol, "atol": obs.atol}
+                              "rtol": obs.rtol, "atol": obs.atol, "what": obs.what,
+                              "compare": obs.compare, "parts": list(obs.parts or ()),
+                              "at": obs.setting_text("after"),
+                              "before_at": obs.setting_text("before") if obs.before else ""}
     _gv_records.append(rec)
 _gv_core.Exercise.__init__ = _gv_record
 

@@ -789,6 +789,22 @@ def test_ids_options_and_right_positions_over_the_course():
     assert course_problems(records) == []
 
 
+@pytest.mark.slow
+def test_the_course_in_numbers_page_is_current():
+    """docs/predict-observe-explain.md's tables (each notebook's boxes, what each prediction's
+    observation records and what decides it) are what scripts/teaching_table.py makes from the
+    course's records now (the same cached runs as the checks above)."""
+    from file_modules import load_file
+
+    tt = load_file(Path(__file__).resolve().parents[1] / "scripts" / "teaching_table.py",
+                   "teaching_table")
+    made = tt.table(tt.course_records())
+    assert made.count("| `") >= 19, "fewer predictions than the course has"
+    assert tt.documented_table() == made, (
+        "docs/predict-observe-explain.md's course-in-numbers tables are stale: run "
+        "`python scripts/teaching_table.py --write`")
+
+
 def test_the_course_rule_finds_duplicates_two_options_and_a_position_bias():
     def item(k, right, n=3, cls="Prediction"):
         return {"cls": cls, "id": f"0{k % 9}-item-{k}", "prompt": f"q{k}",
