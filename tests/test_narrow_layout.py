@@ -98,11 +98,21 @@ def side_by_side(fig) -> list[str]:
     return found
 
 
+#: The tallest narrow figure, in inches: at 3.4 in for a 345-CSS-px column (~101 px an inch) it
+#: is ~660 px, so on a 390x844 phone the figure and a slider fit one screen. EnjoySport's seven
+#: bar charts stacked one a row were 10.9 in, two screens: the slider's effect out of sight.
+MAX_NARROW_HEIGHT = 6.5
+
+
 def narrow_problems(fig) -> list[str]:
     """Every way the figure breaks the narrow layout's rules (empty: none)."""
     problems = []
     if abs(fig.get_figwidth() - NARROW_FIGURE_WIDTH) > 1e-6:
         problems.append(f"figure {fig.get_figwidth():.2f} in wide, not {NARROW_FIGURE_WIDTH} in")
+    if fig.get_figheight() > MAX_NARROW_HEIGHT + 1e-6:
+        problems.append(f"figure {fig.get_figheight():.2f} in high, more than "
+                        f"{MAX_NARROW_HEIGHT} in (a phone screen with its controls): put small "
+                        f"panels two a row (genviz.plots.panels.narrow_top_and_pairs)")
     drawn = drawn_texts(fig)
     problems += small_texts(drawn[0])
     problems += figure_layout_problems(fig, width_budget=NARROW_FIGURE_WIDTH, drawn=drawn)
@@ -190,6 +200,28 @@ def test_the_clean_figure_passes():
 def test_each_check_fails_on_a_planted_fault(plant, expected):
     problems = narrow_problems(_narrow_figure(plant))
     assert any(expected in p for p in problems), problems
+
+
+def test_a_figure_taller_than_a_phone_screen_fails_the_height_check():
+    fig = new_figure(figsize=(NARROW_FIGURE_WIDTH, 10.91))  # EnjoySport's, stacked one a row
+    fig.subplots(7, 1)
+    assert any("10.91 in high" in p for p in narrow_problems(fig))
+
+
+def test_narrow_top_and_pairs_puts_the_panels_two_a_row_and_refuses_too_few():
+    from matplotlib.figure import Figure
+
+    from genviz.plots.style import narrow_top_and_pairs
+    for n, rows in ((2, 2), (6, 4), (7, 5)):
+        fig = Figure(figsize=(NARROW_FIGURE_WIDTH, 6))
+        top, panels = narrow_top_and_pairs(fig, n)
+        assert len(panels) == n and top.get_subplotspec().colspan == range(0, 2)
+        assert top.get_gridspec().nrows == rows == 1 + -(-n // 2)
+        assert all(ax.narrow_pair for ax in panels) and not getattr(top, "narrow_pair", False)
+        assert side_by_side(fig) == []  # the pairs are allowed: each half the figure wide
+    for bad in (1, 0, 2.0, True, "3"):
+        with pytest.raises(ValueError, match="n must be"):
+            narrow_top_and_pairs(Figure(), bad)
 
 
 def test_a_wide_figure_fails_the_width_check():

@@ -11,8 +11,8 @@ from matplotlib.patches import Patch
 from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one regions figure; re-exported
 from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, by_layout,
-                                explorer_figsize, grouped_bar_positions, light, subplot_grid,
-                                table_panel_grid)
+                                explorer_figsize, grouped_bar_positions, is_narrow_mode, light,
+                                narrow_top_and_pairs, subplot_grid, table_panel_grid)
 from genviz.studies.naive_bayes import (CategoricalNBResult, CategoricalNBStudy,
                                         DiscretizeResult, DiscretizeStudy, KDENBResult,
                                         KDENBStudy, NBvsGDAResult, NBvsGDAStudy)
@@ -41,16 +41,21 @@ class CategoricalNBView(View, study=CategoricalNBStudy):
         # within the width budget. In lecture style the figure is narrower (6.4 in), leaving
         # the counting table beside it a column wide enough to read it as a table.
         nrows, ncols = table_panel_grid(d + 1)
-        fig = new_figure(figsize or explorer_figsize(FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5,
-                                                     lecture_box=(6.4, 5.6),
-                                                     panels=(nrows, ncols), narrow_aspect=0.45))
+        # on a phone the posterior, which every control moves, comes first, right under the
+        # controls, across the figure; the tables follow two a row (stacked, EnjoySport's seven
+        # panels were 10.9 in high, two phone screens)
+        pairs = is_narrow_mode() and d >= 2
+        fig = new_figure(figsize or explorer_figsize(
+            FIGURE_WIDTH_BUDGET, 2.3 * nrows + 0.5, lecture_box=(6.4, 5.6),
+            panels=(1 + -(-d // 2), 1) if pairs else (nrows, ncols), narrow_aspect=0.45))
         super().__init__(fig)
-        axes = subplot_grid(fig, nrows, ncols, squeeze=False).ravel()
-        for ax in axes[d + 1:]:
-            ax.set_visible(False)
-        # on a phone the panels are stacked, EnjoySport's 11 in high: the posterior, which every
-        # control moves, comes first, right under the controls; the tables follow
-        tables, post = by_layout((axes[:d], axes[d]), (axes[1:d + 1], axes[0]))
+        if pairs:
+            post, tables = narrow_top_and_pairs(fig, d)
+        else:
+            axes = subplot_grid(fig, nrows, ncols, squeeze=False).ravel()
+            for ax in axes[d + 1:]:
+                ax.set_visible(False)
+            tables, post = by_layout((axes[:d], axes[d]), (axes[1:d + 1], axes[0]))
         self.bars = []
         for j, ax in enumerate(tables):
             positions, w = grouped_bar_positions(len(self.categories[j]), K)

@@ -12,7 +12,7 @@ import numpy as np
 from genviz.plots._modes import is_narrow_mode, narrow_mode, panel_shape  # noqa: F401 (doctests)
 
 __all__ = ["subplot_grid", "legend_columns", "legend_or_under", "beside_legend", "colorbar_below",
-           "top_and_pair", "row_or_pair_over_one"]
+           "top_and_pair", "row_or_pair_over_one", "narrow_top_and_pairs"]
 
 
 def subplot_grid(fig, nrows: int, ncols: int, *, squeeze: bool = True, width_ratios=None,
@@ -129,3 +129,26 @@ def row_or_pair_over_one(fig, **kwargs):
     for ax in axes[:2]:  # the narrow layout's one deliberate pair (tests/test_narrow_layout.py)
         ax.narrow_pair = True
     return axes
+
+
+def narrow_top_and_pairs(fig, n: int):
+    """The narrow layout of ``n`` small panels (2 or more) and one that every control moves:
+    ``(top, panels)``, the top one across the figure and the ``n`` others two a row below it
+    (marked as the narrow layout's deliberate pairs): stacked one a row, seven bar charts are
+    taller than two phone screens. Its number of rows is ``1 + ceil(n / 2)``.
+
+    >>> from matplotlib.figure import Figure
+    >>> top, panels = narrow_top_and_pairs(Figure(), 3)
+    >>> top.get_subplotspec().colspan, [ax.get_subplotspec().rowspan.start for ax in panels]
+    (range(0, 2), [1, 1, 2])
+    >>> [ax.get_visible() for ax in panels], panels[-1].get_subplotspec().colspan
+    ([True, True, True], range(0, 1))
+    """
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 2:
+        raise ValueError(f"n must be an integer of at least 2 panels, got {n!r}")
+    grid = fig.add_gridspec(1 + -(-n // 2), 2)
+    top = fig.add_subplot(grid[0, :])
+    panels = [fig.add_subplot(grid[1 + j // 2, j % 2]) for j in range(n)]
+    for ax in panels:  # side by side on purpose (tests/test_narrow_layout.py)
+        ax.narrow_pair = True
+    return top, panels

@@ -21,7 +21,8 @@ from genviz.plots._modes import (FIGURE_DPI, FIGURE_WIDTH_BUDGET, LECTURE_FIGURE
                                  lecture_mode, narrow_mode, panel_position, panel_shape,
                                  set_lecture_mode, text_size)
 from genviz.plots.panels import (beside_legend, colorbar_below, legend_columns, legend_or_under,
-                                 row_or_pair_over_one, subplot_grid, top_and_pair)
+                                 narrow_top_and_pairs, row_or_pair_over_one, subplot_grid,
+                                 top_and_pair)
 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
@@ -30,7 +31,7 @@ __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture
            "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
            "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT", "by_layout",
            "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "row_or_pair_over_one",
-           "colorbar_below"]
+           "colorbar_below", "narrow_top_and_pairs"]
 
 # Okabe-Ito colour-blind-safe palette.
 PALETTE = {
