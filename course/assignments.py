@@ -258,6 +258,9 @@ def _accept_a03(p) -> bool:
     return abs(theta[1]) > 0.05 and float(np.linalg.det(model.covariance_)) > 0.1
 
 
+#: the data every question of a03 is asked on
+_A03_DATA = "The training set is `X_ex`, `y_ex`."
+
 _add(Assignment(
     name="a03_gda", notebook="03_gaussian_discriminant_analysis.ipynb",
     title="Gaussian discriminant analysis", exercises="genviz.exercises.gda",
@@ -268,13 +271,11 @@ X_ex = np.array(X_EX, dtype=float)
 y_ex = np.array(Y_EX)
 ''',
     questions=(
-        Question("exercises.phi_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
-        Question("exercises.mean_by_hand(X_ex, y_ex, 1)", note="The training set is `X_ex`, `y_ex`."),
-        Question("exercises.sigma_by_hand(X_ex, y_ex)", note="The training set is `X_ex`, `y_ex`."),
-        Question("exercises.boundary_point(X_ex, y_ex, X1_LINE)",
-                 note="The training set is `X_ex`, `y_ex`."),
-        _choice("exercises.duplicated_data_concept(X_ex, y_ex)",
-                note="The training set is `X_ex`, `y_ex`."),
+        Question("exercises.phi_by_hand(X_ex, y_ex)", note=_A03_DATA),
+        Question("exercises.mean_by_hand(X_ex, y_ex, 1)", note=_A03_DATA),
+        Question("exercises.sigma_by_hand(X_ex, y_ex)", note=_A03_DATA),
+        Question("exercises.boundary_point(X_ex, y_ex, X1_LINE)", note=_A03_DATA),
+        _choice("exercises.duplicated_data_concept(X_ex, y_ex)", note=_A03_DATA),
     ),
     working=(3,),
     left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
@@ -430,6 +431,9 @@ def _accept_a06(p) -> bool:
     return max(scores) > 0 and abs(scores[0] - scores[1]) > 1e-9 * max(scores)
 
 
+#: the table every question of a06 is asked on
+_A06_DATA = "The table is `tennis` (PlayTennis)."
+
 _add(Assignment(
     name="a06_naive_bayes", notebook="06_naive_bayes_by_counting.ipynb",
     title="Naive Bayes by counting", exercises="genviz.exercises.naive_bayes",
@@ -440,13 +444,13 @@ tennis = datasets.play_tennis()
 ''',
     questions=(
         Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
-                 "FEATURE, VALUE, LABEL)", note="The table is `tennis` (PlayTennis)."),
+                 "FEATURE, VALUE, LABEL)", note=_A06_DATA),
         Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
-                 "FEATURE, VALUE, LABEL, alpha=1)", note="The table is `tennis` (PlayTennis)."),
+                 "FEATURE, VALUE, LABEL, alpha=1)", note=_A06_DATA),
         Question("exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, QUERY)",
-                 note="The table is `tennis` (PlayTennis)."),
+                 note=_A06_DATA),
         _choice("exercises.smoothing_can_flip(tennis.X, tennis.y, tennis.feature_names)",
-                note="The table is `tennis` (PlayTennis)."),
+                note=_A06_DATA),
     ),
     working=(3,),
     left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "

@@ -332,6 +332,11 @@ def _execute(nb: Path, env: dict, scratch, deadline: float) -> str | None:
     return None
 
 
+def _aside(text) -> str:
+    """``" (text)"``, or nothing when there is no text."""
+    return f" ({text})" if text else ""
+
+
 def describe(status: dict) -> str:
     """The status in words, for the lecturer (first line: the summary)."""
     if not status:
@@ -340,9 +345,10 @@ def describe(status: dict) -> str:
         return (f"No course update since the hub started (course {str(status.get('commit'))[:12]}"
                 f"): every precomputed state is the image's.")
     state, commit = status.get("state"), str(status.get("commit", "?"))[:12]
-    why = f" ({status['reason']})" if status.get("reason") else ""
+    why = _aside(status.get("reason"))
     rebuilt, failed = status.get("rebuilt") or [], status.get("failed") or []
-    names = sorted({r.get("factory") or r.get("key", "?")[:12] for r in rebuilt})
+    grids = _aside(", ".join(sorted({r.get("factory") or r.get("key", "?")[:12]
+                                     for r in rebuilt})))  # " (factory, ...)"
     if state == "running":
         head = (f"Rebuilding the precomputed states of course {commit}{why} (pid "
                 f"{status.get('pid')}, since {status.get('started')}); until a grid is rebuilt "
@@ -352,13 +358,11 @@ def describe(status: dict) -> str:
                 f"{status.get('kept', 0)} grid(s), manifest {status.get('manifest')}); nothing "
                 f"was built.")
     elif state == "done":
-        head = (f"Course {commit}{why}: rebuilt {len(rebuilt)} precomputed grid(s)"
-                f"{' (' + ', '.join(names) + ')' if names else ''}, kept "
-                f"{status.get('kept', 0)}, in {status.get('seconds', '?')} s.")
+        head = (f"Course {commit}{why}: rebuilt {len(rebuilt)} precomputed grid(s){grids}, "
+                f"kept {status.get('kept', 0)}, in {status.get('seconds', '?')} s.")
     elif state == "failed":
         head = (f"Course {commit}{why}: the rebuild of the precomputed states FAILED"
-                f"{' (' + status['error'] + ')' if status.get('error') else ''}; rebuilt "
-                f"{len(rebuilt)}{' (' + ', '.join(names) + ')' if names else ''}; the other "
+                f"{_aside(status.get('error'))}; rebuilt {len(rebuilt)}{grids}; the other "
                 f"sliders use the kernel.")
     else:
         head = f"The rebuild status is unreadable: {status.get('error')}."

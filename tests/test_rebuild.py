@@ -308,3 +308,20 @@ def test_the_lock_is_what_makes_one_build_a_planted_fault_starts_two(tmp_path, m
     results = _race(tmp_path / "unlocked", repo, commit, monkeypatch)  # the planted fault
     _stop(results)
     assert [r["started"] for r in results] == [True, True]
+
+
+def test_describe_summary_lines_word_the_grids_reason_and_error_as_before():
+    # oracle: the summary lines as describe() wrote them before the " (...)" asides were shared
+    rebuilt = [{"factory": "kde_explorer", "key": "k1"}, {"key": "0123456789abcdef"}]
+    done = {"state": "done", "commit": "c" * 20, "reason": "maths changed", "kept": 3,
+            "seconds": 12, "rebuilt": rebuilt}
+    assert rebuild.describe(done).splitlines()[0] == (
+        "Course cccccccccccc (maths changed): rebuilt 2 precomputed grid(s) (0123456789ab, "
+        "kde_explorer), kept 3, in 12 s.")
+    failed = {"state": "failed", "commit": "c1", "error": "killed"}
+    assert rebuild.describe(failed).splitlines()[0] == (
+        "Course c1: the rebuild of the precomputed states FAILED (killed); rebuilt 0; the other "
+        "sliders use the kernel.")
+    assert rebuild.describe({**failed, "error": "", "rebuilt": rebuilt[:1]}).splitlines()[0] == (
+        "Course c1: the rebuild of the precomputed states FAILED; rebuilt 1 (kde_explorer); the "
+        "other sliders use the kernel.")

@@ -12,8 +12,9 @@ from genviz.exercises.naive_bayes_practice import (  # re-exported: the notebook
     alpha_for_posterior, bimodal_sensor, full_joint_of_a_small_table,
     gaussian_nb_as_gaussian_derivation, logsumexp_shift_derivation, rare_symptom,
     rho_for_gda_advantage, silverman_on_two_modes, smoothing_can_flip)
+from genviz.exercises.naive_bayes_practice import _day, _fit  # one table, fitted one way
 from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
-from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
+from genviz.naive_bayes import KDENB, GaussianNB, discretize
 
 __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
            "living_area_bin", "gaussian_nb_parameters", "parameter_count",
@@ -23,15 +24,6 @@ __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
            "alpha_for_posterior", "logsumexp_shift_derivation", "rare_symptom",
            "full_joint_of_a_small_table", "rho_for_gda_advantage",
            "gaussian_nb_as_gaussian_derivation", "bimodal_sensor", "silverman_on_two_modes"]
-
-
-def _day(query) -> str:
-    """A query as the notes write it: ⟨sunny, cold, high⟩."""
-    return "⟨" + ", ".join(str(v) for v in query) + "⟩"
-
-
-def _fit(X, y, feature_names, alpha):
-    return CategoricalNB(alpha=alpha).fit(X, y, feature_names=list(feature_names))
 
 
 def conditional_by_counting(X, y, feature_names, feature, value, label, alpha=0.0) -> Exercise:

@@ -31,10 +31,12 @@ NB_VS_GDA_RHOS = np.round(np.arange(-0.95, 0.951, 0.05), 2)
 
 
 def _day(query) -> str:
+    """A query as the notes write it: ⟨sunny, cold, high⟩."""
     return "⟨" + ", ".join(str(v) for v in query) + "⟩"
 
 
 def _fit(X, y, feature_names, alpha):
+    """The table's naive Bayes, as both exercise modules of notebooks 06 and 08 fit it."""
     return CategoricalNB(alpha=alpha).fit(X, y, feature_names=list(feature_names))
 
 

@@ -418,12 +418,12 @@ class PredictionBox(StaticFallback, LearnerVote, LectureVote, widgets.VBox):
         line = self._reason_text(None)
         if line:  # optional in a lecture; kept in the kernel, never sent
             r.reason = line
+        chosen = _option(self.prediction, i)
         if r.vote1 is None:
             r.vote1 = i
             self.radio.value = None
             self.button.description = "Record vote 2"
             self.button.tooltip = "Record the room's second vote, after the discussion"
-            chosen = _option(self.prediction, i)
             self.feedback.value = (f"<div><b>Vote 1:</b> {_md(chosen)}{_stop(chosen)} "
                                    f"<b>Discuss with your neighbour:</b> convince them of your "
                                    f"answer, then vote again.</div>")
@@ -432,7 +432,6 @@ class PredictionBox(StaticFallback, LearnerVote, LectureVote, widgets.VBox):
             r.vote2 = i
             self.radio.disabled = self.button.disabled = self.reason.disabled = True
             self.button.description = "Votes recorded"
-            chosen = _option(self.prediction, i)
             self.feedback.value = (f"<div><b>Vote 1:</b> {_md(_option(self.prediction, r.vote1))}"
                                    f"; <b>vote 2:</b> {_md(chosen)}{_stop(chosen)} "
                                    f"{self._now_try()}</div>")
