@@ -127,7 +127,7 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         self._cross.set_visible(r.crossing is not None)
         if r.crossing is not None:
             self._cross.set_xdata([r.crossing, r.crossing])
-        self._title.set_text(f"d = {r.d} words, {r.features}; "
+        self._title.set_text(f"d = {r.d}, {r.features}; "
                              f"λ = {r.l2:g}, α = {r.alpha:g}")
         self._dots.set_data([r.n, r.n], [r.gen_error, r.lr_error])
 
