@@ -8,7 +8,11 @@ regression one growing with :math:`d`. Notebook 10 tests it: for each vocabulary
 chooses them; ``None`` = every word of the dictionary) and each kind of feature (``"presence"``:
 0/1, the multinomial model with Boolean attributes; ``"counts"``: notebook 7's multinomial
 model) both learners are fitted on nested training sets of the sizes ``n`` (the same random
-orders for every setting, so the settings differ only by their features).
+orders for every setting, so the settings differ only by their features). Each learner's
+regularisation may be swept too: naive Bayes' pseudo-count ``alpha`` and logistic regression's
+ridge ``l2`` (a sequence of values each); naive Bayes' curves do not depend on ``l2`` nor
+logistic regression's on ``alpha``, so each is computed once per its own value and the
+settings ``(d, kind, alpha, l2)`` share them.
 
 The features stay sparse. Logistic regression minimises the same ridge objective as
 :class:`genviz.logistic.LogisticRegression` (penalty :math:`\\tfrac{\\lambda}{2}\\lVert\\theta
