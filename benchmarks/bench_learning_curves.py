@@ -105,25 +105,30 @@ def _vocabulary_case(d):
 
 @functools.lru_cache(maxsize=1)
 def sweep():
-    """Notebook 10's sweep as the notebook computes it (d = 30, 300, 3000; 5 repetitions)."""
+    """Notebook 10's sweep as the notebook computes it (d = 30, 300, 3000; 5 repetitions; λ in
+    (0.01, 1, 100), α in (0.01, 1, 10))."""
     x = data()
     return vocabulary_curves(x["XTR"], x["YTR"], x["XTE"], x["YTE"], x["SIZES"], 5, rng=0,
-                             vocabularies=(30, 300, 3000))
+                             vocabularies=(30, 300, 3000), alpha=(0.01, 1.0, 10.0),
+                             l2=(0.01, 1.0, 100.0))
 
 
 def _vocabulary_explorer_case():
-    """The investigation's explorer, and the size of its grid (every d x kind x n state)."""
+    """The investigation's explorer, and the size of its grid (every d x kind x λ x α x n
+    state)."""
     from genviz.widgets.states import build_grid
     v = sweep()
     blob = build_grid(vocabulary_curve_explorer(v))
-    n = len(v.vocabularies) * len(v.kinds) * len(v.sizes)
+    n = (len(v.vocabularies) * len(v.kinds) * len(v.l2_values) * len(v.alpha_values)
+         * len(v.sizes))
     moves = sweep_moves({"d": list(v.vocabularies), "features": list(v.kinds),
+                         "l2": list(v.l2_values), "alpha": list(v.alpha_values),
                          "n": [int(s) for s in v.sizes]}, n_total=60)
 
     def naive(**values):
         naive_curves(values.get("n", v.sizes[-1]))
 
-    return ExplorerCase(f"vocabulary_curve_explorer (d, features, n; grid {n} states, "
+    return ExplorerCase(f"vocabulary_curve_explorer (d, features, λ, α, n; grid {n} states, "
                         f"{len(blob) / 1e6:.2f} MB)", lambda: vocabulary_curve_explorer(v),
                         moves, naive)
 
@@ -134,5 +139,5 @@ CASES = [
                _ours_curves, _sklearn_curves, baseline_name="sklearn NB + LR (lbfgs)", repeats=3),
     *[LazyCase(f"vocabulary_curves: d = {'all 17530' if d is None else d}",
                functools.partial(_vocabulary_case, d)) for d in (30, 300, 3000, None)],
-    LazyCase("vocabulary_curve_explorer (d, features, n)", _vocabulary_explorer_case),
+    LazyCase("vocabulary_curve_explorer (d, features, λ, α, n)", _vocabulary_explorer_case),
 ]

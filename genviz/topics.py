@@ -239,7 +239,7 @@ TOPICS: tuple[Topic, ...] = (
         "Ng & Jordan's experiment on the spam split: who needs less data, who wins with more",
         explorers=("learning_curve_explorer", "vocabulary_curve_explorer"),
         benchmarks=("learning_curve_explorer (n; notebook 10's curves)",
-                    "vocabulary_curve_explorer (d, features, n)"),
+                    "vocabulary_curve_explorer (d, features, λ, α, n)"),
         notes=("What the curves say",),
         assignment="a10_capstone", objectives=5),
 )

@@ -141,12 +141,13 @@ def _spam_curves():
 
 def _spam_sweep():
     """Notebook 10's investigation, smaller: the spam sample above, 3 sizes, 2 repetitions, two
-    vocabulary sizes and both kinds of feature."""
+    vocabulary sizes, both kinds of feature and two values each of λ and α (the notebook's
+    default and its strong one, so the λ and α drop-downs are there)."""
     from genviz.studies.learning_curves_vocabulary import vocabulary_curves
 
     X_train, y_train, X_test, y_test, _, _ = _spam()
     return vocabulary_curves(X_train, y_train, X_test, y_test, [10, 40, X_train.shape[0]], 2,
-                             rng=0, vocabularies=(30, 100))
+                             rng=0, vocabularies=(30, 100), alpha=(1.0, 10.0), l2=(1.0, 100.0))
 
 
 def _claw(n):

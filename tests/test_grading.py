@@ -227,7 +227,7 @@ def test_two_students_get_different_variants_and_neither_is_the_notebooks(name):
 
 
 def test_the_capstone_experiment_is_run_once_for_the_class():
-    """a10: the sweep (about 10 s) is the same for every student -- no named value in the setup,
+    """a10: the sweep (about 15 s) is the same for every student -- no named value in the setup,
     so the setup's code, and the grader's cached namespace, are one for the class -- and each
     student reads another setting or size of it: a lead the notebook's (3000 words, presence,
     n = 1280) does not answer, computed from the same arrays (the oracle: the paired

@@ -593,3 +593,107 @@ def test_the_lead_in_standard_errors_is_the_paired_t_statistic():
 def test_bad_input_to_the_practice_builders(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def _regularised_sweep(cross, strong_cross, heavy_cross):
+    """The hand-built sweep of ``_sweep`` with λ in (1, 100) and α in (1, 10); at (3000,
+    presence) logistic regression clearly ahead from ``cross`` at the default, from
+    ``strong_cross`` at λ = 100 and from ``heavy_cross`` at α = 10 (None: never)."""
+    base = _sweep(1000, cross)
+    sizes = base.sizes
+    nb = base.curves[(3000, "presence")].nb_errors
+
+    def curves(at):
+        ahead = sizes >= (np.inf if at is None else at)
+        return NBvsLogisticCurves(sizes, nb, np.where(ahead, nb - 0.02, nb + 0.02), 30, 1000)
+
+    every = {}
+    for (d, kind), c in base.curves.items():
+        for a in (1.0, 10.0):
+            for lam in (1.0, 100.0):
+                every[(d, kind, a, lam)] = c
+    every[(3000, "presence", 1.0, 100.0)] = curves(strong_cross)
+    every[(3000, "presence", 10.0, 1.0)] = curves(heavy_cross)
+    every[(3000, "presence", 10.0, 100.0)] = curves(None)
+    return base._replace(alphas=(1.0, 10.0), l2s=(1.0, 100.0), by_setting=every)
+
+
+@pytest.mark.parametrize("strong, heavy, starts", [
+    (None, 100, "λ to a larger n, α to a smaller n"), (4000, 100, "λ to a larger n, α to a"),
+    (100, 4000, "λ to a smaller n, α to a larger n"), (4000, None, "both to a larger n"),
+    (100, 10, "both to a smaller n"), (1000, 1000, "neither moves")])
+def test_the_regularisation_choice_reads_the_crossings_of_the_sweep(strong, heavy, starts):
+    """Oracle: the crossings planted in the hand-built sweep (the default's at n = 1000)."""
+    item = cx.crossing_with_regularisation(_regularised_sweep(1000, strong, heavy))
+    assert right(item).startswith(starts)
+    assert item.kind == "investigation" and item.objective == "10.5"
+    assert item.id == "10-crossing-with-regularisation" and len(item.options) == 5
+    assert "λ from 1 to 100" in item.prompt and "α from 1 to 10" in item.prompt
+    lengths = [len(o) for o in item.options]
+    assert max(lengths) - min(lengths) <= 6  # no option stands out by its length
+    from genviz.exercises import matching_claims
+    assert matching_claims(item.claims, item.explanation)
+
+
+def test_the_regularisation_choice_is_the_crossings_recomputed_by_scalar_sweeps():
+    """Oracle: the same data swept once per value (the scalar calls) and the crossing read
+    with crossing_size; 'no crossing in range' counts as a larger n."""
+    from explorer_testing import _spam
+    from genviz.studies.gda_vs_logistic_curves import crossing_size
+    from genviz.studies.learning_curves_vocabulary import vocabulary_curves
+
+    X_train, y_train, X_test, y_test, _, _ = _spam()
+    kw = dict(vocabularies=(30, 100), rng=0)
+    sizes = [10, 20, 40, 80, 160, X_train.shape[0]]
+    grid = vocabulary_curves(X_train, y_train, X_test, y_test, sizes, 3, alpha=(1.0, 100.0),
+                             l2=(1.0, 100.0), **kw)
+    one = {(a, lam): vocabulary_curves(X_train, y_train, X_test, y_test, sizes, 3, alpha=a,
+                                       l2=lam, **kw)
+           for a, lam in ((1.0, 1.0), (1.0, 100.0), (100.0, 1.0))}
+
+    def where(a, lam, d, kind):
+        n = crossing_size(one[(a, lam)][(d, kind)])
+        return math.inf if n is None else n
+
+    checked = 0
+    for d in (30, 100):
+        for kind in ("presence", "counts"):
+            base = where(1.0, 1.0, d, kind)
+            moved = tuple(int(np.sign(where(a, lam, d, kind) - base))
+                          if where(a, lam, d, kind) != base else 0
+                          for a, lam in ((1.0, 100.0), (100.0, 1.0)))
+            words = {(1, -1): "λ to a larger n, α to a smaller n", (1, 1): "both to a larger",
+                     (-1, -1): "both to a smaller", (-1, 1): "λ to a smaller n, α to a larger",
+                     (0, 0): "neither moves"}
+            if moved not in words:
+                with pytest.raises(ValueError, match="choose a stronger l2 or alpha"):
+                    cx.crossing_with_regularisation(grid, d, kind)
+                continue
+            assert right(cx.crossing_with_regularisation(grid, d, kind)).startswith(words[moved])
+            checked += 1
+    assert checked >= 2  # on this sample: d = 30 and 100 (presence) move both ways
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda s: cx.crossing_with_regularisation("sweep"), "sweep must be VocabularyCurves"),
+    (lambda s: cx.crossing_with_regularisation(s, d=300), "must be a setting of the sweep"),
+    (lambda s: cx.crossing_with_regularisation(s, l2=1.0), "l2 must be one of the sweep's "
+                                                           "values \\[1.0, 100.0\\] above"),
+    (lambda s: cx.crossing_with_regularisation(s, alpha=3.0), "alpha must be one of"),
+    (lambda s: cx.crossing_with_regularisation(s, l2=True), "l2 must be one of"),
+    (lambda s: cx.crossing_with_regularisation(_sweep()), "l2 must be one of the sweep's"),
+    (lambda s: cx.crossing_with_regularisation(_regularised_sweep(1000, 1000, 100)),
+     "one of them does not move it"),
+])
+def test_the_regularisation_choice_refuses_bad_input_naming_the_argument(call, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        call(_regularised_sweep(1000, 4000, 100))
+
+
+def test_the_crossing_observation_names_lambda_and_alpha_when_the_explorer_has_them():
+    """A reading at another λ or α is another setting: the observation pins them (at the
+    sweep's default) when the sweep has their drop-downs, and names no control it lacks."""
+    obs = cx.predict_crossing_with_d(_regularised_sweep(4000, None, 100)).observation
+    assert obs.setting == {"d": 3000, "features": "presence", "l2": 1.0, "alpha": 1.0}
+    assert cx.predict_crossing_with_d(_sweep()).observation.setting == {
+        "d": 3000, "features": "presence"}

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.linear_model import LogisticRegression as SkLR
 from sklearn.naive_bayes import MultinomialNB as SkMNB
 
@@ -129,7 +131,8 @@ def _sweep():
 
 def test_the_study_reads_the_chosen_settings_curves():
     study = VocabularyCurveStudy(_sweep())
-    assert study.defaults() == {"d": 30, "features": "presence", "n": 1000}
+    assert study.defaults() == {"d": 30, "features": "presence", "alpha": 1.0, "l2": 1.0,
+                                "n": 1000}
     r = study(d=300, features="presence", n=100)
     c = _sweep()[(300, "presence")]
     np.testing.assert_allclose(r.gen_mean, c.nb_errors.mean(axis=0))
@@ -144,7 +147,9 @@ def test_the_study_reads_the_chosen_settings_curves():
 
 @pytest.mark.parametrize("kwargs, match", [
     (dict(d=31), "d must be one of"), (dict(d=True), "d must be one of"),
-    (dict(features="tfidf"), "features must be one of"), (dict(n=11), "n must be one of")])
+    (dict(features="tfidf"), "features must be one of"), (dict(n=11), "n must be one of"),
+    (dict(alpha=2.0), "alpha must be one of the sweep's values"),
+    (dict(l2=True), "l2 must be one of the sweep's values")])
 def test_the_study_refuses_a_setting_not_computed(kwargs, match):
     with pytest.raises(ValueError, match=match):
         VocabularyCurveStudy(_sweep())(**kwargs)
@@ -187,6 +192,21 @@ def test_the_explorer_moves_over_every_setting_and_draws_the_chosen_curves():
     (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, kinds=("bits",)),
      "kinds must be distinct values"),
     (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, alpha=0), "alpha"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, alpha=()),
+     "alpha must be a positive number or a non-empty sequence"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, l2=[]),
+     "l2 must be a positive number or a non-empty sequence"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, alpha=(1.0, -1.0)),
+     "alpha must be > 0"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, l2=(1.0, 0)), "l2 must be > 0"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, l2=(np.nan,)),
+     "l2 must be finite"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, alpha=[1.0, np.nan]),
+     "alpha must be finite"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, alpha=(2, 2.0)),
+     "alpha must hold distinct values"),
+    (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, l2=("big",)),
+     "l2 must be a real number"),
     (lambda X, y: vocabulary_curves(X, y, X, y, [5, 20], 2, 0, positive="junk"),
      "y_train must hold the positive label"),
     (lambda X, y: vocabulary_curves(X, y[:-1], X, y, [5, 20], 2, 0), "differ in length"),
@@ -196,3 +216,121 @@ def test_bad_input_is_refused_naming_the_argument(call, match):
     X, y = _data(3, n=40)
     with pytest.raises((ValueError, TypeError), match=match):
         call(X, y)
+
+
+def _small(seed=4):
+    X, y = _data(seed, n=90, d=12)
+    return X[:60], y[:60], X[60:], y[60:]
+
+
+def test_a_gridded_sweep_is_the_scalar_calls_at_each_alpha_and_l2():
+    """Oracle: the scalar call (today's behaviour) at each value, bit for bit; naive Bayes'
+    curves do not depend on l2 nor logistic regression's on alpha; (d, kind) means the
+    default setting, 1.0 when among the values."""
+    data, common = _small(), dict(vocabularies=(5, None), rng=3)
+    alphas, l2s = (0.5, 1.0, 4.0), (0.1, 1.0, 10.0)
+    v = vocabulary_curves(*data, [6, 20, 60], 3, alpha=alphas, l2=l2s, **common)
+    assert (v.alpha_values, v.l2_values, v.alpha, v.l2) == (alphas, l2s, 1.0, 1.0)
+    assert set(v.settings()) == {(d, k, a, lam) for d in (5, 12) for k in v.kinds
+                                 for a in alphas for lam in l2s}
+    for a in alphas:
+        for lam in l2s:
+            one = vocabulary_curves(*data, [6, 20, 60], 3, alpha=a, l2=lam, **common)
+            assert (one.alpha_values, one.l2_values) == ((a,), (lam,))
+            for (d, kind), c in one.curves.items():
+                g = v[(d, kind, a, lam)]
+                np.testing.assert_array_equal(g.nb_errors, c.nb_errors)
+                np.testing.assert_array_equal(g.lr_errors, c.lr_errors)
+                assert one[(d, kind, a, lam)] is c  # a scalar sweep's one setting
+                np.testing.assert_array_equal(g.nb_errors, v[(d, kind, a, l2s[0])].nb_errors)
+                np.testing.assert_array_equal(g.lr_errors, v[(d, kind, alphas[0], lam)].lr_errors)
+    assert v[(5, "counts")] is v[(5, "counts", 1.0, 1.0)]
+    w = vocabulary_curves(*data, [6, 60], 2, alpha=(3.0, 0.2), l2=[2.0], **common)
+    assert (w.alpha, w.l2) == (3.0, 2.0)  # 1.0 not computed: the first value
+    with pytest.raises(KeyError, match="no curves for"):
+        w[(5, "counts", 1.0, 2.0)]
+
+
+@pytest.mark.parametrize("alpha, l2", [(0.05, 0.01), (10.0, 100.0)])
+def test_the_gridded_curves_are_sklearns_errors_at_each_alpha_and_l2(alpha, l2):
+    """Oracle: scikit-learn's MultinomialNB(alpha) and LogisticRegression(C = 1 / l2) on one
+    repetition's first rows, at an extreme of each grid."""
+    Xtr, ytr, Xte, yte = _small(5)
+    v = vocabulary_curves(Xtr, ytr, Xte, yte, [15, 60], 2, 7, vocabularies=(8,),
+                          kinds=("counts",), alpha=(1.0, alpha), l2=(1.0, l2))
+    y01, yt = (ytr == "spam").astype(int), yte == "spam"
+    order = _two_class_order(y01, np.random.default_rng(7))
+    F, G, _ = word_features(Xtr, Xte, 8, "counts")
+    F, G = F.toarray(), G.toarray()
+    c = v[(8, "counts", alpha, l2)]
+    for j, rows in enumerate((order[:15], np.arange(60))):
+        nb = SkMNB(alpha=alpha).fit(F[rows], y01[rows]).predict(G)
+        lr = SkLR(C=1 / l2, tol=1e-12, max_iter=10000).fit(F[rows], y01[rows]).predict(G)
+        assert c.nb_errors[0, j] == pytest.approx(np.mean((nb == 1) != yt))
+        assert c.lr_errors[0, j] == pytest.approx(np.mean((lr == 1) != yt))
+
+
+_positive = st.floats(0.01, 100.0, allow_nan=False, allow_infinity=False)
+
+
+@settings(max_examples=12, deadline=None)
+@given(alphas=st.lists(_positive, min_size=1, max_size=3, unique=True),
+       l2s=st.lists(_positive, min_size=1, max_size=3, unique=True), pick=st.integers(0, 8))
+def test_every_gridded_setting_is_its_scalar_call(alphas, l2s, pick):
+    """Property: for any values, the settings are their product, each NB curve is shared across
+    l2 and each LR curve across alpha, and a setting equals the scalar call at its values."""
+    data = _small(6)
+    kw = dict(vocabularies=(6,), kinds=("presence",), rng=1)
+    v = vocabulary_curves(*data, [8, 60], 2, alpha=alphas, l2=l2s, **kw)
+    assert v.alpha_values == tuple(alphas) and v.l2_values == tuple(l2s)
+    assert v.alpha == (1.0 if 1.0 in alphas else alphas[0])
+    assert len(v.settings()) == len(alphas) * len(l2s)
+    for a in alphas:
+        assert len({v[(6, "presence", a, lam)].nb_errors.tobytes() for lam in l2s}) == 1
+    for lam in l2s:
+        assert len({v[(6, "presence", a, lam)].lr_errors.tobytes() for a in alphas}) == 1
+    a, lam = alphas[pick % len(alphas)], l2s[pick // len(alphas) % len(l2s)]
+    one = vocabulary_curves(*data, [8, 60], 2, alpha=a, l2=lam, **kw)[(6, "presence")]
+    np.testing.assert_array_equal(v[(6, "presence", a, lam)].nb_errors, one.nb_errors)
+    np.testing.assert_array_equal(v[(6, "presence", a, lam)].lr_errors, one.lr_errors)
+
+
+def _gridded_sweep():
+    """The hand-built sweep with a second alpha and l2: naive Bayes worse at alpha = 10,
+    logistic regression worse at l2 = 100."""
+    base = _sweep()
+    every = {}
+    for (d, kind), c in base.curves.items():
+        for a in (1.0, 10.0):
+            for lam in (1.0, 100.0):
+                every[(d, kind, a, lam)] = c._replace(
+                    nb_errors=c.nb_errors + (0.1 if a == 10.0 else 0.0),
+                    lr_errors=c.lr_errors + (0.2 if lam == 100.0 else 0.0))
+    return base._replace(alphas=(1.0, 10.0), l2s=(1.0, 100.0), by_setting=every)
+
+
+def test_the_study_and_explorer_read_the_chosen_alpha_and_l2():
+    study = VocabularyCurveStudy(_gridded_sweep())
+    r = study(d=300, features="presence", alpha=10.0, l2=100.0, n=100)
+    c = _sweep()[(300, "presence")]
+    assert (r.alpha, r.l2) == (10.0, 100.0)
+    np.testing.assert_allclose(r.gen_mean, c.nb_errors.mean(axis=0) + 0.1)
+    np.testing.assert_allclose(r.lr_mean, c.lr_errors.mean(axis=0) + 0.2)
+    assert study.static().top == pytest.approx(0.35 + 0.2 + 0.001 / np.sqrt(3))
+    plain = study(d=300, features="presence", n=100)
+    assert (plain.alpha, plain.l2, plain.gen_error) == (1.0, 1.0, pytest.approx(0.10))
+    from genviz.widgets.learning_curves import vocabulary_curve_explorer
+    e = vocabulary_curve_explorer(_gridded_sweep(), d=300, n=100)
+    assert list(e.controls) == ["d", "features", "l2", "alpha", "n"]
+    assert all(c.grid for c in e.controls.values())
+    assert e.controls["l2"].description == "λ (logistic)"
+    assert e.controls["alpha"].description == "α (naive Bayes)"
+    assert "&lambda; = 1 (logistic), &alpha; = 1 (naive Bayes)" in e.readout.value
+    e.controls["l2"].value = 100.0
+    assert e.view.state["l2"] == 100.0 and "&lambda; = 100 (logistic)" in e.readout.value
+    _, y = e.view._lines["lr"].get_data()
+    np.testing.assert_allclose(y, c.lr_errors.mean(axis=0) + 0.2)
+    assert e.view._title.get_text().endswith("λ = 100, α = 1")
+    assert "ridge λ = 100 for logistic regression" in e.view.describe()
+    assert sweep_explorer(e) > 0
+    assert "l2" not in vocabulary_curve_explorer(_sweep()).controls  # one value: no drop-down

@@ -10,12 +10,14 @@ from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Predic
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
-    crossing_with_counts, lead_in_standard_errors, log_d_claim, predict_crossing_with_d)
+    crossing_with_counts, crossing_with_regularisation, lead_in_standard_errors, log_d_claim,
+    predict_crossing_with_d)
 
 __all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
            "parameter_counts", "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
            "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
-           "crossing_with_counts", "lead_in_standard_errors", "log_d_claim", "full_dictionary",
+           "crossing_with_counts", "crossing_with_regularisation", "lead_in_standard_errors",
+           "log_d_claim", "full_dictionary",
            "top_features_encode"]
 
 

@@ -1,6 +1,7 @@
 """The investigation of notebook 10 (the capstone): the learner changes the experiment --
-vocabulary size, counts against presence -- predicts where the crossing goes, tests Ng &
-Jordan's log d against d claim, and computes a lead in standard errors from the sweep's arrays
+vocabulary size, counts against presence, logistic regression's ridge λ and naive Bayes'
+pseudo-count α -- predicts where the crossing goes, tests Ng & Jordan's log d against d claim,
+and computes a lead in standard errors from the sweep's arrays
 (:class:`genviz.studies.learning_curves_vocabulary.VocabularyCurves`). Re-exported by
 :mod:`genviz.exercises.nb_vs_logistic` (the notebook calls them as ``exercises.<name>``)."""
 
@@ -11,10 +12,11 @@ import numpy as np
 from genviz.exercises import Choice, Exercise, Observation, Prediction
 from genviz.nb_vs_logistic import paired_lead
 from genviz.studies.gda_vs_logistic_curves import crossing_size
-from genviz.studies.learning_curves_vocabulary import VocabularyCurves, settled_size
+from genviz.studies.learning_curves_vocabulary import (VocabularyCurves, crossing_text,
+                                                      settled_size)
 
 __all__ = ["predict_crossing_with_d", "crossing_with_counts", "lead_in_standard_errors",
-           "log_d_claim"]
+           "log_d_claim", "crossing_with_regularisation"]
 
 
 def _check_sweep(sweep) -> VocabularyCurves:
@@ -33,6 +35,14 @@ def _crossing(sweep, d, kind, name="d"):
         raise ValueError(f"logistic regression is not clearly ahead at the largest size for "
                          f"d = {d}, {kind}: no crossing to read")
     return n
+
+
+def _at_defaults(v) -> dict:
+    """The explorer's λ and α drop-downs (those it has: more than one value) at the sweep's
+    default: a reading at another λ or α is another setting."""
+    return {name: default for name, default, values in (("l2", v.l2, v.l2_values),
+                                                        ("alpha", v.alpha, v.alpha_values))
+            if len(values) > 1}
 
 
 def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Prediction:
@@ -74,10 +84,10 @@ def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Pre
             f"Compare the training e-mails per word at the crossing, n / d, at d = {small} with "
             f"the same at d = {large} ({kind}): record both. If logistic regression's need grew "
             f"like d, would it change?",
-            per_word[1], setting={"d": large, "features": kind},
+            per_word[1], setting={"d": large, "features": kind, **_at_defaults(v)},
             before={"d": small, "features": kind}, expected_before=per_word[0],
             compare="ratio", read="crossing_per_word", mention=["d"],
-            labels={"d": "d", "features": "features"},
+            labels={"d": "d", "features": "features", "l2": "λ", "alpha": "α"},
             what="e-mails per word at the crossing (n / d)", rtol=2e-3,
             hint="the crossing line of the readout; the dotted line marks the crossing."))
 
@@ -181,3 +191,72 @@ def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
                  3: "At which sizes is naive Bayes ahead?"},
         claims=[r"growth is far below proportional"],
         hint="Record the crossing at both vocabulary sizes and divide.")
+
+
+#: The options of :func:`crossing_with_regularisation`, by the directions (λ's, α's) of the
+#: crossing: +1 to a larger n (or out of range), -1 to a smaller n, 0 unmoved.
+_REGULARISATION_OPTIONS = (
+    ((1, 1), "both to a larger n: regularising either learner means more e-mails are needed"),
+    ((-1, -1), "both to a smaller n: regularising either learner means fewer e-mails are needed"),
+    ((1, -1), "λ to a larger n, α to a smaller n: each one handicaps the learner it belongs to"),
+    ((-1, 1), "λ to a smaller n, α to a larger n: each one speeds up the learner it belongs to"),
+    ((0, 0), "neither moves: λ and α change both errors alike, not where the curves cross"))
+
+
+def _position(curves) -> float:
+    """Where the crossing is on the size axis (infinity: not clearly ahead at the largest n)."""
+    n = crossing_size(curves)
+    return np.inf if n is None else float(n)
+
+
+def crossing_with_regularisation(sweep, d=3000, kind="presence", l2=None,
+                                 alpha=None) -> Choice:
+    """Investigation: from the default setting, raise logistic regression's ridge to ``l2``
+    (default: the sweep's largest), then, λ back, naive Bayes' pseudo-count to ``alpha`` (the
+    largest); which way does the crossing move in each case, and why? The answer is the
+    direction of :func:`~genviz.studies.gda_vs_logistic_curves.crossing_size` at each setting
+    against the default's (no crossing in range counts as beyond the largest n)."""
+    v = _check_sweep(sweep)
+    if (d, kind) not in v.curves:
+        raise ValueError(f"(d, kind) must be a setting of the sweep {sorted(v.curves)}, got "
+                         f"{(d, kind)!r}")
+    l2 = max(v.l2_values) if l2 is None else l2
+    alpha = max(v.alpha_values) if alpha is None else alpha
+    for name, value, default, values in (("l2", l2, v.l2, v.l2_values),
+                                         ("alpha", alpha, v.alpha, v.alpha_values)):
+        if isinstance(value, bool) or value not in values or not value > default:
+            raise ValueError(f"{name} must be one of the sweep's values {list(values)} above its "
+                             f"default {default:g}, got {value!r}")
+    base = v[(d, kind)]
+    strong, heavy = v[(d, kind, v.alpha, l2)], v[(d, kind, alpha, v.l2)]
+    at = _position(base)
+    moved = tuple(int(_position(c) > at) - int(_position(c) < at) for c in (strong, heavy))
+    keys = [key for key, _ in _REGULARISATION_OPTIONS]
+    if moved not in keys:
+        raise ValueError(f"at d = {d} ({kind}) the crossing moves {moved} (λ, α): one of them "
+                         f"does not move it; choose a stronger l2 or alpha")
+    where = {name: crossing_text(c) for name, c in
+             (("base", base), ("l2", strong), ("alpha", heavy))}
+    return Choice(
+        f"Investigate with the explorer at d = {d} ({kind}): raise λ from {v.l2:g} to {l2:g} "
+        f"(α at {v.alpha:g}) and watch the dotted line; then put λ back and raise α from "
+        f"{v.alpha:g} to {alpha:g}. Which way does the crossing move in each case, and why?",
+        [text for _, text in _REGULARISATION_OPTIONS], keys.index(moved),
+        id="10-crossing-with-regularisation", kind="investigation", objective="10.5",
+        explanation=(f"At the default: {where['base']}; at λ = {l2:g}: {where['l2']}; at "
+                     f"α = {alpha:g}: {where['alpha']}. A strong ridge pulls every weight of "
+                     f"logistic regression towards zero, so it takes many e-mails before the "
+                     f"data outweigh the penalty: logistic regression stays behind longer and "
+                     f"the crossing moves right. Heavy smoothing adds {alpha:g} pseudo-counts to "
+                     f"every word in each class and pulls naive Bayes' word probabilities "
+                     f"towards uniform, most of all at small n; its error rises and logistic "
+                     f"regression is ahead sooner: the crossing moves left. Each hyperparameter "
+                     f"handicaps only its own learner: too much regularisation is bias that "
+                     f"only many examples wash out."),
+        reasons={0: "Which learner does λ belong to, and which one α?",
+                 1: "Does a strong penalty make logistic regression need fewer e-mails?",
+                 3: "A larger λ or α pulls a learner further from what the data say.",
+                 4: "Compare the dotted line at both values of λ, then of α."},
+        claims=[r"hyperparameter handicaps only its own learner"],
+        hint="Set d and the features, then move one drop-down at a time and read the crossing "
+             "line of the readout.")

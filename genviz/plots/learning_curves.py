@@ -88,13 +88,13 @@ class LearningCurveView(View, study=LearningCurveStudy):
 
 
 class VocabularyCurveView(View, study=VocabularyCurveStudy):
-    """Notebook 10's investigation: both learning curves at a vocabulary size ``d`` and feature
-    kind (``features``), with a marker at ``n``; the curves are redrawn when ``d`` or
-    ``features`` change (every setting precomputed by
+    """Notebook 10's investigation: both learning curves at a vocabulary size ``d``, feature
+    kind (``features``), pseudo-count ``alpha`` and ridge ``l2``, with a marker at ``n``; the
+    curves are redrawn when the setting changes (every setting precomputed by
     :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`). ``state`` is a
     :class:`~genviz.studies.learning_curves.VocabularyCurveResult`."""
 
-    def __init__(self, sweep, *, d=None, features=None, n=None, tol=0.01,
+    def __init__(self, sweep, *, d=None, features=None, alpha=None, l2=None, n=None, tol=0.01,
                  labels=("naive Bayes", "logistic regression"), figsize=None):
         static = self.use_study(sweep, tol=tol, labels=labels)
         self.sizes, self.labels = list(static.sizes), static.labels
@@ -114,7 +114,8 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
                                               ls=":", lw=1.5))
         self._title = self.animate(ax.set_title("", fontsize="medium"))
         self._dots = _marker_dots(self, ax)
-        params = {k: v for k, v in (("d", d), ("features", features), ("n", n)) if v is not None}
+        params = {k: v for k, v in (("d", d), ("features", features), ("alpha", alpha),
+                                    ("l2", l2), ("n", n)) if v is not None}
         self.update(**params)
         self.finish_layout()
 
@@ -126,11 +127,14 @@ class VocabularyCurveView(View, study=VocabularyCurveStudy):
         self._cross.set_visible(r.crossing is not None)
         if r.crossing is not None:
             self._cross.set_xdata([r.crossing, r.crossing])
-        self._title.set_text(f"d = {r.d} words, {r.features}")
+        self._title.set_text(f"d = {r.d}, {r.features}; "
+                             f"λ = {r.l2:g}, α = {r.alpha:g}")
         self._dots.set_data([r.n, r.n], [r.gen_error, r.lr_error])
 
     def describe(self) -> str:
         """Alt text from the state: the setting, both errors at the marked size, the crossing."""
         s = self.state
-        return (f"Learning curves with d = {s['d']} word features ({s['features']}): "
+        return (f"Learning curves with d = {s['d']} word features ({s['features']}), ridge "
+                f"λ = {s['l2']:g} for logistic regression and pseudo-count α = {s['alpha']:g} "
+                f"for naive Bayes: "
                 f"{_curves_text(self.labels, self.sizes, s)} {s['crossing_text'].capitalize()}.")

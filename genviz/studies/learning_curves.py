@@ -135,6 +135,10 @@ class VocabularyCurveResult(Result):
         The vocabulary size (number of word features).
     features : str
         ``"presence"`` or ``"counts"``.
+    alpha : float
+        Naive Bayes' pseudo-count :math:`\\alpha` at this setting.
+    l2 : float
+        Logistic regression's ridge :math:`\\lambda` at this setting.
     n : int
         The marked training-set size.
     sizes : list of int
@@ -163,6 +167,8 @@ class VocabularyCurveResult(Result):
 
     d: int
     features: str
+    alpha: float
+    l2: float
     n: int
     sizes: list
     gen_mean: np.ndarray
@@ -202,7 +208,8 @@ class VocabularyCurveStatic(Result):
 
 
 class VocabularyCurveStudy(Study):
-    """Learning curves at a chosen vocabulary size ``d`` and feature kind, read at size ``n``.
+    """Learning curves at a chosen vocabulary size ``d``, feature kind, pseudo-count ``alpha``
+    and ridge ``l2``, read at size ``n``.
 
     Parameters
     ----------
@@ -223,25 +230,33 @@ class VocabularyCurveStudy(Study):
         self.labels = tuple(labels)
         self.sizes = [int(s) for s in sweep.sizes]
         top = max(float(np.max(c.mean_se(w)[0] + c.mean_se(w)[1]))
-                  for c in sweep.curves.values() for w in ("nb", "lr"))
+                  for c in sweep.settings().values() for w in ("nb", "lr"))
         self._static = VocabularyCurveStatic(tuple(self.sizes), top, self.labels)
 
     def parameter_names(self) -> tuple:
-        return ("d", "features", "n")
+        return ("d", "features", "alpha", "l2", "n")
 
     def defaults(self) -> dict:
         return {"d": self.sweep.vocabularies[0], "features": self.sweep.kinds[0],
-                "n": self.sizes[-1]}
+                "alpha": self.sweep.alpha, "l2": self.sweep.l2, "n": self.sizes[-1]}
 
     def static(self) -> VocabularyCurveStatic:
         return self._static
 
-    def __call__(self, *, d=None, features=None, n=None) -> VocabularyCurveResult:
+    def __call__(self, *, d=None, features=None, alpha=None, l2=None,
+                 n=None) -> VocabularyCurveResult:
 
         p = self.defaults()
         d = p["d"] if d is None else d
         features = p["features"] if features is None else features
+        alpha = p["alpha"] if alpha is None else alpha
+        l2 = p["l2"] if l2 is None else l2
         n = p["n"] if n is None else n
+        for name, value, allowed in (("alpha", alpha, self.sweep.alpha_values),
+                                     ("l2", l2, self.sweep.l2_values)):
+            if isinstance(value, bool) or value not in allowed:
+                raise ValueError(f"{name} must be one of the sweep's values {list(allowed)}, "
+                                 f"got {value!r}")
         if isinstance(d, bool) or d not in self.sweep.vocabularies:
             raise ValueError(f"d must be one of {list(self.sweep.vocabularies)}, got {d!r}")
         if features not in self.sweep.kinds:
@@ -249,11 +264,11 @@ class VocabularyCurveStudy(Study):
                              f"{features!r}")
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) not in self.sizes:
             raise ValueError(f"n must be one of the curves' sizes {self.sizes}, got {n!r}")
-        c = self.sweep.curves[(int(d), features)]
+        c = self.sweep[(int(d), features, float(alpha), float(l2))]
         (g, gs), (lr, ls) = c.mean_se("nb"), c.mean_se("lr")
         j = self.sizes.index(int(n))
         return VocabularyCurveResult(
-            int(d), features, int(n), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
+            int(d), features, float(alpha), float(l2), int(n), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
             float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(n)),
             crossing_size(c), crossing_text(c),
             float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),

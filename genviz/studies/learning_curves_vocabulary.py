@@ -8,7 +8,11 @@ regression one growing with :math:`d`. Notebook 10 tests it: for each vocabulary
 chooses them; ``None`` = every word of the dictionary) and each kind of feature (``"presence"``:
 0/1, the multinomial model with Boolean attributes; ``"counts"``: notebook 7's multinomial
 model) both learners are fitted on nested training sets of the sizes ``n`` (the same random
-orders for every setting, so the settings differ only by their features).
+orders for every setting, so the settings differ only by their features). Each learner's
+regularisation may be swept too: naive Bayes' pseudo-count ``alpha`` and logistic regression's
+ridge ``l2`` (a sequence of values each); naive Bayes' curves do not depend on ``l2`` nor
+logistic regression's on ``alpha``, so each is computed once per its own value and the
+settings ``(d, kind, alpha, l2)`` share them.
 
 The features stay sparse. Logistic regression minimises the same ridge objective as
 :class:`genviz.logistic.LogisticRegression` (penalty :math:`\\tfrac{\\lambda}{2}\\lVert\\theta
@@ -157,6 +161,9 @@ class VocabularyCurves(NamedTuple):
     """Result of :func:`vocabulary_curves`: one :class:`~genviz.nb_vs_logistic.NBvsLogisticCurves`
     per setting.
 
+    ``sweep[(d, kind)]`` is the setting at the default :math:`\\alpha` and :math:`\\lambda`
+    (``alpha`` and ``l2``); ``sweep[(d, kind, alpha, l2)]`` any computed setting.
+
     Attributes
     ----------
     sizes : ndarray of int
@@ -166,9 +173,17 @@ class VocabularyCurves(NamedTuple):
     kinds : tuple of str
         The feature kinds (:data:`FEATURE_KINDS`).
     curves : dict
-        ``(d, kind) -> NBvsLogisticCurves``.
+        ``(d, kind) -> NBvsLogisticCurves`` at the default ``alpha`` and ``l2``.
     alpha, l2 : float
-        Naive Bayes' pseudo-count and logistic regression's ridge.
+        The default setting: naive Bayes' pseudo-count and logistic regression's ridge (1.0
+        when it is among the values computed, else the first of them).
+    alphas, l2s : tuple of float
+        Every value computed (empty in a sweep built by hand with one setting: then
+        ``(alpha,)`` and ``(l2,)``; :attr:`alpha_values`, :attr:`l2_values`).
+    by_setting : dict or None
+        ``(d, kind, alpha, l2) -> NBvsLogisticCurves`` for every combination (``None``: only
+        the default's, from ``curves``). Naive Bayes' errors depend on ``alpha`` only and
+        logistic regression's on ``l2`` only: each is computed once and shared.
     """
 
     sizes: np.ndarray
@@ -177,13 +192,47 @@ class VocabularyCurves(NamedTuple):
     curves: dict
     alpha: float
     l2: float
+    alphas: tuple = ()
+    l2s: tuple = ()
+    by_setting: dict = None
 
-    def __getitem__(self, key):  # (d, kind) -> curves; integers keep the tuple's fields
+    @property
+    def alpha_values(self) -> tuple:
+        """The pseudo-counts computed (``(alpha,)`` for one)."""
+        return tuple(self.alphas) or (self.alpha,)
+
+    @property
+    def l2_values(self) -> tuple:
+        """The ridge penalties computed (``(l2,)`` for one)."""
+        return tuple(self.l2s) or (self.l2,)
+
+    def settings(self) -> dict:
+        """``(d, kind, alpha, l2) -> curves`` for every computed setting."""
+        if self.by_setting is not None:
+            return self.by_setting
+        return {(d, kind, self.alpha, self.l2): c for (d, kind), c in self.curves.items()}
+
+    def __getitem__(self, key):  # (d, kind[, alpha, l2]) -> curves; integers: the fields
         if isinstance(key, tuple):
-            if key not in self.curves:
-                raise KeyError(f"no curves for {key!r}; settings: {sorted(self.curves)}")
-            return self.curves[key]
+            table = self.curves if len(key) == 2 else self.settings()
+            if key not in table:
+                raise KeyError(f"no curves for {key!r}; settings: {sorted(table)}")
+            return table[key]
         return tuple.__getitem__(self, key)
+
+
+def _check_values(value, name) -> tuple:
+    """A positive number, or a non-empty sequence of distinct positive numbers, as a tuple of
+    floats; ValueError/TypeError naming ``name``."""
+    if np.ndim(value) == 0:
+        return (check_scalar(value, name, low=0.0, low_open=True),)
+    values = tuple(check_scalar(v, name, low=0.0, low_open=True) for v in value)
+    if not values:
+        raise ValueError(f"{name} must be a positive number or a non-empty sequence of them, "
+                         f"got an empty sequence")
+    if len(set(values)) < len(values):
+        raise ValueError(f"{name} must hold distinct values, got {values!r}")
+    return values
 
 
 def vocabulary_curves(X_train, y_train, X_test, y_test, sizes, n_reps, rng, *,
@@ -199,8 +248,13 @@ def vocabulary_curves(X_train, y_train, X_test, y_test, sizes, n_reps, rng, *,
 
     Parameters
     ----------
-    X_train, X_test, y_train, y_test, sizes, n_reps, rng, positive, alpha, l2
+    X_train, X_test, y_train, y_test, sizes, n_reps, rng, positive
         As for :func:`~genviz.nb_vs_logistic.nb_vs_logistic_curves`.
+    alpha, l2 : float > 0 or sequence of them
+        Naive Bayes' pseudo-count :math:`\\alpha` and logistic regression's ridge
+        :math:`\\lambda`; a sequence computes every value (naive Bayes once per
+        ``alpha``, logistic regression once per ``l2``, never their product). The default
+        setting (``sweep[(d, kind)]``) is 1.0 when among the values, else the first.
     vocabularies : sequence of int or None
         Vocabulary sizes ``d`` (``None``: every word).
     kinds : sequence of {"presence", "counts"}
@@ -218,12 +272,16 @@ def vocabulary_curves(X_train, y_train, X_test, y_test, sizes, n_reps, rng, *,
     >>> v = vocabulary_curves(X[:40], y[:40], X[40:], y[40:], [5, 40], 2, 0, vocabularies=(5, None))
     >>> v.vocabularies, v[(20, "counts")].nb_errors.shape
     ((5, 20), (2, 2))
+    >>> w = vocabulary_curves(X[:40], y[:40], X[40:], y[40:], [5, 40], 2, 0, vocabularies=(5,),
+    ...                       alpha=(1.0, 10.0), l2=(0.1, 1.0))
+    >>> w.alpha_values, w.l2_values, (w.alpha, w.l2), len(w.settings())
+    ((1.0, 10.0), (0.1, 1.0), (1.0, 1.0), 8)
     """
     y01, yt01 = _split_labels(X_train, y_train, X_test, y_test, positive)
     sizes = _check_sizes(sizes, y01.size)
     n_reps = check_int(n_reps, "n_reps", low=2)
-    alpha = check_scalar(alpha, "alpha", low=0.0, low_open=True)
-    l2 = check_scalar(l2, "l2", low=0.0, low_open=True)
+    alphas, l2s = _check_values(alpha, "alpha"), _check_values(l2, "l2")
+    alpha, l2 = (1.0 if 1.0 in v else v[0] for v in (alphas, l2s))
     kinds = tuple(kinds)
     if not kinds or any(k not in FEATURE_KINDS for k in kinds) or len(set(kinds)) < len(kinds):
         raise ValueError(f"kinds must be distinct values of {FEATURE_KINDS}, got {kinds!r}")
@@ -235,36 +293,62 @@ def vocabulary_curves(X_train, y_train, X_test, y_test, sizes, n_reps, rng, *,
         raise ValueError(f"vocabularies must be distinct sizes, got {vocabularies!r}")
     gen = check_rng(rng)
     orders = [_two_class_order(y01, gen) for _ in range(n_reps)]
-    out, settings = {}, [(d, k) for d in vocabularies for k in kinds]
+    out, every, settings = {}, {}, [(d, k) for d in vocabularies for k in kinds]
     for done, (d, kind) in enumerate(settings, 1):
         F, Ft, _ = word_features(X_train, X_test, d, kind)
-        out[(d, kind)] = _curves(F, Ft, y01, yt01, sizes, orders, alpha, l2)
+        nb = {a: _nb_errors(F, Ft, y01, yt01, sizes, orders, a) for a in alphas}
+        lr = {lam: _lr_errors(F, Ft, y01, yt01, sizes, orders, lam) for lam in l2s}
+        for a in alphas:
+            for lam in l2s:
+                every[(d, kind, a, lam)] = NBvsLogisticCurves(
+                    sizes.astype(int), nb[a], lr[lam], int(F.shape[1]), int(yt01.size))
+        out[(d, kind)] = every[(d, kind, alpha, l2)]
         if progress is not None:
             progress(done, len(settings))
-    return VocabularyCurves(sizes.astype(int), vocabularies, kinds, out, alpha, l2)
+    return VocabularyCurves(sizes.astype(int), vocabularies, kinds, out, alpha, l2, alphas,
+                            l2s, every)
 
 
-def _curves(F, Ft, y01, yt01, sizes, orders, alpha, l2) -> NBvsLogisticCurves:
-    nb_err = np.empty((len(orders), sizes.size))
-    lr_err = np.empty_like(nb_err)
+def _rows(order, n, n_train):
+    """The first ``n`` e-mails of an order, or every e-mail in index order at the full size."""
+    return np.arange(n_train) if n == n_train else order[:n]
+
+
+def _nb_errors(F, Ft, y01, yt01, sizes, orders, alpha) -> np.ndarray:
+    """Naive Bayes' test error per repetition and size (the whole training set fitted once)."""
+    err = np.empty((len(orders), sizes.size))
     full = None
+    for r, order in enumerate(orders):
+        for j, n in enumerate(sizes):
+            if n == y01.size and full is not None:
+                err[r, j] = full
+                continue
+            rows = _rows(order, n, y01.size)
+            nb = MultinomialNB(alpha=alpha).fit(F[rows], y01[rows])
+            err[r, j] = float(np.mean((nb.predict(Ft) == 1) != yt01))
+            if n == y01.size:
+                full = err[r, j]
+    return err
 
-    def errors(rows, w):
-        nb = MultinomialNB(alpha=alpha).fit(F[rows], y01[rows])
-        w = ridge_logistic(F[rows], y01[rows], l2, w)
-        lr_wrong = float(np.mean(((Ft @ w[:-1] + w[-1]) > 0) != yt01))
-        return float(np.mean((nb.predict(Ft) == 1) != yt01)), lr_wrong, w
 
+def _lr_errors(F, Ft, y01, yt01, sizes, orders, l2) -> np.ndarray:
+    """Logistic regression's test error per repetition and size, each fit warm-started from
+    the previous size's weights (the whole training set fitted once, from the first
+    repetition's weights)."""
+    err = np.empty((len(orders), sizes.size))
+    full = None
     for r, order in enumerate(orders):
         w = None
         for j, n in enumerate(sizes):
+            if n == y01.size and full is not None:
+                err[r, j] = full
+                continue
+            rows = _rows(order, n, y01.size)
+            w = ridge_logistic(F[rows], y01[rows], l2, w)
+            err[r, j] = float(np.mean(((Ft @ w[:-1] + w[-1]) > 0) != yt01))
             if n == y01.size:
-                full = full or errors(np.arange(y01.size), w)
-                nb_err[r, j], lr_err[r, j], _ = full
-            else:
-                nb_err[r, j], lr_err[r, j], w = errors(order[:n], w)
-    return NBvsLogisticCurves(sizes.astype(int), nb_err, lr_err, int(F.shape[1]),
-                              int(yt01.size))
+                full = err[r, j]
+    return err
 
 
 def settled_size(curves, which, tol=0.01):

@@ -46,7 +46,8 @@ def vocabulary_curve_readout(state) -> str:
     needs to come within the study's tolerance of its error on all the training e-mails."""
     gen, lr = state["labels"]
     return readout_html(
-        f"d = {state['d']} words, {state['features']}; training emails n = {state['n']}",
+        f"d = {state['d']} words, {state['features']}; &lambda; = {state['l2']:g} (logistic), "
+        f"&alpha; = {state['alpha']:g} (naive Bayes); training emails n = {state['n']}",
         f"test error {gen}: {state['gen_error']:.4f}; {lr}: {state['lr_error']:.4f} "
         f"(difference {state['gap']:+.4f})",
         f"crossing: {state['crossing_text']}"
@@ -57,17 +58,26 @@ def vocabulary_curve_readout(state) -> str:
 
 
 @explorer_factory
-def vocabulary_curve_explorer(sweep, *, d=None, features=None, n=None,
+def vocabulary_curve_explorer(sweep, *, d=None, features=None, alpha=None, l2=None, n=None,
                               labels=("naive Bayes", "logistic regression")) -> Explorer:
-    """Notebook 10's investigation: drop-downs for the vocabulary size ``d`` and the kind of
-    features, a slider over the sizes ``n``, all gridded (every setting is precomputed by
-    :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`, so the explorer moves without
-    a kernel); the readout gives the crossing and each learner's settled size."""
-    view = VocabularyCurveView(sweep, d=d, features=features, n=n, labels=labels)
+    """Notebook 10's investigation: drop-downs for the vocabulary size ``d``, the kind of
+    features and, when the sweep computed more than one of each, logistic regression's ridge
+    ``l2`` (λ) and naive Bayes' pseudo-count ``alpha``; a slider over the sizes ``n``; all
+    gridded (every setting is precomputed by
+    :func:`genviz.studies.learning_curves_vocabulary.vocabulary_curves`, so the explorer moves
+    without a kernel). The readout names the setting and gives the crossing and each learner's
+    settled size."""
+    view = VocabularyCurveView(sweep, d=d, features=features, alpha=alpha, l2=l2, n=n,
+                               labels=labels)
     p = view.params
     controls = {"d": dropdown("vocabulary d", [(str(v), v) for v in sweep.vocabularies],
                               p["d"], grid=True),
-                "features": dropdown("features", list(sweep.kinds), p["features"], grid=True),
-                "n": selection_slider("n", view.sizes, p["n"], grid=True)}
+                "features": dropdown("features", list(sweep.kinds), p["features"], grid=True)}
+    for name, label, values in (("l2", "λ (logistic)", sweep.l2_values),
+                                ("alpha", "α (naive Bayes)", sweep.alpha_values)):
+        if len(values) > 1:
+            controls[name] = dropdown(label, [(f"{v:g}", v) for v in values], p[name],
+                                      grid=True)
+    controls["n"] = selection_slider("n", view.sizes, p["n"], grid=True)
     return Explorer(view, controls, vocabulary_curve_readout,
-                    title="Learning curves by vocabulary size and kind of feature")
+                    title="Learning curves by vocabulary size, kind of feature, λ and α")
