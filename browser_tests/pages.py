@@ -459,6 +459,25 @@ INIT_JS = r"""
       const top = Math.min(...bs.map(b => b.top)), bottom = Math.max(...bs.map(b => b.bottom));
       return {top: Math.round(top), bottom: Math.round(bottom), height: Math.round(bottom - top)};
     },
+    // Control labels of explorer i with a word wider than the label's box (the browser then
+    // breaks it inside the word: "Temper|ature"): [{label, word, word_px, box_px}].
+    brokenLabels(i) {
+      const ex = gv.explorerBox(i);
+      const ctx = document.createElement('canvas').getContext('2d');
+      const out = [];
+      for (const l of ex.querySelectorAll('.genviz-label')) {
+        const b = l.getBoundingClientRect();
+        if (b.width === 0) continue;
+        const cs = getComputedStyle(l);
+        const box = b.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+        ctx.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+        for (const word of l.textContent.trim().split(/\s+/)) {
+          const w = ctx.measureText(word).width;
+          if (w > box + 0.5) out.push({label: l.textContent.trim(), word, word_px: Math.round(w), box_px: Math.round(box)});
+        }
+      }
+      return out;
+    },
     // Smallest computed font size (px) of text in explorer i's labels, slider readouts,
     // buttons and readout, and of the page's prose; with where it was found.
     fonts(i) {

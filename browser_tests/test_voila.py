@@ -61,8 +61,8 @@ def test_voila_latency(voila_nb, latency_table):
 def test_lecture_mode_fits_the_projector(voila_nb):
     """Lecture mode at 1280x720 and 1920x1080 (the same page, resized): every explorer fits
     sideways (as in JupyterLab), its controls and figure are on one screen (title to figure
-    bottom within the viewport height), and prose, slider labels, slider readouts, buttons and
-    the readout are at least LECTURE_MIN_PX. Screenshots in artifacts/browser/layout/."""
+    bottom within the viewport height), prose, slider labels, slider readouts, buttons and
+    the readout are at least LECTURE_MIN_PX, and no control label breaks inside a word. Screenshots in artifacts/browser/layout/."""
     page = voila_nb.page
 
     def check(vp, tag, ex):
@@ -78,6 +78,9 @@ def test_lecture_mode_fits_the_projector(voila_nb):
         if together["height"] > vp["height"]:
             failures.append(f"{name}: controls to figure bottom {together['height']} px "
                             f"> {vp['height']} px screen")
+        broken = gv(page, "brokenLabels(arg)", i)
+        failures += [f"{name}: label {b['label']!r} breaks inside {b['word']!r} "
+                     f"({b['word_px']} px in a {b['box_px']}-px label)" for b in broken]
         for kind, least in LECTURE_MIN_PX.items():
             got = fonts.get(kind)
             if got is not None and got["px"] < least - 0.01:
