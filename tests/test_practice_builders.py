@@ -697,3 +697,16 @@ def test_the_crossing_observation_names_lambda_and_alpha_when_the_explorer_has_t
     assert obs.setting == {"d": 3000, "features": "presence", "l2": 1.0, "alpha": 1.0}
     assert cx.predict_crossing_with_d(_sweep()).observation.setting == {
         "d": 3000, "features": "presence"}
+
+
+@pytest.mark.parametrize("strong, heavy, says", [
+    (None, 100, "the crossing moves right"), (100, 4000, "moved to a smaller n with λ and to a "
+                                                        "larger n with α"),
+    (1000, 1000, "moved nowhere with λ and nowhere with α")])
+def test_the_regularisation_explanation_says_what_the_sweep_showed(strong, heavy, says):
+    """The explanation never claims the usual directions where the planted sweep moved the
+    crossing otherwise (λ right and α left only where that is what was read)."""
+    text = cx.crossing_with_regularisation(_regularised_sweep(1000, strong, heavy)).explanation
+    assert says in text
+    usual = "the crossing moves right" in text and "the crossing moves left" in text
+    assert usual == (says == "the crossing moves right")

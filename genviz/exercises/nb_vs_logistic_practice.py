@@ -243,16 +243,7 @@ def crossing_with_regularisation(sweep, d=3000, kind="presence", l2=None,
         f"{v.alpha:g} to {alpha:g}. Which way does the crossing move in each case, and why?",
         [text for _, text in _REGULARISATION_OPTIONS], keys.index(moved),
         id="10-crossing-with-regularisation", kind="investigation", objective="10.5",
-        explanation=(f"At the default: {where['base']}; at λ = {l2:g}: {where['l2']}; at "
-                     f"α = {alpha:g}: {where['alpha']}. A strong ridge pulls every weight of "
-                     f"logistic regression towards zero, so it takes many e-mails before the "
-                     f"data outweigh the penalty: logistic regression stays behind longer and "
-                     f"the crossing moves right. Heavy smoothing adds {alpha:g} pseudo-counts to "
-                     f"every word in each class and pulls naive Bayes' word probabilities "
-                     f"towards uniform, most of all at small n; its error rises and logistic "
-                     f"regression is ahead sooner: the crossing moves left. Each hyperparameter "
-                     f"handicaps only its own learner: too much regularisation is bias that "
-                     f"only many examples wash out."),
+        explanation=_regularisation_explanation(moved, where, l2, alpha),
         reasons={0: "Which learner does λ belong to, and which one α?",
                  1: "Does a strong penalty make logistic regression need fewer e-mails?",
                  3: "A larger λ or α pulls a learner further from what the data say.",
@@ -260,3 +251,25 @@ def crossing_with_regularisation(sweep, d=3000, kind="presence", l2=None,
         claims=[r"hyperparameter handicaps only its own learner"],
         hint="Set d and the features, then move one drop-down at a time and read the crossing "
              "line of the readout.")
+
+
+def _regularisation_explanation(moved, where, l2, alpha) -> str:
+    """The explanation of :func:`crossing_with_regularisation`: the three crossings read, each
+    mechanism, and what this sweep showed. The usual outcome (λ right, α left) is explained as
+    such; any other is said as read, never contradicted by the text."""
+    readings = (f"At the default: {where['base']}; at λ = {l2:g}: {where['l2']}; at "
+                f"α = {alpha:g}: {where['alpha']}.")
+    ridge = ("A strong ridge pulls every weight of logistic regression towards zero, so it "
+             "takes many e-mails before the data outweigh the penalty")
+    smoothing = (f"Heavy smoothing adds {alpha:g} pseudo-counts to every word in each class and "
+                 f"pulls naive Bayes' word probabilities towards uniform, most of all at small n")
+    if moved == (1, -1):
+        return (f"{readings} {ridge}: logistic regression stays behind longer and the crossing "
+                f"moves right. {smoothing}; its error rises and logistic regression is ahead "
+                f"sooner: the crossing moves left. Each hyperparameter handicaps only its own "
+                f"learner: too much regularisation is bias that only many examples wash out.")
+    words = {1: "to a larger n", -1: "to a smaller n", 0: "nowhere"}
+    return (f"{readings} {ridge}. {smoothing}. On this sweep the crossing moved {words[moved[0]]} "
+            f"with λ and {words[moved[1]]} with α: the usual pattern, in which each "
+            f"hyperparameter handicaps only its own learner (λ to a larger n, α to a smaller "
+            f"one), does not show at this setting; the readings above decide.")

@@ -268,8 +268,8 @@ class VocabularyCurveStudy(Study):
         (g, gs), (lr, ls) = c.mean_se("nb"), c.mean_se("lr")
         j = self.sizes.index(int(n))
         return VocabularyCurveResult(
-            int(d), features, float(alpha), float(l2), int(n), list(self.sizes), g, gs, lr, ls, float(g[j]), float(gs[j]),
-            float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(n)),
+            int(d), features, float(alpha), float(l2), int(n), list(self.sizes), g, gs, lr, ls,
+            float(g[j]), float(gs[j]), float(lr[j]), float(ls[j]), float(g[j] - lr[j]), leader(c, int(n)),
             crossing_size(c), crossing_text(c),
             float("nan") if crossing_size(c) is None else crossing_size(c) / int(d),
             settled_size(c, "nb", self.tol),
