@@ -100,6 +100,18 @@ BOX_CALL = re.compile(r"\b(answer_box|choice_box|prediction_box)\(")
 NUMBER = re.compile(r"(?<![\w.])([-−]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(\s?%)?")
 
 
+#: where a topic notebook's failure sends its author (tests/test_topics.py's ``step`` wording)
+STEPS = "ARCHITECTURE.md, 'How to add a topic'"
+#: the file an item's fault is fixed in (the notebook only calls its builders)
+EXERCISES = "its builder in genviz/exercises/<topic>.py"
+
+
+def in_step5(path: Path, what: str) -> str:
+    """A per-notebook check's failure message: the notebook, what it must do, and the step of
+    "How to add a topic" that says so."""
+    return f"notebooks/{path.name}: {what} ({STEPS}, step 5: the notebook)"
+
+
 def _id(path: Path) -> str:
     return path.name[:2]
 
@@ -136,8 +148,9 @@ def unpredicted_explorers(path: Path) -> list[str]:
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_a_prediction_comes_before_every_explorer(path):
     assert EXPLORER_CALL.search("\n".join(source(c) for c in cells(path) if c["cell_type"] == "code")), \
-        "a topic notebook without an explorer"
-    assert unpredicted_explorers(path) == []
+        in_step5(path, "a topic notebook without an explorer")
+    assert unpredicted_explorers(path) == [], in_step5(path, "a prediction_box(P) before every "
+                                                          "explorer")
 
 
 def test_the_explorer_rule_fails_without_a_prediction(tmp_path):
@@ -187,7 +200,10 @@ def broken_cycles(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_every_explorer_goes_through_predict_observe_explain(path):
-    assert broken_cycles(path) == []
+    assert broken_cycles(path) == [], in_step5(
+        path, "predict, observe, explain: prediction_box(P) before each explorer, "
+              "observation_box(P, explorer) after it (P a Prediction with an observation=, "
+              f"{EXERCISES}), prediction_review() after the last explorer, before the summary")
 
 
 def test_the_cycle_rule_fails_on_each_missing_step(tmp_path):
@@ -401,13 +417,17 @@ def scrollable_exercises(path: Path) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_no_exercise_is_answered_by_scrolling_up(path):
-    assert scrollable_exercises(path) == []
+    assert scrollable_exercises(path) == [], in_step5(
+        path, "an item's answer stands above it (in markdown, a checked output or an earlier "
+              f"explanation): change the item's data or the text above ({EXERCISES})")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_every_item_numbers_cannot_find_has_a_key_claim_of_its_own(path):
-    assert claim_problems(exercise_records(path)) == []
+    assert claim_problems(exercise_records(path)) == [], in_step5(
+        path, "text answers, choices, predictions and one-digit answers need claims=, each "
+              f"matching the item's own answer or explanation ({EXERCISES})")
 
 
 def test_the_scrolling_rule_finds_a_printed_answer():
@@ -541,7 +561,8 @@ def explanation_states_outcome(record: dict) -> list[str]:
 def test_no_explanation_states_its_outcome(path):
     found = {r["id"]: explanation_states_outcome(r) for r in exercise_records(path)
              if r["cls"] == "Prediction"}
-    assert {k: v for k, v in found.items() if v} == {}
+    assert {k: v for k, v in found.items() if v} == {}, in_step5(
+        path, f"a prediction's explanation must not state its observation's value ({EXERCISES})")
 
 
 def test_the_outcome_rule_finds_a_printed_outcome():
@@ -564,8 +585,10 @@ def test_every_prediction_reads_its_explorer_and_goes_through_the_cycle(path):
     shows what the builder computed; commit -> record the reading -> the explanation."""
     cycles = cycle_records(path)
     predicted = [r["id"] for r in exercise_records(path) if r["cls"] == "Prediction"]
-    assert sorted(c["id"] for c in cycles) == sorted(predicted)
-    assert {c["id"]: c["problems"] for c in cycles if c["problems"]} == {}
+    where = in_step5(path, "every prediction gets an observation_box(P, explorer) whose reading "
+                           f"is the explorer's at the observation's setting ({EXERCISES})")
+    assert sorted(c["id"] for c in cycles) == sorted(predicted), where
+    assert {c["id"]: c["problems"] for c in cycles if c["problems"]} == {}, where
 
 
 #: A prediction about a change: a control moved from one value to another, or a claim at two
@@ -585,7 +608,9 @@ def one_sided_changes(records) -> list[str]:
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_every_prediction_about_a_change_records_before_and_after(path):
     found = set(one_sided_changes(exercise_records(path)))
-    assert found == set()
+    assert found == set(), in_step5(
+        path, "a prediction about a change records the reading before and after: "
+              f"Observation(before=..., expected_before=...) ({EXERCISES})")
 
 
 def test_the_change_rule_finds_a_prediction_that_records_only_the_after():
@@ -861,7 +886,9 @@ def objectives_and_summary(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_objectives_open_and_a_summary_closes_every_topic_notebook(path):
-    assert objectives_and_summary(path) == []
+    assert objectives_and_summary(path) == [], in_step5(
+        path, "objectives first ('You will be able to:' and a list), a Summary last with a point "
+              "per objective and the link to the next notebook")
 
 
 # --- (d) a conceptual item and an explorer item -------------------------------------------------
@@ -870,9 +897,12 @@ def test_objectives_open_and_a_summary_closes_every_topic_notebook(path):
 @pytest.mark.parametrize("path", _params(TOPICS))
 def test_every_topic_notebook_has_a_conceptual_and_an_explorer_item(path):
     kinds = [r["kind"] for r in exercise_records(path)]
-    assert "concept" in kinds, "no conceptual item (a Choice with reasons)"
-    assert "explorer" in kinds, "no item answered by using the explorer (kind='explorer')"
-    assert kinds.count("prediction") >= 1
+    assert "concept" in kinds, in_step5(
+        path, f"no conceptual item (a Choice with reasons, {EXERCISES})")
+    assert "explorer" in kinds, in_step5(
+        path, f"no item answered by using the explorer (an Exercise with kind='explorer', "
+              f"{EXERCISES})")
+    assert kinds.count("prediction") >= 1, in_step5(path, "no prediction (a prediction_box)")
 
 
 # --- (e) one new idea per markdown cell ---------------------------------------------------------
@@ -912,7 +942,9 @@ def heavy_cells(path: Path) -> list[str]:
 
 @pytest.mark.parametrize("path", _params(NOTEBOOKS))
 def test_one_new_idea_per_markdown_cell(path):
-    assert heavy_cells(path) == []
+    assert heavy_cells(path) == [], in_step5(
+        path, f"one new idea per markdown cell: at most {MAX_WORDS} words of prose and one "
+              "display-maths block (split the cell)")
 
 
 def test_the_word_count_reads_prose_only():
@@ -920,3 +952,46 @@ def test_the_word_count_reads_prose_only():
     assert prose_words("| a | b |\n|---|---|\n| one two | three |\nTwo words") == 2
     assert prose_words("See [notebook 3](03_gda.ipynb) and <b>bold</b>.") == 5
     assert display_blocks("$$a$$\n\ntext\n\n$$\nb\n$$") == 2
+
+
+# --- every per-notebook check names the notebook and the step (issue #41, item 1) ---------------
+
+def _per_notebook_checks() -> list:
+    """The tests of this file run once per notebook (parametrized over ``path``)."""
+    return [f for name, f in sorted(globals().items()) if name.startswith("test_")
+            and any(m.name == "parametrize" and m.args[0] == "path"
+                    for m in getattr(f, "pytestmark", []))]
+
+
+def test_every_per_notebook_check_names_the_notebook_and_step_5():
+    import inspect
+
+    checks = _per_notebook_checks()
+    unnamed = [f.__name__ for f in checks if "in_step5(" not in inspect.getsource(f)]
+    assert len(checks) >= 10 and unnamed == [], (
+        f"say which notebook and which step with in_step5(path, ...): {unnamed}")
+
+
+def test_a_planted_notebook_without_an_observation_is_told_step_5(tmp_path):
+    path = tmp_path / "11_planted.ipynb"
+    path.write_text(json.dumps({"cells": [
+        {"cell_type": "code", "source": "p = exercises.predict_x()\nprediction_box(p)"},
+        {"cell_type": "code", "source": "e = gaussian_explorer()\ne"},
+        {"cell_type": "code", "source": "prediction_review()"},
+        {"cell_type": "markdown", "source": "## Summary\n* a\n* b"}]}))
+    with pytest.raises(AssertionError) as err:
+        test_every_explorer_goes_through_predict_observe_explain(path)
+    message = str(err.value).splitlines()[0]
+    assert message.startswith("notebooks/11_planted.ipynb: predict, observe, explain")
+    assert "observation_box(P, explorer)" in message and "step 5" in message
+
+
+def test_a_planted_notebook_without_an_explorer_item_is_told_step_5(tmp_path, monkeypatch):
+    path = tmp_path / "11_planted.ipynb"
+    monkeypatch.setitem(globals(), "exercise_records",
+                        lambda p: [{"kind": k} for k in ("prediction", "concept", "compute")])
+    with pytest.raises(AssertionError) as err:
+        test_every_topic_notebook_has_a_conceptual_and_an_explorer_item(path)
+    message = str(err.value).splitlines()[0]
+    assert message.startswith("notebooks/11_planted.ipynb: no item answered by using the explorer")
+    assert "kind='explorer'" in message and "step 5" in message
