@@ -271,14 +271,20 @@ def test_an_ungraded_topic_says_why_in_twelve_words():
 
 
 def test_the_course_takes_its_ungraded_notebooks_from_the_declarations(monkeypatch):
-    """A topic declared ungraded (planted) is in the course's UNGRADED with its reason, read
-    by a fresh copy of course/assignments.py; the real course has none."""
+    """The course's UNGRADED is the declared reasons (whatever topics are ungraded: it held
+    ``== {}`` once, and failed, naming no step, when a topic was added ungraded), and a topic
+    declared ungraded (planted) is in it with its reason, read by a fresh copy of
+    course/assignments.py."""
     from course.assignments import UNGRADED
 
-    assert UNGRADED == {}
+    declared = {t.file: t.ungraded for t in topics.TOPICS if t.ungraded}
+    assert UNGRADED == declared, (
+        "course/assignments.py's UNGRADED is not built from the declarations' ungraded= "
+        + step(5, "its graded assignment"))
     reason = ("a demonstration run once in the lecture, whose numbers the class reads together "
               "and nobody computes")
-    planted = topics.Topic("11_prior_shift", "Prior shift", "s", ungraded=reason)
+    planted = topics.Topic(f"{topics.next_number():02d}_planted_demo", "Planted", "s",
+                           ungraded=reason)
     monkeypatch.setattr(topics, "TOPICS", (*topics.TOPICS, planted))
     import importlib.util
     import sys
@@ -288,7 +294,7 @@ def test_the_course_takes_its_ungraded_notebooks_from_the_declarations(monkeypat
     fresh = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, spec.name, fresh)  # its dataclasses look themselves up
     spec.loader.exec_module(fresh)
-    assert fresh.UNGRADED == {"11_prior_shift.ipynb": reason}
+    assert fresh.UNGRADED == {**declared, planted.file: reason}
 
 
 def test_the_declared_assignments_are_the_courses():
