@@ -814,6 +814,19 @@ def test_ids_options_and_right_positions_over_the_course():
     assert course_problems(records) == []
 
 
+def stale_course_table(tt) -> str | None:
+    """What is wrong with docs/predict-observe-explain.md's tables (``tt``: scripts/
+    teaching_table.py), naming the step that regenerates them; None when they are current."""
+    made = tt.table(tt.course_records())
+    if made.count("| `") < 19:
+        return "fewer predictions than the course has"
+    if tt.documented_table() != made:
+        return ("docs/predict-observe-explain.md's course-in-numbers tables are stale: run "
+                f"`python scripts/teaching_table.py --write` ({STEPS}, step 8: the generated "
+                "tables)")
+    return None
+
+
 @pytest.mark.slow
 def test_the_course_in_numbers_page_is_current():
     """docs/predict-observe-explain.md's tables (each notebook's boxes, what each prediction's
@@ -823,11 +836,20 @@ def test_the_course_in_numbers_page_is_current():
 
     tt = load_file(Path(__file__).resolve().parents[1] / "scripts" / "teaching_table.py",
                    "teaching_table")
-    made = tt.table(tt.course_records())
-    assert made.count("| `") >= 19, "fewer predictions than the course has"
-    assert tt.documented_table() == made, (
-        "docs/predict-observe-explain.md's course-in-numbers tables are stale: run "
-        "`python scripts/teaching_table.py --write`")
+    problem = stale_course_table(tt)
+    assert problem is None, problem
+
+
+def test_a_stale_course_table_is_told_step_8():
+    from types import SimpleNamespace
+
+    rows = "| `11-a` |\n" * 19
+    fake = SimpleNamespace(course_records=lambda: [], table=lambda records: rows,
+                           documented_table=lambda: rows.replace("11-a", "10-a"))
+    assert "teaching_table.py --write" in stale_course_table(fake)
+    assert "'How to add a topic', step 8" in stale_course_table(fake)
+    assert stale_course_table(SimpleNamespace(**{**vars(fake), "documented_table": lambda: rows})) \
+        is None
 
 
 def test_the_course_rule_finds_duplicates_two_options_and_a_position_bias():
