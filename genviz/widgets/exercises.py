@@ -21,7 +21,7 @@ import html
 import ipywidgets as widgets
 
 from genviz.exercises._core import _markdown_to_html, _stop
-from genviz.widgets._static_box import StaticFallback
+from genviz.widgets._static_box import StaticFallback, static_card
 from genviz.widgets.observations import ObservationBox, observation_box
 from genviz.widgets.predictions import (PredictionBox, PredictionReview, prediction_box,
                                         prediction_review)
@@ -100,12 +100,10 @@ class AnswerBox(StaticFallback, widgets.VBox):
         the course website) the hint and the worked solution folded in ``<details>``, and a
         line of text instead of ``AnswerBox(children=…)``."""
         ex = self.exercise
-        static = (f'<div class="genviz-exercise tex2jax_process">'
-                  f"<p><i>Answer ({html.escape(ex.answer_format)}): run this notebook to type it "
-                  f"in a box and check it.</i></p>"
-                  f"<details><summary>Hint</summary><p>{html.escape(ex.hint)}</p></details>"
-                  f"<details><summary>Solution</summary>{ex.solution().to_html()}</details>"
-                  f"</div>")
+        static = static_card("", None, f"Answer ({html.escape(ex.answer_format)}): run this "
+                             f"notebook to type it in a box and check it.",
+                             folds=[("Hint", f"<p>{html.escape(ex.hint)}</p>"),
+                                    ("Solution", ex.solution().to_html())])
         text = f"Answer box: run this notebook to check an answer. Hint: {ex.hint}"
         return static, text
 
@@ -186,21 +184,17 @@ def _md(text: str) -> str:
 
 def _static_choice_html(choice) -> str:
     """A choice without widgets: the question, the options, then the answer folded."""
-    lead = "Question"
-    items = "".join(f"<li>({choice.label(i)}) {html.escape(o)}</li>"
-                    for i, o in enumerate(choice.options))
     reasons = "".join(f"<li>({choice.label(i)}) {_md(r)}</li>"
                       for i, r in enumerate(choice.reasons) if r)
     reasons = f"<ul>{reasons}</ul>" if reasons else ""
-    return (f'<div class="genviz-exercise genviz-choice tex2jax_process">'
-            f"<p><b>{lead}.</b> {_md(choice.prompt)}</p>"
-            f'<ul class="genviz-options" style="list-style:none;padding-left:1em">{items}</ul>'
-            f"<p><i>Choose before you open the answer (run this notebook to commit to a "
-            f"choice in a box).</i></p>"
-            f"<details><summary>Answer</summary>"
-            f"<p><b>{html.escape(choice.answer_text())}{_stop(choice.answer_text())}</b> "
-            f"{_md(choice.explanation)}</p>"
-            f"{reasons}</details></div>")
+    answer = (f"<p><b>{html.escape(choice.answer_text())}{_stop(choice.answer_text())}</b> "
+              f"{_md(choice.explanation)}</p>{reasons}")
+    return static_card("genviz-choice", ("Question", _md(choice.prompt)),
+                       "Choose before you open the answer (run this notebook to commit to a "
+                       "choice in a box).",
+                       options=[f"({choice.label(i)}) {html.escape(o)}"
+                                for i, o in enumerate(choice.options)],
+                       folds=[("Answer", answer)])
 
 
 def _static_choice_text(choice) -> str:

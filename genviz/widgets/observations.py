@@ -26,7 +26,7 @@ from genviz.exercises._core import _stop, parse_answer
 from genviz.exercises.observation import _reading
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import room as _room
-from genviz.widgets._static_box import StaticFallback
+from genviz.widgets._static_box import StaticFallback, static_card
 from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
                                         _check_prediction, _md, _option, _report)
 
@@ -401,13 +401,12 @@ def static_observation_html(prediction) -> str:
                       for i, r in enumerate(p.reasons) if r and i not in p.correct)
     reasons = f"<ul>{reasons}</ul>" if reasons else ""
     answer = " or ".join(html.escape(_option(p, i)) for i in p.correct)
-    return (f'<div class="genviz-exercise genviz-choice genviz-observation tex2jax_process">'
-            f"<p><b>Observe.</b> {_md(obs.prompt)}</p>"
-            f"<p><i>Record what you see (run this notebook to record it in a box), then open "
-            f"the explanation.</i></p>"
-            f"<details><summary>What happens, and why</summary>"
-            f"<p><b>{answer}{_stop(answer)}</b> {_md(p.explanation)}</p>{reasons}"
-            f"</details></div>")
+    return static_card("genviz-choice genviz-observation", ("Observe", _md(obs.prompt)),
+                       "Record what you see (run this notebook to record it in a box), then "
+                       "open the explanation.",
+                       folds=[("What happens, and why",
+                               f"<p><b>{answer}{_stop(answer)}</b> {_md(p.explanation)}</p>"
+                               f"{reasons}")])
 
 
 def observation_box(prediction, explorer=None, *, lecture: bool | None = None,

@@ -15,7 +15,7 @@ import html
 import ipywidgets as widgets
 
 from genviz.exercises._core import _markdown_to_html
-from genviz.widgets._static_box import StaticFallback
+from genviz.widgets._static_box import StaticFallback, static_card
 
 __all__ = ["open_box", "OpenBox"]
 
@@ -81,13 +81,11 @@ class OpenBox(StaticFallback, widgets.VBox):
         answer folded."""
         q = self.question
         points = "".join(f"<li>{html.escape(p)}</li>" for p in q.key_points)
-        static = (f'<div class="genviz-exercise genviz-open tex2jax_process">'
-                  f"<p><b>Open question.</b> {_markdown_to_html(q.prompt)}</p>"
-                  f"<p><i>Write your answer first (run this notebook to write it in a box), "
-                  f"then open the model answer.</i></p>"
-                  f"<details><summary>Model answer</summary>"
-                  f"<p>{_markdown_to_html(q.model_answer)}</p>"
-                  f"<p>A good answer says:</p><ul>{points}</ul></details></div>")
+        static = static_card("genviz-open", ("Open question", _markdown_to_html(q.prompt)),
+                             "Write your answer first (run this notebook to write it in a box), "
+                             "then open the model answer.",
+                             folds=[("Model answer", f"<p>{_markdown_to_html(q.model_answer)}</p>"
+                                     f"<p>A good answer says:</p><ul>{points}</ul>")])
         text = f"Open question: {q.prompt} Run this notebook to write your answer in a box."
         return static, text
 

@@ -59,7 +59,7 @@ from genviz.exercises._core import _markdown_to_html, _stop
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import prediction_log as _log
 from genviz.widgets._room_box import LearnerVote, LectureVote
-from genviz.widgets._static_box import StaticFallback
+from genviz.widgets._static_box import StaticFallback, static_card
 
 __all__ = ["report_stage", "STAGES", "PredictionRecord", "prediction_records",
            "clear_prediction_records", "PredictionBox", "PredictionReview", "prediction_box",
@@ -443,12 +443,10 @@ class PredictionBox(StaticFallback, LearnerVote, LectureVote, widgets.VBox):
         """(html, text) where no widget manager runs: the question and its options
         (the answer is not here: it is folded under the observation, after the explorer)."""
         p = self.prediction
-        items = "".join(f"<li>{html.escape(_option(p, i))}</li>" for i in range(len(p.options)))
-        page = (f'<div class="genviz-exercise genviz-choice genviz-prediction tex2jax_process">'
-                f"<p><b>Predict.</b> {_md(p.prompt)}</p>"
-                f'<ul class="genviz-options" style="list-style:none;padding-left:1em">{items}</ul>'
-                f"<p><i>Choose one before you read on (run this notebook to commit to it in a "
-                f"box); what happens, and why, is under the explorer.</i></p></div>")
+        page = static_card("genviz-choice genviz-prediction", ("Predict", _md(p.prompt)),
+                           "Choose one before you read on (run this notebook to commit to it in "
+                           "a box); what happens, and why, is under the explorer.",
+                           options=[html.escape(_option(p, i)) for i in range(len(p.options))])
         opts = "; ".join(_option(p, i) for i in range(len(p.options)))
         text = f"Predict: {p.prompt} Options: {opts}. Run this notebook to commit to one."
         return page, text
