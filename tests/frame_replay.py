@@ -4,7 +4,8 @@ A second reader of the frame format, independent of the browser's (explorer.js):
 markers go to ``RendererAgg.draw_path`` at 72 dpi (so a point is a pixel), images are resampled
 by Pillow, sprites are alpha-composited with numpy. tests/test_frames.py compares background +
 replay with ``savefig`` for every explorer and control; browser_tests/test_fidelity.py does the
-same with the browser's canvas.
+same with the browser's canvas. :class:`AxesView` is the figure the frame tests draw their own
+artists on (tests/test_frames.py, tests/test_frame_contract.py).
 """
 
 from __future__ import annotations
@@ -18,9 +19,23 @@ from matplotlib.path import Path
 from matplotlib.transforms import Bbox, IdentityTransform, TransformedPath
 from PIL import Image
 
+from genviz.plots._base import View, new_figure
 from genviz.plots._ops import OPS, decode
 
 _CAPS = {"butt": "butt", "round": "round", "square": "projecting"}
+
+
+class AxesView(View):
+    """A test view: one axes with limits ``xlim``, ``ylim`` on a 4 x 3 in figure at ``DPI``
+    (a 400 x 300 canvas); a subclass adds its artists on ``self.ax``."""
+
+    DPI = 100
+
+    def __init__(self, xlim=(0, 1), ylim=(0, 1)):
+        super().__init__(new_figure(figsize=(4, 3), dpi=self.DPI))
+        self.ax = self.fig.add_subplot()
+        self.ax.set_xlim(*xlim)
+        self.ax.set_ylim(*ylim)
 
 
 def _composite(buf, src, x, y, alpha, clip):

@@ -24,14 +24,14 @@ import pytest
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
+from frame_replay import AxesView
 from genviz.plots import _record
-from genviz.plots._base import View, new_figure
 from genviz.plots._ops import Pool, decode
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPLORER_JS = ROOT / "genviz" / "widgets" / "static" / "explorer.js"
 SCRIPT = ROOT / "tests" / "frame_contract.mjs"
-PX = 100 / 72  # the fixture figure's dpi: a point is PX canvas pixels
+PX = AxesView.DPI / 72  # the fixture figure's dpi: a point is PX canvas pixels
 
 
 @pytest.fixture(scope="module")
@@ -43,14 +43,12 @@ def node():
     return path
 
 
-class _Contract(View):
+class _Contract(AxesView):
     """One artist of each kind the recorder writes, each with non-default styles."""
 
     def __init__(self):
-        super().__init__(new_figure(figsize=(4, 3), dpi=100))
-        ax = self.ax = self.fig.add_subplot()
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
+        super().__init__()
+        ax = self.ax
         self.dashed = self.animate(ax.plot(
             [0.1, 0.5, 0.9], [0.2, 0.8, 0.3], ls="--", lw=3, color=(0.2, 0.4, 0.6),
             dash_joinstyle="bevel", dash_capstyle="round")[0])

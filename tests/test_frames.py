@@ -27,8 +27,8 @@ from hypothesis.extra.numpy import arrays
 from PIL import Image
 
 from explorer_testing import control_values, explorer_cases, make_explorer
-from frame_replay import (LINE_LIMIT, difference, replay, savefig_rgba, swap_static_order,
-                          three_d_boxes, unmatched_tile)
+from frame_replay import (LINE_LIMIT, AxesView, difference, replay, savefig_rgba,
+                          swap_static_order, three_d_boxes, unmatched_tile)
 from genviz.plots import _frames
 from genviz.plots._base import View, new_figure
 from genviz.plots._ops import OPS, Pool, decode
@@ -138,14 +138,12 @@ def _ops(frame: bytes) -> list[int]:
     return out
 
 
-class _Everything(View):
+class _Everything(AxesView):
     """One of each kind of animated artist a view may have."""
 
     def __init__(self):
-        super().__init__(new_figure(figsize=(4, 3), dpi=100))
-        ax = self.ax = self.fig.add_subplot()
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
+        super().__init__()
+        ax = self.ax
         self.line = self.animate(ax.plot([0, 1], [0, 1], "--o", lw=2, ms=5)[0])
         self.scatter = self.animate(ax.scatter([0.2, 0.4, 0.6], [0.5, 0.6, 0.7], c=[0, 1, 2]))
         self.image = self.animate(ax.imshow(np.arange(12.0).reshape(3, 4), extent=(0, 1, 0, 1),
@@ -264,15 +262,13 @@ def test_background_plus_recorded_frame_equals_savefig(case):
 
 
 # -- the canvas is the figure: draw order between static and moving artists (#37) ---------------
-class _Bars(View):
+class _Bars(AxesView):
     """Moving bars (zorder 1) under a static reference line (zorder 2) and the spines (2.5),
     with a static line below them (zorder 0.5) and a title outside the axes."""
 
     def __init__(self):
-        super().__init__(new_figure(figsize=(4, 3), dpi=100))
-        ax = self.ax = self.fig.add_subplot()
-        ax.set_xlim(0, 4)
-        ax.set_ylim(0, 2)
+        super().__init__(xlim=(0, 4), ylim=(0, 2))
+        ax = self.ax
         self.bars = ax.bar(range(4), [1, 2, 1.5, 2], width=1.0, align="edge", color="#9ecae1")
         self.animate(*self.bars)
         self.ref = ax.axhline(1.0, color="k", lw=1.5, zorder=2)
