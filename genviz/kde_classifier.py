@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_array, check_fitted, check_int, check_points, check_scalar
+from genviz._validation import check_array, check_fitted, check_int, check_scalar
 from genviz.naive_bayes._base import _BaseNB
 
 __all__ = ["KDEClassifier"]
@@ -58,10 +58,6 @@ class KDEClassifier(_BaseNB):
     def __init__(self, bandwidth="scott", chunk: int = 2048):
         self.bandwidth = bandwidth
         self.chunk = chunk
-
-    def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1],
-                            owner=type(self).__name__)
 
     def _validate_params(self):
         self._chunk = check_int(self.chunk, "chunk", low=1)

@@ -12,6 +12,7 @@ from sklearn.preprocessing import OrdinalEncoder
 from genviz import datasets
 from genviz._validation import NotFittedError
 from genviz.kde import rule_of_thumb
+from genviz.kde_classifier import KDEClassifier
 from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, leave_one_out_predict
 
 
@@ -171,6 +172,24 @@ def test_categorical_bad_inputs():
     with pytest.raises(ValueError, match="j must be <= 3"):
         nb.conditional_table(4)
 
+
+@pytest.mark.parametrize("model", [GaussianNB(), KDENB(bandwidth=0.5),
+                                   KDEClassifier(bandwidth=0.5)], ids=type)
+def test_the_real_valued_models_check_points_as_their_base_does(model):
+    """The three models of real points share _BaseNB._check_X: each refuses what it refused
+    with its own copy (a query of the wrong width, named by the model; NaN; one row as 1-D)."""
+    X = np.array([[0.0, 1.0], [0.5, 1.5], [3.0, 2.0], [3.5, 2.5]])
+    nb = model.fit(X, [0, 0, 1, 1])
+    name = type(model).__name__
+    with pytest.raises(ValueError, match=re.escape(
+            f"X has 3 features, but {name} is expecting 2 features as input (X has 3 features "
+            f"per row but the model was fitted with 2; 2 were expected)")):
+        nb.predict(np.ones((1, 3)))
+    with pytest.raises(ValueError, match="NaN"):
+        nb.predict([[np.nan, 1.0]])
+    with pytest.raises(ValueError, match="NaN"):
+        type(model)().fit([[np.nan, 1.0], [0.0, 1.0]], [0, 1])
+    assert nb.predict([[0.2, 1.2], [3.2, 2.2]]).tolist() == [0, 1]
 
 def test_a_feature_with_one_value_is_allowed_and_uninformative():
     # EnjoySport's Wind is "strong" every day: P(strong|k) = 1 for every class (alpha = 0), so it

@@ -11,7 +11,8 @@ import dataclasses
 
 from genviz._docmarks import fill_marks
 from genviz._estimator import BaseEstimator, ClassifierMixin
-from genviz._validation import NotFittedError, check_fitted, check_labels, check_scalar
+from genviz._validation import (NotFittedError, check_fitted, check_labels, check_points,
+                                check_scalar)
 
 __all__ = ["NotFittedError", "ClassDensities"]
 
@@ -103,8 +104,9 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     """Shared naive Bayes machinery: class prior, log-space posterior, prediction.
 
     Subclasses implement ``_validate_params()`` (hyperparameters, checked first in ``fit``),
-    ``_fit(X, Y)`` (X validated, Y the one-hot labels), ``_check_X(X)`` and
-    ``_log_likelihood(X)`` returning ``sum_j log P(x_j | y=k)`` of shape (n, K).
+    ``_fit(X, Y)`` (X validated, Y the one-hot labels) and ``_log_likelihood(X)`` returning
+    ``sum_j log P(x_j | y=k)`` of shape (n, K); a model whose features are not real points
+    (counts, categories) overrides ``_check_X(X, fitting)``.
     ``_zero_evidence_hint`` says what to do when a row has probability 0 under every class.
     """
 
@@ -232,6 +234,12 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
         """The most probable class of each row (``classes_[argmax]``), (n,)."""
         log_post = self.predict_log_proba(X)
         return self.classes_[np.argmax(log_post, axis=1)]
+
+    def _check_X(self, X, fitting=False):
+        """``X`` as finite real points, as wide as the training data once fitted (the text and
+        categorical models, whose features are counts or categories, check their own)."""
+        return check_points(X, "X", d=None if fitting else self.n_features_in_,
+                            owner=type(self).__name__)
 
     def _check_X_fit(self, X):
         return self._check_X(X, fitting=True)

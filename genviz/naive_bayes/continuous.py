@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import logsumexp
 
-from genviz._validation import check_fitted, check_points, check_scalar
+from genviz._validation import check_fitted, check_scalar
 from genviz.kde import KERNELS, kernel_pdf, select_bandwidth
 from genviz.naive_bayes._base import _BaseNB, _safe_log
 
@@ -56,10 +56,6 @@ class GaussianNB(_BaseNB):
 
     def __init__(self, var_smoothing=1e-9):
         self.var_smoothing = var_smoothing
-
-    def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.theta_.shape[1],
-                            owner=type(self).__name__)
 
     def _validate_params(self):
         return check_scalar(self.var_smoothing, "var_smoothing", low=0.0)
@@ -204,10 +200,6 @@ class KDENB(_BaseNB):
         return (f"The {self.kernel} kernel has compact support: a point farther than one "
                 f"bandwidth from every training point of every class has density 0. Use "
                 f"kernel='gaussian' or a larger bandwidth")
-
-    def _check_X(self, X, fitting=False):
-        return check_points(X, "X", d=None if fitting else self.bandwidth_.shape[1],
-                            owner=type(self).__name__)
 
     def _validate_params(self):
         if not isinstance(self.kernel, str) or self.kernel not in KERNELS:
