@@ -38,8 +38,11 @@ every ``NN_*.ipynb`` but ``00``. Checked, per notebook:
     explorer and exercise (only an "Appendix" may follow it), has at least as many points as
     there are objectives, and links the next notebook (the last links back to 00).
 (d) **Practice of every kind**: every topic notebook creates at least one conceptual item
-    (kind ``"concept"``, a :class:`~genviz.exercises.Choice` with reasons) and at least one item
-    answered with its explorer (kind ``"explorer"``) — from the records of (b).
+    (kind ``"concept"``, a :class:`~genviz.exercises.Choice` with reasons) and answers with its
+    explorer: an observation read from it (kind ``"observation"``) and an investigation searched
+    with it (kind ``"investigation"``, no setting given) — from the records of (b). (The items
+    that only said which sliders to set and which readout line to copy, kind ``"explorer"``,
+    are gone: they repeated the observation, issue #40 item 6.)
 (e) **One new idea per markdown cell**, measured by a proxy: at most ``MAX_WORDS`` words of prose
     (maths, code spans, link targets, HTML tags and table rows not counted: a table is reference
     material, read row by row) and at most one display-maths block (a new definition is
@@ -871,7 +874,9 @@ def test_objectives_open_and_a_summary_closes_every_topic_notebook(path):
 def test_every_topic_notebook_has_a_conceptual_and_an_explorer_item(path):
     kinds = [r["kind"] for r in exercise_records(path)]
     assert "concept" in kinds, "no conceptual item (a Choice with reasons)"
-    assert "explorer" in kinds, "no item answered by using the explorer (kind='explorer')"
+    assert "observation" in kinds, "no observation read from the explorer (kind='observation')"
+    assert "investigation" in kinds, ("no item answered by searching with the explorer "
+                                      "(kind='investigation')")
     assert kinds.count("prediction") >= 1
 
 
