@@ -274,9 +274,7 @@ y_ex = np.array(Y_EX)
         _choice("exercises.duplicated_data_concept(X_ex, y_ex)", note=_A03_DATA),
     ),
     working=(3,),
-    left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
-               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),
-              ("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
+    left_out=(("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
                "sigma1=1.0, sigma2=0.8, rho=0.4)", INVESTIGATION),
               ("exercises.qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])",
                DERIVATION),
