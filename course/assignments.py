@@ -292,7 +292,6 @@ def _draw_a04(d: Draw) -> dict:
     if mu1 == [0, 0]:
         mu1 = [2, 1]
     return {"MU1": mu1, "COV": _matrix2(d, 0.5, 2.0, max_rho=0.8),
-            "PHI": d.grid(0.1, 0.9, 0.05, exclude=(0.5,)),
             "POISSON_MU1": [d.grid(1.0, 3.0, 0.5), d.grid(0.0, 1.5, 0.5)],
             "CURVES_SEED": d.integer(0, 9999)}
 
@@ -314,8 +313,6 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
 ''',
     questions=(
         Question("exercises.theta_from_params(0.5, [0, 0], MU1, COV)"),
-        Question("exercises.theta0_from_params(PHI, [0, 0], MU1, COV)",
-                 note="Here phi = {PHI} (the other parameters as in the question before)."),
         Question("exercises.poisson_theta(poisson.rates[0], poisson.rates[1])",
                  note="The rates are `poisson.rates[0]` and `poisson.rates[1]`."),
         Question("exercises.better_learner(curves_pois, 1000)",
@@ -325,14 +322,13 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
         _choice("exercises.poisson_bias_concept(curves_pois)",
                 note="The learning curves are `curves_pois` (see the question before)."),
     ),
-    working=(3,),
-    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),
-              ("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
+    working=(2,),
+    left_out=(("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
               ("exercises.newton_hessian_derivation([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], "
                "[3.0, 1.0]], [0, 1, 0, 1])", DERIVATION),
               ("exercises.midpoint_boundary([0.0, 0.0], [1.5, 0.0], [[1.0, 0.8], [0.8, 1.0]])",
                RETRIEVAL)),
-    defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]], "PHI": 0.25,
+    defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]],
               "POISSON_MU1": [2.0, 1.0], "CURVES_SEED": 1},
     draw=_draw_a04,
 ))
