@@ -442,9 +442,7 @@ tennis = datasets.play_tennis()
                 note=_A06_DATA),
     ),
     working=(3,),
-    left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
-               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),
-              ("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
+    left_out=(("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
                "['Overcast', 'Cool', 'High', 'Strong'], 'No', 0.2)", INVESTIGATION),
               ("exercises.logsumexp_shift_derivation()", DERIVATION),
               ("exercises.full_joint_of_a_small_table(tennis.X, tennis.y)", RETRIEVAL)),
