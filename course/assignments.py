@@ -561,14 +561,10 @@ X_SMALL = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]]
 
 
 def _draw_a09(d: Draw) -> dict:
-    n_features = d.choice([64, 128, 256, 784])
     return {"QUERY": [d.grid(-0.5, 3.5, 0.1), d.grid(-0.5, 3.5, 0.1)],
             "REG_SEED": d.integer(1, 9999), "REG_X0": d.grid(1.0, 9.0, 0.5),
             "REG_K": d.choice([3, 5, 7, 9, 11]),
-            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,)),
-            "N_TRAIN": d.integer(500, 3000), "N_QUERIES": d.integer(100, 900),
-            "N_DIMS": n_features, "D_PROJ": d.choice([d_ for d_ in (2, 4, 8, 16, 32)
-                                                      if d_ < n_features])}
+            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,))}
 
 
 def _accept_a09(p) -> bool:
@@ -597,17 +593,14 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
         Question("exercises.knn_regression_value(x_r, y_r, REG_X0, k=REG_K)",
                  note="The data are `x_r`, `y_r`."),
         Question("exercises.jl_dimension(JL_M, JL_EPS)"),
-        Question("exercises.distance_computations(N_TRAIN, N_QUERIES, N_DIMS, D_PROJ)"),
         _choice("exercises.k_equals_m(X, y)", note="The training set is `X`, `y`."),
     ),
     working=(3,),
-    left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
-               EXPLORER),
-              ("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
+    left_out=(("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
               ("exercises.knn_average_variance_derivation(k=7, sigma=0.3)", DERIVATION),
               ("exercises.k_like_a_bandwidth(x_r, y_r)", RETRIEVAL)),
     defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7, "JL_M": 1797,
-              "JL_EPS": 0.2, "N_TRAIN": 1400, "N_QUERIES": 397, "N_DIMS": 64, "D_PROJ": 16},
+              "JL_EPS": 0.2},
     draw=_draw_a09, accept=_accept_a09,
 ))
 
