@@ -29,10 +29,11 @@ An assignment is the topic notebook's exercises, graded. Its spec says
   notebook is either asked or listed here, so a new exercise in a notebook is not silently
   forgotten).
 
-Left out on purpose: the *explorer* items (kind ``"explorer"``: answered by setting the
-notebook's interactive explorer and reading its readout; the graded notebook has no explorer,
-and its prompt would send the student to one) and the *predictions* (``prediction_box``: asked
-before an explorer shows the answer, a commitment rather than an answer to grade).
+Left out on purpose: the *predictions* (``prediction_box``: asked before an explorer shows
+the answer, a commitment rather than an answer to grade) and whatever needs the explorer (the
+graded notebook has none: the investigations, ``INVESTIGATION`` below). The notebooks have no
+items of kind ``"explorer"`` (set the sliders, copy the readout) since issue #40 item 6: they
+repeated the observation of the cycle before them.
 """
 
 from __future__ import annotations
@@ -90,13 +91,9 @@ class Assignment:
         return render_text(question.note, {**self.defaults, **(params or {})})
 
 
-#: Why an explorer item of a notebook is not graded.
-EXPLORER = ("explorer item: answered by reading the notebook's interactive explorer, which the "
-            "graded notebook does not have")
-
 #: Why a practice item added by issue #30 is not graded (yet): the graded variants of the new
-#: kinds are the grading update's to decide (an investigation, like an explorer item, needs the
-#: explorer; a derivation is a choice whose worked derivation is the point; a retrieval item
+#: kinds are the grading update's to decide (an investigation needs the notebook's explorer;
+#: a derivation is a choice whose worked derivation is the point; a retrieval item
 #: checks an earlier notebook's objective, graded in that notebook's assignment).
 INVESTIGATION = ("investigation: answered by searching with the notebook's explorer, which the "
                  "graded notebook does not have")

@@ -150,8 +150,8 @@ def test_the_notebook_check_fails_on_a_changed_call():
 def test_every_self_check_item_is_asked_or_left_out_with_a_reason(name):
     """Each answer box and choice box of the notebook is a graded question or is listed in
     ``left_out`` with its reason: a new exercise in a notebook does not go silently ungraded.
-    The graded ones are computations and concept choices (no explorer item: the graded
-    notebook has no explorer), and a notebook with a concept choice has one graded."""
+    The graded ones are computations and concept choices (nothing answered with the explorer:
+    the graded notebook has none), and a notebook with a concept choice has one graded."""
     a = ASSIGNMENTS[name]
     items = {ast.unparse(ast.parse(c, mode="eval").body) for c in _self_check_items(name)}
     asked = {_call(a, q) for q in a.questions}

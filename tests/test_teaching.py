@@ -867,7 +867,7 @@ def test_objectives_open_and_a_summary_closes_every_topic_notebook(path):
     assert objectives_and_summary(path) == []
 
 
-# --- (d) a conceptual item and an explorer item -------------------------------------------------
+# --- (d) a conceptual item, an observation and an investigation ---------------------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _params(TOPICS))
