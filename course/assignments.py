@@ -29,10 +29,11 @@ An assignment is the topic notebook's exercises, graded. Its spec says
   notebook is either asked or listed here, so a new exercise in a notebook is not silently
   forgotten).
 
-Left out on purpose: the *explorer* items (kind ``"explorer"``: answered by setting the
-notebook's interactive explorer and reading its readout; the graded notebook has no explorer,
-and its prompt would send the student to one) and the *predictions* (``prediction_box``: asked
-before an explorer shows the answer, a commitment rather than an answer to grade).
+Left out on purpose: the *predictions* (``prediction_box``: asked before an explorer shows
+the answer, a commitment rather than an answer to grade) and whatever needs the explorer (the
+graded notebook has none: the investigations, ``INVESTIGATION`` below). The notebooks have no
+items of kind ``"explorer"`` (set the sliders, copy the readout) since issue #40 item 6: they
+repeated the observation of the cycle before them.
 """
 
 from __future__ import annotations
@@ -90,13 +91,9 @@ class Assignment:
         return render_text(question.note, {**self.defaults, **(params or {})})
 
 
-#: Why an explorer item of a notebook is not graded.
-EXPLORER = ("explorer item: answered by reading the notebook's interactive explorer, which the "
-            "graded notebook does not have")
-
 #: Why a practice item added by issue #30 is not graded (yet): the graded variants of the new
-#: kinds are the grading update's to decide (an investigation, like an explorer item, needs the
-#: explorer; a derivation is a choice whose worked derivation is the point; a retrieval item
+#: kinds are the grading update's to decide (an investigation needs the notebook's explorer;
+#: a derivation is a choice whose worked derivation is the point; a retrieval item
 #: checks an earlier notebook's objective, graded in that notebook's assignment).
 INVESTIGATION = ("investigation: answered by searching with the notebook's explorer, which the "
                  "graded notebook does not have")
@@ -179,9 +176,7 @@ model = JointTable.from_records(train, names, values)
         _choice("exercises.independence_concept()"),
     ),
     working=(2,),
-    left_out=(("exercises.explorer_empty_fraction(cars.records, cars.record_names, d=4, n=150)",
-               EXPLORER),
-              ("exercises.fewest_records_to_fill(cars.records, cars.record_names, d=4, filled=25)",
+    left_out=(("exercises.fewest_records_to_fill(cars.records, cars.record_names, d=4, filled=25)",
                INVESTIGATION),
               ("exercises.training_log_likelihood_derivation(train, names, values)", DERIVATION)),
     defaults={"ALARM": [0.01, 0.08, 0.01, 0.09, 0.001, 0.009, 0.01, 0.79], "SPLIT_SEED": 4,
@@ -209,14 +204,12 @@ _add(Assignment(
     questions=(
         Question("exercises.covariance_entries(SIGMA1, SIGMA2, RHO)",
                  note="Give a nested list or a NumPy array."),
-        Question("exercises.peak_height(SIGMA1, SIGMA2, RHO)"),
         Question("exercises.major_axis_angle(AXIS_COV)"),
         Question("exercises.mass_inside(K_SIGMA)"),
         _choice("exercises.valid_covariance(CHECK_COV)"),
     ),
     working=(2,),
-    left_out=(("exercises.explorer_peak_height(1.5, 0.8, 0.9)", EXPLORER),
-              ("exercises.rho_for_peak_ratio(1.5)", INVESTIGATION),
+    left_out=(("exercises.rho_for_peak_ratio(1.5)", INVESTIGATION),
               ("exercises.peak_formula_derivation()", DERIVATION),
               ("exercises.uncorrelated_gaussian_independence(0.0)", RETRIEVAL)),
     defaults={"SIGMA1": 2.0, "SIGMA2": 0.5, "RHO": -0.3, "AXIS_COV": [[2, -0.6], [-0.6, 1]],
@@ -278,9 +271,7 @@ y_ex = np.array(Y_EX)
         _choice("exercises.duplicated_data_concept(X_ex, y_ex)", note=_A03_DATA),
     ),
     working=(3,),
-    left_out=(("exercises.explorer_true_theta0(0.2, mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
-               "sigma1=1.0, sigma2=0.8, rho=0.4)", EXPLORER),
-              ("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
+    left_out=(("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
                "sigma1=1.0, sigma2=0.8, rho=0.4)", INVESTIGATION),
               ("exercises.qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])",
                DERIVATION),
@@ -298,7 +289,6 @@ def _draw_a04(d: Draw) -> dict:
     if mu1 == [0, 0]:
         mu1 = [2, 1]
     return {"MU1": mu1, "COV": _matrix2(d, 0.5, 2.0, max_rho=0.8),
-            "PHI": d.grid(0.1, 0.9, 0.05, exclude=(0.5,)),
             "POISSON_MU1": [d.grid(1.0, 3.0, 0.5), d.grid(0.0, 1.5, 0.5)],
             "CURVES_SEED": d.integer(0, 9999)}
 
@@ -320,8 +310,6 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
 ''',
     questions=(
         Question("exercises.theta_from_params(0.5, [0, 0], MU1, COV)"),
-        Question("exercises.theta0_from_params(PHI, [0, 0], MU1, COV)",
-                 note="Here phi = {PHI} (the other parameters as in the question before)."),
         Question("exercises.poisson_theta(poisson.rates[0], poisson.rates[1])",
                  note="The rates are `poisson.rates[0]` and `poisson.rates[1]`."),
         Question("exercises.better_learner(curves_pois, 1000)",
@@ -331,14 +319,13 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
         _choice("exercises.poisson_bias_concept(curves_pois)",
                 note="The learning curves are `curves_pois` (see the question before)."),
     ),
-    working=(3,),
-    left_out=(("exercises.explorer_bayes_error(0.3, sigma1=1.5, sigma2=1.5)", EXPLORER),
-              ("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
+    working=(2,),
+    left_out=(("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
               ("exercises.newton_hessian_derivation([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], "
                "[3.0, 1.0]], [0, 1, 0, 1])", DERIVATION),
               ("exercises.midpoint_boundary([0.0, 0.0], [1.5, 0.0], [[1.0, 0.8], [0.8, 1.0]])",
                RETRIEVAL)),
-    defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]], "PHI": 0.25,
+    defaults={"MU1": [2, 0], "COV": [[1, 0.5], [0.5, 1]],
               "POISSON_MU1": [2.0, 1.0], "CURVES_SEED": 1},
     draw=_draw_a04,
 ))
@@ -387,8 +374,7 @@ five = np.array(FIVE)
         _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
-    left_out=(("exercises.cv_bandwidth_in_explorer(300)", EXPLORER),
-              ("exercises.ise_optimal_bandwidth(1000)", INVESTIGATION),
+    left_out=(("exercises.ise_optimal_bandwidth(1000)", INVESTIGATION),
               ("exercises.lscv_leave_one_out_derivation()", DERIVATION),
               ("exercises.empty_histogram_bins(1000, 10)", RETRIEVAL)),
     defaults={"FIVE": [-1.0, -0.2, 0.1, 0.3, 1.4], "KDE_X0": 0.0, "KDE_H": 1.0,
@@ -453,9 +439,7 @@ tennis = datasets.play_tennis()
                 note=_A06_DATA),
     ),
     working=(3,),
-    left_out=(("exercises.posterior_in_query_builder(tennis.X, tennis.y, tennis.feature_names, "
-               "['Sunny', 'Mild', 'Normal', 'Weak'], 'Yes', alpha=1.0)", EXPLORER),
-              ("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
+    left_out=(("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
                "['Overcast', 'Cool', 'High', 'Strong'], 'No', 0.2)", INVESTIGATION),
               ("exercises.logsumexp_shift_derivation()", DERIVATION),
               ("exercises.full_joint_of_a_small_table(tennis.X, tennis.y)", RETRIEVAL)),
@@ -514,9 +498,7 @@ email_text = ("Dear friend, click here to get your FREE money now! "
                 note="The model is `multi`, the vocabulary `vocab`, the email `email_text`."),
     ),
     working=(2,),
-    left_out=(("exercises.flagged_ham_in_explorer(multi, X_test, y_test, log10_c=3.0)",
-               EXPLORER),
-              ("exercises.log10_c_for_flagged_ham(multi, X_test, y_test, 10)", INVESTIGATION),
+    left_out=(("exercises.log10_c_for_flagged_ham(multi, X_test, y_test, 10)", INVESTIGATION),
               ("exercises.bernoulli_weight_derivation(bern)", DERIVATION),
               ("exercises.generative_or_discriminative()", RETRIEVAL)),
     defaults={"WORD": "click", "CLASS": "spam", "C_THRESHOLD": 1000.0,
@@ -562,8 +544,7 @@ x_train, y_train = two_classes(150)
                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
     working=(3,),
-    left_out=(("exercises.accuracy_in_nb_vs_gda_explorer(0.6)", EXPLORER),
-              ("exercises.rho_for_gda_advantage(0.10)", INVESTIGATION),
+    left_out=(("exercises.rho_for_gda_advantage(0.10)", INVESTIGATION),
               ("exercises.gaussian_nb_as_gaussian_derivation()", DERIVATION),
               ('exercises.silverman_on_two_modes(x_train, y_train, "two")', RETRIEVAL)),
     defaults={"AREA": 1600, "NB_SEED": 7, "NB_CLASS": "two", "N_FEATURES": 4, "N_CLASSES": 3},
@@ -577,14 +558,10 @@ X_SMALL = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]]
 
 
 def _draw_a09(d: Draw) -> dict:
-    n_features = d.choice([64, 128, 256, 784])
     return {"QUERY": [d.grid(-0.5, 3.5, 0.1), d.grid(-0.5, 3.5, 0.1)],
             "REG_SEED": d.integer(1, 9999), "REG_X0": d.grid(1.0, 9.0, 0.5),
             "REG_K": d.choice([3, 5, 7, 9, 11]),
-            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,)),
-            "N_TRAIN": d.integer(500, 3000), "N_QUERIES": d.integer(100, 900),
-            "N_DIMS": n_features, "D_PROJ": d.choice([d_ for d_ in (2, 4, 8, 16, 32)
-                                                      if d_ < n_features])}
+            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,))}
 
 
 def _accept_a09(p) -> bool:
@@ -613,17 +590,14 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
         Question("exercises.knn_regression_value(x_r, y_r, REG_X0, k=REG_K)",
                  note="The data are `x_r`, `y_r`."),
         Question("exercises.jl_dimension(JL_M, JL_EPS)"),
-        Question("exercises.distance_computations(N_TRAIN, N_QUERIES, N_DIMS, D_PROJ)"),
         _choice("exercises.k_equals_m(X, y)", note="The training set is `X`, `y`."),
     ),
     working=(3,),
-    left_out=(("exercises.accuracy_in_knn_explorer(X, y, X_test, y_test, k=1, noise=0.25)",
-               EXPLORER),
-              ("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
+    left_out=(("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
               ("exercises.knn_average_variance_derivation(k=7, sigma=0.3)", DERIVATION),
               ("exercises.k_like_a_bandwidth(x_r, y_r)", RETRIEVAL)),
     defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7, "JL_M": 1797,
-              "JL_EPS": 0.2, "N_TRAIN": 1400, "N_QUERIES": 397, "N_DIMS": 64, "D_PROJ": 16},
+              "JL_EPS": 0.2},
     draw=_draw_a09, accept=_accept_a09,
 ))
 
@@ -713,8 +687,7 @@ err_lr_300 = float(sweep[(N_WORDS, "presence")].mean_se("lr")[0][-1])
         _choice("exercises.top_features_encode()"),
     ),
     working=(3,),
-    left_out=(("exercises.error_in_explorer(curves, 80, 'nb')", EXPLORER),
-              ("exercises.smallest_n_logistic_ahead(curves)", INVESTIGATION),
+    left_out=(("exercises.smallest_n_logistic_ahead(curves)", INVESTIGATION),
               ("exercises.crossing_with_regularisation(sweep)", INVESTIGATION),
               ("exercises.log_d_claim(sweep)", INVESTIGATION),
               ("exercises.presence_nb_weight_derivation(X_train, y_train, N_WORDS)", DERIVATION),

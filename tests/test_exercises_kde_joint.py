@@ -43,7 +43,7 @@ def test_cv_selected_bandwidth():
         assert ex.check(best).correct and not ex.check(best * 1.5).correct
 
 
-# -- notebook 05: predictions, the conceptual item and the explorer item -------------------------
+# -- notebook 05: predictions and the conceptual item --------------------------------------------
 def test_predict_bin_origin_against_numpys_histogram():
     from genviz.kde import sample_claw
 
@@ -174,16 +174,3 @@ def test_more_smoothing_with_fewer_points_is_a_concept_with_reasons():
         assert right not in str(fb)  # the reason does not name the right option
 
 
-def test_cv_bandwidth_in_explorer_is_what_the_explorer_shows():
-    from genviz.plots.kde import BandwidthView
-
-    view = BandwidthView(300, 0.05)
-    try:
-        shown = view.state["h_lscv"]
-    finally:
-        view.close()
-    ex = kx.cv_bandwidth_in_explorer(300)
-    assert ex.kind == "explorer"
-    assert ex.check(round(shown, 4)).correct and not ex.check(shown * 1.06).correct
-    with pytest.raises(ValueError, match="n"):
-        kx.cv_bandwidth_in_explorer(1)

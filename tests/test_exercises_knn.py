@@ -63,7 +63,7 @@ def test_bad_input():
         kx.jl_dimension(10, 1.5)
 
 
-# -- predictions, the conceptual item and the explorer item --------------------------------------
+# -- predictions and the conceptual item ---------------------------------------------------------
 from genviz.synthetic import regression_data, two_class_data  # noqa: E402
 from genviz.synthetic import flip_labels, regression_truth  # noqa: E402
 
@@ -165,15 +165,3 @@ def test_k_equals_m_against_scikit_learn(blobs):
         kx.k_equals_m(X[:, 0], y)
 
 
-def test_accuracy_in_knn_explorer_is_the_readouts_number(blobs):
-    from genviz.plots.knn import KNNClassificationView
-
-    view = KNNClassificationView(*blobs, k=1, noise=0.25)
-    try:
-        shown = view.state["test_accuracy"]
-    finally:
-        view.close()
-    assert shown == pytest.approx(_sk_accuracy(*blobs, 1, 0.25))
-    ex = kx.accuracy_in_knn_explorer(*blobs, 1, 0.25)
-    assert ex.kind == "explorer" and ex.check(round(shown, 3)).correct
-    assert not ex.check(_sk_accuracy(*blobs, 15, 0.25)).correct

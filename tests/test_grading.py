@@ -132,12 +132,12 @@ def test_the_notebook_check_fails_on_a_changed_call():
     """The check above can fail: a call the notebook does not make is caught, and so is a
     setup line whose data differ, and so is a default that is not the notebook's value."""
     statements, values = _notebook_code("a02_gaussian")
-    assert "exercises.peak_height(2.0, 0.5, -0.3)" in values
-    assert "exercises.peak_height(2.0, 0.5, 0.3)" not in values
+    assert "exercises.covariance_entries(2.0, 0.5, -0.3)" in values
+    assert "exercises.covariance_entries(2.0, 0.5, 0.3)" not in values
     assert "exercises.valid_covariance([[1, 2], [2, 1]])" in values  # inside choice_box(...)
     assert "exercises.valid_covariance([[1, 2], [2, 2]])" not in values
     a = ASSIGNMENTS["a02_gaussian"]
-    changed = ast.unparse(ast.parse(render(a.questions[1].call, {**a.defaults, "RHO": 0.3}),
+    changed = ast.unparse(ast.parse(render(a.questions[0].call, {**a.defaults, "RHO": 0.3}),
                                     mode="eval").body)
     assert changed not in values
     statements, _ = _notebook_code("a04_gda_vs_logistic")
@@ -150,8 +150,8 @@ def test_the_notebook_check_fails_on_a_changed_call():
 def test_every_self_check_item_is_asked_or_left_out_with_a_reason(name):
     """Each answer box and choice box of the notebook is a graded question or is listed in
     ``left_out`` with its reason: a new exercise in a notebook does not go silently ungraded.
-    The graded ones are computations and concept choices (no explorer item: the graded
-    notebook has no explorer), and a notebook with a concept choice has one graded."""
+    The graded ones are computations and concept choices (nothing answered with the explorer:
+    the graded notebook has none), and a notebook with a concept choice has one graded."""
     a = ASSIGNMENTS[name]
     items = {ast.unparse(ast.parse(c, mode="eval").body) for c in _self_check_items(name)}
     asked = {_call(a, q) for q in a.questions}
@@ -171,7 +171,7 @@ def test_the_self_check_inventory_sees_a_missing_item():
     items = set(_self_check_items("a05_density"))
     asked = {q.call for q in a.questions[:-1]} | {c for c, _ in a.left_out}
     assert "exercises.more_smoothing_with_fewer_points()" in items - asked
-    assert "exercises.cv_bandwidth_in_explorer(300)" in items
+    assert "exercises.ise_optimal_bandwidth(1000)" in items  # a left-out item is an item too
     assert not any("predict_" in c for c in items)  # predictions are not self-check items
 
 
@@ -270,7 +270,7 @@ def test_variant_prompts_show_the_students_values():
     a = ASSIGNMENTS["a02_gaussian"]
     var, exercises = variant(a, "alice", SECRET)
     p = var.params
-    assert f"sigma1 = {p['SIGMA1']}" in exercises[1].prompt
+    assert f"sigma1 = {p['SIGMA1']}" in exercises[0].prompt
     nb = C.notebook(a, var, exercises)
     assert f"**This notebook is for `alice`**" in nb.cells[0].source
     assert nb.metadata["genviz"]["student"] == "alice"
@@ -469,7 +469,7 @@ def test_a_check_with_another_tolerance_would_be_caught():
     """The probes above tell tolerances apart: an Exercise with rtol 10x larger disagrees."""
     from genviz.exercises import Exercise
 
-    ex = build_exercises(ASSIGNMENTS["a02_gaussian"])[1]
+    ex = build_exercises(ASSIGNMENTS["a02_gaussian"])[2]  # mass_inside: checked by rtol
     loose = Exercise("q", C.reference(ex), hint="h", solution="s", rtol=10 * ex.rtol)
     assert any(bool(loose.check(v).correct) != bool(ex.check(v).correct) for v in _probes(ex))
 

@@ -43,7 +43,7 @@ def test_continuous_exercises():
     assert "= 26" in str(ex.solution())
 
 
-# -- notebooks 06 and 08: predictions, conceptual and explorer items -----------------------------
+# -- notebooks 06 and 08: predictions and conceptual items ---------------------------------------
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
@@ -103,22 +103,6 @@ def test_smoothing_can_flip_against_scikit_learn():
     assert c1.options[c1.correct[0]].startswith("No")
     with pytest.raises(ValueError, match="alphas"):
         nx.smoothing_can_flip(t.X, t.y, t.feature_names, alphas=(0.0,))
-
-
-def test_posterior_in_query_builder_is_the_readouts_number():
-    from genviz.plots.naive_bayes import CategoricalNBView
-
-    t = datasets.play_tennis()
-    q = ["Rain", "Mild", "High", "Weak"]
-    view = CategoricalNBView(t.X, t.y, t.feature_names, alpha=1.0, query=q)
-    try:
-        e = view.state["explain"]
-        shown = e["posterior"][e["classes"].index("Yes")]
-    finally:
-        view.close()
-    ex = nx.posterior_in_query_builder(t.X, t.y, t.feature_names, q, "Yes")
-    assert ex.kind == "explorer" and ex.check(round(shown, 4)).correct
-    assert not ex.check(1 - shown).correct
 
 
 def test_predict_narrow_bins_against_scikit_learn():
@@ -210,16 +194,3 @@ def test_duplicated_feature_against_scikit_learn():
         nx.duplicated_feature(np.c_[x, x], p.y)
 
 
-def test_accuracy_in_nb_vs_gda_explorer_is_the_readouts_number():
-    from genviz.plots.naive_bayes import NBvsGDAView
-
-    view = NBvsGDAView(0.6)
-    try:
-        shown = view.state["accuracy_gda"], view.state["accuracy_nb"]
-    finally:
-        view.close()
-    ex = nx.accuracy_in_nb_vs_gda_explorer(0.6)
-    assert ex.kind == "explorer" and ex.check(round(shown[0], 3)).correct
-    assert not ex.check(shown[1]).correct
-    with pytest.raises(ValueError, match="model"):
-        nx.accuracy_in_nb_vs_gda_explorer(0.6, model="lda")

@@ -65,7 +65,7 @@ def test_flagged_ham(data):
         assert not ex.check(n + 1).correct
 
 
-# -- predictions, the conceptual item and the explorer item --------------------------------------
+# -- predictions and the conceptual item ---------------------------------------------------------
 from genviz.exercises import spam as sx  # noqa: E402
 
 TEXT = ("Dear friend, click here to get your FREE money now! Unsubscribe. Meeting about the "
@@ -129,15 +129,3 @@ def test_doubled_email_by_the_linear_form(data, multi):
         sx.doubled_email(multi, data["vocab"], None)
 
 
-def test_flagged_ham_in_explorer_is_the_readouts_number(data):
-    from genviz.plots.spam import SpamThresholdView
-
-    view = SpamThresholdView(data["X_train"], data["y_train"], data["X_test"], data["y_test"],
-                             log10_c=3.0)
-    try:
-        shown = view.state["points"]["multinomial"]["fp"]
-    finally:
-        view.close()
-    multi = MultinomialNB(alpha=1.0).fit(data["X_train"], data["y_train"])
-    ex = sx.flagged_ham_in_explorer(multi, data["X_test"], data["y_test"], 3.0)
-    assert ex.kind == "explorer" and ex.check(shown).correct and not ex.check(shown + 1).correct

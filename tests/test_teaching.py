@@ -38,8 +38,11 @@ every ``NN_*.ipynb`` but ``00``. Checked, per notebook:
     explorer and exercise (only an "Appendix" may follow it), has at least as many points as
     there are objectives, and links the next notebook (the last links back to 00).
 (d) **Practice of every kind**: every topic notebook creates at least one conceptual item
-    (kind ``"concept"``, a :class:`~genviz.exercises.Choice` with reasons) and at least one item
-    answered with its explorer (kind ``"explorer"``) — from the records of (b).
+    (kind ``"concept"``, a :class:`~genviz.exercises.Choice` with reasons) and answers with its
+    explorer: an observation read from it (kind ``"observation"``) and an investigation searched
+    with it (kind ``"investigation"``, no setting given) — from the records of (b). (The items
+    that only said which sliders to set and which readout line to copy, kind ``"explorer"``,
+    are gone: they repeated the observation, issue #40 item 6.)
 (e) **One new idea per markdown cell**, measured by a proxy: at most ``MAX_WORDS`` words of prose
     (maths, code spans, link targets, HTML tags and table rows not counted: a table is reference
     material, read row by row) and at most one display-maths block (a new definition is
@@ -913,16 +916,19 @@ def test_objectives_open_and_a_summary_closes_every_topic_notebook(path):
               "per objective and the link to the next notebook")
 
 
-# --- (d) a conceptual item and an explorer item -------------------------------------------------
+# --- (d) a conceptual item, an observation and an investigation ---------------------------------
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", _params(TOPICS))
-def test_every_topic_notebook_has_a_conceptual_and_an_explorer_item(path):
+def test_every_topic_notebook_has_a_conceptual_item_an_observation_and_an_investigation(path):
     kinds = [r["kind"] for r in exercise_records(path)]
     assert "concept" in kinds, in_step5(
         path, f"no conceptual item (a Choice with reasons, {EXERCISES})")
-    assert "explorer" in kinds, in_step5(
-        path, f"no item answered by using the explorer (an Exercise with kind='explorer', "
+    assert "observation" in kinds, in_step5(
+        path, "no observation read from the explorer (an observation_box after it, "
+              "kind='observation')")
+    assert "investigation" in kinds, in_step5(
+        path, f"no item answered by searching with the explorer (kind='investigation', "
               f"{EXERCISES})")
     assert kinds.count("prediction") >= 1, in_step5(path, "no prediction (a prediction_box)")
 
@@ -1008,12 +1014,17 @@ def test_a_planted_notebook_without_an_observation_is_told_step_5(tmp_path):
     assert "observation_box(P, explorer)" in message and "step 5" in message
 
 
-def test_a_planted_notebook_without_an_explorer_item_is_told_step_5(tmp_path, monkeypatch):
+@pytest.mark.parametrize("kinds, first", [
+    (("prediction", "concept", "compute"), "no observation read from the explorer"),
+    (("prediction", "concept", "observation", "compute"),
+     "no item answered by searching with the explorer"),
+    (("prediction", "observation", "investigation"), "no conceptual item")])
+def test_a_planted_notebook_without_a_concept_observation_or_investigation_is_told_step_5(
+        tmp_path, monkeypatch, kinds, first):
     path = tmp_path / "11_planted.ipynb"
-    monkeypatch.setitem(globals(), "exercise_records",
-                        lambda p: [{"kind": k} for k in ("prediction", "concept", "compute")])
+    monkeypatch.setitem(globals(), "exercise_records", lambda p: [{"kind": k} for k in kinds])
     with pytest.raises(AssertionError) as err:
-        test_every_topic_notebook_has_a_conceptual_and_an_explorer_item(path)
+        test_every_topic_notebook_has_a_conceptual_item_an_observation_and_an_investigation(path)
     message = str(err.value).splitlines()[0]
-    assert message.startswith("notebooks/11_planted.ipynb: no item answered by using the explorer")
-    assert "kind='explorer'" in message and "step 5" in message
+    assert message.startswith(f"notebooks/11_planted.ipynb: {first}")
+    assert "step 5" in message

@@ -8,7 +8,7 @@ from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Predic
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
 __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
-           "predict_peak_with_rho", "valid_covariance", "explorer_peak_height",
+           "predict_peak_with_rho", "valid_covariance",
            "rho_for_peak_ratio", "peak_formula_derivation", "change_of_units",
            "uncorrelated_gaussian_independence", "EXPLORER_RHOS"]
 
@@ -150,22 +150,6 @@ def valid_covariance(cov=((1.0, 2.0), (2.0, 1.0))) -> Choice:
                  "what matters is ρ = Σ₁₂/(σ₁σ₂).",
                  "vᵀΣv is a variance, and a variance cannot be negative."],
         hint="Compute the variance of x₁ − x₂, which is vᵀΣv for v = (1, −1).",
-    )
-
-
-def explorer_peak_height(sigma1, sigma2, rho) -> Exercise:
-    """Set the explorer's sliders and read the peak height from its readout (kind "explorer")."""
-    det, peak = _peak(sigma1, sigma2, rho)
-    return Exercise(
-        f"Set the explorer's sliders to σ₁ = {sigma1}, σ₂ = {sigma2}, ρ = {rho} and read the "
-        f"peak height p(μ) from its readout (4 decimals).",
-        peak,
-        hint="Use the explorer above: set all three sliders (click a slider, then use the arrow "
-             "keys), then read the line 'peak p(μ)' of the readout.",
-        solution=(rf"$|\Sigma| = {sigma1}^2 \cdot {sigma2}^2 \cdot (1 - {rho}^2) = {det:.4g}$ "
-                  rf"and $p(\mu) = 1/(2\pi|\Sigma|^{{1/2}}) = {peak:.4f}$: what the readout "
-                  rf"shows."),
-        kind="explorer", rtol=2e-3, atol=1e-4, objective="02.5",
     )
 
 

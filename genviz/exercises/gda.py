@@ -17,8 +17,8 @@ from genviz.synthetic import DataModel
 
 __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
            "theta0_from_params", "poisson_theta", "better_learner", "predict_boundary_with_phi",
-           "duplicated_data_concept", "explorer_true_theta0", "predict_outliers",
-           "poisson_bias_concept", "explorer_bayes_error",
+           "duplicated_data_concept", "predict_outliers",
+           "poisson_bias_concept",
            "qda_quadratic_term", "phi_for_boundary_through_origin", "zoo_new_species",
            "shared_sigma_same_peak", "newton_hessian_derivation", "sigma_for_separable_sample",
            "loan_model_choice", "midpoint_boundary"]
@@ -244,24 +244,6 @@ def duplicated_data_concept(X, y) -> Choice:
     )
 
 
-def explorer_true_theta0(phi, mu0, mu1, sigma1, sigma2, rho) -> Exercise:
-    """Read the true theta0 in the GDA fit explorer's readout (kind "explorer")."""
-    cov = cov_from_params(sigma1, sigma2, rho)
-    theta, theta0 = logistic_params(phi, mu0, mu1, cov)
-    return Exercise(
-        f"In the explorer, set the true φ to {phi}, leaving the other sliders at their "
-        f"starting values (μ₀ = {tuple(mu0)}, μ₁ = {tuple(mu1)}, σ₁ = {sigma1}, σ₂ = {sigma2}, "
-        f"ρ = {rho}). What is the true θ₀ in the readout?",
-        float(theta0),
-        hint="Read the readout's 'true θ' line, not the fitted θ₀ above it (that one depends on "
-             "the sample).",
-        solution=(rf"$\theta_0 = \tfrac12\mu_0^T\Sigma^{{-1}}\mu_0 - \tfrac12\mu_1^T\Sigma^{{-1}}"
-                  rf"\mu_1 + \log\frac{{\phi}}{{1-\phi}}$ with $\phi = {phi}$: "
-                  rf"${theta0:.3f}$ (and $\theta = ({theta[0]:.3f}, {theta[1]:.3f})$)."),
-        kind="explorer", rtol=2e-3, atol=2e-3, objective="03.3",
-    )
-
-
 def _learners_errors(family, params, n, seed, n_test):
     """GDA's and logistic regression's test errors on one sample of ``family``, drawn as the
     GDA-vs-logistic explorer draws it (:func:`genviz.studies.gda_vs_logistic.gda_vs_logistic_trial`:
@@ -354,32 +336,3 @@ def poisson_bias_concept(curves) -> Choice:
     )
 
 
-def explorer_bayes_error(rho, *, seed=0, n_test=4000, **params) -> Exercise:
-    """The Bayes rule's error on the GDA-vs-logistic explorer's test set (drawn as the explorer
-    draws it: seed ``seed + 1``) for the Gaussian family at ``rho`` and the given sliders (kind
-    "explorer"); the solution gives the exact Bayes error it estimates."""
-    p = {**EXPLORER_START, **params, "rho": rho}
-    model = DataModel("gaussian", [p["mu0x"], p["mu0y"]], [p["mu1x"], p["mu1y"]],
-                      cov_from_params(p["sigma1"], p["sigma2"], rho), phi=p["phi"])
-    theta, theta0 = model.linear_bayes()
-    exact = float(model.linear_error(theta, theta0))
-    Xt, yt = model.sample(n_test, np.random.default_rng(seed + 1))
-    err = float(np.mean((model.log_odds(Xt) > 0) != yt))
-    slack = 2 * np.sqrt(exact * (1 - exact) / n_test)
-    names = {"mu0x": "μ₀ (x₁)", "mu0y": "μ₀ (x₂)", "mu1x": "μ₁ (x₁)", "mu1y": "μ₁ (x₂)",
-             "sigma1": "σ₁", "sigma2": "σ₂", "rho": "ρ", "phi": "φ"}
-    moved = [f"{names[k]} = {p[k]}" for k in names if p[k] != EXPLORER_START[k]]
-    todo = f"set {', '.join(moved)}" if moved else "leave the sliders at their start"
-    return Exercise(
-        f"In the explorer (data 'Gaussian, shared Σ', other sliders at their start), {todo}. "
-        f"The readout's 'test error Bayes' is the Bayes rule's error on {n_test} test points: "
-        f"what is it?",
-        err,
-        hint="Read the 'test error Bayes' line; it does not depend on n or on the learners.",
-        solution=(rf"The Bayes rule predicts 1 where $\theta^Tx + \theta_0 > 0$ with the true "
-                  rf"$\theta = ({theta[0]:.3f}, {theta[1]:.3f})$, $\theta_0 = {theta0:.3f}$. "
-                  rf"On the explorer's {n_test} test points it errs on a share ${err:.4f}$, an "
-                  rf"estimate of its exact error ${exact:.4f}$ (a normal CDF per class) within "
-                  rf"about two standard errors, ${slack:.3f}$."),
-        kind="explorer", rtol=2e-3, atol=6e-4, objective="04.2",
-    )

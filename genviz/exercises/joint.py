@@ -11,7 +11,7 @@ from genviz.joint import JointTable, dimensionality_curve
 
 __all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
            "dataset_log_likelihood", "predict_empty_share", "independence_concept",
-           "explorer_empty_fraction", "fewest_records_to_fill",
+           "fewest_records_to_fill",
            "training_log_likelihood_derivation", "clinic_joint_table"]
 
 
@@ -168,26 +168,6 @@ def independence_concept(p_high=0.9) -> Choice:
                  "Both directions fail: each property can hold without the other.",
                  "The number of values of C plays no role: think of a hidden common cause."],
         hint="Think of C as a hidden common cause of A and B.", objective="01.2",
-    )
-
-
-def explorer_empty_fraction(records, names, d, n, *, seed=0) -> Exercise:
-    """Read, in the dimensionality explorer, the share of empty cells at (d, n) (kind
-    "explorer")."""
-    curve = _explorer_curve(records, names, n, seed)
-    empty = float(curve["empty_fraction"][d - 1])
-    cells = int(curve["cells"][d - 1])
-    occupied = int(curve["occupied"][d - 1])
-    return Exercise(
-        f"In the explorer, set d = {d} variables and n = {n} records. What fraction of the "
-        f"cells is empty (a number between 0 and 1)?",
-        empty,
-        hint="Set both sliders (click one, then use the arrow keys) and read the readout's "
-             "'empty cells' line; it is a percentage, so divide by 100.",
-        solution=(f"With d = {d} the table has {cells} cells; the {n} records fall in "
-                  f"{occupied} of them, so {cells - occupied} of {cells} are empty: "
-                  f"${cells - occupied}/{cells} = {empty:.4f}$."),
-        kind="explorer", rtol=2e-3, atol=6e-4, objective="01.4",
     )
 
 

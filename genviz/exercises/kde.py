@@ -16,7 +16,7 @@ from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf,
 __all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth",
            "predict_bin_origin", "predict_tiny_bandwidth", "predict_cv_with_fewer_points",
            "predict_2d_peak", "more_smoothing_with_fewer_points",
-           "cv_bandwidth_in_explorer", "ise_optimal_bandwidth", "lscv_leave_one_out_derivation",
+           "ise_optimal_bandwidth", "lscv_leave_one_out_derivation",
            "compare_on_training_data", "empty_histogram_bins"]
 
 
@@ -357,25 +357,3 @@ def more_smoothing_with_fewer_points(n_big=1000, n_small=200, *, h=0.05, reps=20
         hint="Variance of an average of n independent terms: σ²/n. Then take the square root.")
 
 
-def cv_bandwidth_in_explorer(n, method="lscv", *, seed=0) -> Exercise:
-    """Read the cross-validated bandwidth off the bandwidth explorer at ``n`` draws.
-
-    Examples
-    --------
-    >>> ex = cv_bandwidth_in_explorer(300)
-    >>> ex.kind
-    'explorer'
-    """
-    best = _best_h(sample_claw(check_int(n, "n", low=2), seed), method)
-    name = "least-squares" if method == "lscv" else "leave-one-out likelihood"
-    return Exercise(
-        f"In the bandwidth explorer, set n = {n}. Which bandwidth does {name} cross-validation "
-        f"select (the readout's best h)?",
-        best,
-        hint=(f"Move the n slider to {n} and release it; the readout line for "
-              f"{'LSCV' if method == 'lscv' else 'LOO log-lik.'} gives the best h on the grid "
-              "of 100 bandwidths (the marked point on its curve)."),
-        solution=(f"The explorer draws {n} points from the claw (seed {seed}), scores 100 "
-                  f"bandwidths from 0.005 to 1.5 and marks the best: $h = {best:.4f}$ (for "
-                  f"1000 draws it is {_best_h(sample_claw(1000, seed), method):.4f})."),
-        kind="explorer", objective="05.3")

@@ -15,7 +15,7 @@ from genviz.synthetic import flip_labels, regression_truth
 
 __all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations",
            "predict_noise_and_k", "predict_regression_k", "predict_projection_spread",
-           "k_equals_m", "accuracy_in_knn_explorer", "dimension_for_spread",
+           "k_equals_m", "dimension_for_spread",
            "knn_average_variance_derivation", "knn_or_a_class_model", "k_like_a_bandwidth"]
 
 
@@ -251,19 +251,6 @@ def k_equals_m(X, y) -> Choice:
         reasons={0: "That is k = 1.",
                  2: "Every query sees the same m neighbours, so every vote is the same."},
         objective="09.2")
-
-
-def accuracy_in_knn_explorer(X, y, X_test, y_test, k, noise) -> Exercise:
-    """Read the k-NN test accuracy off the classification explorer at ``k`` and ``noise``."""
-    value = _noisy_accuracy(X, y, X_test, y_test, k, noise)
-    return Exercise(
-        f"In the classification explorer, set k = {k} and noise = {noise:g}. What is the test "
-        "accuracy of k-NN?",
-        value,
-        hint="Set both sliders and read the line \"test accuracy, k-NN\" of the readout.",
-        solution=(f"With {noise:.0%} of the training labels flipped (the explorer's seeded flips), "
-                  f"{k}-NN classifies {value:.3f} of the clean test points correctly."),
-        kind="explorer", objective="09.2")
 
 
 # -- practice that climbs: an investigation, a derivation, an open question, a retrieval --------

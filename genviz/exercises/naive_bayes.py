@@ -19,8 +19,8 @@ from genviz.naive_bayes import KDENB, GaussianNB, discretize
 __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
            "living_area_bin", "gaussian_nb_parameters", "parameter_count",
            "predict_smallest_alpha", "predict_unseen_value", "smoothing_can_flip",
-           "posterior_in_query_builder", "predict_narrow_bins", "predict_correlation",
-           "predict_wide_kde", "duplicated_feature", "accuracy_in_nb_vs_gda_explorer",
+           "predict_narrow_bins", "predict_correlation",
+           "predict_wide_kde", "duplicated_feature",
            "alpha_for_posterior", "logsumexp_shift_derivation", "rare_symptom",
            "full_joint_of_a_small_table", "rho_for_gda_advantage",
            "gaussian_nb_as_gaussian_derivation", "bimodal_sensor", "silverman_on_two_modes"]
@@ -261,19 +261,7 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
             hint=f"set every dropdown, then read the row P(y | x), column y = {label}."))
 
 
-def posterior_in_query_builder(X, y, feature_names, query, label, alpha=1.0) -> Exercise:
-    """:func:`posterior_of_query`, answered with the query builder (an explorer item)."""
-    ex = posterior_of_query(X, y, feature_names, query, label, alpha)
-    return Exercise(
-        f"In the query builder, set alpha = {alpha:g} and the query {_day(query)}: what is "
-        f"P(y = {label} | x)?",
-        ex._answer,
-        hint=("Set every dropdown and the alpha slider, then read the row P(y | x) of the "
-              "readout, in the column of the class asked for."),
-        solution=ex._solution, kind="explorer", objective="06.2")
-
-
-# -- notebook 08: predictions before the explorers, a conceptual item, an explorer item --------
+# -- notebook 08: predictions before the explorers, a conceptual item --------------------------
 def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
     """Before the discretisation explorer: training accuracy as the bins narrow (computed with
     :func:`genviz.studies.naive_bayes_experiments.discretization`). The observation: the
@@ -402,18 +390,3 @@ def duplicated_feature(x, y) -> Choice:
                  2: "Each factor adds evidence in the same direction."}, objective="08.3")
 
 
-def accuracy_in_nb_vs_gda_explorer(rho, model="gda") -> Exercise:
-    """Read a test accuracy off the naive Bayes vs GDA explorer at ``rho``."""
-    if model not in ("gda", "naive_bayes"):
-        raise ValueError(f"model must be 'gda' or 'naive_bayes', got {model!r}")
-    r = nb_vs_gda(rho)
-    value = r.accuracy_gda if model == "gda" else r.accuracy_nb
-    name = "GDA" if model == "gda" else "naive Bayes"
-    return Exercise(
-        f"In the naive Bayes vs GDA explorer, set rho = {rho:g}. What is the test accuracy of "
-        f"{name}?",
-        float(value),
-        hint=f"Move the rho slider to {rho:g} and read the line for {name} in the readout.",
-        solution=(f"At $\\rho = {rho:g}$: naive Bayes {r.accuracy_nb:.3f}, GDA "
-                  f"{r.accuracy_gda:.3f} (on the same {r.y_test.size} test points)."),
-        kind="explorer", objective="08.3")

@@ -13,7 +13,7 @@ from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the noteb
     crossing_with_counts, crossing_with_regularisation, lead_in_standard_errors, log_d_claim,
     predict_crossing_with_d)
 
-__all__ = ["predict_small_and_large", "error_in_explorer", "fits_in_the_experiment",
+__all__ = ["predict_small_and_large", "fits_in_the_experiment",
            "parameter_counts", "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
            "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
            "crossing_with_counts", "crossing_with_regularisation", "lead_in_standard_errors",
@@ -73,28 +73,6 @@ def predict_small_and_large(curves) -> Prediction:
             expected_before=gap_small,
             what="naive Bayes' test error minus logistic regression's",
             hint="read the readout's line 'difference' (4 decimals).", atol=6e-5))
-
-
-def error_in_explorer(curves, n, which="nb") -> Exercise:
-    """Read one learner's mean test error off the learning-curve explorer at size ``n``."""
-    c = _check_curves(curves)
-    if which not in ("nb", "lr"):
-        raise ValueError(f"which must be 'nb' or 'lr', got {which!r}")
-    sizes = [int(s) for s in c.sizes]
-    if n not in sizes:
-        raise ValueError(f"n must be one of the curves' sizes {sizes}, got {n!r}")
-    mean, se = c.mean_se(which)
-    j = sizes.index(n)
-    name = "naive Bayes" if which == "nb" else "logistic regression"
-    return Exercise(
-        f"In the explorer, set n = {n}. What is the mean test error of {name} (the readout's "
-        f"line for it, before the ±)?",
-        float(mean[j]),
-        hint="Move the slider to the size and read the line 'test error ...' of that learner "
-             "(4 decimals).",
-        solution=(f"At n = {n} the {c.nb_errors.shape[0]} repetitions give {name} a mean test "
-                  f"error of ${mean[j]:.4f}$, with a standard error of ${se[j]:.4f}$."),
-        kind="explorer", rtol=0.0, atol=6e-5, objective="10.1")
 
 
 def fits_in_the_experiment(n_sizes, n_reps, full_size_once=True) -> Exercise:

@@ -14,7 +14,7 @@ from genviz.text import Vocabulary, bag_of_words
 
 __all__ = ["laplace_phi", "smola_offset", "email_log_odds", "flagged_ham",
            "predict_threshold_direction", "predict_added_word", "doubled_email",
-           "flagged_ham_in_explorer", "log10_c_for_flagged_ham", "bernoulli_weight_derivation",
+           "log10_c_for_flagged_ham", "bernoulli_weight_derivation",
            "french_emails", "generative_or_discriminative", "EXPLORER_LOG10_CS"]
 
 #: the threshold explorer's slider: log10 c from -40 to 40 in steps of 0.5
@@ -263,18 +263,6 @@ def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
         reasons={0: "The model multiplies one factor per word occurrence, not per distinct word.",
                  2: "b comes from the class counts of the training set, not from the email."},
         objective="07.3")
-
-
-def flagged_ham_in_explorer(model, X_test, y_test, log10_c: float) -> Exercise:
-    """:func:`flagged_ham`, answered with the threshold explorer (an explorer item)."""
-    ex = flagged_ham(model, X_test, y_test, log10_c)
-    return Exercise(
-        f"In the threshold explorer (multinomial model, alpha = 1), set log10 c = {log10_c:g}. "
-        "How many test ham emails does the filter flag as spam?",
-        ex._answer, hint=("Move the log10 c slider and read the row \"ham flagged\" of the "
-                          "readout, in the multinomial column."),
-        solution=ex._solution, rtol=0.0, atol=0.5, kind="explorer", objective="07.4",
-        claims=[rf"flags {ex._answer} (test )?ham"])
 
 
 # -- practice that climbs: an investigation, a derivation, an open question, a retrieval --------
