@@ -25,7 +25,8 @@ import pytest
 
 import pages
 from conftest import _describe_explorers, _new_page, _wait_for_figures
-from pages import ARTIFACTS, ROOT, LabNotebook, Server, free_port, gv, move_and_wait, settle
+from hub_testing import free_port_block
+from pages import ARTIFACTS, ROOT, LabNotebook, Server, gv, move_and_wait, settle
 
 STUDENTS = ["ada", "ben", "chloe"]
 NOTEBOOK = "02_multivariate_gaussian.ipynb"
@@ -36,18 +37,22 @@ TIMINGS: dict = {}
 class Hub:
     def __init__(self, tmp: pathlib.Path):
         self.token = secrets.token_hex(16)
-        self.port = free_port()
+        # the hub's four ports (hub, its API, the proxy's API, the poll service) as one block
+        # below the ephemeral range: a free_port() each left the poll service's HUB_PORT + 3 to
+        # chance, and an outgoing connection could take any of them before the hub bound it
+        self.port = free_port_block(4)
         self.base = f"http://127.0.0.1:{self.port}"
         self.home = tmp / "home"
-        env = dict(os.environ, HUB_PORT=str(self.port), GENVIZ_HUB_API_PORT=str(free_port()),
-                   GENVIZ_PROXY_API_PORT=str(free_port()), GENVIZ_HUB_HOME=str(self.home),
+        env = dict(os.environ, HUB_PORT=str(self.port), GENVIZ_HUB_API_PORT=str(self.port + 1),
+                   GENVIZ_PROXY_API_PORT=str(self.port + 2), GENVIZ_POLL_PORT=str(self.port + 3),
+                   GENVIZ_HUB_HOME=str(self.home),
                    GENVIZ_HUB_STATE=str(tmp / "state"), GENVIZ_HUB_API_TOKEN=self.token,
                    GENVIZ_HUB_MAX_SERVERS=str(len(STUDENTS)),
                    PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
         t0 = time.monotonic()
         self.server = Server([sys.executable, str(ROOT / "deploy" / "run_hub.py")], env=env,
-                             log_path=ARTIFACTS / "hub.log", url_ready=f"{self.base}/hub/api/")
+                             log_path=ARTIFACTS / f"hub-{tmp.name}.log", url_ready=f"{self.base}/hub/api/")
         TIMINGS["hub_start_s"] = round(time.monotonic() - t0, 1)
         self.pids: set[int] = set()
 
