@@ -26,7 +26,7 @@ import pytest
 import pages
 from conftest import _describe_explorers, _new_page, _wait_for_figures
 from hub_testing import free_port_block
-from pages import ARTIFACTS, ROOT, LabNotebook, Server, gv, move_and_wait, settle
+from pages import ARTIFACTS, ROOT, LabNotebook, Server, gv, move_and_wait
 
 STUDENTS = ["ada", "ben", "chloe"]
 NOTEBOOK = "02_multivariate_gaussian.ipynb"

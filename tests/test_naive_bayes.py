@@ -191,6 +191,7 @@ def test_the_real_valued_models_check_points_as_their_base_does(model):
         type(model)().fit([[np.nan, 1.0], [0.0, 1.0]], [0, 1])
     assert nb.predict([[0.2, 1.2], [3.2, 2.2]]).tolist() == [0, 1]
 
+
 def test_a_feature_with_one_value_is_allowed_and_uninformative():
     # EnjoySport's Wind is "strong" every day: P(strong|k) = 1 for every class (alpha = 0), so it
     # does not change the posterior; any other value is unseen -> clear error at alpha = 0.
