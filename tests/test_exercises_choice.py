@@ -272,3 +272,18 @@ def test_box_bad_input():
 def test_the_package_re_exports_the_choice_module_s_classes():
     assert Choice is choice_module.Choice and Prediction is choice_module.Prediction
     assert issubclass(Prediction, Choice) and issubclass(Choice, Exercise)
+
+
+def test_a_derivation_s_right_option_is_the_only_candidate_that_holds():
+    """_only_option (the derivation choices' right option): the index of the one candidate
+    whose value passes the check; none or two are refused with the count, or the caller's
+    message (planted candidates: the oracle is the index written by hand)."""
+    candidates = {"a": 1.0, "b": 2.0, "c": 3.0}
+    assert choice_module._only_option(candidates, lambda v: v == 2.0) == 1
+    with pytest.raises(ValueError, match=r"0 of the options \['a', 'b', 'c'\] agree"):
+        choice_module._only_option(candidates, lambda v: v > 5)
+    with pytest.raises(ValueError, match="2 of the options"):
+        choice_module._only_option(candidates, lambda v: v > 1.5)
+    with pytest.raises(ValueError, match="^at = 0 makes 3 options equal$"):
+        choice_module._only_option(candidates, lambda v: True,
+                                   refusal=lambda n: f"at = 0 makes {n} options equal")

@@ -305,6 +305,19 @@ class Choice(Exercise):
                 f"{html.escape(self.prompt)}<ul style='list-style:none'>{items}</ul></div>")
 
 
+def _only_option(candidates, holds, *, refusal=None) -> int:
+    """The index of the one option of ``candidates`` (option text -> its value) whose value
+    ``holds``: a derivation's right option is the candidate that equals what the model layer
+    computes. Raises ValueError when none or several do (the numbers cannot tell the options
+    apart), with ``refusal(count)`` as the message if given."""
+    right = [i for i, value in enumerate(candidates.values()) if holds(value)]
+    if len(right) != 1:
+        raise ValueError(refusal(len(right)) if refusal is not None else
+                         f"{len(right)} of the options {list(candidates)!r} agree with the "
+                         f"derived value; a derivation needs exactly one")
+    return right[0]
+
+
 class Prediction(Choice):
     """A question asked before an explorer shows the answer: predict, observe, explain.
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _only_option
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
 __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
@@ -229,13 +230,13 @@ def peak_formula_derivation(seed=0) -> Choice:
                               gen.uniform(-0.9, 0.9, 6)])
     truth = [mvn_pdf(np.zeros((1, 2)), np.zeros(2), cov_from_params(*p))[0] for p in params]
     options = list(_PEAK_FORMULAS)
-    right = [i for i, f in enumerate(_PEAK_FORMULAS.values())
-             if np.allclose([f(*p) for p in params], truth, rtol=1e-12)]
+    right = _only_option(_PEAK_FORMULAS,
+                         lambda f: np.allclose([f(*p) for p in params], truth, rtol=1e-12))
     return Choice(
         r"Derive the height of the bivariate normal at its mean, $p(\mu)$, as a function of "
         r"$\sigma_1$, $\sigma_2$ and $\rho$. Start from $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$ and "
         r"compute $|\Sigma|$ of $\Sigma(\sigma_1, \sigma_2, \rho)$. Which is it?",
-        options, right[0], id="02-peak-formula", kind="derivation", objective="02.2",
+        options, right, id="02-peak-formula", kind="derivation", objective="02.2",
         explanation=(r"$|\Sigma| = \sigma_1^2\sigma_2^2 - (\rho\sigma_1\sigma_2)^2 = "
                      r"\sigma_1^2\sigma_2^2(1 - \rho^2)$, so $|\Sigma|^{1/2} = "
                      r"\sigma_1\sigma_2\sqrt{1-\rho^2}$ and $p(\mu) = "

@@ -9,6 +9,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, OpenQuestion
+from genviz.exercises.choice import _only_option
 from genviz.gaussian import cov_from_params, mvn_pdf
 from genviz.gda import GDA, logistic_params
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
@@ -71,12 +72,12 @@ def qda_quadratic_term(cov0, cov1, mu0=(0.0, 0.0), mu1=(1.5, 1.0), phi=0.5) -> C
                   r"$\tfrac12(\Sigma_1^{-1} - \Sigma_0^{-1})$": (P1 - P0) / 2,
                   r"$\Sigma_0^{-1} - \Sigma_1^{-1}$": P0 - P1,
                   r"$\tfrac12(\Sigma_0 - \Sigma_1)$": (S0 - S1) / 2}
-    right = [i for i, M in enumerate(candidates.values()) if np.allclose(M, A, atol=1e-4)]
+    right = _only_option(candidates, lambda M: np.allclose(M, A, atol=1e-4))
     return Choice(
         r"With one covariance per class, $x \mid y=k \sim \mathcal N(\mu_k, \Sigma_k)$, write "
         r"out $\log\frac{p(x\mid y=1)\,\phi}{p(x\mid y=0)(1-\phi)}$. It is "
         r"$x^TAx + b^Tx + c$: derive $A$.",
-        list(candidates), right[0], id="03-qda-quadratic-term", kind="derivation",
+        list(candidates), right, id="03-qda-quadratic-term", kind="derivation",
         objective="03.4",
         explanation=(r"$\log \mathcal N(x; \mu_k, \Sigma_k) = -\tfrac12(x-\mu_k)^T\Sigma_k^{-1}"
                      r"(x-\mu_k) - \tfrac12\log|\Sigma_k| - \log 2\pi$. Its quadratic part is "
@@ -226,17 +227,16 @@ def newton_hessian_derivation(X, y, *, at=None) -> Choice:
         r"$\tilde X^T \mathrm{diag}(p_i) \tilde X$": (Xa.T * p) @ Xa,
         r"$\tilde X^T \mathrm{diag}((p_i - y_i)^2) \tilde X$": (Xa.T * (p - y) ** 2) @ Xa}
     scale = np.abs(H).max()
-    right = [i for i, M in enumerate(candidates.values())
-             if np.allclose(M, H, atol=1e-5 * scale)]
-    if len(right) != 1:
-        raise ValueError(f"at = {w.tolist()} makes {len(right)} options equal to the Hessian "
-                         "on these data (every p_i = 1/2 makes (p_i - y_i)^2 = p_i(1 - p_i)); "
-                         "choose another point")
+    right = _only_option(
+        candidates, lambda M: np.allclose(M, H, atol=1e-5 * scale),
+        refusal=lambda count: f"at = {w.tolist()} makes {count} options equal to the Hessian "
+                              "on these data (every p_i = 1/2 makes (p_i - y_i)^2 = "
+                              "p_i(1 - p_i)); choose another point")
     return Choice(
         r"Newton's method needs the Hessian of $J(\theta, \theta_0) = \sum_i [\log(1 + e^{z_i}) - "
         r"y_i z_i]$, $z_i = \tilde x_i^T w$. Its gradient is $\tilde X^T(p - y)$ with "
         r"$p_i = \sigma(z_i)$. Differentiate once more: which is the Hessian?",
-        list(candidates), right[0], id="04-newton-hessian", kind="derivation",
+        list(candidates), right, id="04-newton-hessian", kind="derivation",
         objective="04.1",
         explanation=(r"$\partial p_i / \partial w = \sigma'(z_i)\,\tilde x_i = p_i(1-p_i)\,"
                      r"\tilde x_i$, so the gradient $\sum_i (p_i - y_i)\tilde x_i$ has the "

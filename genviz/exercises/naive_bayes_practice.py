@@ -13,6 +13,7 @@ from scipy.special import logsumexp
 
 from genviz._validation import check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, OpenQuestion
+from genviz.exercises.choice import _only_option
 from genviz.studies.naive_bayes_experiments import nb_vs_gda
 from genviz.gaussian import mvn_pdf
 from genviz.kde import select_bandwidth
@@ -306,12 +307,12 @@ def gaussian_nb_as_gaussian_derivation(seed=0) -> Choice:
                   r"$\mathcal N(\mu_k, \Sigma_k)$ with a full covariance": full,
                   r"$\mathcal N(\mu_k, \mathrm{diag}(\sigma_{k1}, \dots, \sigma_{kd}))$":
                       np.diag(sd)}
-    right = [i for i, C in enumerate(candidates.values())
-             if np.allclose(mvn_pdf(X, mu, C), product, rtol=1e-10)]
+    right = _only_option(candidates,
+                         lambda C: np.allclose(mvn_pdf(X, mu, C), product, rtol=1e-10))
     return Choice(
         r"Gaussian naive Bayes models class $k$ by $\prod_{j=1}^d \mathcal N(x_j; \mu_{kj}, "
         r"\sigma_{kj}^2)$. Multiply the $d$ densities out: which multivariate normal is that?",
-        list(candidates), right[0], id="08-gnb-diagonal", kind="derivation", objective="08.2",
+        list(candidates), right, id="08-gnb-diagonal", kind="derivation", objective="08.2",
         explanation=(r"$\prod_j \frac{1}{\sqrt{2\pi}\sigma_{kj}} e^{-(x_j - \mu_{kj})^2/"
                      r"(2\sigma_{kj}^2)} = \frac{1}{(2\pi)^{d/2}\prod_j\sigma_{kj}} "
                      r"\exp\big(-\tfrac12\sum_j (x_j-\mu_{kj})^2/\sigma_{kj}^2\big)$, which is "

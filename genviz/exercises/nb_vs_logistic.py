@@ -7,6 +7,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _only_option
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
@@ -155,12 +156,12 @@ def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
                   r"$w_j = \log\frac{\phi_{j|\text{spam}}(1-\phi_{j|\text{ham}})}"
                   r"{\phi_{j|\text{ham}}(1-\phi_{j|\text{spam}})}$":
                       np.log(p1 * (1 - p0) / (p0 * (1 - p1)))}
-    right = [i for i, v in enumerate(candidates.values()) if np.allclose(v, w, rtol=1e-9)]
+    right = _only_option(candidates, lambda v: np.allclose(v, w, rtol=1e-9))
     return Choice(
         r"Naive Bayes here is the multinomial model of notebook 7 fitted on presence vectors "
         r"$x \in \{0, 1\}^d$: $\log p(x \mid y) = \sum_j x_j \log\phi_{j|y}$ plus a term "
         r"that does not depend on $y$. Its log-odds is $w^Tx + b$: which is $w_j$?",
-        list(candidates), right[0], id="10-presence-nb-weight", kind="derivation",
+        list(candidates), right, id="10-presence-nb-weight", kind="derivation",
         objective="10.2",
         explanation=(r"Subtract the classes: $\sum_j x_j(\log\phi_{j|\text{spam}} - "
                      r"\log\phi_{j|\text{ham}}) + \log\frac{p(\text{spam})}{p(\text{ham})}$, so "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _only_option
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
@@ -329,13 +330,13 @@ def bernoulli_weight_derivation(model) -> Choice:
         r"$\log\frac{\phi_{j|1}}{\phi_{j|0}}$": np.log(p1 / p0),
         r"$\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$": np.log((1 - p1) / (1 - p0)),
         r"$\phi_{j|1} - \phi_{j|0}$": p1 - p0}
-    right = [i for i, v in enumerate(candidates.values()) if np.allclose(v, w, rtol=1e-9)]
+    right = _only_option(candidates, lambda v: np.allclose(v, w, rtol=1e-9))
     return Choice(
         rf"In the Bernoulli event model, $\log p(x \mid y) = \sum_j [x_j\log\phi_{{j|y}} + "
         rf"(1 - x_j)\log(1 - \phi_{{j|y}})]$ (here $y = 1$ is {classes[1]}). Subtract the "
         rf"two classes and collect the terms with $x_j$: the log-odds is $w^Tx + b$. Which is "
         rf"$w_j$?",
-        list(candidates), right[0], id="07-bernoulli-weight", kind="derivation",
+        list(candidates), right, id="07-bernoulli-weight", kind="derivation",
         objective="07.3",
         explanation=(r"Class 1 minus class 0, word $j$: $x_j\log\frac{\phi_{j|1}}{\phi_{j|0}} + "
                      r"(1 - x_j)\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$. The $x_j$ terms give "
