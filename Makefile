@@ -44,6 +44,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[lab,test]"
 	@touch $(STAMP)
 
+# One start-up line in the venv's site-packages: jsonschema no longer compiles ~35 IRI parsers
+# (about 1 CPU-s) in every process that imports nbformat -- each Jupyter server, nbconvert run,
+# merge driver and hub (etc/python/README.md; tests/test_environment.py).
+IRI_PTH := $(VENV)/.genviz-skip-iri-parsers
+$(IRI_PTH): etc/python/genviz-skip-iri-parsers.pth $(STAMP)
+	cp $< "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/"
+	@touch $@
+
 # JupyterLab defaults shipped with the project (no news pop-up, no update check), installed as
 # a namespaced overrides.d file in the venv's app settings (a user's own overrides.json wins).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.d/genviz.json
@@ -60,14 +68,14 @@ $(LAB_OVERRIDES): share/jupyter/lab/settings/overrides.d/genviz.json $(STAMP)
 PROJECT_JUPYTER_PATH := JUPYTER_PATH=$(CURDIR)/share/jupyter$(if $(JUPYTER_PATH),:$(JUPYTER_PATH),) \
 	JUPYTER_CONFIG_PATH=$(CURDIR)/etc/jupyter$(if $(JUPYTER_CONFIG_PATH),:$(JUPYTER_CONFIG_PATH),)
 
-lab: $(STAMP) $(LAB_OVERRIDES)
+lab: $(STAMP) $(IRI_PTH) $(LAB_OVERRIDES)
 	$(PROJECT_JUPYTER_PATH) $(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT) \
 		--ServerApp.root_dir=notebooks
 
 # The same with nbgrader's tools (Formgrader, Create Assignment), which `make lab` turns off as
 # every student server does (etc/jupyter: genviz_students.json, labconfig; deploy/grader_tools.py)
 .PHONY: lab-grader
-lab-grader: $(STAMP) $(LAB_OVERRIDES)
+lab-grader: $(STAMP) $(IRI_PTH) $(LAB_OVERRIDES)
 	JUPYTER_PATH=$(CURDIR)/share/jupyter JUPYTER_CONFIG_PATH=$(CURDIR)/deploy/singleuser/grader/etc/jupyter:$(CURDIR)/etc/jupyter \
 		$(VENV)/bin/jupyter lab --no-browser --ip=127.0.0.1 --port=$(PORT) $(ALLOW_ROOT)
 
@@ -80,14 +88,14 @@ lab-grader: $(STAMP) $(LAB_OVERRIDES)
 # (tests/slow_tests.json, scripts/durations.py --write-slow) -- `make test` runs them all.
 TEST_JOBS ?= auto
 PARALLEL  := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
-test: $(STAMP)
+test: $(STAMP) $(IRI_PTH)
 	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) --durations=25 --doctest-modules --nbval-lax genviz tests notebooks
 
 .PHONY: test-fast
-test-fast: $(STAMP)
+test-fast: $(STAMP) $(IRI_PTH)
 	MPLBACKEND=Agg $(PY) -m pytest $(PARALLEL) -m "not slow" --doctest-modules genviz tests
 
-bench: $(STAMP)
+bench: $(STAMP) $(IRI_PTH)
 	MPLBACKEND=Agg $(PY) benchmarks/run.py
 
 # The explorers' precomputed states (genviz.widgets.states): every notebook executed once, each
@@ -98,7 +106,7 @@ bench: $(STAMP)
 # `make hub` does not depend on it: the hub's rebuild service builds what is missing at its first
 # start, in the background (~7 CPU-min for the whole course; deploy/README.md).
 .PHONY: states
-states: $(STAMP)
+states: $(STAMP) $(IRI_PTH)
 	MPLBACKEND=Agg $(PY) -m genviz.widgets.states build notebooks
 
 clean:
@@ -110,7 +118,7 @@ clean:
 # for Playwright.
 BROWSER_STAMP := $(VENV)/.genviz-browser-installed
 CHROMIUM      ?= /usr/bin/chromium
-$(BROWSER_STAMP): $(STAMP)
+$(BROWSER_STAMP): $(STAMP) $(IRI_PTH)
 	$(PY) -m pip install --quiet -e ".[lab,test,browser,hub]"
 	@touch $(BROWSER_STAMP)
 
@@ -133,7 +141,7 @@ test-browser: $(BROWSER_STAMP)
 # projector-size prose, slider labels, readouts and buttons).
 PRESENT_PORT ?= 8866
 LECTURE_IPYTHONDIR := $(abspath $(VENV))/genviz-lecture-ipython
-present: $(STAMP)
+present: $(STAMP) $(IRI_PTH)
 	@mkdir -p $(LECTURE_IPYTHONDIR)/profile_default/startup
 	@printf '%s\n' 'from genviz.plots.style import set_lecture_mode' 'set_lecture_mode(True)' \
 		> $(LECTURE_IPYTHONDIR)/profile_default/startup/00-genviz-lecture.py
@@ -149,7 +157,7 @@ present: $(STAMP)
 # and Voila renders); `make test-browser` runs the same tests with the rest of the suite.
 .PHONY: site test-site
 SITE_STAMP := $(VENV)/.genviz-site-installed
-$(SITE_STAMP): $(STAMP)
+$(SITE_STAMP): $(STAMP) $(IRI_PTH)
 	$(PY) -m pip install --quiet -e ".[lab,test,browser,site]"
 	@touch $(SITE_STAMP)
 
@@ -177,7 +185,7 @@ COURSE_ROOT ?= build/course
 JOBS        ?= 1
 TIMEOUT     ?= 60
 GRADE_ENV   := PATH=$(abspath $(VENV))/bin:$$PATH
-$(GRADE_STAMP): $(STAMP)
+$(GRADE_STAMP): $(STAMP) $(IRI_PTH)
 	$(PY) -m pip install --quiet -e ".[lab,test,grade]"
 	@touch $(GRADE_STAMP)
 
@@ -213,7 +221,7 @@ CULL_TIMEOUT ?= 30
 MAX_SECONDS  ?= 2400
 HUB_CONFIG   ?= deploy/jupyterhub_config.py
 BENCH_CLASS_STAMP := $(VENV)/.genviz-bench-class-installed
-$(BENCH_CLASS_STAMP): $(STAMP)
+$(BENCH_CLASS_STAMP): $(STAMP) $(IRI_PTH)
 	$(PY) -m pip install --quiet -e ".[lab,test,hub,bench]"
 	@touch $(BENCH_CLASS_STAMP)
 
@@ -231,7 +239,7 @@ bench-class: $(BENCH_CLASS_STAMP)
 .PHONY: hub
 HUB_PORT  ?= 8000
 HUB_STAMP := $(VENV)/.genviz-hub-installed
-$(HUB_STAMP): $(STAMP)
+$(HUB_STAMP): $(STAMP) $(IRI_PTH)
 	$(PY) -m pip install --quiet -e ".[lab,test,hub]"
 	@touch $(HUB_STAMP)
 

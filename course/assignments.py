@@ -847,7 +847,11 @@ def _wording(choice, d: Draw) -> tuple[str, ...] | None:
 
 # -- building the questions --------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=16)
+# A setup is a pure function of its code. Kept for every variant a process meets: an entry is a
+# few kB (a03's 75 variants of 60 students: no measurable memory), while a miss reruns a setup
+# that can take seconds (a10's sweep ~7 s, a04's curves ~0.9 s) -- with 16 entries, a test run
+# that met a03's variants evicted a10's setup and ran it again in every test that asked for it.
+@functools.lru_cache(maxsize=1024)
 def _setup_namespace(name: str, code: str) -> dict:
     namespace: dict = {"__name__": f"course_setup_{name}"}
     exec(compile(code, f"<setup of {name}>", "exec"), namespace)  # noqa: S102 (our own specs)
