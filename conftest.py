@@ -68,7 +68,7 @@ def pytest_runtest_makereport(item, call):
         report.longrepr = f"{summary}\n\n{report.longrepr}"
 
 
-# -- parallel runs (pytest-xdist: `make test` runs `-n auto --dist loadfile`) --------------------
+# -- parallel runs (pytest-xdist: `make test` runs `-n <cores + 1> --dist loadfile`) ------------
 # nbval runs a notebook's cells in order in one kernel: the cells of one notebook must stay on
 # one worker. `--dist loadfile` keeps every file's items together; `--dist loadgroup` does so
 # for the groups added here; any other mode would split a notebook across kernels.

@@ -30,10 +30,29 @@ def test_make_test_runs_in_parallel_by_file_and_test_fast_skips_the_slow():
     make = (ROOT / "Makefile").read_text()
     parallel = re.search(r"^PARALLEL\s*:?=\s*(.*)$", make, re.M).group(1)
     assert "-n $(TEST_JOBS)" in parallel and "--dist loadfile" in parallel
+    suite = re.search(r"^SUITE_PARALLEL\s*:?=\s*(.*)$", make, re.M).group(1)
+    assert "-n $(SUITE_JOBS)" in suite and "--dist loadfile" in suite
     test = re.search(r"^test: .*\n\t(.*)$", make, re.M).group(1)
     fast = re.search(r"^test-fast: .*\n\t(.*)$", make, re.M).group(1)
-    assert "$(PARALLEL)" in test and "notebooks" in test and "--nbval-lax" in test
+    assert "$(SUITE_PARALLEL)" in test and "notebooks" in test and "--nbval-lax" in test
     assert "$(PARALLEL)" in fast and '-m "not slow"' in fast
+
+
+@pytest.mark.parametrize("jobs, suite, fast", [(None, str(len(os.sched_getaffinity(0)) + 1), "auto"),
+                                               ("4", "4", "4"), ("0", "0", "0")])
+def test_make_test_runs_one_worker_more_than_cores_and_test_jobs_sets_both(jobs, suite, fast):
+    """What make runs (``make -n``): the whole suite one worker more than cores (its waits --
+    servers starting, time limits -- are filled), the inner loop one a core; TEST_JOBS=N both."""
+    env = {k: v for k, v in os.environ.items() if k != "TEST_JOBS"}
+    if jobs is not None:
+        env["TEST_JOBS"] = jobs
+    shown = {}
+    for target in ("test", "test-fast"):
+        out = subprocess.run(["make", "-n", target], cwd=ROOT, env=env, capture_output=True,
+                             text=True)
+        line = [ln for ln in out.stdout.splitlines() if " -m pytest " in ln][-1]
+        shown[target] = re.search(r" -n (\S+) ", line).group(1)
+    assert shown == {"test": suite, "test-fast": fast}
     assert "pytest-xdist" in (ROOT / "pyproject.toml").read_text()
 
 
