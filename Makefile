@@ -131,9 +131,7 @@ $(BROWSER_STAMP): $(STAMP) $(IRI_PTH)
 	@touch $(BROWSER_STAMP)
 
 # Two workers, one test file each at a time (servers are per worker; the latency table is merged
-# by the controller: browser_tests/conftest.py), the longest files first as in `make test`
-# (tests/durations.json; refresh: python scripts/durations.py build/junit-browser.xml --write).
-# BROWSER_JOBS=0 runs them one after another: the
+# by the controller: browser_tests/conftest.py). BROWSER_JOBS=0 runs them one after another: the
 # latency figures of record (benchmarks/browser_latency.md) come from such a run, since the other
 # worker's kernels share the cores (with two workers 07's gridded p95 was 41 ms against 16).
 BROWSER_JOBS ?= 2
@@ -141,8 +139,7 @@ test-browser: $(BROWSER_STAMP)
 	@test -x $(CHROMIUM) || { echo "make test-browser needs Chromium at $(CHROMIUM)."; \
 		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
 	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests -v -p no:cacheprovider \
-		-n $(BROWSER_JOBS) --dist loadfile --no-loadscope-reorder --durations=25 \
-		--junitxml=build/junit-browser.xml
+		-n $(BROWSER_JOBS) --dist loadfile --durations=25
 
 # Lecture mode: Voila serves notebooks/ with code hidden and widgets live, on 127.0.0.1 only.
 # No token: Voila lets a browser send only widget (comm) messages, never code to execute, and

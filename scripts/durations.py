@@ -13,11 +13,8 @@ time rule) leaves only short files for the end.
 from a run of the whole suite; the repository-wide ``conftest.py`` orders the collection by it
 (:func:`order`), and `make test` tells xdist to keep that order (``--no-loadscope-reorder``). A
 file not in the table yet (a new test file) is placed as a file of median length. The table
-needs no care for correctness: a stale one only costs time. The browser suite is ordered by
-the same table (`make test-browser` also keeps the order and writes its own report, whose
-files :func:`merge_table` puts in beside the others: xdist's default order, most tests first,
-left the one-test hub-update file for last, 272 s alone on one worker). Refresh it after adding
-a slow file::
+needs no care for correctness: a stale one only costs time. Refresh it after adding a slow
+file::
 
     pytest -n auto --dist loadfile --junitxml=build/junit.xml ...   (or `make test` with
     PYTEST_ADDOPTS=--junitxml=build/junit.xml)
@@ -170,18 +167,6 @@ def order_items(items: list, seconds: dict[str, float]) -> None:
     items[:] = [item for f in order(list(by_file), seconds) for item in by_file[f]]
 
 
-def merge_table(table: dict[str, float], measured: dict[str, float],
-                root: Path = ROOT) -> dict[str, float]:
-    """The table after a run: every file of ``measured`` (file -> seconds) at its new figure,
-    every other file of ``table`` kept while it exists under ``root``. So the whole suite's
-    report (`make test`) and the browser suite's (`make test-browser`, which writes
-    ``build/junit-browser.xml``) each refresh their own files."""
-    out = {k: float(v) for k, v in table.items()
-           if k not in measured and (Path(root) / k).is_file()}
-    out.update({k: round(float(v), 1) for k, v in measured.items()})
-    return dict(sorted(out.items()))
-
-
 def read_table(path: Path = TABLE) -> dict[str, float]:
     """The stored table ({} when there is none or it cannot be read: the order is only speed)."""
     try:
@@ -218,9 +203,8 @@ def main(argv=None) -> int:
         print(f"{s:8.1f} s  {name}")
     print(f"{len(seconds)} files, {total:.0f} s of tests in all")
     if args.write:
-        merged = merge_table(read_table(), seconds)
-        TABLE.write_text(json.dumps(merged, indent=0, sort_keys=True) + "\n")
-        print(f"wrote {TABLE.relative_to(ROOT)} ({len(merged)} files)")
+        TABLE.write_text(json.dumps(seconds, indent=0, sort_keys=True) + "\n")
+        print(f"wrote {TABLE.relative_to(ROOT)}")
     return 0
 
 

@@ -235,18 +235,3 @@ def test_the_repository_conftest_marks_the_stored_slow_tests():
     assert [m.name for m in items[0].markers] == ["slow"] and items[1].markers == []
     gone = [k for k in slow if not (ROOT / T.file_of(k)).exists()]
     assert not gone, f"tests/slow_tests.json names files that are gone: {gone}"
-
-
-def test_a_report_refreshes_its_own_files_and_keeps_the_others_that_exist(tmp_path):
-    """The browser suite's report and the whole suite's each refresh their own files: a file
-    of the report takes its new figure, one the report does not name keeps its figure while
-    it exists, a file that is gone is dropped."""
-    for name in ("tests/test_a.py", "browser_tests/test_b.py"):
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("")
-    table = {"tests/test_a.py": 5.0, "browser_tests/test_b.py": 200.0, "tests/test_gone.py": 9.0}
-    merged = T.merge_table(table, {"tests/test_a.py": 7.04, "tests/test_new.py": 1.0},
-                           root=tmp_path)
-    assert merged == {"browser_tests/test_b.py": 200.0, "tests/test_a.py": 7.0,
-                      "tests/test_new.py": 1.0}
-    assert list(merged) == sorted(merged)
