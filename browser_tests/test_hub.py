@@ -50,6 +50,11 @@ class Hub:
                    GENVIZ_HUB_MAX_SERVERS=str(len(STUDENTS)),
                    PYTHONPATH=os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]))
         env.pop("MPLBACKEND", None)  # the notebooks choose ipympl themselves
+        # no rebuild service, as tests/hub_testing.TrialHub: at its first start it builds the
+        # whole course's states in the background (~7 CPU-min, 21 grids), which took the other
+        # worker's core for most of test_hub_updates' 272 s; tests/test_rebuild_first_start.py
+        # covers the service
+        env["GENVIZ_REBUILD_REPO"] = ""
         t0 = time.monotonic()
         self.server = Server([sys.executable, str(ROOT / "deploy" / "run_hub.py")], env=env,
                              log_path=ARTIFACTS / f"hub-{tmp.name}.log", url_ready=f"{self.base}/hub/api/")
