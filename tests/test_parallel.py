@@ -43,7 +43,10 @@ def test_make_test_runs_in_parallel_by_file_and_test_fast_skips_the_slow():
 def test_make_test_runs_one_worker_more_than_cores_and_test_jobs_sets_both(jobs, suite, fast):
     """What make runs (``make -n``): the whole suite one worker more than cores (its waits --
     servers starting, time limits -- are filled), the inner loop one a core; TEST_JOBS=N both."""
-    env = {k: v for k, v in os.environ.items() if k != "TEST_JOBS"}
+    # not the calling make's flags either: `make test TEST_JOBS=4` passes its variables on to
+    # every make below it through MAKEFLAGS
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("TEST_JOBS", "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
     if jobs is not None:
         env["TEST_JOBS"] = jobs
     shown = {}
