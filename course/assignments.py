@@ -24,10 +24,10 @@ An assignment is the topic notebook's exercises, graded. Its spec says
 - ``working``: the questions whose worked solution is a derivation: the student writes the
   working in a manually graded cell (the Exercise's worked solution is the grader's reference,
   kept in the source and solution notebooks only);
-- ``left_out``: the notebook's self-check items (``answer_box``/``choice_box`` calls) that the
-  assignment does not ask, each with the reason (a test checks that every such item of the
-  notebook is either asked or listed here, so a new exercise in a notebook is not silently
-  forgotten).
+- ``left_out``: the notebook's self-check items (``answer_box``/``choice_box``/``derivation_box``
+  calls) that the assignment does not ask, each with the reason (a test checks that every such
+  item of the notebook is either asked or listed here, so a new exercise in a notebook is not
+  silently forgotten).
 
 Left out on purpose: the *predictions* (``prediction_box``: asked before an explorer shows
 the answer, a commitment rather than an answer to grade) and whatever needs the explorer (the
@@ -93,13 +93,13 @@ class Assignment:
 
 #: Why a practice item added by issue #30 is not graded (yet): the graded variants of the new
 #: kinds are the grading update's to decide (an investigation needs the notebook's explorer;
-#: a derivation is a choice whose worked derivation is the point; a retrieval item
+#: a derivation's key steps are the same formulas for every student; a retrieval item
 #: checks an earlier notebook's objective, graded in that notebook's assignment).
 INVESTIGATION = ("investigation: answered by searching with the notebook's explorer, which the "
                  "graded notebook does not have")
-DERIVATION = ("derivation (#30): a choice of a derivation's step or result, its worked "
-              "derivation behind the solution button; not graded until the grading update "
-              "decides how derivations are graded")
+DERIVATION = ("derivation (#30, #40): written as its key steps, each a formula checked by what "
+              "it computes, the worked derivation after every step is tried; not graded: its "
+              "formulas are the same for every student (no variant), so a classmate's would do")
 RETRIEVAL = ("retrieval (#30): it checks an earlier notebook's objective, which that notebook's "
              "assignment grades")
 

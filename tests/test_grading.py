@@ -83,7 +83,8 @@ def _notebook_code(name: str) -> tuple[set, set]:
 
 
 def _self_check_items(name: str) -> list[str]:
-    """The builder calls of the notebook's answer boxes and choice boxes (not its predictions):
+    """The builder calls of the notebook's answer, choice and derivation boxes (not its
+    predictions):
     ``answer_box(ex1)`` after ``ex1 = exercises.f(...)`` or ``choice_box(exercises.g(...))``."""
     items = []
     for cell in _notebook_cells(name):
@@ -94,11 +95,11 @@ def _self_check_items(name: str) -> list[str]:
                 assigned[node.targets[0].id] = ast.unparse(node.value)
         for node in ast.walk(cell):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("answer_box", "choice_box")):
+                    and node.func.id in ("answer_box", "choice_box", "derivation_box")):
                 for arg in node.args:
                     if isinstance(arg, ast.Name) and arg.id in assigned:
                         items.append(assigned[arg.id])
-                items += _builder_calls(node, boxes=("answer_box", "choice_box"))
+                items += _builder_calls(node, boxes=("answer_box", "choice_box", "derivation_box"))
     return items
 
 

@@ -37,9 +37,10 @@ from genviz.exercises._core import (KINDS, OBJECTIVE_PATTERN, PRACTICE_KINDS, Ex
                                     Solution, _markdown_to_html, claim_text, format_number,
                                     matching_claims, parse_answer)
 from genviz.exercises.choice import Choice, Prediction
+from genviz.exercises.derivation import Derivation, Step, Symbol
 from genviz.exercises.observation import Observation
 from genviz.exercises.open import OpenQuestion
 
 __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", "KINDS",
            "PRACTICE_KINDS", "OBJECTIVE_PATTERN", "Choice", "Prediction", "Observation",
-           "OpenQuestion", "claim_text", "matching_claims"]
+           "OpenQuestion", "Derivation", "Step", "Symbol", "claim_text", "matching_claims"]

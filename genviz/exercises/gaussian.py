@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
-from genviz.exercises.choice import _only_option
+from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
 __all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
@@ -199,55 +199,74 @@ def rho_for_peak_ratio(ratio=1.5, sigma1=1.0, sigma2=1.0) -> Exercise:
         kind="investigation", atol=0.005, rtol=0.0, objective="02.5")
 
 
-#: candidate formulas for the peak of the bivariate normal (sigma1, sigma2, rho)
-_PEAK_FORMULAS = {
-    r"$\dfrac{1}{2\pi\sigma_1\sigma_2\sqrt{1-\rho^2}}$":
-        lambda s1, s2, r: 1 / (2 * np.pi * s1 * s2 * np.sqrt(1 - r**2)),
-    r"$\dfrac{1}{2\pi\sigma_1\sigma_2(1-\rho^2)}$":
-        lambda s1, s2, r: 1 / (2 * np.pi * s1 * s2 * (1 - r**2)),
-    r"$\dfrac{\sqrt{1-\rho^2}}{2\pi\sigma_1\sigma_2}$":
-        lambda s1, s2, r: np.sqrt(1 - r**2) / (2 * np.pi * s1 * s2),
-    r"$\dfrac{1}{2\pi(\sigma_1\sigma_2 - \rho)}$":
-        lambda s1, s2, r: 1 / (2 * np.pi * (s1 * s2 - r)),
-}
+#: the symbols of the bivariate normal's parameters, as notebook 02 writes them
+_GAUSS_SYMBOLS = {"s1": Symbol("σ₁", 0.5, 2.0, spellings=("sigma1", "sigma_1")),
+                  "s2": Symbol("σ₂", 0.5, 2.0, spellings=("sigma2", "sigma_2")),
+                  "rho": Symbol("ρ", -0.9, 0.9, spellings=("r",))}
 
 
-def peak_formula_derivation(seed=0) -> Choice:
-    r"""Derivation: the peak :math:`p(\mu)` of the bivariate normal as a function of
-    :math:`\sigma_1, \sigma_2, \rho`, from :math:`|\Sigma|`.
+def peak_formula_derivation(seed=0) -> Derivation:
+    r"""Derivation, written: the peak :math:`p(\mu)` of the bivariate normal as a function of
+    :math:`\sigma_1, \sigma_2, \rho`, through :math:`|\Sigma|`.
 
-    The right option is the candidate that equals :func:`genviz.gaussian.mvn_pdf` at the mean
-    for random parameters (seeded).
+    Both key steps are checked here against the library at random parameters (seeded):
+    :math:`|\Sigma|` against the determinant of :func:`genviz.gaussian.cov_from_params`, the
+    peak against :func:`genviz.gaussian.mvn_pdf` at the mean.
 
     Examples
     --------
     >>> q = peak_formula_derivation()
-    >>> "sqrt{1-" in q.options[q.correct[0]] and "dfrac{1}" in q.options[q.correct[0]]
-    True
+    >>> print(q.check_step(1, "1/(2 pi s1 s2 sqrt(1 - rho^2))"))
+    Correct!
+    >>> print(q.check_step(1, "1/(2*pi*s1*s2*(1 - rho^2))"))
+    Not quite: That forgets the square root of the determinant.
     """
-    gen = np.random.default_rng(seed)
-    params = np.column_stack([gen.uniform(0.5, 2, 6), gen.uniform(0.5, 2, 6),
-                              gen.uniform(-0.9, 0.9, 6)])
-    truth = [mvn_pdf(np.zeros((1, 2)), np.zeros(2), cov_from_params(*p))[0] for p in params]
-    options = list(_PEAK_FORMULAS)
-    right = _only_option(_PEAK_FORMULAS,
-                         lambda f: np.allclose([f(*p) for p in params], truth, rtol=1e-12))
-    return Choice(
+    steps = [
+        Step(r"Compute $|\Sigma|$ of $\Sigma = \begin{bmatrix}\sigma_1^2 & \rho\sigma_1\sigma_2"
+             r"\\ \rho\sigma_1\sigma_2 & \sigma_2^2\end{bmatrix}$.",
+             "s1^2*s2^2*(1 - rho^2)", r"|\Sigma| = \sigma_1^2\sigma_2^2(1-\rho^2)",
+             mistakes={"s1^2*s2^2 - rho^2": "The off-diagonal entry is ρσ₁σ₂, not ρ.",
+                       "s1^2*s2^2 - rho*s1*s2": "The determinant subtracts the *square* of "
+                                                "the off-diagonal entry.",
+                       "s1^2*s2^2 + (rho*s1*s2)^2": "The determinant of [[a, b], [b, c]] is "
+                                                   "ac − b²: minus."}),
+        Step(r"Then $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$ in $\sigma_1$, $\sigma_2$ and $\rho$.",
+             "1/(2*pi*s1*s2*sqrt(1 - rho^2))",
+             r"p(\mu) = \dfrac{1}{2\pi\sigma_1\sigma_2\sqrt{1-\rho^2}}",
+             mistakes={"1/(2*pi*s1*s2*(1 - rho^2))": "That forgets the square root of the "
+                                                     "determinant.",
+                       "sqrt(1 - rho^2)/(2*pi*s1*s2)": "Upside down: a larger |ρ| shrinks the "
+                                                       "determinant, so the peak grows.",
+                       "1/(2*pi*s1^2*s2^2*(1 - rho^2))": "That is 1/(2π|Σ|): the density "
+                                                         "divides by the square root of |Σ|."}),
+    ]
+    q = Derivation(
         r"Derive the height of the bivariate normal at its mean, $p(\mu)$, as a function of "
-        r"$\sigma_1$, $\sigma_2$ and $\rho$. Start from $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$ and "
-        r"compute $|\Sigma|$ of $\Sigma(\sigma_1, \sigma_2, \rho)$. Which is it?",
-        options, right, id="02-peak-formula", kind="derivation", objective="02.2",
+        r"$\sigma_1$, $\sigma_2$ and $\rho$, starting from $p(\mu) = 1/(2\pi|\Sigma|^{1/2})$.",
+        steps, symbols=_GAUSS_SYMBOLS, id="02-peak-formula", objective="02.2",
         explanation=(r"$|\Sigma| = \sigma_1^2\sigma_2^2 - (\rho\sigma_1\sigma_2)^2 = "
                      r"\sigma_1^2\sigma_2^2(1 - \rho^2)$, so $|\Sigma|^{1/2} = "
                      r"\sigma_1\sigma_2\sqrt{1-\rho^2}$ and $p(\mu) = "
                      r"1/(2\pi\sigma_1\sigma_2\sqrt{1-\rho^2})$: it grows without bound as "
                      r"$|\rho| \to 1$, where the density collapses onto a line."),
-        reasons={1: "That forgets the square root of the determinant.",
-                 2: "Upside down: a larger |ρ| shrinks the determinant, so the peak grows.",
-                 3: "The off-diagonal entry is ρσ₁σ₂, and the determinant subtracts its square."},
         claims=[r"σ ?1 ?σ ?2 ?sqrt ?\(? ?1 ?- ?ρ ?\^ ?2", r"\|σ\|\^ ?1/2 ?= ?σ ?1 ?σ ?2",
                 r"σ ?1 ?\^ ?2 ?σ ?2 ?\^ ?2 ?\( ?1 ?- ?ρ ?\^ ?2"],
         hint="The determinant of [[a, b], [b, c]] is ac − b²; the off-diagonal entry is ρσ₁σ₂.")
+    _check_against_library(q, seed)
+    return q
+
+
+def _check_against_library(q: Derivation, seed) -> None:
+    """The peak derivation's keys equal the library's determinant and density (else a bug)."""
+    gen = np.random.default_rng(seed)
+    for s1, s2, r in zip(gen.uniform(0.5, 2, 6), gen.uniform(0.5, 2, 6), gen.uniform(-0.9, 0.9, 6)):
+        cov = cov_from_params(s1, s2, r)
+        env = {"s1": np.array([s1]), "s2": np.array([s2]), "rho": np.array([r])}
+        det, peak = (float(read_formula(step.key, q.symbols)(env)[0]) for step in q.steps)
+        if not (np.isclose(det, np.linalg.det(cov), rtol=1e-10)
+                and np.isclose(peak, mvn_pdf(np.zeros((1, 2)), np.zeros(2), cov)[0],
+                               rtol=1e-10)):
+            raise RuntimeError("the peak derivation's keys disagree with genviz.gaussian")
 
 
 def change_of_units() -> OpenQuestion:

@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.joint import JointTable, dimensionality_curve
 
 __all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
@@ -213,56 +214,52 @@ def fewest_records_to_fill(records, names, d, filled, *, seed=0) -> Exercise:
         kind="investigation", atol=0.5, rtol=0.0, objective="01.4")
 
 
-def _log_likelihood_candidates(table, records) -> dict:
-    """The log-likelihood of ``records`` by four formulas over the counts of their cells."""
-    rows, counts = np.unique(np.asarray(records, dtype=str), axis=0, return_counts=True)
-    N = counts.sum()
-    p = counts / N
-    return {"sum_c_log": float(np.sum(counts * np.log(p))),
-            "sum_log": float(np.sum(np.log(p))),
-            "entropy": float(np.sum(p * np.log(p))),
-            "uniform": float(N * np.log(1.0 / table.p.size)),
-            "model": float(table.log_likelihood(records))}
+def training_log_likelihood_derivation(records, names, values=None) -> Derivation:
+    r"""Derivation, written: the log-likelihood of the training records under the table learned
+    from them by counting, cell by cell (``c`` records in a cell, ``N`` in all), then per record.
 
-
-def training_log_likelihood_derivation(records, names, values=None) -> Choice:
-    r"""Derivation: the log-likelihood of the training records under the table learned from them
-    by counting, as a sum over the table's cells (``c`` records in a cell, ``N`` in all).
-
-    The right option is the formula that equals :meth:`genviz.joint.JointTable.log_likelihood`
-    of the learned table on these records (the four candidates are computed).
+    The keys are checked here against :meth:`genviz.joint.JointTable.log_likelihood` of the
+    learned table on ``records``: the cells' contributions add up to it.
 
     Examples
     --------
     >>> recs = [["a", "x"], ["a", "x"], ["b", "y"]]
     >>> q = training_log_likelihood_derivation(recs, ["u", "v"])
-    >>> r"c \log(c/N)" in q.options[q.correct[0]]
-    True
+    >>> print(q.check_step(0, "c log(c/N)"))
+    Correct!
     """
     records = np.asarray(records, dtype=object)
     table = JointTable.from_records(records, names, values)
-    cand = _log_likelihood_candidates(table, records)
-    options = [r"$\sum_{\text{cells}} c \log(c/N)$", r"$\sum_{\text{cells}} \log(c/N)$",
-               r"$\sum_{\text{cells}} (c/N) \log(c/N)$",
-               r"$N \log(1/\text{number of cells})$"]
-    keys = ["sum_c_log", "sum_log", "entropy", "uniform"]
-    right = [i for i, k in enumerate(keys) if np.isclose(cand[k], cand["model"], rtol=1e-12)]
-    return Choice(
+    _, counts = np.unique(np.asarray(records, dtype=str), axis=0, return_counts=True)
+    total = float(table.log_likelihood(records))
+    symbols = {"c": Symbol("c", 1, 50, integer=True), "N": Symbol("N", 60, 5000, integer=True)}
+    cell, per_record = (read_formula(k, symbols) for k in ("c*log(c/N)", "c/N*log(c/N)"))
+    env = {"c": counts.astype(float), "N": float(counts.sum())}
+    if not (np.isclose(cell(env).sum(), total, rtol=1e-12)
+            and np.isclose(per_record(env).sum(), total / counts.sum(), rtol=1e-12)):
+        raise RuntimeError("the counting derivation disagrees with JointTable.log_likelihood")
+    steps = [
+        Step(r"The $c$ training records that fall in one cell: what do they add to "
+             r"$\sum_i \log \hat P(x_i)$?", "c*log(c/N)", r"c\log(c/N)",
+             mistakes={"log(c/N)": "Each of the c records adds the cell's log-probability: "
+                                   "c of them.",
+                       "log(1/N)": "The learned table gives the cell c/N, not 1/N."}),
+        Step(r"Divide by $N$: what does the cell add to the **average** log-likelihood per "
+             r"record?", "c/N*log(c/N)", r"\tfrac{c}{N}\log(c/N)",
+             mistakes={"log(c/N)/N": "The cell still holds c records: c/N of the data."}),
+    ]
+    return Derivation(
         "A table is learned by counting from $N$ training records ($c$ of them in a cell, so "
         r"$\hat P(\text{cell}) = c/N$). Derive the training set's log-likelihood "
-        r"$\sum_{i=1}^N \log \hat P(x_i)$ as a sum over the table's cells: which is it?",
-        options, right[0] if len(right) == 1 else right, id="01-counting-log-likelihood",
-        kind="derivation", objective="01.3",
+        r"$\sum_{i=1}^N \log \hat P(x_i)$ as a sum over the table's cells.", steps,
+        symbols=symbols, id="01-counting-log-likelihood", objective="01.3",
         explanation=(r"Group the records by the cell they fall in: the $c$ records of a cell "
                      r"all have $\hat P(x_i) = c/N$, so they contribute $c \log(c/N)$, and "
                      r"empty cells contribute nothing: $\sum_i \log \hat P(x_i) = "
                      r"\sum_{\text{cells}} c \log(c/N)$. Dividing by $N$ gives "
                      r"$\sum (c/N) \log (c/N)$, minus the entropy of the learned table: the "
                      rf"average log-likelihood per record. (On these {len(records)} records: "
-                     rf"{cand['model']:.2f}.)"),
-        reasons={1: "Each cell's log-probability is counted once, but c records fall in it.",
-                 2: "That is the log-likelihood divided by N: the average per record.",
-                 3: "The learned table is not uniform: it gives each cell c/N."},
+                     rf"{total:.2f}.)"),
         claims=[r"c log ?\( ?c ?/ ?n ?\)"],
         hint="Write the sum over records as a sum over cells: how many records share a cell's "
              "probability?")

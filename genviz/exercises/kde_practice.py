@@ -10,6 +10,7 @@ import numpy as np
 from genviz._validation import check_int, check_scalar
 from genviz.studies.kde_bandwidth import BandwidthStudy
 from genviz.exercises import Choice, Exercise, OpenQuestion
+from genviz.exercises.derivation import Derivation, Step, Symbol
 from genviz.kde import claw_pdf, kde_pdf, kernel_pdf, sample_claw
 
 __all__ = ["ise_optimal_bandwidth", "lscv_leave_one_out_derivation", "compare_on_training_data",
@@ -70,55 +71,89 @@ def _leave_in_and_out(n, h, reps, seed):
     return np.mean(out), np.mean(keep), np.mean(target), np.std(out) / np.sqrt(reps)
 
 
-def lscv_leave_one_out_derivation(n=30, h=0.2, *, reps=300, seed=0) -> Choice:
-    r"""Derivation: why least-squares CV uses :math:`\hat f_{-i}(x_i)`, not :math:`\hat f(x_i)`,
-    to estimate :math:`\int \hat f f` (the step that makes it unbiased).
+#: the symbols of the leave-one-out derivation, as notebook 05 writes them
+_LOO_SYMBOLS = {"n": Symbol("n", 3, 500, integer=True), "h": Symbol("h", 0.05, 1.0),
+                "K0": Symbol("K(0)", 0.2, 1.0, spellings=("K(0)", "k0")),
+                "g": Symbol("f̂₋ᵢ(xᵢ)", 0.01, 1.0, spellings=("f_loo", "floo")),
+                "T": Symbol("T", 0.01, 1.0)}
 
-    The right option is decided by a Monte Carlo over claw samples: the leave-one-out mean
-    matches :math:`E\int \hat f f` within its standard error, and the leave-in mean exceeds it
-    by about :math:`K(0)/(nh)`.
+
+def lscv_leave_one_out_derivation(n=30, h=0.2, *, reps=300, seed=0) -> Derivation:
+    r"""Derivation, written: why least-squares CV uses :math:`\hat f_{-i}(x_i)`, not
+    :math:`\hat f(x_i)`, to estimate :math:`\int \hat f f` (the step that makes it unbiased).
+
+    Step 1, :math:`\hat f(x_i)` through :math:`\hat f_{-i}(x_i)`, is checked here against
+    :func:`genviz.kde.kde_pdf` on a claw sample; step 2, the mean of the leave-in term, against
+    a Monte Carlo over claw samples (the leave-one-out mean matches :math:`E\int \hat f f`
+    within its standard error, the leave-in mean exceeds it by about :math:`K(0)/(nh)`).
 
     Examples
     --------
     >>> q = lscv_leave_one_out_derivation(reps=60)
-    >>> q.options[q.correct[0]][:30]
-    'x_i is independent of the othe'
+    >>> print(q.check_step(0, "(n-1)/n * g + K0/(n h)"))
+    Correct!
     """
     n, reps = check_int(n, "n", low=3), check_int(reps, "reps", low=10)
     h = check_scalar(h, "h", low=0.0, low_open=True)
     out, keep, target, se = _leave_in_and_out(n, h, reps, seed)
+    k0 = float(kernel_pdf(0.0))
     # the leave-one-out term has expectation E int f_hat_{n-1} f, the target E int f_hat_n f:
-    # equal, because f_hat's expectation does not depend on n
-    unbiased = abs(out - target) < 4 * se + 1e-3
-    bias = keep - target
-    options = ["x_i is independent of the other points, so E f̂₋ᵢ(xᵢ) = E ∫ f̂₋ᵢ f: the term "
-               "is unbiased; f̂(xᵢ) also holds xᵢ's own bump, K(0)/(nh), and is biased upwards",
-               "to make the computation O(n) instead of O(n²)",
-               "because ∫ f̂² already counts every point once",
-               "it makes no difference on average; it only lowers the variance"]
-    return Choice(
+    # equal, because f_hat's expectation does not depend on n; the leave-in term is too large
+    if not (abs(out - target) < 4 * se + 1e-3 and abs(keep - (k0 / (n * h) + (n - 1) / n
+                                                            * target)) < 4 * se + 1e-3):
+        raise RuntimeError("the leave-one-out Monte Carlo disagrees with the derivation")
+    _check_split(n, h, k0, seed)
+    steps = [
+        Step(r"Write $\hat f(x_i) = \frac{1}{nh}\sum_j K\big(\frac{x_i - x_j}{h}\big)$ "
+             r"through $g = \hat f_{-i}(x_i) = \frac{1}{(n-1)h}\sum_{j \ne i} "
+             r"K\big(\frac{x_i - x_j}{h}\big)$, $n$, $h$ and $K(0)$.",
+             "(n - 1)/n*g + K0/(n*h)", r"\hat f(x_i) = \tfrac{n-1}{n}\hat f_{-i}(x_i) + "
+                                       r"\tfrac{K(0)}{nh}",
+             mistakes={"g + K0/(n*h)": "The other n − 1 bumps are divided by n here, not by "
+                                       "n − 1: rescale g.",
+                       "(n - 1)/n*g": "The sum over j includes j = i: x_i's own bump, "
+                                      "K(0)/h, divided by n."}),
+        Step(r"Take expectations: $x_i$ is a fresh draw, independent of the points that build "
+             r"$\hat f_{-i}$, so $E\,\hat f_{-i}(x_i) = T = E\int \hat f f$. What is "
+             r"$E\,\hat f(x_i)$, through $T$, $n$, $h$ and $K(0)$?",
+             "K0/(n*h) + (n - 1)/n*T", r"E\,\hat f(x_i) = \tfrac{K(0)}{nh} + "
+                                       r"\tfrac{n-1}{n}\,T",
+             mistakes={"T": "That is the leave-one-out term's mean; x_i's own bump does not "
+                            "average away.",
+                       "T + K0/(n*h)": "The other bumps carry the factor (n − 1)/n of step 1."}),
+    ]
+    return Derivation(
         r"LSCV estimates $\int \hat f f$, the part of $\int (\hat f - f)^2$ that depends on "
-        r"$h$ and on the unknown $f$, by $\frac1n\sum_i \hat f_{-i}(x_i)$. Why must $x_i$ be "
-        r"left out of the estimate evaluated at $x_i$?",
-        options, 0 if unbiased and bias > 0 else 3, id="05-lscv-leave-one-out",
-        kind="derivation", objective="05.3",
-        explanation=(r"$E\,\hat f_{-i}(x_i) = E\int \hat f_{-i}(x)\,f(x)\,dx$ because $x_i$ is a "
+        r"$h$ and on the unknown $f$, by $\frac1n\sum_i \hat f_{-i}(x_i)$. Show why $x_i$ "
+        r"must be left out of the estimate evaluated at $x_i$: what would the term's mean be "
+        r"with $x_i$ left in?", steps, symbols=_LOO_SYMBOLS, id="05-lscv-leave-one-out",
+        objective="05.3",
+        explanation=(r"$\hat f(x_i) = \frac{1}{nh}\big(K(0) + \sum_{j\ne i} K(\cdot)\big) = "
+                     r"\frac{K(0)}{nh} + \frac{n-1}{n}\hat f_{-i}(x_i)$. "
+                     r"$E\,\hat f_{-i}(x_i) = E\int \hat f_{-i}(x)\,f(x)\,dx$ because $x_i$ is a "
                      r"fresh draw from $f$, independent of the $n-1$ points that build "
                      r"$\hat f_{-i}$ (and $E \hat f$ does not depend on the sample size). "
                      r"Averaging over $i$ gives an unbiased estimate of $E\int \hat f f$, so "
                      r"$\mathrm{LSCV}(h) + \int f^2$ is unbiased for the expected error. With "
                      r"$x_i$ left in, $\hat f(x_i)$ contains $x_i$'s own bump $K(0)/(nh)$, and "
                      r"the term is too large: its mean is $K(0)/(nh) + \frac{n-1}{n} "
-                     r"E\int\hat f f$. A Monte Carlo over "
+                     r"E\int\hat f f$, a bias that grows as $h$ shrinks, so CV would pick "
+                     r"ever smaller bandwidths. A Monte Carlo over "
                      rf"{reps} claw samples ($n = {n}$, $h = {h:g}$): leave-one-out "
                      rf"${out:.4f}$, target ${target:.4f}$ (standard error ${se:.4f}$), "
-                     rf"leave-in ${keep:.4f}$, too large by ${bias:.4f}$ (the formula: "
-                     rf"${float(kernel_pdf(0.0)) / (n * h) - target / n:.4f}$)."),
-        reasons={1: "Leaving a point out costs the same n − 1 kernel evaluations per point.",
-                 2: "∫ f̂² is the other term of LSCV; the question is about the cross term.",
-                 3: "Try a tiny h: f̂(xᵢ) then grows like K(0)/(nh) however the data lie."},
+                     rf"leave-in ${keep:.4f}$, too large by ${keep - target:.4f}$ (the formula: "
+                     rf"${k0 / (n * h) - target / n:.4f}$)."),
         claims=[r"fresh draw[^.]{0,40}independent", r"own bump k ?\(0\) ?/ ?\(nh\)"],
         hint="What does x_i contribute to f̂(x_i) itself, whatever the other points are?")
+
+
+def _check_split(n, h, k0, seed) -> None:
+    """Step 1's key against the library's KDE at each point of a claw sample (else a bug)."""
+    x = sample_claw(n, np.random.default_rng(seed))
+    f_in = kde_pdf(x, x, h)
+    f_out = np.array([kde_pdf(x[i:i + 1], np.delete(x, i), h)[0] for i in range(n)])
+    if not np.allclose(f_in, (n - 1) / n * f_out + k0 / (n * h), rtol=1e-10):
+        raise RuntimeError("the leave-one-out split disagrees with genviz.kde.kde_pdf")
 
 
 def compare_on_training_data() -> OpenQuestion:

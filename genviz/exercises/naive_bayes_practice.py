@@ -13,7 +13,7 @@ from scipy.special import logsumexp
 
 from genviz._validation import check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, OpenQuestion
-from genviz.exercises.choice import _only_option
+from genviz.exercises.derivation import Derivation, Step, Symbol
 from genviz.studies.naive_bayes_experiments import nb_vs_gda
 from genviz.gaussian import mvn_pdf
 from genviz.kde import select_bandwidth
@@ -133,48 +133,65 @@ def alpha_for_posterior(X, y, feature_names, query, label, target) -> Exercise:
         claims=[rf"first reaches {target:g} at α ?= ?{alpha:g}\b"])
 
 
-def logsumexp_shift_derivation(scores=(-2158.1, -2245.9)) -> Choice:
-    r"""Derivation: the log-sum-exp trick. Why is the posterior unchanged when every log score
-    is shifted by :math:`m = \max_k s_k`? The right option is checked numerically:
-    :func:`scipy.special.logsumexp` of the scores against the shifted formula.
+def logsumexp_shift_derivation(scores=(-2158.1, -2245.9)) -> Derivation:
+    r"""Derivation, written: the log-sum-exp trick for two classes. Shifting the log scores by
+    :math:`m = \max_k s_k` leaves the posterior a function of the difference
+    :math:`d = s_1 - s_2` alone, which never underflows. The keys are checked here against
+    :func:`scipy.special.logsumexp` of ``scores`` (whose exponentials underflow to 0).
 
     Examples
     --------
     >>> q = logsumexp_shift_derivation()
-    >>> q.options[q.correct[0]][:25]
-    'multiply the numerator an'
+    >>> print(q.check_step(0, "1/(1 + exp(-d))"))
+    Correct!
+    >>> print(q.check_step(0, "1/(1 + exp(d))"))
+    Not quite: Sign: the other class's shifted term is e^(s₂ − m) = e^(−d).
     """
     s = np.asarray(scores, dtype=float)
-    m = s.max()
+    if s.shape != (2,) or not np.all(np.isfinite(s)) or s[0] < s[1]:
+        raise ValueError(f"scores must be two finite log scores, the first the larger, got "
+                         f"{scores!r}")
+    m, d = s.max(), s[0] - s[1]
     shifted = m + np.log(np.sum(np.exp(s - m)))
     exact = logsumexp(s)
-    holds = bool(np.isclose(shifted, exact, rtol=0, atol=1e-9))
-    options = ["multiply the numerator and the denominator of e^{s_k} / Σ_j e^{s_j} by e^{−m}",
-               "the logarithm is concave, so shifting never changes its maximum",
-               "e^{s_k − m} is rounded to 0 anyway, so the shift makes no difference",
-               "it changes the posterior, but only by a factor e^{−m}, which normalising "
-               "removes later"]
-    return Choice(
-        r"With log scores $s_k = \log P(y=k) + \sum_j \log P(x_j \mid y = k)$ the posterior is "
-        r"$e^{s_k}/\sum_j e^{s_j}$, whose terms underflow. `logsumexp` computes "
-        r"$\log\sum_j e^{s_j} = m + \log\sum_j e^{s_j - m}$ with $m = \max_k s_k$. Which step "
-        r"shows that the shifted formula gives the same posterior?",
-        options, 0 if holds else 3, id="06-logsumexp-shift", kind="derivation",
-        objective="06.4",
+    if not (np.isclose(shifted, exact, rtol=0, atol=1e-9)
+            and np.isclose(1 / (1 + np.exp(-d)), np.exp(s[0] - exact), rtol=1e-12)
+            and np.isclose(np.log1p(np.exp(-d)), exact - m, rtol=0, atol=1e-9)):
+        raise RuntimeError("the log-sum-exp derivation disagrees with scipy.special.logsumexp")
+    symbols = {"d": Symbol("d", 0.0, 30.0, spellings=("s1-s2",))}
+    steps = [
+        Step(r"Multiply the numerator and the denominator of $P(y = 1 \mid x) = "
+             r"\frac{e^{s_1}}{e^{s_1} + e^{s_2}}$ by $e^{-m}$, with $m = s_1 \ge s_2$. Write "
+             r"the posterior through $d = s_1 - s_2 \ge 0$ alone.",
+             "1/(1 + exp(-d))", r"P(y=1\mid x) = \frac{1}{1 + e^{-d}}",
+             mistakes={"1/(1 + exp(d))": "Sign: the other class's shifted term is "
+                                         "e^(s₂ − m) = e^(−d).",
+                       "exp(-d)": "That is the other class's shifted term alone; the "
+                                  "denominator adds the first class's e⁰ = 1."}),
+        Step(r"Then $\log\sum_j e^{s_j} - m$, through $d$: the part `logsumexp` adds to $m$.",
+             "log(1 + exp(-d))", r"\log\sum_j e^{s_j} - m = \log(1 + e^{-d})",
+             mistakes={"log(1 + exp(d))": "Sign: the shifted terms are e⁰ and e^(−d).",
+                       "exp(-d)": "Close for a large d, but not the same: log(1 + x) is not "
+                                  "x."}),
+    ]
+    return Derivation(
+        r"With log scores $s_k = \log P(y=k) + \sum_j \log P(x_j \mid y = k)$ the posterior "
+        r"is $e^{s_k}/\sum_j e^{s_j}$, whose terms underflow. `logsumexp` computes "
+        r"$\log\sum_j e^{s_j} = m + \log\sum_j e^{s_j - m}$ with $m = \max_k s_k$. Show, "
+        r"for two classes, that the shifted formula gives the same posterior and cannot "
+        r"underflow.", steps, symbols=symbols, id="06-logsumexp-shift", objective="06.4",
         explanation=(r"$\frac{e^{s_k}}{\sum_j e^{s_j}} = \frac{e^{-m}e^{s_k}}{e^{-m}\sum_j "
                      r"e^{s_j}} = \frac{e^{s_k - m}}{\sum_j e^{s_j - m}}$: the same fraction, "
                      r"but now the largest term is $e^0 = 1$, so the sum is between 1 and the "
                      r"number of classes and never underflows; its logarithm is "
-                     r"$\log\sum_j e^{s_j} - m$. For the scores "
+                     r"$\log\sum_j e^{s_j} - m$. With two classes and $m = s_1$ the posterior "
+                     r"is $1/(1 + e^{-d})$ and $\log\sum_j e^{s_j} - m = \log(1 + e^{-d})$, "
+                     r"between 0 and $\log 2$. For the scores "
                      rf"{', '.join(f'{v:g}' for v in s)}: $e^{{s_k}}$ rounds to 0.0, yet "
                      rf"$m + \log\sum_j e^{{s_j - m}} = {shifted:.4f}$, what `logsumexp` returns."),
-        reasons={1: "Concavity is about the shape of log; the step is plain algebra on a "
-                    "fraction.",
-                 2: "The largest shifted term is e⁰ = 1: nothing is rounded to 0 that matters.",
-                 3: "A factor that multiplies both the numerator and the denominator cancels at "
-                    "once."},
         claims=[r"the largest term is e ?\^ ?0 ?= ?1"],
-        hint="Multiply a fraction's top and bottom by the same positive number.")
+        hint="Multiply a fraction's top and bottom by the same positive number, then divide "
+             "both by e^(s₁ − m) = 1.")
 
 
 def rare_symptom() -> OpenQuestion:
@@ -283,51 +300,62 @@ def rho_for_gda_advantage(gap=0.10, *, side="negative") -> Exercise:
         claims=[rf"at ρ ?= ?{rho:g} gda scores"])
 
 
-def gaussian_nb_as_gaussian_derivation(seed=0) -> Choice:
-    r"""Derivation: Gaussian naive Bayes' class density :math:`\prod_j \mathcal N(x_j;
-    \mu_{kj}, \sigma_{kj}^2)` as one multivariate normal. The right option is the candidate
-    equal to the product at random points (:func:`genviz.gaussian.mvn_pdf`).
+def gaussian_nb_as_gaussian_derivation(seed=0) -> Derivation:
+    r"""Derivation, written: Gaussian naive Bayes' class density :math:`\prod_j \mathcal N(x_j;
+    \mu_{kj}, \sigma_{kj}^2)` as one multivariate normal, for two features: the product's
+    quadratic form (no cross term) and the determinant of the matching covariance. The keys are
+    checked here against :func:`genviz.gaussian.mvn_pdf` with ``diag(sd**2)`` at random points.
 
     Examples
     --------
     >>> q = gaussian_nb_as_gaussian_derivation()
-    >>> "diag" in q.options[q.correct[0]]
-    True
+    >>> print(q.check_step(0, "(u1/s1)^2 + (u2/s2)^2"))
+    Correct!
     """
     gen = np.random.default_rng(seed)
-    mu, sd = gen.normal(size=3), gen.uniform(0.5, 2.0, 3)
-    X = gen.normal(size=(20, 3)) * 2
+    mu, sd = gen.normal(size=2), gen.uniform(0.5, 2.0, 2)
+    X = gen.normal(size=(20, 2)) * 2
     product = np.prod(np.exp(-0.5 * ((X - mu) / sd) ** 2) / (np.sqrt(2 * np.pi) * sd), axis=1)
-    rho = 0.5
-    full = np.diag(sd) @ (np.full((3, 3), rho) + (1 - rho) * np.eye(3)) @ np.diag(sd)
-    candidates = {r"$\mathcal N(\mu_k, \mathrm{diag}(\sigma_{k1}^2, \dots, \sigma_{kd}^2))$":
-                      np.diag(sd**2),
-                  r"$\mathcal N(\mu_k, \bar\sigma_k^2 I)$ with one variance per class":
-                      np.mean(sd**2) * np.eye(3),
-                  r"$\mathcal N(\mu_k, \Sigma_k)$ with a full covariance": full,
-                  r"$\mathcal N(\mu_k, \mathrm{diag}(\sigma_{k1}, \dots, \sigma_{kd}))$":
-                      np.diag(sd)}
-    right = _only_option(candidates,
-                         lambda C: np.allclose(mvn_pdf(X, mu, C), product, rtol=1e-10))
-    return Choice(
+    u = X - mu
+    quad = u[:, 0]**2 / sd[0]**2 + u[:, 1]**2 / sd[1]**2
+    det = sd[0]**2 * sd[1]**2
+    if not (np.allclose(mvn_pdf(X, mu, np.diag(sd**2)), product, rtol=1e-10)
+            and np.allclose(np.exp(-quad / 2) / (2 * np.pi * np.sqrt(det)), product, rtol=1e-10)):
+        raise RuntimeError("the diagonal-Gaussian derivation disagrees with genviz.gaussian")
+    symbols = {"u1": Symbol("u₁", -3.0, 3.0), "u2": Symbol("u₂", -3.0, 3.0),
+               "s1": Symbol("σ₁", 0.5, 2.0, spellings=("sigma1",)),
+               "s2": Symbol("σ₂", 0.5, 2.0, spellings=("sigma2",))}
+    steps = [
+        Step(r"With two features write the product as one exponential, "
+             r"$\frac{1}{2\pi\sigma_1\sigma_2}e^{-Q/2}$. What is $Q$, through "
+             r"$u_j = x_j - \mu_{kj}$ and $\sigma_j = \sigma_{kj}$?",
+             "u1^2/s1^2 + u2^2/s2^2", r"Q = u_1^2/\sigma_1^2 + u_2^2/\sigma_2^2",
+             mistakes={"u1^2/s1 + u2^2/s2": "Each exponent divides by the variance σ², not "
+                                            "by σ.",
+                       "(u1 + u2)^2/(s1*s2)": "Exponents add: each feature keeps its own "
+                                              "square, with no cross term u₁u₂."}),
+        Step(r"A normal $\mathcal N(\mu_k, \Sigma_k)$ has the constant "
+             r"$1/(2\pi|\Sigma_k|^{1/2})$ and $Q = u^\top\Sigma_k^{-1}u$. Matching the "
+             r"constants: $|\Sigma_k| =$ ?",
+             "s1^2*s2^2", r"|\Sigma_k| = \sigma_1^2\sigma_2^2",
+             mistakes={"s1*s2": "|Σₖ|^{1/2} is σ₁σ₂, so |Σₖ| is its square."}),
+    ]
+    return Derivation(
         r"Gaussian naive Bayes models class $k$ by $\prod_{j=1}^d \mathcal N(x_j; \mu_{kj}, "
-        r"\sigma_{kj}^2)$. Multiply the $d$ densities out: which multivariate normal is that?",
-        list(candidates), right, id="08-gnb-diagonal", kind="derivation", objective="08.2",
+        r"\sigma_{kj}^2)$. Multiply the densities out (two features): which multivariate "
+        r"normal is that?", steps, symbols=symbols, id="08-gnb-diagonal", objective="08.2",
         explanation=(r"$\prod_j \frac{1}{\sqrt{2\pi}\sigma_{kj}} e^{-(x_j - \mu_{kj})^2/"
                      r"(2\sigma_{kj}^2)} = \frac{1}{(2\pi)^{d/2}\prod_j\sigma_{kj}} "
-                     r"\exp\big(-\tfrac12\sum_j (x_j-\mu_{kj})^2/\sigma_{kj}^2\big)$, which is "
-                     r"$\mathcal N(\mu_k, \Sigma_k)$ with $\Sigma_k = \mathrm{diag}(\sigma_{k1}^2,"
-                     r" \dots, \sigma_{kd}^2)$: $|\Sigma_k| = \prod_j \sigma_{kj}^2$ and "
-                     r"$\Sigma_k^{-1}$ is diagonal. Gaussian naive Bayes is a Gaussian class model "
-                     r"with a diagonal covariance: GDA with one *diagonal* covariance per class, "
-                     r"axis-aligned ellipses."),
-        reasons={1: "Each feature keeps its own variance σ²ₖⱼ.",
-                 2: "The product has no cross terms (xᵢ − μᵢ)(xⱼ − μⱼ): those are what "
-                    "off-diagonal entries make.",
-                 3: "The covariance holds variances, the squares of the standard deviations."},
+                     r"\exp\big(-\tfrac12\sum_j (x_j-\mu_{kj})^2/\sigma_{kj}^2\big)$. The "
+                     r"quadratic form has no cross terms $u_iu_j$, so $\Sigma_k^{-1}$ is "
+                     r"diagonal, with entries $1/\sigma_{kj}^2$; and $|\Sigma_k| = \prod_j "
+                     r"\sigma_{kj}^2$. It is $\mathcal N(\mu_k, \Sigma_k)$ with $\Sigma_k = "
+                     r"\mathrm{diag}(\sigma_{k1}^2, \dots, \sigma_{kd}^2)$. Gaussian naive Bayes "
+                     r"is a Gaussian class model with a diagonal covariance: GDA with one "
+                     r"*diagonal* covariance per class, axis-aligned ellipses."),
         claims=[r"σ ?k ?= ?mathrm ?diag ?\( ?σ ?k1 ?\^ ?2",
                 r"gaussian class model[^.]{0,20}diagonal covariance"],
-        hint="Write the product of exponentials as one exponential: does it have cross terms?")
+        hint="Write the product of exponentials as one exponential: exponents add.")
 
 
 def bimodal_sensor() -> OpenQuestion:

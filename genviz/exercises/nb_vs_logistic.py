@@ -7,7 +7,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
-from genviz.exercises.choice import _only_option
+from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
@@ -141,28 +141,36 @@ def smallest_n_logistic_ahead(curves) -> Exercise:
 
 
 def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
-                                  alpha=1.0) -> Choice:
-    r"""Derivation: multinomial naive Bayes on 0/1 presence vectors is a linear classifier; which
-    is word :math:`j`'s weight? The right option equals the fitted model's
-    :meth:`linear_form` weights on the notebook's features (:func:`presence_features`)."""
+                                  alpha=1.0) -> Derivation:
+    r"""Derivation, written: multinomial naive Bayes on 0/1 presence vectors is a linear
+    classifier; word :math:`j`'s weight through its two class probabilities. The key is checked
+    here against the fitted model's :meth:`linear_form` weights on the notebook's features
+    (:func:`presence_features`)."""
     F, _, _ = presence_features(X_train, X_train[:1], n_words)
     y = np.where(np.asarray(y_train) == positive, 1, 0)
     nb = MultinomialNB(alpha=alpha).fit(F, y)
     w, _ = nb.linear_form()
     p0, p1 = np.exp(nb.feature_log_prob_[0]), np.exp(nb.feature_log_prob_[1])
-    candidates = {r"$w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})$": np.log(p1 / p0),
-                  r"$w_j = \phi_{j|\text{spam}} - \phi_{j|\text{ham}}$": p1 - p0,
-                  r"$w_j = \log \phi_{j|\text{spam}}$": np.log(p1),
-                  r"$w_j = \log\frac{\phi_{j|\text{spam}}(1-\phi_{j|\text{ham}})}"
-                  r"{\phi_{j|\text{ham}}(1-\phi_{j|\text{spam}})}$":
-                      np.log(p1 * (1 - p0) / (p0 * (1 - p1)))}
-    right = _only_option(candidates, lambda v: np.allclose(v, w, rtol=1e-9))
-    return Choice(
+    symbols = {"p1": Symbol("φ_{j|spam}", 0.001, 0.5, spellings=("phi1", "φ1", "ps")),
+               "p0": Symbol("φ_{j|ham}", 0.001, 0.5, spellings=("phi0", "φ0", "ph"))}
+    key = "log(p1/p0)"
+    if not np.allclose(read_formula(key, symbols)({"p1": p1, "p0": p0}), w, rtol=1e-9):
+        raise RuntimeError("the presence weight derivation disagrees with linear_form()")
+    steps = [Step(r"Subtract the classes' log-likelihoods and collect the factor of $x_j$: "
+                  r"$w_j =$ ? (write $p1$ for $\phi_{j|\text{spam}}$, $p0$ for "
+                  r"$\phi_{j|\text{ham}}$)", key,
+                  r"w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})",
+                  mistakes={"p1 - p0": "The log-odds subtracts logarithms, not probabilities.",
+                            "log(p1)": "The ham class has its own word probabilities: subtract "
+                                       "them.",
+                            "log(p1*(1 - p0)/(p0*(1 - p1)))": "That is the Bernoulli weight, "
+                                                              "which also scores absent "
+                                                              "words."})]
+    return Derivation(
         r"Naive Bayes here is the multinomial model of notebook 7 fitted on presence vectors "
         r"$x \in \{0, 1\}^d$: $\log p(x \mid y) = \sum_j x_j \log\phi_{j|y}$ plus a term "
-        r"that does not depend on $y$. Its log-odds is $w^Tx + b$: which is $w_j$?",
-        list(candidates), right, id="10-presence-nb-weight", kind="derivation",
-        objective="10.2",
+        r"that does not depend on $y$. Its log-odds is $w^Tx + b$: derive $w_j$.", steps,
+        symbols=symbols, id="10-presence-nb-weight", objective="10.2",
         explanation=(r"Subtract the classes: $\sum_j x_j(\log\phi_{j|\text{spam}} - "
                      r"\log\phi_{j|\text{ham}}) + \log\frac{p(\text{spam})}{p(\text{ham})}$, so "
                      r"$w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})$ and $b$ is the "
@@ -171,9 +179,6 @@ def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
                      r"nothing. Logistic regression has exactly this form $w^Tx + b$; it only "
                      r"finds $w$ differently, by maximising $\prod_i p(y_i \mid x_i)$ instead "
                      r"of counting."),
-        reasons={1: "The log-odds subtracts logarithms, not probabilities.",
-                 2: "The ham class has its own word probabilities: subtract them.",
-                 3: "That is the Bernoulli weight, which also scores absent words."},
         claims=[r"an absent word adds nothing"],
         hint="Write log p(x | spam) − log p(x | ham) and collect the factor of each x_j.")
 

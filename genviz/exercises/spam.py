@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
-from genviz.exercises.choice import _only_option
+from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
@@ -307,37 +307,57 @@ def log10_c_for_flagged_ham(model, X_test, y_test, max_ham=10, *, positive="spam
         kind="investigation", atol=0.25, rtol=0.0, objective="07.4")
 
 
-def bernoulli_weight_derivation(model) -> Choice:
-    r"""Derivation: the Bernoulli event model's log-odds is linear in the presence vector
-    :math:`x \in \{0, 1\}^{|V|}`; which is the weight of word :math:`j`? The right option is the
-    candidate equal to the fitted model's :meth:`linear_form` weights (computed from its
-    ``feature_log_prob_``).
+#: a word's two class probabilities, as notebook 07 writes them (class 1 = spam)
+_PHI_SYMBOLS = {"p1": Symbol("φ_{j|1}", 0.01, 0.99, spellings=("phi1", "φ1", "φj1", "phi_j1")),
+                "p0": Symbol("φ_{j|0}", 0.01, 0.99, spellings=("phi0", "φ0", "φj0", "phi_j0"))}
+
+
+def bernoulli_weight_derivation(model) -> Derivation:
+    r"""Derivation, written: the Bernoulli event model's log-odds is linear in the presence
+    vector :math:`x \in \{0, 1\}^{|V|}`; word :math:`j`'s weight and its share of the bias,
+    through :math:`\phi_{j|1}` and :math:`\phi_{j|0}`. The keys are checked here against the
+    fitted model's :meth:`linear_form` (computed from its ``feature_log_prob_``).
 
     Examples
     --------
     >>> from genviz.naive_bayes import BernoulliNB
     >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 1]])
     >>> q = bernoulli_weight_derivation(BernoulliNB().fit(X, ["spam", "spam", "ham", "ham"]))
-    >>> "(1-\\phi_{j|0})}{" in q.options[q.correct[0]]
-    True
+    >>> print(q.check_step(0, "log(p1 (1 - p0) / (p0 (1 - p1)))"))
+    Correct!
     """
-    w, _ = model.linear_form()
+    w, b = model.linear_form()
     classes = list(model.classes_)
     p0, p1 = np.exp(model.feature_log_prob_[0]), np.exp(model.feature_log_prob_[1])
-    candidates = {
-        r"$\log\frac{\phi_{j|1}(1-\phi_{j|0})}{\phi_{j|0}(1-\phi_{j|1})}$":
-            np.log(p1 * (1 - p0) / (p0 * (1 - p1))),
-        r"$\log\frac{\phi_{j|1}}{\phi_{j|0}}$": np.log(p1 / p0),
-        r"$\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$": np.log((1 - p1) / (1 - p0)),
-        r"$\phi_{j|1} - \phi_{j|0}$": p1 - p0}
-    right = _only_option(candidates, lambda v: np.allclose(v, w, rtol=1e-9))
-    return Choice(
+    prior = float(np.diff(model.class_log_prior_)[0]) if hasattr(model, "class_log_prior_") \
+        else None
+    env = {"p1": p1, "p0": p0}
+    weight, share = (read_formula(k, _PHI_SYMBOLS)(env) for k in
+                     ("log(p1/p0) - log((1 - p1)/(1 - p0))", "log((1 - p1)/(1 - p0))"))
+    if not (np.allclose(weight, w, rtol=1e-9)
+            and (prior is None or np.isclose(share.sum() + prior, b, rtol=1e-9))):
+        raise RuntimeError("the Bernoulli weight derivation disagrees with linear_form()")
+    steps = [
+        Step(r"Subtract the classes' terms of word $j$ and collect the factor of $x_j$: "
+             r"$w_j =$ ?", "log(p1/p0) - log((1 - p1)/(1 - p0))",
+             r"w_j = \log\frac{\phi_{j|1}(1-\phi_{j|0})}{\phi_{j|0}(1-\phi_{j|1})}",
+             mistakes={"log(p1/p0)": "That is the multinomial weight: the Bernoulli model also "
+                                     "scores absences, through 1 − φ.",
+                       "log((1 - p1)/(1 - p0))": "That is the part without x_j: it goes into "
+                                                 "b.",
+                       "p1 - p0": "The log-odds is a difference of logarithms, not of "
+                                  "probabilities."}),
+        Step(r"What word $j$ adds to the bias $b$ (the part without $x_j$).",
+             "log((1 - p1)/(1 - p0))", r"\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}",
+             mistakes={"0": "Every word enters the Bernoulli model, present or not: an absent "
+                            "word's term is log(1 − φ)."}),
+    ]
+    return Derivation(
         rf"In the Bernoulli event model, $\log p(x \mid y) = \sum_j [x_j\log\phi_{{j|y}} + "
         rf"(1 - x_j)\log(1 - \phi_{{j|y}})]$ (here $y = 1$ is {classes[1]}). Subtract the "
-        rf"two classes and collect the terms with $x_j$: the log-odds is $w^Tx + b$. Which is "
-        rf"$w_j$?",
-        list(candidates), right, id="07-bernoulli-weight", kind="derivation",
-        objective="07.3",
+        rf"two classes and collect the terms with $x_j$: the log-odds is $w^Tx + b$. Write "
+        rf"$p1$ for $\phi_{{j|1}}$ and $p0$ for $\phi_{{j|0}}$.", steps,
+        symbols=_PHI_SYMBOLS, id="07-bernoulli-weight", objective="07.3",
         explanation=(r"Class 1 minus class 0, word $j$: $x_j\log\frac{\phi_{j|1}}{\phi_{j|0}} + "
                      r"(1 - x_j)\log\frac{1-\phi_{j|1}}{1-\phi_{j|0}}$. The $x_j$ terms give "
                      r"$w_j = \log\frac{\phi_{j|1}}{\phi_{j|0}} - \log\frac{1-\phi_{j|1}}"
@@ -346,9 +366,6 @@ def bernoulli_weight_derivation(model) -> Choice:
                      r"plus the prior's log-odds, is the bias $b$: every *absent* word "
                      r"contributes to it. So the Bernoulli model is a linear classifier too, "
                      r"and `BernoulliNB.linear_form()` returns exactly these weights."),
-        reasons={1: "That is the multinomial weight: the Bernoulli model also scores absences.",
-                 2: "That is the part that goes into b: the term of an absent word.",
-                 3: "The log-odds is a difference of logarithms, not of probabilities."},
         claims=[r"every absent word contributes to it"],
         hint="Write the word's term as x_j A + (1 − x_j) B = x_j (A − B) + B.")
 
