@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 from genviz_updates.notebooks import read_notebook
-from genviz_updates.notices import find_repo, git, notice_for, read_state, repo_notice
+from genviz_updates.notices import (copy_notice, course_twin, find_repo, git, notice_for,
+                                    read_state, repo_notice)
 
 
 def main(argv=None) -> int:
@@ -44,9 +45,7 @@ def main(argv=None) -> int:
     if found and git(found[0], "ls-files", "--error-unmatch", "--", rel).returncode != 0:
         twin = course_twin(found[0], path)
         if twin:
-            print(f"{args[1]} is not one of the course's notebooks: it looks like your copy "
-                  f"(or renamed version) of {twin}. Course updates reach {twin}, not this "
-                  f"file; python -m genviz_updates status {twin} says what they changed.")
+            print(copy_notice(args[1], twin))
             return 1
         print(f"{args[1]} is not one of the course's notebooks: course updates do not "
               f"change it.")
@@ -70,22 +69,6 @@ def rebuild_status() -> int:
     print(rebuild.describe(status))
     return 1 if status.get("state") in ("failed", "unknown") else 0
 
-
-def course_twin(top: Path, path: Path) -> str | None:
-    """The course notebook (tracked) whose cell ids ``path`` mostly shares, if any."""
-    mine = {c.get("id") for c in read_notebook(path.read_bytes())["cells"] if c.get("id")}
-    best, score = None, 0.5
-    tracked = git(top, "ls-files", "-z", "--", "*.ipynb").stdout.split("\0")
-    for rel in filter(None, tracked):
-        try:
-            ids = {c.get("id") for c in read_notebook((top / rel).read_bytes())["cells"]
-                   if c.get("id")}
-        except (OSError, ValueError):
-            continue
-        share = len(mine & ids) / max(len(ids), 1)
-        if share >= score:
-            best, score = rel, share
-    return best
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -27,7 +27,7 @@ from genviz_updates.notebooks import (cell_hash, content_key, delivered_changes,
 
 __all__ = ["STATE", "TOLD", "SEEN_ITEMS", "git", "find_repo", "kept_name", "record_update",
            "read_state", "notice_for", "repo_notice", "Watcher", "add_items", "item_key",
-           "mark_seen", "read_seen"]
+           "mark_seen", "read_seen", "course_twin", "copy_notice"]
 
 STATE = "genviz-updates.json"
 TOLD = "genviz-updates-told"
@@ -448,6 +448,32 @@ def _fill(text: str, width: int = 88) -> str:
     return "\n".join(out)
 
 
+def course_twin(top: Path, path: Path) -> str | None:
+    """The course notebook (tracked) whose cell ids ``path`` mostly shares, if any: the one a
+    notebook outside the course (a student's renamed copy) was copied from."""
+    mine = {c.get("id") for c in read_notebook(Path(path).read_bytes())["cells"] if c.get("id")}
+    best, score = None, 0.5
+    tracked = git(top, "ls-files", "-z", "--", "*.ipynb").stdout.split("\0")
+    for rel in filter(None, tracked):
+        try:
+            ids = {c.get("id") for c in read_notebook((Path(top) / rel).read_bytes())["cells"]
+                   if c.get("id")}
+        except (OSError, ValueError):
+            continue
+        share = len(mine & ids) / max(len(ids), 1)
+        if share >= score:
+            best, score = rel, share
+    return best
+
+
+def copy_notice(name: str, twin: str) -> str:
+    """What ``status`` and a kernel say of notebook ``name``, not the course's, whose cells are
+    those of the course notebook ``twin`` (a copy or a renamed version of it)."""
+    return (f"{name} is not one of the course's notebooks: it looks like your copy (or renamed "
+            f"version) of {twin}. Course updates reach {twin}, not this file; python -m "
+            f"genviz_updates status {twin} says what they changed.")
+
+
 _FILE_WORDS = {
     "kept-copy": "{path}: your version is kept as {copy} ({why}).",
     "course-removed": "{path}: the course removed this file; your edited copy is kept.",
@@ -511,6 +537,9 @@ class Watcher:
         self.seen = key
         open_before = self.started < state.get("time", 0)
         parts = []
+        twin = self._twin(state) if header else None
+        if twin and self._first(state, self.rel):
+            parts.append(_fill("Course update: " + copy_notice(self.rel, twin)))
         entry = state.get("notebooks", {}).get(self.rel, {})
         shown = set(read_seen(self.gitdir).get(self.rel, []))
         text = notice_for(state, self.rel, open_before_merge=open_before, seen=shown,
@@ -525,6 +554,19 @@ class Watcher:
         if library_loaded and open_before and header and state.get("library_changed"):
             parts.append(repo_notice({"library_changed": True}, library_loaded=True))
         return "\n\n".join(parts)
+
+    def _twin(self, state) -> str | None:
+        """The course notebook this one is a copy of, if it is not a course notebook (as
+        ``python -m genviz_updates status`` finds it); None for a course notebook, one the
+        record names, or a notebook of the student's own. Asked once per merge."""
+        if self.rel in state.get("notebooks", {}) or self.rel in state.get("renamed", {}):
+            return None
+        if git(self.repo, "ls-files", "--error-unmatch", "--", self.rel).returncode == 0:
+            return None
+        try:
+            return course_twin(self.repo, self.repo / self.rel)
+        except (OSError, ValueError):  # unreadable (then the rest of the notice still goes)
+            return None
 
     def _first(self, state, key) -> bool:
         """True for the first kernel to tell ``key`` about this merge (and revision)."""

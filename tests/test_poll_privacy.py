@@ -2,24 +2,26 @@
 every file of the store (the raw bytes of votes.sqlite, -wal and -shm), no key that
 re-identifies voters is kept beside the votes, the state folder is 0700 and its files 0600 from
 the first start of a fresh trial hub, and an oversized body is refused with 413 also through
-configurable-http-proxy (the hub's proxy), as deploy/poll/genviz_poll.py says."""
+configurable-http-proxy (the hub's proxy), as deploy/poll/genviz_poll.py says, by every route
+that takes a body, the lecture page's (deploy/poll/lecture.py) included."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import stat
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+import requests
 from traitlets.config import PyFileConfigLoader
 
 from hub_testing import terminate
+from lecture_testing import LocalLectureService
 from poll_testing import KEY, LocalPollService, poll
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -219,20 +221,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture()
-def proxied(tmp_path):
+@contextlib.contextmanager
+def _proxy(target_port: int):
+    """configurable-http-proxy on a free 127.0.0.1 port in front of ``target_port``; yields
+    the proxy's port and stops it (by its PID) after."""
     chp = shutil.which("configurable-http-proxy")
     if chp is None:
         pytest.skip("configurable-http-proxy is not installed (npm install -g configurable-http-proxy)")
-    svc = LocalPollService(tmp_path / "state")
     port, api = _free_port(), _free_port()
     proc = subprocess.Popen(
         [chp, "--ip=127.0.0.1", f"--port={port}", "--api-ip=127.0.0.1", f"--api-port={api}",
-         f"--default-target=http://127.0.0.1:{svc.port}", "--log-level=warn"],
+         f"--default-target=http://127.0.0.1:{target_port}", "--log-level=warn"],
         env=dict(os.environ, CONFIGPROXY_AUTH_TOKEN="proxy-test-token"),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    direct = svc.url
-    svc.url = f"http://127.0.0.1:{port}/services/genviz-poll/"
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -243,10 +244,21 @@ def proxied(tmp_path):
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise AssertionError("configurable-http-proxy did not start") from None
                 time.sleep(0.1)
-        yield svc
+        yield port
+    finally:
+        terminate(proc, 10)
+
+
+@pytest.fixture()
+def proxied(tmp_path):
+    svc = LocalPollService(tmp_path / "state")
+    direct = svc.url
+    try:
+        with _proxy(svc.port) as port:
+            svc.url = f"http://127.0.0.1:{port}/services/genviz-poll/"
+            yield svc
     finally:
         svc.url = direct
-        terminate(proc, 10)
         svc.stop()
 
 
@@ -260,3 +272,83 @@ def test_an_oversized_body_through_the_proxy_gets_the_documented_413(proxied, si
     assert proxied.request("POST", "api/votes", "t-ada", {"question": Q, "option": 1})[0] == 200
     doc = " ".join(poll.__doc__.split())
     assert "a body over 1 KB (413)" in doc and "through the hub's proxy" in doc
+
+
+# --- every route that takes a body, the lecture page's included (issue #39, item 6) -----------------
+
+def _body_routes(app) -> list[tuple[str, str, type]]:
+    """(path, method, handler class) for every route of ``app`` whose handler takes a body
+    (POST, PUT, PATCH or DELETE), read from the application's own routing table: a route added
+    later is in it."""
+    from tornado import web
+
+    out = []
+    for rule in app.wildcard_router.rules:
+        cls = rule.target
+        methods = [m.upper() for m in ("post", "put", "patch", "delete")
+                   if getattr(cls, m) is not getattr(web.RequestHandler, m)]
+        if not methods:
+            continue
+        path = rule.matcher.reverse(*[Q] * rule.matcher.regex.groups)
+        assert path is not None, f"{rule.matcher.regex.pattern}: no path to test it with"
+        out += [(path, method, cls) for method in methods]
+    return out
+
+
+def _send(svc, phone, base, path, method, cls, data):
+    """One request as the route's callers make it: a hub token (the kernels' and the lecturer's
+    panel's API) or a phone's login cookie and the page's XSRF token (the lecture page)."""
+    from jupyterhub.services.auth import HubOAuthenticated
+
+    if issubclass(cls, poll.Base):
+        session, headers = requests.Session(), {"Authorization": "token t-instructor"}
+    elif issubclass(cls, HubOAuthenticated):
+        session, headers = phone.s, {"X-XSRFToken": phone.xsrf, "Sec-Fetch-Mode": "cors",
+                                     "Sec-Fetch-Site": "same-origin"}
+    else:
+        raise AssertionError(f"{path}: {cls.__name__} is a new kind of handler; say here how "
+                             f"its callers log in")
+    try:
+        r = session.request(method, base + path, data=data, headers=headers, timeout=60)
+    except requests.RequestException as exc:
+        return f"no answer ({type(exc).__name__})", None
+    try:
+        return r.status_code, r.json()
+    except ValueError:
+        return r.status_code, r.text[:80]
+
+
+@pytest.mark.parametrize("size", [2000, 3 * 1024 * 1024])
+def test_every_route_that_takes_a_body_refuses_an_oversized_one_with_413(tmp_path, size):
+    svc = LocalLectureService(tmp_path / "state")
+    try:
+        assert svc.api("PUT", f"api/questions/{Q}", "t-instructor",
+                       {"options": 3, "open": 1})[0] == 200
+        phone = svc.phone("ada")
+        assert phone.open().status_code == 200 and phone.xsrf
+        routes = _body_routes(svc.server.request_callback)
+        named = {(path.split("/services/genviz-poll/", 1)[1], method) for path, method, _ in routes}
+        assert {("api/votes", "POST"), (f"api/questions/{Q}", "PUT"),
+                ("lecture/api/vote", "POST")} <= named, named
+        before = (svc.store.counts(Q), sorted(svc.store.questions))
+        wrong = []
+        with _proxy(svc.port) as port:
+            for via, base in (("directly", svc.base), ("through the proxy",
+                                                       f"http://127.0.0.1:{port}")):
+                for path, method, cls in routes:
+                    status, answer = _send(svc, phone, base, path, method, cls, b"x" * size)
+                    if status != 413 or not isinstance(answer, dict) \
+                            or answer.get("error") != "the request body is over 1024 bytes":
+                        wrong.append(f"{method} {path} {via}: {status} {answer!r}")
+            assert not wrong, "\n".join(wrong)
+            assert (svc.store.counts(Q), sorted(svc.store.questions)) == before
+            # the service still answers, through the proxy too
+            proxied_phone = requests.post(
+                f"http://127.0.0.1:{port}/services/genviz-poll/lecture/api/vote",
+                json={"question": Q, "round": 1, "option": 2}, cookies=phone.s.cookies,
+                headers={"X-XSRFToken": phone.xsrf, "Sec-Fetch-Mode": "cors",
+                         "Sec-Fetch-Site": "same-origin"}, timeout=30)
+            assert proxied_phone.status_code == 200, proxied_phone.text
+        assert svc.store.mine(Q, "ada")["1"] == 2
+    finally:
+        svc.stop()

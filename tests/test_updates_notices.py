@@ -16,13 +16,17 @@ import pytest
 
 pytest.importorskip("nbgitpuller")
 
-from test_deploy_updates import (B_EDIT, EXERCISE_FIX, FIX_X, NB, ben_clone, course,  # noqa: E402,F401
-                                 drivers, edit_cell, flat, git, items, lesson, publish, publish_fix,
-                                 pull, run_and_save, sources, valid)
+import test_deploy_updates  # noqa: E402
+from test_deploy_updates import (B_EDIT, EXERCISE_FIX, NB, ben_clone, edit_cell, flat,  # noqa: E402
+                                 git, items, lesson, publish, publish_fix, pull, run_and_save,
+                                 sources, valid)
 
 from genviz_updates import notices  # noqa: E402
 from genviz_updates.__main__ import main as cli  # noqa: E402
 from genviz_updates.notices import Watcher, read_state  # noqa: E402
+
+#: the fixtures of tests/test_deploy_updates.py (``drivers``: autouse, the hub's git drivers)
+course, drivers = test_deploy_updates.course, test_deploy_updates.drivers
 
 
 def files(student):
@@ -148,6 +152,33 @@ def test_status_of_a_renamed_notebook_does_not_claim_the_updates_reached_it(cour
     nbformat.write(nbformat.v4.new_notebook(), b / "scratch.ipynb")
     assert cli(["status", str(b / "scratch.ipynb")]) == 0
     assert "not one of the course's notebooks" in capsys.readouterr().out
+
+
+def test_a_kernel_in_a_renamed_notebook_says_what_status_says(course, tmp_path, capsys):
+    url, work, b = ben_clone(course, tmp_path, edit=True)
+    mine = b / "notebooks" / "mine.ipynb"
+    (b / NB).rename(mine)                                # saved as mine.ipynb, the old name gone
+    kernel = Watcher(mine, started=0)                    # running in the copy before the click
+    assert kernel.check() == ""
+    publish_fix(work, url)
+    pull(url, b)
+    told = flat(kernel.check())
+    assert cli(["status", str(mine)]) == 1
+    said = flat(capsys.readouterr().out).replace(str(mine), "notebooks/mine.ipynb")
+    assert "looks like your copy (or renamed version) of notebooks/lesson.ipynb" in said
+    assert said in told and "every course change" not in told
+    assert Watcher(mine, started=0).check() == ""        # once per click: a second kernel is quiet
+    # a notebook of the student's own (no course twin) and the course's notebook: no such words
+    nbformat.write(nbformat.v4.new_notebook(), b / "scratch.ipynb")
+    assert "not one of the course's notebooks" not in Watcher(b / "scratch.ipynb", started=0).check()
+    assert "not one of the course's notebooks" not in Watcher(b / NB, started=0).check()
+    (b / "broken.ipynb").write_bytes(b'{"cells": [')       # unreadable: no twin, and no error
+    assert "not one of the course's notebooks" not in Watcher(b / "broken.ipynb", started=0).check()
+    # the next click tells the copy's kernel again
+    (work / "README.md").write_text("news\n")
+    publish(work, url)
+    pull(url, b)
+    assert said in flat(kernel.check())
 
 
 @pytest.mark.parametrize("edit, word", [(False, "did not edit"), (True, "edited copy")])

@@ -23,7 +23,8 @@ lecture mode, its prompt and options (from the bundle built from the course,
 deploy/poll/lecture_bundle.py: never retyped), which round is open, the student's own votes,
 and -- only after the reveal -- the explanation, the right option and the counts.
 ``POST lecture/api/vote`` ``{"question", "round", "option"}`` votes in the round open now
-(409 if the round the phone saw has changed).
+(409 if the round the phone saw has changed). Bodies are streamed as the poll service's API's:
+one over 1 KB is read to its end and refused with 413, directly and through the hub's proxy.
 
 The question's explorer (issue #37): the bundle carries, per question, the explorer it is
 about in the form the course website embeds, and explorer.js/css. The long poll names only
@@ -45,6 +46,7 @@ changed last.
 from __future__ import annotations
 
 import asyncio
+import functools
 import gzip
 import hashlib
 import json
@@ -60,6 +62,9 @@ COOKIE_SECRET_NAME = "lecture_cookie_secret"
 PAGE_DIR = Path(__file__).resolve().parent / "lecture_page"
 MAX_WAIT_S = 25.0
 MAX_BODY = 1024
+#: bodies up to this size are read (only the first MAX_BODY + 1 bytes kept) and refused with 413,
+#: as the poll service's API does (genviz_poll.MAX_STREAMED); larger ones are closed unread
+MAX_STREAMED = 64 * 1024 * 1024
 log = logging.getLogger("genviz-poll")
 
 
@@ -285,12 +290,32 @@ def _round_json(r):
 
 # --- handlers -------------------------------------------------------------------------------------
 
+def _sized(method):
+    """A handler's method, refusing first a body over MAX_BODY bytes with 413. The body has
+    been read to its end by then: an answer sent while the caller still sends is lost behind
+    the hub's proxy (a 503 page), and tornado closes a connection whose unstreamed body is over
+    the server's limit (genviz_poll.MAX_REQUEST) without an answer."""
+
+    @functools.wraps(method)
+    def checked(self, *args):
+        if self.body_size > MAX_BODY:
+            raise web.HTTPError(413, f"the request body is over {MAX_BODY} bytes")
+        return method(self, *args)
+
+    return checked
+
+
 def _handlers_base():
     from jupyterhub.services.auth import HubOAuthenticated, UserNotAllowed
 
+    @web.stream_request_body
     class LectureBase(HubOAuthenticated, web.RequestHandler):
         """A phone's request: its user from the OAuth cookie (XSRF checked by HubOAuth for
-        every request that is not a page navigation)."""
+        every request that is not a page navigation).
+
+        The body is streamed, as the poll service's API: its first MAX_BODY + 1 bytes are kept
+        (``body_bytes``), the rest counted and dropped, and every method refuses an oversized
+        one (413) once it has arrived."""
 
         api = True
 
@@ -298,12 +323,26 @@ def _handlers_base():
             self.lecture = lecture
             self.hub_auth = lecture.hub_oauth
             self.rate = rate
+            self.body_bytes, self.body_size = b"", 0
+
+        def __init_subclass__(cls, **kwargs):
+            super().__init_subclass__(**kwargs)
+            for name in ("get", "post", "put", "patch", "delete"):
+                if name in cls.__dict__:
+                    setattr(cls, name, _sized(cls.__dict__[name]))
+
+        def data_received(self, chunk: bytes) -> None:
+            self.body_size += len(chunk)
+            if len(self.body_bytes) <= MAX_BODY:
+                self.body_bytes += chunk[:MAX_BODY + 1 - len(self.body_bytes)]
 
         def set_default_headers(self):
             self.set_header("Cache-Control", "no-store")
             self.set_header("X-Content-Type-Options", "nosniff")
 
         async def prepare(self):
+            # before the body is read (streamed): this handler drops what it does not keep
+            self.request.connection.set_max_body_size(MAX_STREAMED)
             try:
                 model = await self.hub_auth.get_user(self, sync=False)
                 self._hub_auth_user_cache = self.check_hub_user(model) if model else None
@@ -386,10 +425,8 @@ def routes(lecture: Lecture, prefix: str, rate) -> list:
             user = self.current_user["name"]
             if not self.rate.allow(user):
                 raise web.HTTPError(429, "too many votes a second: wait a moment")
-            if len(self.request.body or b"") > MAX_BODY:
-                raise web.HTTPError(413, f"the request body is over {MAX_BODY} bytes")
             try:
-                data = json.loads(self.request.body or b"")
+                data = json.loads(self.body_bytes)
             except (ValueError, UnicodeDecodeError):
                 raise web.HTTPError(400, "the body must be a JSON object") from None
             if not isinstance(data, dict) or set(data) != {"question", "round", "option"}:
