@@ -207,3 +207,9 @@ def test_a_long_chain_is_read_or_refused_never_a_crash():
     assert same_formula("-" * 498 + "a", "a", SYM) and not same_formula("-" * 499 + "a", "a", SYM)
     with pytest.raises(ValueError, match="not a formula"):
         read_formula("(" * 240 + "a" + ")" * 240, SYM)
+
+
+def test_a_symbol_before_a_bracket_is_a_product_as_on_paper():
+    assert same_formula("a(1 - a)", "a - a^2", SYM) and same_formula("aρ(b + 1)", "a*rho*b + a*rho", SYM)
+    with pytest.raises(ValueError, match="unknown function 'tau'"):
+        read_formula("tau(a)", SYM)

@@ -172,11 +172,19 @@ def missing_kinds(counts: dict[str, int], number: str) -> list[str]:
     return out
 
 
+def picked_derivations(records) -> list[str]:
+    """Derivation items the learner picks among options instead of writing (issue #40 item 6:
+    "a derivation the learner writes": a :class:`genviz.exercises.Derivation`)."""
+    return [f"{r['prompt'][:60]!r} is a {r['cls']}, not a written Derivation"
+            for r in practice(records) if r["kind"] == "derivation" and r["cls"] != "Derivation"]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", TOPICS, ids=_number)
 def test_practice_climbs_from_fluency_to_transfer(path):
     counts = kind_counts(item_records(path), _number(path))
     assert missing_kinds(counts, _number(path)) == [], (counts, STEP)
+    assert picked_derivations(item_records(path)) == [], STEP
     declared = by_notebook(path.name).practice
     absent = [k for k in declared if counts.get("fluency" if k == "compute" else k, 0) < 1]
     assert not absent, (f"genviz/topics.py declares practice kinds {absent} that {path.name} has "
@@ -287,6 +295,9 @@ def test_the_kind_rule_counts_each_kind_and_fails_when_one_is_missing():
     assert set(missing_kinds(kind_counts([], "05"), "05")) == \
         {"no fluency item", "no investigation item", "no derivation item", "no open item",
          "no retrieval item"}
+    assert picked_derivations(items) == \
+        ["'q' is a Choice, not a written Derivation"]
+    assert picked_derivations([_rec(1, kind="derivation", cls="Derivation")]) == []
 
 
 def test_the_scrolling_rule_finds_a_claim_above_the_item():

@@ -153,8 +153,16 @@ def test_the_qda_quadratic_term_from_scipys_log_densities():
     a11, a12, a22 = np.linalg.lstsq(design, f, rcond=None)[0][:3]
     A = np.array([[a11, a12], [a12, a22]])
     assert np.allclose(A, (np.linalg.inv(S0) - np.linalg.inv(S1)) / 2)
-    assert right(q) == r"$\tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})$"
     assert q.kind == "derivation" and q.objective == "03.4"
+    # one feature: scipy's 1-D log-densities fitted by a quadratic are the two keys
+    from genviz.exercises.derivation import read_formula
+    x = np.linspace(-2, 2, 9)
+    f1 = norm.logpdf(x, 0.4, 1.7) - norm.logpdf(x, -0.3, 0.8)
+    a, b, _ = np.polyfit(x, f1, 2)
+    env = {"s0": 0.8, "s1": 1.7, "m0": -0.3, "m1": 0.4}
+    assert [float(read_formula(st.key, q.symbols)(env)) for st in q.steps] == \
+        pytest.approx([a, b])
+    assert not q.check_step(0, "1/(2 s1^2) - 1/(2 s0^2)").correct
 
 
 def test_phi_for_the_boundary_through_the_origin_is_where_the_readout_s_theta0_is_smallest():
@@ -200,25 +208,23 @@ def test_newtons_hessian_by_second_differences_of_the_loss():
         E = np.eye(3) * e
         H[i, j] = (J(E[i] + E[j]) - J(E[i] - E[j]) - J(-E[i] + E[j]) + J(-E[i] - E[j])) / (4 * e * e)
     assert np.allclose(H, (Xa.T * 0.25) @ Xa, atol=1e-5)  # p = 1/2 at w = 0
-    assert "p_i(1-p_i)" in right(q) and q.objective == "04.1"
+    assert q.kind == "derivation" and q.objective == "04.1"
+    # the learner's per-example entry, summed over the examples, is the loss's Hessian at 0
+    from genviz.exercises.derivation import read_formula
+    entry = read_formula(q.steps[1].key, q.symbols)
+    summed = entry({"p": 0.5, "y": y, "xj": Xa.T[:, None, :], "xk": Xa.T[None, :, :]}).sum(-1)
+    assert np.allclose(summed, H, atol=1e-5)
 
 
-def test_newtons_hessian_question_has_exactly_one_option_that_is_the_hessian():
-    """At the default point only the right option equals the Hessian (second differences of
-    the loss, above, are the oracle); at w = 0 the option diag((p - y)^2) equals it too (p = 1/2,
-    labels 0/1), so that point is refused by name rather than decided by the options' order."""
+def test_newtons_hessian_refuses_a_slip_and_a_bad_point():
+    """A slip that equals the Hessian at one point (diag((p - y)^2) at w = 0, p = 1/2, labels
+    0/1) is told apart: the formulas are compared over the symbols' ranges, not at one point."""
     X = np.array([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], [3.0, 1.0]])
     y = np.array([0, 1, 0, 1])
-    Xa = np.column_stack([np.ones(4), X])
-    q = gdx.newton_hessian_derivation(X, y)
-    w = np.full(3, 0.25)
-    p = 1 / (1 + np.exp(-(Xa @ w)))
-    options = [(Xa.T * (p * (1 - p))) @ Xa, Xa.T @ Xa, (Xa.T * p) @ Xa, (Xa.T * (p - y) ** 2) @ Xa]
-    H = sum(p_i * (1 - p_i) * np.outer(x, x) for p_i, x in zip(p, Xa))
-    assert [np.allclose(M, H) for M in options] == [True, False, False, False]
-    assert len(q.correct) == 1 and "p_i(1-p_i)" in right(q)
-    with pytest.raises(ValueError, match=r"at = \[0.0, 0.0, 0.0\] makes 2 options"):
-        gdx.newton_hessian_derivation(X, y, at=np.zeros(3))
+    q = gdx.newton_hessian_derivation(X, y, at=np.zeros(3))
+    slip = q.check_step(1, "(p - y)^2 xj xk")
+    assert slip.correct is False and "constant" in slip.message
+    assert q.check(["σ(1-σ)".replace("σ", "p"), "xk xj p - p^2 xj xk"]).correct
     for bad in ([0.1, 0.2], [0.1, np.nan, 0.2]):
         with pytest.raises(ValueError, match="at must be 3 finite weights"):
             gdx.newton_hessian_derivation(X, y, at=bad)

@@ -146,6 +146,10 @@ def _compile(node, names: Mapping[str, str], symbols):
                          f"{_listed(symbols)}.")
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
         func = _FUNCTIONS.get(node.func.id.lower())
+        if func is None and len(node.args) == 1 and (
+                node.func.id in names or node.func.id in _CONSTANTS
+                or _juxtaposed(node.func.id, names)):  # p(1 - p), 2πσ(...): a product
+            return _compile(ast.BinOp(node.func, ast.Mult(), node.args[0]), names, symbols)
         if func is None:
             raise ValueError(f"unknown function {node.func.id!r}: use sqrt, exp, log or abs "
                              f"(a product needs *, as in k*(x + 1)).")

@@ -9,7 +9,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, OpenQuestion
-from genviz.exercises.choice import _only_option
+from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.gaussian import cov_from_params, mvn_pdf
 from genviz.gda import GDA, logistic_params
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
@@ -44,19 +44,29 @@ def _hessian(f, x, eps=1e-3):
     return H
 
 
-def qda_quadratic_term(cov0, cov1, mu0=(0.0, 0.0), mu1=(1.5, 1.0), phi=0.5) -> Choice:
-    r"""Derivation: with a covariance per class the log-odds is :math:`x^TAx + b^Tx + c`; which
-    matrix is :math:`A`?
+#: the symbols of the one-feature class models, as notebook 03 writes them
+_QDA_SYMBOLS = {"s0": Symbol("σ₀", 0.4, 2.5, spellings=("sigma0",)),
+                "s1": Symbol("σ₁", 0.4, 2.5, spellings=("sigma1",)),
+                "m0": Symbol("μ₀", -2.0, 2.0, spellings=("mu0",)),
+                "m1": Symbol("μ₁", -2.0, 2.0, spellings=("mu1",))}
 
-    The right option is the candidate equal to half the Hessian of the log-odds of
-    ``GDA.from_params`` with these parameters (central differences at a few points: a
-    quadratic's second differences are exact up to rounding).
+
+def qda_quadratic_term(cov0, cov1, mu0=(0.0, 0.0), mu1=(1.5, 1.0), phi=0.5) -> Derivation:
+    r"""Derivation, written: with a covariance per class the log-odds is
+    :math:`x^TAx + b^Tx + c`. The learner derives it for one feature (the coefficients of
+    :math:`x^2` and :math:`x`, formulas in :math:`\sigma_k, \mu_k`); the worked derivation
+    gives :math:`A = \tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})` in :math:`d` dimensions.
+
+    Checked here against the library: the one-feature keys against an exact quadratic fit of
+    the log-odds of :func:`genviz.gaussian.mvn_pdf`'s 1-D densities, and :math:`A` against half
+    the Hessian of the log-odds of ``GDA.from_params`` with these parameters (central
+    differences at a few points: a quadratic's second differences are exact up to rounding).
 
     Examples
     --------
     >>> q = qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])
-    >>> q.options[q.correct[0]]
-    '$\\tfrac12(\\Sigma_0^{-1} - \\Sigma_1^{-1})$'
+    >>> print(q.check_step(0, "1/(2 s0^2) - 1/(2 s1^2)"))
+    Correct!
     """
     S0, S1 = np.asarray(cov0, dtype=float), np.asarray(cov1, dtype=float)
     model = GDA.from_params([1 - phi, phi], [mu0, mu1], np.stack([S0, S1]))
@@ -67,33 +77,60 @@ def qda_quadratic_term(cov0, cov1, mu0=(0.0, 0.0), mu1=(1.5, 1.0), phi=0.5) -> C
 
     A = np.mean([_hessian(log_odds, x) for x in ([0.0, 0.0], [1.0, -0.5], [-0.7, 1.2])],
                 axis=0) / 2
-    P0, P1 = np.linalg.inv(S0), np.linalg.inv(S1)
-    candidates = {r"$\tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})$": (P0 - P1) / 2,
-                  r"$\tfrac12(\Sigma_1^{-1} - \Sigma_0^{-1})$": (P1 - P0) / 2,
-                  r"$\Sigma_0^{-1} - \Sigma_1^{-1}$": P0 - P1,
-                  r"$\tfrac12(\Sigma_0 - \Sigma_1)$": (S0 - S1) / 2}
-    right = _only_option(candidates, lambda M: np.allclose(M, A, atol=1e-4))
-    return Choice(
-        r"With one covariance per class, $x \mid y=k \sim \mathcal N(\mu_k, \Sigma_k)$, write "
-        r"out $\log\frac{p(x\mid y=1)\,\phi}{p(x\mid y=0)(1-\phi)}$. It is "
-        r"$x^TAx + b^Tx + c$: derive $A$.",
-        list(candidates), right, id="03-qda-quadratic-term", kind="derivation",
+    if not np.allclose(A, (np.linalg.inv(S0) - np.linalg.inv(S1)) / 2, atol=1e-4):
+        raise RuntimeError("half the log-odds' Hessian is not (inv(cov0) - inv(cov1)) / 2")
+    steps = [
+        Step(r"With one feature, $x \mid y = k \sim \mathcal N(\mu_k, \sigma_k^2)$: the "
+             r"coefficient $a$ of $x^2$ in the log-odds $\log\frac{p(x\mid y=1)\,\phi}"
+             r"{p(x\mid y=0)(1-\phi)}$.", "1/(2*s0^2) - 1/(2*s1^2)",
+             r"a = \tfrac{1}{2\sigma_0^2} - \tfrac{1}{2\sigma_1^2}",
+             mistakes={"1/(2*s1^2) - 1/(2*s0^2)": "Check the sign: the class-1 density enters "
+                                                  "with a plus, and its x² term is "
+                                                  "−x²/(2σ₁²).",
+                       "1/s0^2 - 1/s1^2": "The Gaussian's exponent carries a factor −½.",
+                       "(s0^2 - s1^2)/2": "The exponent divides by the variance."}),
+        Step(r"The coefficient $b$ of $x$.", "m1/s1^2 - m0/s0^2",
+             r"b = \tfrac{\mu_1}{\sigma_1^2} - \tfrac{\mu_0}{\sigma_0^2}",
+             mistakes={"(m1 - m0)/s1^2": "Each class divides by its own variance.",
+                       "m0/s0^2 - m1/s1^2": "Check the sign: −(x − μ)²/(2σ²) gives "
+                                            "+μx/σ²."}),
+    ]
+    _check_one_feature(steps)
+    return Derivation(
+        r"With one covariance per class, $x \mid y=k \sim \mathcal N(\mu_k, \Sigma_k)$, the "
+        r"log-odds $\log\frac{p(x\mid y=1)\,\phi}{p(x\mid y=0)(1-\phi)}$ is "
+        r"$x^TAx + b^Tx + c$. Derive it for one feature first; the worked derivation then "
+        r"gives $A$.", steps, symbols=_QDA_SYMBOLS, id="03-qda-quadratic-term",
         objective="03.4",
         explanation=(r"$\log \mathcal N(x; \mu_k, \Sigma_k) = -\tfrac12(x-\mu_k)^T\Sigma_k^{-1}"
                      r"(x-\mu_k) - \tfrac12\log|\Sigma_k| - \log 2\pi$. Its quadratic part is "
-                     r"$-\tfrac12 x^T\Sigma_k^{-1}x$. Class 1 minus class 0 leaves "
+                     r"$-\tfrac12 x^T\Sigma_k^{-1}x$, its linear part $\mu_k^T\Sigma_k^{-1}x$. "
+                     r"Class 1 minus class 0 leaves "
                      r"$x^T\,\tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})\,x$: $A = "
-                     r"\tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})$, zero exactly when "
+                     r"\tfrac12(\Sigma_0^{-1} - \Sigma_1^{-1})$ (one feature: "
+                     r"$1/(2\sigma_0^2) - 1/(2\sigma_1^2)$) and $b = \Sigma_1^{-1}\mu_1 - "
+                     r"\Sigma_0^{-1}\mu_0$. $A$ is zero exactly when "
                      r"$\Sigma_0 = \Sigma_1$ (then the boundary is a line); otherwise the "
                      r"boundary $x^TAx + b^Tx + c = 0$ is a quadric: an ellipse, a parabola or a "
                      r"hyperbola, depending on the signs of $A$'s eigenvalues. (genviz's "
-                     r"log-odds for these two covariances has exactly this second derivative.)"),
-        reasons={1: "Check the sign: the class-1 density enters with a plus, and its quadratic "
-                    "part is −½ xᵀΣ₁⁻¹x.",
-                 2: "The Gaussian's exponent carries a factor −½.",
-                 3: "The exponent holds the inverse of the covariance, not the covariance."},
+                     r"log-odds for the notebook's two covariances has exactly this second "
+                     r"derivative.)"),
         claims=[r"a ?= ?t?frac ?12 ?\( ?σ ?0 ?\^ ?-1 ?- ?σ ?1 ?\^ ?-1 ?\)"],
-        hint="Keep only the terms with two factors of x in log N(x; μ₁, Σ₁) − log N(x; μ₀, Σ₀).")
+        hint="Keep only the terms with two factors of x (then one) in log N(x; μ₁, σ₁²) − "
+             "log N(x; μ₀, σ₀²).")
+
+
+def _check_one_feature(steps) -> None:
+    """The one-feature keys against a quadratic fit of 1-D log-densities (else a bug)."""
+    for s0, s1, m0, m1 in ((0.7, 1.6, -0.5, 1.2), (2.0, 0.9, 0.3, -1.1)):
+        x = np.array([-1.0, 0.0, 1.5])
+        f = (np.log(mvn_pdf(x[:, None], [m1], [[s1**2]]))
+             - np.log(mvn_pdf(x[:, None], [m0], [[s0**2]])))
+        a, b, _ = np.polyfit(x, f, 2)
+        env = {"s0": s0, "s1": s1, "m0": m0, "m1": m1}
+        keys = [float(read_formula(step.key, _QDA_SYMBOLS)(env)) for step in steps]
+        if not np.allclose(keys, [a, b], rtol=1e-8):
+            raise RuntimeError("the one-feature log-odds coefficients disagree with mvn_pdf")
 
 
 def phi_for_boundary_through_origin(mu0, mu1, sigma1, sigma2, rho) -> Exercise:
@@ -191,20 +228,24 @@ def shared_sigma_same_peak(X, y) -> Choice:
 
 # -- notebook 04 ---------------------------------------------------------------------------------
 
-def newton_hessian_derivation(X, y, *, at=None) -> Choice:
-    r"""Derivation: the Hessian of logistic regression's negative log-likelihood, for Newton's
-    step. The right option is the candidate equal to central differences of the gradient
-    :math:`\tilde X^T(p - y)` at ``at`` on these data, and it must be the only one:
-    ``ValueError`` (naming ``at``) where two candidates agree there. The default is 0.25 in
-    every coordinate, not 0: at w = 0 every :math:`p_i = 1/2`, so
-    :math:`(p_i - y_i)^2 = p_i(1 - p_i) = 1/4` for labels 0 and 1 and a wrong option equals
-    the Hessian.
+#: the symbols of one example's term of logistic regression's loss, as notebook 04 writes them
+_NEWTON_SYMBOLS = {"p": Symbol("p", 0.02, 0.98), "y": Symbol("y", 0.0, 1.0),
+                   "xj": Symbol("x_j", -3.0, 3.0, spellings=("x_j",)),
+                   "xk": Symbol("x_k", -3.0, 3.0, spellings=("x_k",))}
+
+
+def newton_hessian_derivation(X, y, *, at=None) -> Derivation:
+    r"""Derivation, written: the Hessian of logistic regression's negative log-likelihood, for
+    Newton's step, one example's term at a time (formulas in :math:`p = \sigma(z)`, :math:`y`
+    and the features :math:`x_j, x_k`). The keys are checked here against central differences
+    of the gradient :math:`\tilde X^T(p - y)` at ``at`` (default 0.25 in every coordinate) on
+    these data: :math:`\sum_i p_i(1-p_i)\,\tilde x_i\tilde x_i^T`.
 
     Examples
     --------
     >>> q = newton_hessian_derivation([[0.0], [1.0], [2.0], [3.0]], [0, 1, 0, 1])
-    >>> "p_i(1-p_i)" in q.options[q.correct[0]]
-    True
+    >>> print(q.check_step(1, "p (1 - p) xj xk"))
+    Correct!
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -221,23 +262,32 @@ def newton_hessian_derivation(X, y, *, at=None) -> Choice:
     H = np.column_stack([(grad(w + eps * e) - grad(w - eps * e)) / (2 * eps)
                          for e in np.eye(len(w))])
     p = sigmoid(Xa @ w)
-    candidates = {
-        r"$\tilde X^T W \tilde X$ with $W = \mathrm{diag}(p_i(1-p_i))$": (Xa.T * (p * (1 - p))) @ Xa,
-        r"$\tilde X^T \tilde X$": Xa.T @ Xa,
-        r"$\tilde X^T \mathrm{diag}(p_i) \tilde X$": (Xa.T * p) @ Xa,
-        r"$\tilde X^T \mathrm{diag}((p_i - y_i)^2) \tilde X$": (Xa.T * (p - y) ** 2) @ Xa}
-    scale = np.abs(H).max()
-    right = _only_option(
-        candidates, lambda M: np.allclose(M, H, atol=1e-5 * scale),
-        refusal=lambda count: f"at = {w.tolist()} makes {count} options equal to the Hessian "
-                              "on these data (every p_i = 1/2 makes (p_i - y_i)^2 = "
-                              "p_i(1 - p_i)); choose another point")
-    return Choice(
-        r"Newton's method needs the Hessian of $J(\theta, \theta_0) = \sum_i [\log(1 + e^{z_i}) - "
-        r"y_i z_i]$, $z_i = \tilde x_i^T w$. Its gradient is $\tilde X^T(p - y)$ with "
-        r"$p_i = \sigma(z_i)$. Differentiate once more: which is the Hessian?",
-        list(candidates), right, id="04-newton-hessian", kind="derivation",
-        objective="04.1",
+    steps = [
+        Step(r"The derivative of $p = \sigma(z) = 1/(1 + e^{-z})$ with respect to $z$, "
+             r"through $p$.", "p*(1 - p)", r"\sigma'(z) = p(1-p)",
+             mistakes={"p": "Differentiate 1/(1 + e^(−z)): e^(−z)/(1 + e^(−z))² = p(1 − p).",
+                       "1 - p": "Differentiate 1/(1 + e^(−z)): e^(−z)/(1 + e^(−z))² = "
+                                "p(1 − p)."}),
+        Step(r"One example's term of the gradient is $(p - y)\,x_j$. Its derivative with "
+             r"respect to $w_k$ (with $z = \tilde x^T w$, so $\partial z/\partial w_k = x_k$): "
+             r"the example's entry $(j, k)$ of the Hessian.", "p*(1 - p)*xj*xk",
+             r"\frac{\partial^2 J_i}{\partial w_j\partial w_k} = p_i(1-p_i)\,x_{ij}x_{ik}",
+             mistakes={"(p - y)^2*xj*xk": "The label y is a constant: it vanishes when the "
+                                          "gradient is differentiated.",
+                       "xj*xk": "That is least squares' Hessian: here each example is weighted "
+                                "by σ'(z).",
+                       "p*xj*xk": "Differentiate p = σ(z): σ'(z) = σ(z)(1 − σ(z))."}),
+    ]
+    env = {"p": p, "y": y, "xj": Xa.T[:, None, :], "xk": Xa.T[None, :, :]}
+    terms = read_formula(steps[1].key, _NEWTON_SYMBOLS)(env)
+    if not np.allclose(terms.sum(axis=-1), H, atol=1e-5 * np.abs(H).max()):
+        raise RuntimeError("the per-example Hessian terms disagree with the gradient's "
+                           "central differences")
+    return Derivation(
+        r"Newton's method needs the Hessian of $J(\theta, \theta_0) = \sum_i [\log(1 + "
+        r"e^{z_i}) - y_i z_i]$, $z_i = \tilde x_i^T w$. Its gradient is $\tilde X^T(p - y)$ "
+        r"with $p_i = \sigma(z_i)$. Differentiate once more, one example at a time.", steps,
+        symbols=_NEWTON_SYMBOLS, id="04-newton-hessian", objective="04.1",
         explanation=(r"$\partial p_i / \partial w = \sigma'(z_i)\,\tilde x_i = p_i(1-p_i)\,"
                      r"\tilde x_i$, so the gradient $\sum_i (p_i - y_i)\tilde x_i$ has the "
                      r"Jacobian $\sum_i p_i(1-p_i)\,\tilde x_i\tilde x_i^T = \tilde X^T W \tilde X$ "
@@ -246,13 +296,9 @@ def newton_hessian_derivation(X, y, *, at=None) -> Choice:
                      r"and singular exactly when the columns of $\tilde X$ are collinear. On "
                      r"separable data the weights of a growing $\theta$ go to 0: the curvature "
                      r"vanishes and there is no minimum."),
-        reasons={1: "That is the Hessian of least squares: here each example is weighted.",
-                 2: "Differentiate p_i = σ(z_i): σ'(z) = σ(z)(1 − σ(z)).",
-                 3: "The labels y_i are constants: they vanish when the gradient is "
-                    "differentiated."},
         claims=[r"p ?i ?\( ?1 ?- ?p ?i ?\) ?[^.]{0,20}(tilde )?x ?i ?(tilde )?x ?i ?\^ ?t",
                 r"y drops out"],
-        hint="Only p depends on w, through σ(z); use σ'(z) = σ(z)(1 − σ(z)).")
+        hint="Only p depends on w, through σ(z); use the chain rule.")
 
 
 def sigma_for_separable_sample(n=100, *, seed=0, n_test=4000, **params) -> Exercise:
