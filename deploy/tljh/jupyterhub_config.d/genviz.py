@@ -31,10 +31,13 @@ _hub_auth.refuse_open_login(_tljh, "tljh")
 
 # The project's single-user settings: deploy/singleuser first (kernels over IPC in a short
 # runtime directory, the course-update notice in every kernel); postBuild put etc/jupyter (no
-# Nagle on websockets) and the genviz-a11y extension in the user environment's prefix.
+# Nagle on websockets; voila.py: Voila's offline default template) and the genviz-a11y extension
+# in the user environment's prefix. The repository's share/jupyter (as on the trial hub) holds
+# Voila's templates: genviz, every page's default (no request leaves the machine), and
+# genviz-lecture (lecture mode, ?template=genviz-lecture).
 c.Spawner.environment.update({
     "JUPYTER_CONFIG_PATH": f"{GENVIZ_REPO}/deploy/singleuser/etc/jupyter",
-    "JUPYTER_PATH": f"{GENVIZ_REPO}/deploy/singleuser/share/jupyter",
+    "JUPYTER_PATH": f"{GENVIZ_REPO}/deploy/singleuser/share/jupyter:{GENVIZ_REPO}/share/jupyter",
     # one BLAS thread per kernel: students share the cores, and numpy's and scipy's OpenBLAS
     # pools spin against each other (the project's Makefile says more)
     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
