@@ -35,6 +35,7 @@ help:
 	@echo "make grade COURSE=DIR - grade DIR/submitted/<student>/<assignment>/ in a sandbox -> DIR/grades.csv, report, feedback"
 	@echo "make solution STUDENT=ID ASSIGNMENT=A - that student's solved variant -> build/course/solutions/ID/A/"
 	@echo "make hub    - trial JupyterHub for a class on 127.0.0.1:\$$HUB_PORT (8000): any name logs in"
+	@echo "make lecture-bundle - the lecture page's questions and explorers for the phones (into the venv, where the hub reads them)"
 	@echo "make bench-votes - the room votes: 30/100/300 students voting within 10 s -> benchmarks/votes.md"
 
 # (Re)install whenever pyproject.toml changes. genviz is installed editable.
@@ -257,6 +258,15 @@ $(HUB_STAMP): $(STAMP) $(IRI_PTH)
 .PHONY: bench-votes
 bench-votes: $(BENCH_CLASS_STAMP)
 	$(PY) benchmarks/bench_votes.py
+
+# The lecture page's questions and explorers (deploy/poll/lecture_bundle.py: the notebooks run,
+# a few minutes) installed in the venv, $(VENV)/share/genviz/lecture_bundle.json: the file the
+# trial hub's poll service reads (deploy/poll/hub_config.py installed_bundle; postBuild installs
+# the same in an image). `make hub` does not depend on it (the hub starts at once; its start
+# message says whether the file is there); build it again after changing the course.
+.PHONY: lecture-bundle
+lecture-bundle: $(STAMP) $(IRI_PTH)
+	MPLBACKEND=Agg $(PY) deploy/poll/lecture_bundle.py build --out $(VENV)/share/genviz/lecture_bundle.json
 
 hub: $(HUB_STAMP) $(LAB_OVERRIDES)
 	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \

@@ -245,9 +245,12 @@ if os.environ.get("GENVIZ_HUB_API_TOKEN"):
 # committed predictions (genviz.widgets.room), the group "instructors" runs the rounds and sees
 # the counts. Its votes live in the state directory until the lecturer deletes them (or 12 h).
 POLL_PORT = _env_int("GENVIZ_POLL_PORT", HUB_PORT + 3)
+# The lecture page's questions: the bundle installed in this venv (`make lecture-bundle`, as
+# postBuild in an image), or the file GENVIZ_LECTURE_BUNDLE names (the hub tests: their own).
 poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=str(STATE / "poll"),
                instructors=INSTRUCTORS, environment=MARK,
-               public_url=f"http://127.0.0.1:{HUB_PORT}")
+               public_url=f"http://127.0.0.1:{HUB_PORT}",
+               bundle=os.environ.get("GENVIZ_LECTURE_BUNDLE") or poll.installed_bundle(sys.prefix))
 
 # --- precomputed states after a course update (issue #39, item 5) ------------------------------
 # The service genviz-rebuild (deploy/rebuild_config.py, genviz_updates.rebuild) watches the

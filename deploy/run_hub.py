@@ -418,6 +418,18 @@ def states_note(env, state: Path) -> str:
             f"{sys.executable} -m genviz_updates status")
 
 
+def bundle_note(env) -> str:
+    """What the start message says about the lecture page's questions (issue #37): the file
+    the poll service reads (deploy/jupyterhub_config.py), there or not."""
+    path = Path(env.get("GENVIZ_LECTURE_BUNDLE")
+                or Path(sys.prefix, "share", "genviz", "lecture_bundle.json"))
+    if path.is_file():
+        return f"Lecture page (phones): the questions and explorers of {path}."
+    return (f"Lecture page (phones): no lecture bundle at {path}, so the phones show the "
+            f"options' letters only and no explorer: `make lecture-bundle` builds it (a few "
+            f"minutes; the running hub reads it at once).")
+
+
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     env = dict(os.environ)
@@ -446,6 +458,7 @@ def main(argv=None) -> int:
     note = states_note(env, state)
     if note:
         print(note, flush=True)
+    print(bundle_note(env), flush=True)
     cmd = [sys.executable, "-m", "jupyterhub", "-f", str(CONFIG), *argv]
     return Runner(cmd, env, state_path).run()
 

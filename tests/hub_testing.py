@@ -93,6 +93,9 @@ class TrialHub:
         # no rebuild service: at its first start it would build the whole course's states in
         # the background (~7 CPU-min); tests/test_rebuild_first_start.py runs it on a small one
         env["GENVIZ_REBUILD_REPO"] = ""
+        # the lecture page's questions: this hub's own file (benchmarks/bench_lecture.py copies
+        # one there), never the venv's installed bundle
+        env["GENVIZ_LECTURE_BUNDLE"] = str(self.state / "poll" / "lecture_bundle.json")
         env.update(self.extra_env)
         return env
 

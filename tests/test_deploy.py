@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import os
 import re
 import socket
@@ -327,9 +328,10 @@ def test_z2jh_memory_cull_and_timeouts():
 def test_z2jh_single_user_paths_are_the_repository_deploy_dirs_in_the_image():
     env = Z2JH["singleuser"]["extraEnv"]
     assert all(env[var] == "1" for var in BLAS_THREADS)  # one BLAS thread per kernel
-    for var, rel in [("JUPYTER_CONFIG_PATH", "deploy/singleuser/etc/jupyter"),
-                     ("JUPYTER_PATH", "deploy/singleuser/share/jupyter")]:
-        assert env[var] == f"/srv/genviz/{rel}" and (ROOT / rel).is_dir()
+    for var, rels in [("JUPYTER_CONFIG_PATH", ["deploy/singleuser/etc/jupyter"]),
+                      ("JUPYTER_PATH", ["deploy/singleuser/share/jupyter", "share/jupyter"])]:
+        assert env[var] == ":".join(f"/srv/genviz/{rel}" for rel in rels)
+        assert all((ROOT / rel).is_dir() for rel in rels)
 
 
 def test_z2jh_hub_config_names_configurable_jupyterhub_traits():
@@ -399,10 +401,11 @@ def test_tljh_hub_snippet_has_the_trial_hubs_single_user_settings(trial, monkeyp
     assert c.JupyterHub.active_server_limit > 0
     env = c.Spawner.environment.get_value({})  # a LazyConfigValue: TLJH's own entries + ours
     assert env["JUPYTER_CONFIG_PATH"] == f"{ROOT}/deploy/singleuser/etc/jupyter"
-    assert env["JUPYTER_PATH"] == f"{ROOT}/deploy/singleuser/share/jupyter"
+    assert env["JUPYTER_PATH"] == f"{ROOT}/deploy/singleuser/share/jupyter:{ROOT}/share/jupyter"
     assert all(env[var] == "1" for var in BLAS_THREADS)  # one BLAS thread per kernel
     assert c.JupyterHub.template_paths == [f"{ROOT}/deploy/templates"]
-    assert Path(env["JUPYTER_CONFIG_PATH"]).is_dir() and Path(env["JUPYTER_PATH"]).is_dir()
+    assert Path(env["JUPYTER_CONFIG_PATH"]).is_dir()
+    assert all(Path(d).is_dir() for d in env["JUPYTER_PATH"].split(":"))
     assert 'GENVIZ_REPO", "/opt/genviz"' in (DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py").read_text()
     assert "/opt/genviz" in (DEPLOY / "tljh" / "setup.sh").read_text()
 
@@ -516,3 +519,35 @@ def test_docs_conf_has_the_hub_setting_unset_in_the_repository():
               if isinstance(n, ast.Assign) and isinstance(getattr(n, "value", None), ast.Constant)
               and isinstance(n.targets[0], ast.Name)}
     assert values["HUB_URL"] == ""
+
+
+def test_every_hubs_voila_finds_the_offline_default_template(trial, tmp_path, monkeypatch):
+    """#37 item 5: each deployment's servers have the project's share/jupyter on their Jupyter
+    data path (the genviz and genviz-lecture Voila templates) and read etc/jupyter/voila.py,
+    which makes genviz the default template (tests/test_voila_offline.py renders it): the trial
+    hub from the work tree, TLJH and Z2JH from the repository's checkout, voila.py from
+    postBuild's copy in the environment's prefix."""
+    templates = ROOT / "share" / "jupyter" / "voila" / "templates"
+    assert (templates / "genviz" / "conf.json").is_file()
+    assert json.loads((templates / "genviz-lecture" / "conf.json").read_text())["base_template"] \
+        == "genviz"
+    assert 'VoilaConfiguration.template = "genviz"' in (ROOT / "etc/jupyter/voila.py").read_text()
+    # the trial hub: the work tree's etc/jupyter and share/jupyter
+    env = trial().Spawner.environment
+    assert str(ROOT / "etc" / "jupyter") in env["JUPYTER_CONFIG_PATH"].split(os.pathsep)
+    assert str(ROOT / "share" / "jupyter") in env["JUPYTER_PATH"].split(os.pathsep)
+    # TLJH: /opt/genviz's share/jupyter; postBuild copies voila.py into the prefix
+    from hub_testing import fake_tljh_package
+
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    c = load_config(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py",
+                    {"FAKE_TLJH_CONFIG": str(config), "GENVIZ_REPO": str(ROOT)}, monkeypatch)
+    assert f"{ROOT}/share/jupyter" in \
+        c.Spawner.environment.get_value({})["JUPYTER_PATH"].split(":")
+    post_build = (ROOT / "postBuild").read_text()
+    assert "etc/jupyter/voila.py" in post_build
+    assert "bash postBuild" in (DEPLOY / "tljh" / "setup.sh").read_text()
+    # Z2JH: the image's repository (repo2docker --target-repo-dir /srv/genviz)
+    assert "/srv/genviz/share/jupyter" in \
+        Z2JH["singleuser"]["extraEnv"]["JUPYTER_PATH"].split(":")

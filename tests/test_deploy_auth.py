@@ -16,7 +16,6 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -230,11 +229,17 @@ def test_tljh_config_names_no_login_that_admits_anyone():
     assert "dummy" not in script.lower()
 
 
-def _setup_sh(tmp_path, fake, auth_yaml: str):
+def _setup_sh(tmp_path, fake, auth_yaml: str, *, bundle: bool = True):
     """Run deploy/tljh/setup.sh against a local clone, stand-ins for tljh-config, the user
-    environment's python and TLJH's hub python; return (result, calls to the stand-ins)."""
+    environment's python and TLJH's hub python; return (result, calls to the stand-ins).
+    ``bundle``: the lecture bundle postBuild would have built is in the user environment (the
+    stand-in python builds nothing)."""
     fake_pkg, config = fake
     config.write_text(auth_yaml)
+    if bundle:
+        installed = tmp_path / "user" / "share" / "genviz" / "lecture_bundle.json"
+        installed.parent.mkdir(parents=True)
+        installed.write_text("{}")
     origin = tmp_path / "origin"
     (origin / "deploy" / "tljh" / "jupyterhub_config.d").mkdir(parents=True)
     shutil.copy(DEPLOY / "hub_auth.py", origin / "deploy" / "hub_auth.py")
@@ -290,6 +295,16 @@ def test_tljh_setup_goes_on_with_a_list_of_students(tmp_path, fake_tljh):
     # the poll service's own system user and private state directory
     assert "useradd --system" in calls and f"chown genviz-poll {tmp_path / 'poll-state'}" in calls
     assert (tmp_path / "poll-state").is_dir()
+
+
+def test_tljh_setup_stops_when_postbuild_wrote_no_lecture_bundle(tmp_path, fake_tljh):
+    """The poll service reads the bundle postBuild installs in the user environment
+    (deploy/tljh/jupyterhub_config.d/genviz.py): setup.sh says so when it is missing."""
+    result, calls = _setup_sh(tmp_path, fake_tljh, "users:\n  allowed: [ada]\n", bundle=False)
+    assert result.returncode == 1
+    assert f"postBuild wrote no lecture bundle at {tmp_path / 'user'}/share/genviz/" \
+        "lecture_bundle.json" in result.stderr
+    assert "postBuild" in calls and "tljh-config reload hub" not in calls
 
 
 def _load_snippet(monkeypatch, fake, auth_yaml):

@@ -140,6 +140,8 @@ def test_lab_settings_and_lecture_template_are_shipped():
     assert "share/jupyter/lab/settings/overrides.d/genviz.json" in (ROOT / "postBuild").read_text()
     assert "--template=genviz-lecture" in makefile and "JUPYTER_PATH=$(CURDIR)/share/jupyter" in makefile
     template = ROOT / "share/jupyter/voila/templates/genviz-lecture"
-    assert json.loads((template / "conf.json").read_text())["base_template"] == "lab"
+    # lecture mode extends genviz, Voila's lab template with no request off the machine
+    assert json.loads((template / "conf.json").read_text())["base_template"] == "genviz"
+    assert json.loads((template.parent / "genviz" / "conf.json").read_text())["base_template"] == "lab"
     css = (template / "lecture.css").read_text()
     assert "--genviz-prose: 24px" in css and "--genviz-widget: 20px" in css

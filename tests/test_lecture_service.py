@@ -16,7 +16,7 @@ import time
 import pytest
 import requests
 
-from lecture_testing import LocalLectureService, lecture_mod
+from lecture_testing import LocalLectureService
 
 Q = "02-lecture-test"
 BUNDLE = {"format": 1, "questions": {Q: {
@@ -218,6 +218,38 @@ def test_a_bundle_written_later_is_read_at_the_next_request(tmp_path):
         assert p.state()["question"]["known"] is False  # a broken bundle: letters, no crash
     finally:
         s.stop()
+
+
+def test_a_missing_bundle_is_said_on_the_page_and_in_the_hubs_log(tmp_path, caplog):
+    """#37: without the bundle the phones do not get a silent letters-only page: the state
+    says ``bundle: "missing"`` (the page shows a notice) and the hub's log names the file and
+    how to build it, once; an unreadable file is said the same way; a bundle written later
+    clears it."""
+    caplog.set_level("WARNING", logger="genviz-poll")
+    s = LocalLectureService(tmp_path / "st", bundle=None)
+    try:
+        s.lecturer(Q, options=3, open=1)
+        p = _logged_in(s, "ada")
+        page = p.open().text
+        assert 'id="notice"' in page and "This hub has no texts for the questions" in page
+        state = p.state()
+        assert state["bundle"] == "missing" and state["question"]["known"] is False
+        p.state()
+        said = [r.getMessage() for r in caplog.records if "lecture bundle" in r.getMessage()]
+        assert len(said) == 1, said  # once, not per request
+        assert str(s.bundle_path) in said[0] and "lecture_bundle.py build" in said[0]
+        assert "GENVIZ_LECTURE_BUNDLE" in said[0]
+        s.bundle_path.write_text("{broken")
+        assert p.state()["bundle"] == "unreadable"
+        assert any("cannot read the lecture bundle" in r.getMessage() for r in caplog.records)
+        s.bundle_path.write_text(json.dumps(BUNDLE))
+        assert p.state()["bundle"] == "ok" and p.state()["question"]["known"] is True
+    finally:
+        s.stop()
+
+
+def test_with_its_bundle_the_page_says_nothing_of_it(svc):
+    assert _logged_in(svc, "ada").state()["bundle"] == "ok"
 
 
 def test_a_bundle_with_another_number_of_options_is_not_used(svc):

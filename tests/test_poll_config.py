@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -81,7 +82,7 @@ def test_tljh_runs_the_poll_service_as_its_own_user(tmp_path, monkeypatch):
 
 
 def test_z2jh_states_the_same_settings():
-    hub, su = Z2JH["hub"], Z2JH["singleuser"]
+    hub = Z2JH["hub"]
     config = hub["config"]
     assert config["KubeSpawner"]["server_token_scopes"] == hub_config.SERVER_TOKEN_SCOPES
     assert config["JupyterHub"]["custom_scopes"] == hub_config.CUSTOM_SCOPES
@@ -186,3 +187,89 @@ def test_the_lecture_page_is_configured_alike_everywhere(tmp_path, monkeypatch):
 
 def test_the_lecture_page_runs_in_the_hub_image_too():
     assert _third_party_imports(DEPLOY / "poll" / "lecture.py") == {"tornado", "jupyterhub"}
+
+
+# --- the lecture bundle: one rule for every deployment (#37 item 1) ------------------------------
+
+def test_every_deployment_points_the_service_at_the_installed_bundle(tmp_path, monkeypatch):
+    """The service reads ``GENVIZ_LECTURE_BUNDLE``; every hub configuration sets it to the file
+    postBuild installs in the students' environment, ``<prefix>/share/genviz/
+    lecture_bundle.json`` (``hub_config.installed_bundle``), and the build writes there by
+    default: the trial hub its venv's (``make lecture-bundle``), TLJH the user environment's
+    (setup.sh runs postBuild there), Z2JH the hub's copy of the image's file."""
+    from file_modules import load_file
+
+    built = "$(python -c 'import sys; print(sys.prefix)')/share/genviz/lecture_bundle.json"
+    post_build = (ROOT / "postBuild").read_text()
+    assert f'--out "{built}"' in post_build  # an environment's own prefix
+    # the trial hub: this venv's installed bundle, which the build writes by default
+    monkeypatch.delenv("GENVIZ_LECTURE_BUNDLE", raising=False)
+    c = _load(DEPLOY / "jupyterhub_config.py", monkeypatch, HUB_PORT="18200",
+              GENVIZ_HUB_HOME=str(tmp_path / "home"), GENVIZ_HUB_STATE=str(tmp_path / "state"))
+    installed = str(Path(sys.prefix) / "share" / "genviz" / "lecture_bundle.json")
+    assert hub_config.installed_bundle(sys.prefix) == installed
+    assert _check(c, instructors={"instructor"})["environment"]["GENVIZ_LECTURE_BUNDLE"] == installed
+    lecture_bundle = load_file(DEPLOY / "poll" / "lecture_bundle.py", "lecture_bundle_for_rule")
+    assert str(lecture_bundle.default_out()) == installed
+    makefile = (ROOT / "Makefile").read_text()
+    assert "lecture_bundle.py build --out $(VENV)/share/genviz/lecture_bundle.json" in makefile
+    # ... and a hub given another file (the hub tests: their own state's) reads that one
+    c = _load(DEPLOY / "jupyterhub_config.py", monkeypatch, GENVIZ_LECTURE_BUNDLE="/x/b.json")
+    assert _check(c, instructors={"instructor"})["environment"]["GENVIZ_LECTURE_BUNDLE"] == "/x/b.json"
+    # TLJH: the user environment's, where setup.sh runs postBuild (and checks the file)
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\n  admin: [prof]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    tljh = _load(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", monkeypatch,
+                 FAKE_TLJH_CONFIG=str(config), GENVIZ_REPO=str(ROOT))
+    poll = _check(tljh, instructors={"prof"})
+    assert poll["environment"]["GENVIZ_LECTURE_BUNDLE"] == \
+        "/opt/tljh/user/share/genviz/lecture_bundle.json"
+    setup = (DEPLOY / "tljh" / "setup.sh").read_text()
+    assert 'USER_ENV="${TLJH_USER_ENV:-/opt/tljh/user}"' in setup
+    assert 'PATH="$USER_ENV/bin:$PATH" bash postBuild' in setup
+    assert 'BUNDLE="$USER_ENV/share/genviz/lecture_bundle.json"' in setup
+    assert setup.index("bash postBuild") < setup.index('test -f "$BUNDLE"')
+    # Z2JH: the hub's copy of the image's installed bundle (values.yaml's init container)
+    hub = Z2JH["hub"]
+    (init,) = [x for x in hub["initContainers"] if x["name"] == "genviz-lecture-bundle"]
+    assert init["command"][-1].startswith(f'cp "{built}" ')
+    copy_dir = init["command"][-1].split()[-1].rstrip("/")
+    (mount,) = [m for m in hub["extraVolumeMounts"] if m["name"] == "genviz-lecture"]
+    (copied,) = [m for m in init["volumeMounts"] if m["name"] == "genviz-lecture"]
+    assert copied["mountPath"] == copy_dir
+    assert hub["services"]["genviz-poll"]["environment"]["GENVIZ_LECTURE_BUNDLE"] == \
+        f"{mount['mountPath']}/lecture_bundle.json"
+    # the docs no longer ask for a copy into the service's state directory
+    docs = (ROOT / "docs" / "teach_a_class.md").read_text()
+    assert "state/poll/lecture_bundle.json" not in docs
+    assert "genviz-poll/lecture_bundle.json" not in docs and "make lecture-bundle" in docs
+
+
+def test_tljh_gives_the_lecturers_panel_the_hubs_public_address(tmp_path, monkeypatch):
+    """TLJH has no public_url setting: with https by Let's Encrypt the snippet derives the
+    address from its first domain (GENVIZ_LECTURE_URL, the panel's QR code); without, nothing
+    is set and the panel falls back to the hub's own c.JupyterHub.public_url, if an admin sets
+    it (JUPYTERHUB_PUBLIC_HUB_URL, genviz/widgets/_lecture_link.py)."""
+    fake, config = fake_tljh_package(tmp_path, "users:\n  allowed: [ada]\nhttps:\n  enabled: true\n"
+                                               "  letsencrypt:\n    domains: [hub.example.edu]\n")
+    monkeypatch.syspath_prepend(str(fake))
+    tljh = _load(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", monkeypatch,
+                 FAKE_TLJH_CONFIG=str(config), GENVIZ_REPO=str(ROOT))
+    assert _value(tljh.Spawner.environment, {})["GENVIZ_LECTURE_URL"] == \
+        "https://hub.example.edu/services/genviz-poll/lecture/"
+    config.write_text("users:\n  allowed: [ada]\n")
+    tljh = _load(DEPLOY / "tljh" / "jupyterhub_config.d" / "genviz.py", monkeypatch,
+                 FAKE_TLJH_CONFIG=str(config), GENVIZ_REPO=str(ROOT))
+    assert "GENVIZ_LECTURE_URL" not in _value(tljh.Spawner.environment, {})
+
+
+def test_the_trial_hubs_start_message_says_whether_the_bundle_is_there(tmp_path):
+    from file_modules import load_file
+
+    run_hub = load_file(DEPLOY / "run_hub.py", "run_hub_for_bundle_note")
+    missing = run_hub.bundle_note({"GENVIZ_LECTURE_BUNDLE": str(tmp_path / "b.json")})
+    assert f"no lecture bundle at {tmp_path / 'b.json'}" in missing
+    assert "letters only" in missing and "make lecture-bundle" in missing
+    (tmp_path / "b.json").write_text("{}")
+    there = run_hub.bundle_note({"GENVIZ_LECTURE_BUNDLE": str(tmp_path / "b.json")})
+    assert str(tmp_path / "b.json") in there and "no lecture bundle" not in there

@@ -58,6 +58,11 @@ from pathlib import Path
 from tornado import web
 
 BUNDLE_NAME = "lecture_bundle.json"
+#: what the hub's log says to a lecturer whose bundle is missing or unreadable
+BUNDLE_HELP = ("Build it in the course's environment: python deploy/poll/lecture_bundle.py "
+               "build (postBuild does on TLJH and Z2JH; make lecture-bundle on the trial hub); "
+               "the hub's configuration names the file (GENVIZ_LECTURE_BUNDLE). Docs: Teach a "
+               "class, \"Phones: the lecture page\".")
 COOKIE_SECRET_NAME = "lecture_cookie_secret"
 PAGE_DIR = Path(__file__).resolve().parent / "lecture_page"
 MAX_WAIT_S = 25.0
@@ -97,6 +102,9 @@ class Lecture:
         self.state_dir = state_dir
         self._bundle: dict = {}
         self._bundle_key = None
+        #: "ok", "missing" or "unreadable" (the page and the hub's log say so), None before
+        #: the first read
+        self.bundle_status: str | None = None
         self._explorers: dict = {}  # key -> Resource (the explorers' payloads, ready to send)
         self._module: dict = {}     # "explorer.js" / "explorer.css" -> Resource
         self.version = 0
@@ -173,7 +181,12 @@ class Lecture:
         try:
             st = self.bundle_path.stat()
         except OSError:
+            if self.bundle_status != "missing":  # said once in the hub's log, and on the page
+                log.warning("no lecture bundle at %s: phones show the options' letters only "
+                            "and no explorer. %s", self.bundle_path, BUNDLE_HELP)
             self._bundle, self._bundle_key = {}, None
+            self._explorers, self._module = {}, {}
+            self.bundle_status = "missing"
             return self._bundle
         key = (st.st_mtime_ns, st.st_size)
         if key != self._bundle_key:
@@ -189,9 +202,12 @@ class Lecture:
                         ("explorer.js", "js", "text/javascript; charset=utf-8"),
                         ("explorer.css", "css", "text/css; charset=utf-8"))
                     if isinstance(module.get(part), str)}
+                self.bundle_status = "ok"
             except (OSError, ValueError, AttributeError, TypeError):
-                log.warning("cannot read the lecture bundle %s", self.bundle_path, exc_info=True)
+                log.warning("cannot read the lecture bundle %s: phones show the options' "
+                            "letters only. %s", self.bundle_path, BUNDLE_HELP, exc_info=True)
                 self._bundle, self._explorers, self._module = {}, {}, {}
+                self.bundle_status = "unreadable"
             self._bundle_key = key
         return self._bundle
 
@@ -213,7 +229,9 @@ class Lecture:
     def state_for(self, user: str) -> dict:
         """What ``user``'s phone shows now: never another student's vote, and the counts and
         the explanation only after the reveal."""
-        out = {"version": self.version, "user": user, "question": None}
+        self.bundle()
+        out = {"version": self.version, "user": user, "question": None,
+               "bundle": self.bundle_status}
         qid = self.current
         if qid is None or qid not in self.store.questions:
             return out
@@ -528,8 +546,12 @@ def settings(lecture: Lecture) -> dict:
 
 def on_hub(store, state_dir: str, bundle: str | None = None) -> Lecture | None:
     """The lecture of a service started by the hub (its OAuth client from the hub's
-    ``JUPYTERHUB_*`` environment); the bundle ``$GENVIZ_LECTURE_BUNDLE`` (Z2JH: a mounted
-    file) or ``<state dir>/lecture_bundle.json``. None when the hub gave no OAuth client."""
+    ``JUPYTERHUB_*`` environment). The bundle: ``$GENVIZ_LECTURE_BUNDLE``, which every hub
+    configuration sets to the file postBuild installs in the students' environment,
+    ``<prefix>/share/genviz/lecture_bundle.json`` (deploy/poll/hub_config.py
+    ``installed_bundle``; Z2JH: the hub's copy of the image's file); without it (a service
+    started by hand) ``<state dir>/lecture_bundle.json``. Read once at start, so a missing
+    bundle is in the hub's log from the start. None when the hub gave no OAuth client."""
     from jupyterhub.services.auth import HubOAuth
 
     try:
@@ -540,9 +562,10 @@ def on_hub(store, state_dir: str, bundle: str | None = None) -> Lecture | None:
         return None
     bundle = bundle or os.environ.get("GENVIZ_LECTURE_BUNDLE") or \
         os.path.join(state_dir, BUNDLE_NAME)
-    return Lecture(store, bundle, oauth,
-                   state_dir=state_dir)
+    lecture = Lecture(store, bundle, oauth, state_dir=state_dir)
+    lecture.bundle()
+    return lecture
 
 
 __all__ = ["Lecture", "Resource", "routes", "settings", "on_hub", "cookie_secret",
-           "BUNDLE_NAME"]
+           "BUNDLE_NAME", "BUNDLE_HELP"]

@@ -18,10 +18,12 @@ service serves each as its own cacheable resource, never inside the long-poll JS
 
     python deploy/poll/lecture_bundle.py build [--out FILE] [NOTEBOOK ...]
 
-writes the bundle (JSON) where the poll service reads it: by default
-``$GENVIZ_POLL_STATE/lecture_bundle.json`` (the trial hub: ``build/hub/state/poll/``). The
-service re-reads it when the file changes, so a bundle built while the hub runs is used at the
-next phone's request. Runs in the course's environment (genviz, nbclient), not the hub's.
+writes the bundle (JSON) where the poll service reads it: by default into the environment
+it runs in, ``<sys.prefix>/share/genviz/lecture_bundle.json``, the file every hub's
+configuration names (deploy/poll/hub_config.py ``installed_bundle``; postBuild writes the same
+on Binder, TLJH and Z2JH; ``make lecture-bundle`` for the trial hub). The service re-reads it
+when the file changes, so a bundle built while the hub runs is used at the next phone's
+request. Runs in the course's environment (genviz, nbclient), not the hub's.
 """
 
 from __future__ import annotations
@@ -242,8 +244,8 @@ def write(bundle: dict, out: Path) -> Path:
 
 
 def default_out() -> Path:
-    state = os.environ.get("GENVIZ_POLL_STATE") or str(ROOT / "build" / "hub" / "state" / "poll")
-    return Path(state) / BUNDLE_NAME
+    """The installed bundle of this environment (hub_config.installed_bundle(sys.prefix))."""
+    return Path(sys.prefix) / "share" / "genviz" / BUNDLE_NAME
 
 
 def main(argv=None) -> int:

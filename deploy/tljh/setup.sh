@@ -16,7 +16,8 @@
 #  3. installs genviz and its `lab` extra into TLJH's user environment (/opt/tljh/user) and
 #     runs the repository's postBuild there, as Binder and repo2docker do (JupyterLab defaults,
 #     the genviz-a11y extension, the websocket settings, into the environment's prefix; it also
-#     builds the explorers' precomputed states once: python -m genviz.widgets.states), and
+#     builds the explorers' precomputed states once: python -m genviz.widgets.states, and the
+#     lecture page's questions: share/genviz/lecture_bundle.json, read by the poll service), and
 #     defines the course-update merge drivers in git's system config (genviz_updates.driver);
 #  4. applies deploy/tljh/config.yaml with tljh-config, creates the system user `genviz-poll`
 #     and its state directory (the room's poll service runs as it), and copies the hub snippet
@@ -50,6 +51,11 @@ chmod -R a+rX "$GENVIZ_REPO"
 
 PATH="$USER_ENV/bin:$PATH" python -m pip install --quiet -e "$GENVIZ_REPO[lab]"
 (cd "$GENVIZ_REPO" && PATH="$USER_ENV/bin:$PATH" bash postBuild)
+# The lecture page's questions: postBuild built them into the user environment, where the hub
+# snippet points the poll service (GENVIZ_LECTURE_BUNDLE); the service runs as genviz-poll
+BUNDLE="$USER_ENV/share/genviz/lecture_bundle.json"
+test -f "$BUNDLE" || { echo "postBuild wrote no lecture bundle at $BUNDLE" >&2; exit 1; }
+chmod -R a+rX "$USER_ENV/share/genviz"
 # Course updates: the notebook merge driver for every git on the machine (the single-user
 # server's genviz_updates extension defines it too, in its environment, for git >= 2.31)
 "$USER_ENV/bin/python" -m genviz_updates.driver install --system

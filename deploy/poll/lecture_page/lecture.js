@@ -105,6 +105,12 @@
   function render() {
     var q = state && state.question;
     $("who").textContent = state ? state.user : "";
+    // no lecture bundle on the hub (or an unreadable one): say so, not a silent letters-only page
+    var noBundle = !!state && !!state.bundle && state.bundle !== "ok";
+    $("notice").hidden = !noBundle;
+    $("notice").textContent = noBundle ? "This hub has no texts for the questions (lecture " +
+      "bundle " + state.bundle + "): options are shown by their letters, the explorer on the " +
+      "projector only. Lecturer: the hub's log says how to install it." : "";
     showExplorer(q);
     if (!q) {
       $("question").hidden = true;

@@ -9,6 +9,8 @@ import sys
 c = get_config()  # noqa: F821 (provided by JupyterHub)
 
 GENVIZ_REPO = os.environ.get("GENVIZ_REPO", "/opt/genviz")
+# TLJH's user environment: the students' Python, where setup.sh runs postBuild
+USER_ENV = os.environ.get("TLJH_USER_ENV", "/opt/tljh/user")
 
 
 def _load(path, name):
@@ -31,10 +33,13 @@ _hub_auth.refuse_open_login(_tljh, "tljh")
 
 # The project's single-user settings: deploy/singleuser first (kernels over IPC in a short
 # runtime directory, the course-update notice in every kernel); postBuild put etc/jupyter (no
-# Nagle on websockets) and the genviz-a11y extension in the user environment's prefix.
+# Nagle on websockets; voila.py: Voila's offline default template) and the genviz-a11y extension
+# in the user environment's prefix. The repository's share/jupyter (as on the trial hub) holds
+# Voila's templates: genviz, every page's default (no request leaves the machine), and
+# genviz-lecture (lecture mode, ?template=genviz-lecture).
 c.Spawner.environment.update({
     "JUPYTER_CONFIG_PATH": f"{GENVIZ_REPO}/deploy/singleuser/etc/jupyter",
-    "JUPYTER_PATH": f"{GENVIZ_REPO}/deploy/singleuser/share/jupyter",
+    "JUPYTER_PATH": f"{GENVIZ_REPO}/deploy/singleuser/share/jupyter:{GENVIZ_REPO}/share/jupyter",
     # one BLAS thread per kernel: students share the cores, and numpy's and scipy's OpenBLAS
     # pools spin against each other (the project's Makefile says more)
     "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -60,9 +65,18 @@ POLL_PORT = int(os.environ.get("GENVIZ_POLL_PORT", "15011"))
 POLL_STATE = os.environ.get("GENVIZ_POLL_STATE", "/opt/tljh/state/genviz-poll")
 _poll = _load(f"{GENVIZ_REPO}/deploy/poll/hub_config.py", "genviz_poll_hub_config")
 _manage_groups = any(_tljh[s].get("manage_groups") for s in _tljh if s.endswith("Authenticator"))
+# The lecture page (issue #37): its questions from the bundle postBuild installed in the user
+# environment; its address for the lecturer's QR code from TLJH's https settings (the first
+# Let's Encrypt domain). Without https by Let's Encrypt, set c.JupyterHub.public_url in a
+# jupyterhub_config.d file of your own: every server then gets it (JUPYTERHUB_PUBLIC_HUB_URL)
+# and the panel reads it there.
+from tljh import configurer as _tljh_configurer  # noqa: E402 (TLJH's hub: checked above)
+
 _poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
                 user=os.environ.get("GENVIZ_POLL_USER", "genviz-poll"),
-                instructors=() if _manage_groups else set(_tljh.Authenticator.get("admin_users") or ()))
+                instructors=() if _manage_groups else set(_tljh.Authenticator.get("admin_users") or ()),
+                bundle=_poll.installed_bundle(USER_ENV),
+                public_url=_poll.tljh_public_url(_tljh_configurer.load_config()))
 
 # Precomputed states after a course update (issue #39, item 5): the service genviz-rebuild, as
 # its own system user (setup.sh creates `genviz-rebuild` and its directory, readable by all),
@@ -74,7 +88,7 @@ _poll.configure(c, python=sys.executable, port=POLL_PORT, state_dir=POLL_STATE,
 # name), and its branch.
 _rebuild = _load(f"{GENVIZ_REPO}/deploy/rebuild_config.py", "genviz_rebuild_config")
 _course = _rebuild.course_of(GENVIZ_REPO)
-_rebuild.configure(c, python=os.environ.get("GENVIZ_USER_PYTHON", "/opt/tljh/user/bin/python"),
+_rebuild.configure(c, python=os.environ.get("GENVIZ_USER_PYTHON", f"{USER_ENV}/bin/python"),
                    repo=os.environ.get("GENVIZ_COURSE_REPO", _course[0]),
                    branch=os.environ.get("GENVIZ_COURSE_BRANCH", _course[1]),
                    states=os.environ.get("GENVIZ_REBUILD_STATE", "/opt/tljh/state/genviz-rebuild"),
