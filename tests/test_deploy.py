@@ -547,6 +547,9 @@ def test_every_hubs_voila_finds_the_offline_default_template(trial, tmp_path, mo
         c.Spawner.environment.get_value({})["JUPYTER_PATH"].split(":")
     post_build = (ROOT / "postBuild").read_text()
     assert "etc/jupyter/voila.py" in post_build
+    # Binder (no hub config): postBuild puts both templates on the prefix's data path
+    assert 'cp -r "share/jupyter/voila/templates/$t" "$voila_templates/$t"' in post_build
+    assert "for t in genviz genviz-lecture; do" in post_build
     assert "bash postBuild" in (DEPLOY / "tljh" / "setup.sh").read_text()
     # Z2JH: the image's repository (repo2docker --target-repo-dir /srv/genviz)
     assert "/srv/genviz/share/jupyter" in \
