@@ -508,3 +508,82 @@ def test_the_answer_ends_with_one_full_stop():
     obs_box.record_reading("0.3652")
     page = obs_box.explanation.value
     assert "They vanish.." not in page and "They vanish. " in page
+
+
+# --- issue #40 item 3: an analogous situation ends each cycle ----------------------------------
+
+def _transfer(**kw):
+    from genviz.exercises import Choice
+    args = dict(explanation="TRANSFER-EXPLAINED: the same determinant.", kind="transfer",
+                id="99-test-peak-transfer", reasons={"it falls": "TRANSFER-REASON"})
+    args.update(kw)
+    return Choice("Heights in metres become centimetres. What does the peak do?",
+                  ["it falls", "it rises", "it stays"], "it falls", **args)
+
+
+def test_the_analogous_situation_comes_after_the_explanation_and_checks_itself(fresh_records):
+    p = _pred(transfer=_transfer())
+    explorer = FakeExplorer({"rho": 0.9}, {"peak": 0.36518})
+    box, obs_box = prediction_box(p, lecture=False), observation_box(p, explorer)
+    assert obs_box.transfer.layout.display == "none"  # not before the explanation
+    assert "An analogous situation" in obs_box.transfer.question.value
+    box.select("it gets taller")
+    box.commit("volume stays 1")
+    obs_box.record_reading("0.3652")
+    assert EXPLAIN in obs_box.explanation.value and obs_box.transfer.layout.display is None
+    obs_box.transfer.select("it rises")
+    verdict = obs_box.transfer.check()
+    assert verdict.correct is False
+    obs_box.transfer.select("it falls")
+    assert obs_box.transfer.check().correct is True
+    # nothing of it is sent to the room
+    assert [c[1] for c in fresh_records] == ["vote1", "observation"]
+
+
+def test_in_a_lecture_the_analogous_situation_shows_with_the_reveal_and_folds_with_it():
+    p = _pred(transfer=_transfer())
+    box = prediction_box(p, lecture=True)
+    obs_box = observation_box(p, FakeExplorer({"rho": 0.9}, {"peak": 0.36518}), lecture=True)
+    box.select(0)
+    box.button.click()
+    box.select(0)
+    box.button.click()
+    obs_box.button.value = True
+    assert obs_box.transfer.layout.display is None
+    obs_box.button.value = False
+    assert obs_box.transfer.layout.display == "none"
+
+
+def test_statically_the_analogous_situation_is_folded_after_the_explanation():
+    page = observation_box(_pred(transfer=_transfer()))._repr_mimebundle_()["text/html"]
+    fold = page.split("<details><summary>What happens, and why</summary>", 1)[1]
+    assert "TRANSFER" not in page.split("<details>")[0]
+    assert fold.index(EXPLAIN) < fold.index("An analogous situation") < \
+        fold.index("TRANSFER-EXPLAINED")
+    assert "An analogous situation" not in observation_box(_pred())._repr_mimebundle_()[
+        "text/html"]
+
+
+def test_the_review_sends_a_failed_prediction_to_its_analogous_situation(fresh_records):
+    p, q = _pred(transfer=_transfer()), _pred("99-second")
+    review = prediction_review("99")
+    for pred in (p, q):
+        b = prediction_box(pred, lecture=False)
+        b.select("it gets lower")
+        b.commit("it spreads out")
+        observation_box(pred, FakeExplorer({"rho": 0.9}, {"peak": 0.36518})).record_reading(
+            "0.3652")
+    items = review.body.value.split("<li>")[1:]
+    assert "analogous situation" in items[0] and "analogous situation" not in items[1]
+    review.close()
+
+
+@pytest.mark.parametrize("transfer, error, match", [
+    ("a text", TypeError, "transfer must be a genviz.exercises.Choice"),
+    (_pred("99-other"), TypeError, r"transfer must be a genviz.exercises.Choice \(not a "
+                                   r"Prediction\)"),
+    (_transfer(kind="concept"), ValueError, "transfer must be a Choice of kind 'transfer'"),
+])
+def test_a_bad_transfer_is_refused_naming_the_argument(transfer, error, match):
+    with pytest.raises(error, match=match):
+        _pred(transfer=transfer)

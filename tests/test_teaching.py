@@ -616,6 +616,57 @@ def test_every_prediction_about_a_change_records_before_and_after(path):
               f"Observation(before=..., expected_before=...) ({EXERCISES})")
 
 
+def transfer_problems(records) -> list[str]:
+    """Issue #40 item 3: every prediction's cycle ends with an analogous situation, a Choice of
+    kind "transfer" with the id ``<prediction id>-transfer``, which the cycle's own prompt and
+    explanation do not answer (its claims read as key terms) and whose right option is not the
+    prediction's."""
+    from key_terms import said_claims
+
+    transfers = {r.get("id"): r for r in records if r["kind"] == "transfer"}
+    out = []
+    for r in records:
+        if r["cls"] != "Prediction":
+            continue
+        t = transfers.get(f"{r['id']}-transfer")
+        if t is None:
+            out.append(f"{r['id']}: no analogous situation (Prediction(..., transfer=Choice(..., "
+                       f"kind='transfer', id='{r['id']}-transfer')))")
+            continue
+        if said_claims(t["claims"], r["prompt"] + " " + revealed_text(r)):
+            out.append(f"{t['id']}: its cycle's own prompt or explanation already says it")
+        right = {t["options"][k] for k in t["correct"]}
+        if right & {r["options"][k] for k in r["correct"]}:
+            out.append(f"{t['id']}: its right option is the prediction's")
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _params(TOPICS))
+def test_every_prediction_ends_with_an_analogous_situation(path):
+    assert transfer_problems(exercise_records(path)) == [], in_step5(
+        path, "each prediction ends with an analogous situation: "
+              f"Prediction(..., transfer=Choice(..., kind='transfer')) ({EXERCISES})")
+
+
+def test_the_transfer_rule_finds_a_missing_a_given_away_and_a_repeated_transfer():
+    pred = {"cls": "Prediction", "kind": "prediction", "id": "99-peak", "prompt": "ρ to 0.9?",
+            "options": ["taller", "lower"], "correct": [0], "reasons": [None, None],
+            "explanation": "A compressed Gaussian is taller."}
+    good = {"cls": "Choice", "kind": "transfer", "id": "99-peak-transfer", "prompt": "cm?",
+            "options": ["it falls a hundredfold", "it rises"], "correct": [0],
+            "reasons": [None, None], "explanation": "A square centimetre is small.",
+            "claims": [r"falls a hundredfold"]}
+    assert transfer_problems([pred, good]) == []
+    assert transfer_problems([pred])[0].startswith("99-peak: no analogous situation")
+    given = {**good, "claims": [r"compressed gaussian is taller"]}
+    assert transfer_problems([pred, given]) == \
+        ["99-peak-transfer: its cycle's own prompt or explanation already says it"]
+    same = {**good, "options": ["taller", "it rises"]}
+    assert transfer_problems([pred, same]) == ["99-peak-transfer: its right option is the "
+                                               "prediction's"]
+
+
 def test_the_change_rule_finds_a_prediction_that_records_only_the_after():
     """Planted: the prediction of notebook 02 as it was before issue #40 (one reading at ρ =
     0.9) fails; with its "before" it passes; a prediction about no change needs none."""

@@ -21,10 +21,12 @@ __all__ = ["Exercise", "Feedback", "Solution", "parse_answer", "format_number", 
 #: ``"explorer"`` (set an explorer and read it), ``"concept"`` (a choice with a reason),
 #: ``"prediction"`` (before an explorer), ``"observation"`` (what it showed, after a
 #: prediction), ``"investigation"`` (found by *searching* with an explorer), ``"derivation"``
-#: (a step or result of a derivation; the worked derivation is the solution) or ``"open"`` (a
-#: transfer question, the model answer after an attempt: ``OpenQuestion``). Tests count them.
+#: (a step or result of a derivation; the worked derivation is the solution), ``"open"`` (a
+#: transfer question, the model answer after an attempt: ``OpenQuestion``) or ``"transfer"``
+#: (the analogous situation a prediction's cycle ends with: ``Prediction(transfer=...)``).
+#: Tests count them.
 KINDS = ("compute", "explorer", "concept", "prediction", "observation", "investigation",
-         "derivation", "open")
+         "derivation", "open", "transfer")
 #: The kinds of *practice* (predictions and observations belong to the explorers).
 PRACTICE_KINDS = ("compute", "explorer", "concept", "investigation", "derivation", "open")
 #: An objective: the notebook's two digits, a dot, its number in that notebook's list

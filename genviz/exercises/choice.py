@@ -329,6 +329,11 @@ class Prediction(Choice):
     observation : Observation, optional
         What the learner records from the explorer after committing (a value at a stated
         setting). Every prediction before an explorer has one (the course tests check it).
+    transfer : Choice, optional
+        The **analogous situation** the cycle ends with (issue #40 item 3; Sokoloff &
+        Thornton's interactive lecture demonstrations): the same idea in another setting,
+        asked after the explanation, as a :class:`Choice` of kind ``"transfer"``. Every
+        prediction of the course has one (the course tests check it).
 
     :meth:`check` is the verdict on a prediction, given once the learner has recorded the
     observation: right or not, with the reason for the option picked and the explanation. The
@@ -349,11 +354,19 @@ class Prediction(Choice):
 
     def __init__(self, prompt: str, options, answer, *, id: str, explanation: str,
                  observation: Observation | None = None, reasons=None, hint: str | None = None,
-                 kind: str | None = None, claims=()):
+                 kind: str | None = None, claims=(), transfer: Choice | None = None):
         if observation is not None and not isinstance(observation, Observation):
             raise TypeError(f"observation must be a genviz.exercises.Observation or None, got "
                             f"{type(observation).__name__}")
+        if transfer is not None and (not isinstance(transfer, Choice)
+                                     or isinstance(transfer, Prediction)):
+            raise TypeError(f"transfer must be a genviz.exercises.Choice (not a Prediction) or "
+                            f"None, got {type(transfer).__name__}")
+        if transfer is not None and transfer.kind != "transfer":
+            raise ValueError(f"transfer must be a Choice of kind 'transfer', got kind "
+                             f"{transfer.kind!r}")
         self.observation = observation
+        self.transfer = transfer
         super().__init__(prompt, options, answer, explanation=explanation, reasons=reasons,
                          hint=hint, kind=kind, id=id, claims=claims)
 

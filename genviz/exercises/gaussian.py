@@ -82,6 +82,31 @@ def mass_inside(k) -> Exercise:
 
 
 
+def _peak_transfer(rho=0.99) -> Choice:
+    """The analogous situation after 02's cycle: two near-perfectly correlated measurements
+    against two unrelated ones with the same variances (the ratio of their peaks computed
+    from the model, :func:`_peak`)."""
+    ratio = _peak(1.0, 1.0, rho)[1] / _peak(1.0, 1.0, 0.0)[1]
+    return Choice(
+        f"Two measurements of the same rod by two instruments are almost perfectly "
+        f"correlated (ρ = {rho}); two unrelated measurements have ρ = 0, with the same "
+        f"variances. Which joint density has the higher peak?",
+        [f"the correlated pair's, about {ratio:.0f} times higher",
+         "the unrelated pair's: correlation spreads the density",
+         "the same peak: the variances are the same",
+         "the correlated pair's, twice as high"],
+        0, kind="transfer", id="02-peak-with-rho-transfer",
+        explanation=(rf"Same variances, so the peak ratio is $1/\sqrt{{1-\rho^2}}$ = "
+                     rf"${ratio:.1f}$ at $\rho = {rho}$: the near-perfect correlation squeezes "
+                     r"the density onto the line where the two instruments agree, and it must "
+                     r"rise to keep its volume 1."),
+        reasons={1: "Correlation squeezes the density onto a line; it does not spread it.",
+                 2: "The variances fix the marginals, not the joint density's height: "
+                    "|Σ| = σ₁²σ₂²(1 − ρ²) also holds ρ.",
+                 3: f"Work out 1/√(1 − ρ²) at ρ = {rho}."},
+        claims=[r"squeez\w*[^.]{0,30}line where the two instruments agree"])
+
+
 def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> Prediction:
     """Before the explorer: where is the peak, and how high, when rho moves? (The height's
     direction is computed from the determinant, not written in.) The observation: the peak
@@ -110,6 +135,7 @@ def predict_peak_with_rho(rho_from=0.5, rho_to=0.9, sigma1=1.0, sigma2=1.0) -> P
                  "the density is squeezed towards a line?",
                  "The height depends on the determinant |Σ|, and ρ is in it."],
         claims=[r"compress\w*[^.]{0,30}(gaussian|density)[^.]{0,30}(taller|higher)"],
+        transfer=_peak_transfer(),
         observation=Observation(
             f"Compare the peak p(μ) at ρ = {rho_from} with the peak at ρ = {rho_to} "
             f"(σ₁ = {sigma1}, σ₂ = {sigma2}): record both. How many times taller or lower is it?",

@@ -20,7 +20,7 @@ import html
 
 import ipywidgets as widgets
 
-from genviz.exercises._core import _markdown_to_html, _stop
+from genviz.widgets._choice import ChoiceBox, solution_toggle
 from genviz.widgets._static_box import StaticFallback, static_card
 from genviz.widgets.observations import ObservationBox, observation_box
 from genviz.widgets.predictions import (PredictionBox, PredictionReview, prediction_box,
@@ -29,28 +29,6 @@ from genviz.widgets.predictions import (PredictionBox, PredictionReview, predict
 __all__ = ["answer_box", "AnswerBox", "solution_toggle", "choice_box", "ChoiceBox",
            "prediction_box", "PredictionBox", "observation_box", "ObservationBox",
            "prediction_review", "PredictionReview"]
-
-
-def solution_toggle(exercise) -> widgets.VBox:
-    """A "Show solution" toggle; the solution is empty until the button is pressed.
-
-    The solution is Markdown with LaTeX maths, shown in an ``HTMLMath`` widget so MathJax
-    typesets it like the notebook's own equations.
-    """
-    button = widgets.ToggleButton(value=False, description="Show solution", icon="eye",
-                                  tooltip="Reveal the worked solution and the answer")
-    box = widgets.HTMLMath("")
-
-    def on_toggle(change):
-        if change["new"]:
-            box.value = exercise.solution().to_html()
-            button.description = "Hide solution"
-        else:
-            box.value = ""
-            button.description = "Show solution"
-
-    button.observe(on_toggle, names="value")
-    return widgets.VBox([button, box])
 
 
 class AnswerBox(StaticFallback, widgets.VBox):
@@ -111,95 +89,6 @@ class AnswerBox(StaticFallback, widgets.VBox):
 def answer_box(exercise, **kwargs) -> AnswerBox:
     """The answer widget of one exercise: ``answer_box(exercises.phi_by_hand(X, y))``."""
     return AnswerBox(exercise, **kwargs)
-
-
-class ChoiceBox(StaticFallback, widgets.VBox):
-    """The question, its options as radio buttons, Check, the feedback and a solution toggle.
-
-    Check gives right/wrong with the reason for the option picked; the learner may try again;
-    a *Show solution* toggle reveals the explanation. (A prediction has its own boxes:
-    :func:`prediction_box` and :func:`observation_box`.)
-
-    Attributes
-    ----------
-    choice : Choice
-    mode : str
-        ``"check"``.
-    question : ipywidgets.HTMLMath
-        The prompt (maths typeset).
-    radio : ipywidgets.RadioButtons
-        Value: the index of the option selected, or None.
-    button : ipywidgets.Button
-        Check.
-    feedback : ipywidgets.HTMLMath
-        Empty until the button is pressed.
-    last : Feedback or None
-        The verdict of the last check.
-    """
-
-    _MODES = ("check",)
-
-    def __init__(self, choice, *, mode: str = "check", width: str = "560px"):
-        if not hasattr(choice, "options") or not hasattr(choice, "correct"):
-            raise TypeError(f"choice must be a genviz.exercises.Choice, got {type(choice).__name__}")
-        if mode not in self._MODES:
-            raise ValueError(f"mode must be one of {self._MODES}, got {mode!r} (a prediction "
-                             f"has its own boxes: prediction_box and observation_box)")
-        self.choice, self.mode = choice, mode
-        self.last = None
-        self.question = widgets.HTMLMath(f"<b>Question.</b> {_md(choice.prompt)}")
-        self.radio = widgets.RadioButtons(
-            options=[(f"({choice.label(i)}) {o}", i) for i, o in enumerate(choice.options)],
-            value=None, layout=widgets.Layout(width=width), style={"description_width": "0px"})
-        self.feedback = widgets.HTMLMath("")
-        self.button = widgets.Button(description="Check", icon="check", button_style="primary",
-                                     tooltip="Check your choice",
-                                     layout=widgets.Layout(width="auto", min_width="110px"))
-        self.button.on_click(lambda _: self.check())
-        # in an HBox, so a button sized "auto" fits its label instead of filling the column
-        super().__init__([self.question, self.radio, widgets.HBox([self.button]), self.feedback,
-                          solution_toggle(choice)])
-        self.add_class("genviz-choice")
-
-    def select(self, i) -> None:
-        """Select option ``i`` (what a click on a radio button does)."""
-        self.radio.value = self.choice.index(i)
-
-    def check(self):
-        """Check the selected option; show and return the :class:`Feedback`."""
-        self.last = self.choice.check(self.radio.value)
-        self.feedback.value = self.last.to_html()
-        return self.last
-
-    def _static(self) -> tuple[str, str]:
-        """(html, text) where no widget manager runs (the course website, GitHub,
-        nbviewer) the question, its options, and the answer folded in ``<details>``."""
-        return _static_choice_html(self.choice), _static_choice_text(self.choice)
-
-
-def _md(text: str) -> str:
-
-    return _markdown_to_html(text)
-
-
-def _static_choice_html(choice) -> str:
-    """A choice without widgets: the question, the options, then the answer folded."""
-    reasons = "".join(f"<li>({choice.label(i)}) {_md(r)}</li>"
-                      for i, r in enumerate(choice.reasons) if r)
-    reasons = f"<ul>{reasons}</ul>" if reasons else ""
-    answer = (f"<p><b>{html.escape(choice.answer_text())}{_stop(choice.answer_text())}</b> "
-              f"{_md(choice.explanation)}</p>{reasons}")
-    return static_card("genviz-choice", ("Question", _md(choice.prompt)),
-                       "Choose before you open the answer (run this notebook to commit to a "
-                       "choice in a box).",
-                       options=[f"({choice.label(i)}) {html.escape(o)}"
-                                for i, o in enumerate(choice.options)],
-                       folds=[("Answer", answer)])
-
-
-def _static_choice_text(choice) -> str:
-    opts = "; ".join(f"({choice.label(i)}) {o}" for i, o in enumerate(choice.options))
-    return f"{choice.prompt} Options: {opts}. Run this notebook to answer in a box."
 
 
 def choice_box(choice, **kwargs):

@@ -26,6 +26,7 @@ from genviz.exercises._core import _stop, parse_answer
 from genviz.exercises.observation import _reading
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import room as _room
+from genviz.widgets._choice import ChoiceBox, _static_choice_html
 from genviz.widgets._static_box import StaticFallback, static_card
 from genviz.widgets.predictions import (_LISTENERS, _RECORDS, PredictionRecord, _changed,
                                         _check_prediction, _md, _option, _report)
@@ -70,6 +71,9 @@ class ObservationBox(StaticFallback, widgets.VBox):
         Empty until the reading is recorded (or revealed).
     why : ipywidgets.Text
         The learner's one line, kept in the record (shown with the explanation).
+    transfer : ChoiceBox or None
+        The prediction's analogous situation (``Prediction(transfer=...)``), shown after the
+        explanation: the same idea in another setting, checked like any choice.
     attempts : int
         Readings that did not match.
     """
@@ -119,8 +123,16 @@ class ObservationBox(StaticFallback, widgets.VBox):
             row = widgets.HBox([self.button])
         else:
             row = self._reading_row(obs, width)
-        super().__init__([self.heading, row, self.feedback, self.show_button, self.explanation,
-                          self.why_row])
+        self.transfer = None
+        children = [self.heading, row, self.feedback, self.show_button, self.explanation,
+                    self.why_row]
+        if prediction.transfer is not None:
+            self.transfer = ChoiceBox(prediction.transfer)
+            self.transfer.question.value = (f"<b>An analogous situation.</b> "
+                                            f"{_md(prediction.transfer.prompt)}")
+            self.transfer.layout.display = "none"
+            children.append(self.transfer)
+        super().__init__(children)
         self._listen_for_commits()
         self.add_class("genviz-choice")
         self.add_class("genviz-observation")
@@ -332,6 +344,8 @@ class ObservationBox(StaticFallback, widgets.VBox):
             f"<div>{_md(p.explanation)}</div>")
         if not self.lecture:
             self.why_row.layout.display = None
+        if self.transfer is not None:
+            self.transfer.layout.display = None
         _changed()
 
     def reveal(self, show: bool = True) -> None:
@@ -351,6 +365,8 @@ class ObservationBox(StaticFallback, widgets.VBox):
             self._explain(html.escape(self._reading_text()))
         else:
             self.explanation.value = ""
+            if self.transfer is not None:
+                self.transfer.layout.display = "none"
         if self.button.value != show:
             self.button.value = show
         self.button.description = "Hide" if show else "Reveal"
@@ -401,12 +417,14 @@ def static_observation_html(prediction) -> str:
                       for i, r in enumerate(p.reasons) if r and i not in p.correct)
     reasons = f"<ul>{reasons}</ul>" if reasons else ""
     answer = " or ".join(html.escape(_option(p, i)) for i in p.correct)
+    transfer = "" if p.transfer is None else (
+        "<p><b>An analogous situation.</b></p>" + _static_choice_html(p.transfer))
     return static_card("genviz-choice genviz-observation", ("Observe", _md(obs.prompt)),
                        "Record what you see (run this notebook to record it in a box), then "
                        "open the explanation.",
                        folds=[("What happens, and why",
                                f"<p><b>{answer}{_stop(answer)}</b> {_md(p.explanation)}</p>"
-                               f"{reasons}")])
+                               f"{reasons}{transfer}")])
 
 
 def observation_box(prediction, explorer=None, *, lecture: bool | None = None,

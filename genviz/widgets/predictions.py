@@ -518,9 +518,15 @@ class PredictionReview(StaticFallback, widgets.VBox):
                 f"{len(done)} of {len(rows)} predictions committed and observed; "
                 f"{len(failed)} did not hold.</p>")
         items = []
+        # a failed prediction points to its cycle's analogous situation (issue #40 item 3)
+        analogous = {r.id for r in _RECORDS.values()
+                     if getattr(r.prediction, "transfer", None) is not None}
         for r in rows:
             mark = {True: "It held.", False: "<b>It failed.</b>", None: "Not finished yet."}[
                 r["held"]]
+            if r["held"] is False and r["id"] in analogous:
+                mark += (" Then try the analogous situation under its observation box: the "
+                         "same idea in another setting.")
             why = (html.escape(r["why"]) if r["why"] else
                    "<i>write one line in the box under its explorer</i>"
                    if r["held"] is False else "")
