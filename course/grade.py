@@ -261,10 +261,14 @@ def describe_run(result, cells, limits: Limits, where=None) -> tuple[dict | None
                 problems.append(f"a sandbox limit was hit (output: more than "
                                 f"{limits.output_bytes / 1e6:g} MB printed) in {where_}")
             elif status == "error" and not limit:
+                error = f"{ename}: {evalue}" if ename else "an error"
+                unsent = " ".join(str(event.get("unsent", "")).split())[:120]
+                if unsent:  # the kernel could not send the error (or the cell's reply)
+                    error += f" ({unsent})"
                 if cells[index - 1][2] == "setup":
-                    problems.append(f"the setup cell raised {ename}: {evalue}")
+                    problems.append(f"the setup cell raised {error}")
                 else:
-                    problems.append(f"{where_} raised {ename}: {evalue}")
+                    problems.append(f"{where_} raised {error}")
         elif kind == "answers" and isinstance(event.get("answers"), dict):
             if answers is None:
                 answers = event["answers"]
