@@ -593,9 +593,11 @@ def autograded_notebook(outcome, cells, release):
     """The notebook as graded (sources, and the grader's verdicts; nothing the sandbox
     printed), for the Formgrader, which renders it as HTML in the instructor's Jupyter server:
     the students' Markdown and raw cells are shown as text there (:func:`_inert`), never as
-    HTML, links or images."""
-    nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
-                    for k, s, g in cells], release)
+    HTML, links or images; in code cells, as everywhere, every character of
+    :data:`course.shown.ESCAPED_CATEGORIES` (controls, bidi and zero-width characters, line
+    separators) is shown escaped: this copy is read, never run."""
+    nb = _notebook([(k, printable(s, lines=True), g) if k == "code" else
+                    ("markdown", _inert(s), g) for k, s, g in cells], release)
     for cell in nb.cells:  # the grader's verdict under each question's form check
         gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
         if gid.startswith("test_q"):

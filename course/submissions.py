@@ -607,8 +607,11 @@ HOSTILE_MARKDOWN = "\n\n".join([
 ])
 
 #: Control sequences a terminal obeys: OSC 52 (write the clipboard), OSC 0 (window title),
-#: CSI 2K (erase the line), a carriage return and cursor-up, a right-to-left override.
-CONTROL = "\x1b]52;c;cHduZWQ=\x07\x1b]0;grading finished: all OK\x07\x1b[2K\r\x1b[1A\u202e"
+#: CSI 2K (erase the line), a carriage return and cursor-up, a right-to-left override; then
+#: characters that hide or reorder text: the Arabic letter mark, zero-width space and joiner,
+#: the line separator, a byte-order mark, a tag.
+CONTROL = ("\x1b]52;c;cHduZWQ=\x07\x1b]0;grading finished: all OK\x07\x1b[2K\r\x1b[1A\u202e"
+           "\u061c\u200b\u200d\u2028\ufeff\U000e0041")
 
 
 def _control_cell(nb, ctx):

@@ -10,6 +10,7 @@ import io
 import json
 import os
 import pathlib
+import unicodedata
 
 import nbformat
 import pytest
@@ -219,6 +220,65 @@ def test_terminal_lines_escape_what_a_terminal_would_obey():
     lines = G.terminal_lines([_hostile_outcome()])
     assert lines and not any(c in line for line in lines for c in ESC_BYTES)
     "\n".join(lines).encode("utf-8")
+
+
+# -- one definition of the characters shown escaped ---------------------------------------------
+
+#: The oracle, written here on its own (not read from course.shown): every character of these
+#: Unicode categories is shown escaped wherever a submission's text is written.
+KIND = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+OF_THE_KIND = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) in KIND)
+
+
+def _of_the_kind(text: str, keep: str = "") -> set:
+    return {c for c in text if unicodedata.category(c) in KIND and c not in keep}
+
+
+def test_the_kind_is_every_control_format_surrogate_and_separator():
+    """The categories enumerated (Python's Unicode database): every character of the kind is
+    escaped, in ASCII; with lines kept only newline and tab stay; every other character is
+    left as it is. Among them what an earlier list missed: U+061C, U+200B-U+200D, U+2028,
+    U+2029, U+FEFF, U+00AD, the tags."""
+    assert {"\u061c", "\u200b", "\u200c", "\u200d", "\u2028", "\u2029", "\ufeff", "\xad",
+            "\U000e0041", "\x85", "\u2066"} <= set(OF_THE_KIND)
+    shown = printable(OF_THE_KIND)
+    assert _of_the_kind(shown) == set() and shown.isascii()
+    assert _of_the_kind(printable(OF_THE_KIND, lines=True)) == {"\n", "\t"}
+    assert printable("\U000e0041") == "\\U000e0041"
+    rest = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) not in KIND)
+    assert printable(rest) == rest and printable(rest, lines=True) == rest
+
+
+def test_every_outlet_shows_the_kind_escaped(tmp_path):
+    """The terminal, the report, the answer spread, the feedback page and the Formgrader's copy
+    (its code cells, the student's Markdown, the verdicts), given every character of the kind
+    in a name, an exception text, an answer, a feedback and cell sources: none is written as it
+    is (newline and tab only where the text keeps lines: sources)."""
+    o = G.Outcome("mallory" + OF_THE_KIND, A + OF_THE_KIND, submitted=True, graded=True)
+    o.problems = G.bounded([f"cell 3 raised ValueError: {OF_THE_KIND[:150]}",
+                            f"cell 4 raised ValueError: {OF_THE_KIND[150:]}"])
+    o.verdicts, o.values = {"q1": "wrong"}, {"q1": json.dumps(OF_THE_KIND, ensure_ascii=False)}
+    o.feedback = {"q1": "your answer " + OF_THE_KIND}
+    text = "\n".join(G.terminal_lines([o]))
+    assert _of_the_kind(text, keep="\n") == set(), sorted(_of_the_kind(text))[:5]
+    G.write_report(tmp_path, [o])
+    G.write_spread(tmp_path, [o] * G.FEW_VALUES_CLASS)
+    for name_ in ("grading_report.csv", "answer_spread.csv"):
+        with open(tmp_path / name_, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+        assert len(rows) > 1 and all(_of_the_kind(v) == set() for r in rows for v in r), name_
+    o.student_id, o.assignment = "mallory", A
+    page = G.write_feedback(tmp_path, o, None).read_text(encoding="utf-8")
+    assert _of_the_kind(page, keep="\n") == set()
+    release = B.student_notebook(ASSIGNMENTS[A], "mallory", SECRET)[0]
+    cells, _ = G.merge(S.fill(release, {1: f"answer_q1 = {OF_THE_KIND!r}  # {OF_THE_KIND}"},
+                              working=OF_THE_KIND), release)
+    nb = nbformat.reads(nbformat.writes(G.autograded_notebook(o, cells, release)), as_version=4)
+    for cell in nb.cells:
+        assert _of_the_kind(cell.source, keep="\n\t") == set(), cell.source[:80]
+        for out in cell.get("outputs", []):
+            assert _of_the_kind(out.get("text", ""), keep="\n") == set()
+    assert any("\\u202e" in c.source for c in nb.cells if c.cell_type == "code")
 
 
 # -- student Markdown in the grader's pages ------------------------------------------------------
