@@ -9,7 +9,6 @@ import html.parser
 import io
 import json
 import os
-import pathlib
 import unicodedata
 
 import nbformat
@@ -408,6 +407,44 @@ def test_the_hand_in_time_is_the_collection_time_never_the_students_file(tmp_pat
     assert GB.submitted_timestamp(tmp_path, G.Outcome("nobody", A)) is None
 
 
+
+def test_a_resubmission_copied_over_the_notebook_is_as_late_as_the_copy(tmp_path):
+    """The hand-in time is the latest inode change time of the folder and of every entry under
+    it (lstat: a link's own, never its target's). Planted: a notebook copied over the one
+    collected earlier leaves the folder's own ctime -- the old rule's hand-in time -- as it
+    was; the copy's time is the one taken. A link inside the folder whose target changes later
+    does not move the time; a file deep in a subfolder does."""
+    import time
+
+    folder = tmp_path / "submitted" / "mallory" / A
+    (folder / "sub" / "deeper").mkdir(parents=True)
+    notebook = folder / f"{A}.ipynb"
+    notebook.write_text("{} first")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("x")
+    (folder / "link").symlink_to(outside)
+    o = G.Outcome("mallory", A, submitted=True)
+    first, _, count = GB.collection_time(folder)
+    assert count == 4  # sub, sub/deeper, the notebook, the link
+    folder_ctime = os.lstat(folder).st_ctime
+    time.sleep(0.05)
+    outside.chmod(0o600)  # the link's target changes: not the submission's time
+    assert GB.collection_time(folder)[0] == first
+    with open(notebook, "w") as fh:  # what `cp new.ipynb submitted/mallory/a03_gda/` does
+        fh.write("{} resubmitted, late")
+    assert os.lstat(folder).st_ctime == folder_ctime  # the old rule: still the early time
+    late, newest, _ = GB.collection_time(folder)
+    assert late > first and late == os.lstat(notebook).st_ctime and newest == notebook.name
+    assert GB.submitted_timestamp(tmp_path, o) > GB._utc(folder_ctime)
+    words = GB.handed_in(tmp_path, o)
+    assert "latest inode change time of the folder and of everything in it" in words
+    assert f"(the latest: {A}.ipynb; 4 entries in it)" in words, words
+    time.sleep(0.05)
+    (folder / "sub" / "deeper" / "extra.py").write_text("x = 1")
+    deep, newest, count = GB.collection_time(folder)
+    assert deep > late and newest == "sub/deeper/extra.py" and count == 5
+    assert GB.collection_time(folder / "link") is None and GB.collection_time(notebook) is None
+
 # -- the seccomp filter -------------------------------------------------------------------------
 
 def _bpf_run(program: bytes, arch: int, nr: int) -> int:
@@ -451,7 +488,7 @@ def test_the_seccomp_filter_refuses_the_key_calls_and_other_abis_only():
 def _choice_assignment():
     from course.assignments import variant
 
-    for name, a in ASSIGNMENTS.items():
+    for a in ASSIGNMENTS.values():
         _, exercises = variant(a, "alice", SECRET)
         for i, ex in enumerate(exercises, 1):
             if C.is_choice(ex):
