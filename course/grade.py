@@ -113,8 +113,11 @@ def _folder_assignments(course: pathlib.Path, student: str) -> list[str]:
     return sorted(e.name for e in os.scandir(folder) if e.is_dir() or e.is_symlink())
 
 
-def read_submission(folder: pathlib.Path, assignment: str):
-    """(notebook or None, problems) — never follows a link, never reads more than 20 MB."""
+def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
+    """(notebook or None, problems) — never follows a link, never reads more than 20 MB.
+    ``refuse(raw, size)``, given the decoded JSON and the file's size in bytes, may return why
+    the notebook is not read further (:func:`too_large`): it is asked before nbformat parses
+    and validates the notebook, the costly part for thousands of cells."""
     if folder.is_symlink():
         return None, [f"the folder {folder.name}/ is a symbolic link: not graded"]
     if not folder.is_dir():
@@ -145,9 +148,17 @@ def read_submission(folder: pathlib.Path, assignment: str):
     with os.fdopen(fd, "rb") as fh:
         data = fh.read(MAX_NOTEBOOK_BYTES + 1)
     try:
+        raw = json.loads(data.decode("utf-8"))
+    except Exception as err:  # not UTF-8, not JSON
+        first = printable((str(err).splitlines() or [""])[0][:120])
+        return None, [f"{path.name} is not a valid notebook ({type(err).__name__}: {first})"]
+    refused = refuse(raw, len(data)) if refuse is not None and isinstance(raw, dict) else None
+    if refused:
+        return None, problems + [refused]
+    try:
         # a lone surrogate is valid JSON ("\\udc80") and no UTF-8 writer takes it: every
         # string of the notebook is made writable before anything else reads it
-        text = json.dumps(unsurrogate(json.loads(data.decode("utf-8"))))
+        text = json.dumps(unsurrogate(raw))
         nb = nbformat.reads(text, as_version=4)
     except Exception as err:  # nbformat raises several kinds for broken files
         first = printable((str(err).splitlines() or [""])[0][:120])
@@ -483,13 +494,16 @@ def bounded(problems: list) -> list[str]:
     return out
 
 
-def too_large(nb, release) -> str | None:
-    """Why ``nb`` is refused for its size against the student's release (None: it is not)."""
-    cells, allowed = len(nb.cells), MAX_CELLS_FACTOR * len(release.cells) + 20
-    if cells > allowed:
-        return (f"the notebook has {cells} cells, more than {MAX_CELLS_FACTOR} times the "
+def too_large(nb, release, size: int | None = None) -> str | None:
+    """Why ``nb`` (a notebook, or its JSON as read, before nbformat parses it) is refused for
+    its size against the student's release (None: it is not); ``size``: its file's bytes."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    allowed = MAX_CELLS_FACTOR * len(release.cells) + 20
+    if isinstance(cells, list) and len(cells) > allowed:
+        return (f"the notebook has {len(cells)} cells, more than {MAX_CELLS_FACTOR} times the "
                 f"release's {len(release.cells)} (+20): not graded")
-    size = len(nbformat.writes(nb).encode("utf-8"))
+    if size is None:
+        size = len(nbformat.writes(nb).encode("utf-8"))
     limit = MAX_BYTES_FACTOR * len(nbformat.writes(release).encode("utf-8")) + 2_000_000
     if size > limit:
         return (f"the notebook is {size / 1e6:.1f} MB, more than {MAX_BYTES_FACTOR} times the "
@@ -511,18 +525,23 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     assignment = ASSIGNMENTS[name]
     folder = course / "submitted" / student / name
     outcome.submitted = folder.is_dir() or folder.is_symlink()
-    nb, outcome.problems = read_submission(folder, name)
+    built = []
+
+    def refuse(raw, size):  # the size, from the JSON as read, before nbformat parses it
+        where["stage"] = "building the student's release"
+        built.append(student_notebook(assignment, student, secret))
+        where["stage"] = "comparing the notebook with the release"
+        refused = too_large(raw, built[0][0], size)
+        where["stage"] = "reading the notebook"
+        return refused
+
+    nb, outcome.problems = read_submission(folder, name, refuse)
     if nb is None:
         _finish(course, outcome, None, None, feedback, sandbox)
         return
     where["stage"] = "building the student's release"
-    release, _, exercises = student_notebook(assignment, student, secret)
+    release, _, exercises = built[0] if built else student_notebook(assignment, student, secret)
     where["stage"] = "comparing the notebook with the release"
-    refused = too_large(nb, release)
-    if refused:
-        outcome.problems.append(refused)
-        _finish(course, outcome, None, None, feedback, sandbox)
-        return
     meta = nb.get("metadata", {}).get("genviz", {})
     claimed = meta.get("student") if isinstance(meta, dict) else None
     if not isinstance(claimed, str):

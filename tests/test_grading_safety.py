@@ -160,6 +160,24 @@ def test_a_notebook_far_larger_than_its_release_is_refused(tmp_path):
     assert "times the release's size" in G.too_large(big, release)
 
 
+def test_a_notebook_far_larger_than_its_release_is_refused_before_nbformat_reads_it(
+        tmp_path, monkeypatch):
+    """The cells and bytes are counted on the JSON as read: nbformat (parsing and validating
+    thousands of cells, the grader's time and memory) never sees a refused notebook; one of
+    the right size is parsed once. Planted: without the early count it is parsed."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    S.write(course, "bob", A, S._copies(S.fill(S.release(A, "bob", SECRET), {}), "setup", 3000))
+    parsed = []
+    reads = nbformat.reads
+    monkeypatch.setattr(G.nbformat, "reads", lambda *a, **k: parsed.append(1) or reads(*a, **k))
+    bob = G.grade_one(course, "bob", A, SECRET, _Exploding(), Limits())
+    assert parsed == [] and not bob.graded, bob.problems
+    assert any("more than 4 times the release" in p for p in bob.problems), bob.problems
+    alice = G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())
+    assert parsed == [1] and alice.graded, alice.problems
+    folder = course / "submitted" / "bob" / A
+    assert G.read_submission(folder, A)[0] is not None and parsed == [1, 1]  # no refuse given
+
 def test_the_wall_budget_is_the_releases_not_the_students(tmp_path):
     course = _course(tmp_path, {"alice": {}, "bob": {}})
     nb = S.fill(S.release(A, "bob", SECRET), {})
