@@ -105,12 +105,23 @@ def _listing(course: pathlib.Path, roster=None):
             odd[entry.name] = "the folder submitted/%s is a symbolic link: not graded" % entry.name
         elif entry.is_dir():
             students.append(entry.name)
+        else:  # a file (a notebook, a zip) where a student's folder belongs
+            odd[entry.name] = (f"submitted/{entry.name} is a file, not a student's folder "
+                               "(submitted/<student>/<assignment>/<assignment>.ipynb): not graded")
     return students, odd
 
 
 def _folder_assignments(course: pathlib.Path, student: str) -> list[str]:
     folder = course / "submitted" / student
     return sorted(e.name for e in os.scandir(folder) if e.is_dir() or e.is_symlink())
+
+
+def _loose_notebooks(course: pathlib.Path, student: str) -> dict[str, str]:
+    """assignment -> file name, for each notebook put directly in ``submitted/<student>/``
+    instead of in its assignment's folder."""
+    folder = course / "submitted" / student
+    return {e.name[:-len(".ipynb")]: e.name for e in os.scandir(folder)
+            if e.name.endswith(".ipynb") and not e.is_dir(follow_symlinks=False)}
 
 
 def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
@@ -679,7 +690,9 @@ def plan(course: pathlib.Path, roster=None):
     """(jobs to grade, outcomes decided without running): every student of ``submitted/`` (and
     of the roster) gets a row for every assignment found."""
     students, odd = _listing(course)
-    found = sorted({a for s in students for a in _folder_assignments(course, s)})
+    loose = {s: _loose_notebooks(course, s) for s in students}
+    found = sorted({a for s in students for a in _folder_assignments(course, s)}
+                   | {a for s in students for a in loose[s] if a in ASSIGNMENTS})
     names = [a for a in found if a in ASSIGNMENTS]
     unknown = [a for a in found if a not in ASSIGNMENTS]
     everyone = sorted(set(students) | set(roster or ()) | set(odd))
@@ -702,8 +715,20 @@ def plan(course: pathlib.Path, roster=None):
             if student in students and (course / "submitted" / student / n).exists():
                 decided.append(Outcome(student, n, known_student=False,
                                        problems=[f"unknown assignment {n!r}"]))
+        for n, file in sorted(loose.get(student, {}).items()):
+            if n not in ASSIGNMENTS:
+                decided.append(Outcome(student, n, known_student=False, submitted=True, problems=[
+                    f"submitted/{student}/{file} is not in an assignment's folder, and there is "
+                    f"no assignment {n!r}: not graded"]))
         for n in names:
-            jobs.append((student, n))
+            file = loose.get(student, {}).get(n)
+            if file and not os.path.lexists(course / "submitted" / student / n):
+                decided.append(Outcome(student, n, submitted=True, problems=[
+                    f"the notebook was handed in as submitted/{student}/{file}, not in the "
+                    f"folder submitted/{student}/{n}/: not graded (move it there and grade "
+                    "again)"]))
+            else:
+                jobs.append((student, n))
     return jobs, decided, names
 
 

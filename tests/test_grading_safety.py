@@ -118,6 +118,29 @@ def test_a_failure_while_grading_one_submission_is_its_row_and_the_class_goes_on
         assert [r["student_id"] for r in csv.DictReader(fh)] == ["alice", "bob", "carol"]
 
 
+def test_a_file_where_a_folder_belongs_gets_a_row_that_says_so(tmp_path):
+    """A file at submitted/<x> (a notebook or a zip where a student's folder belongs) and a
+    notebook put directly in submitted/<student>/ each get a row with the reason -- never no
+    row, never "nothing submitted". Planted: the same layout with the notebook moved into its
+    folder is a job to grade."""
+    course = _course(tmp_path, {"bob": {}})
+    submitted = course / "submitted"
+    (submitted / "stray.ipynb").write_text("{}")
+    (submitted / "alice").mkdir()
+    (submitted / "alice" / f"{A}.ipynb").write_text("{}")
+    (submitted / "alice" / "notes.ipynb").write_text("{}")
+    jobs, decided, names = G.plan(course)
+    rows = {(o.student_id, o.assignment): " ".join(o.problems) for o in decided}
+    assert jobs == [("bob", A)] and names == [A], (jobs, rows)
+    assert "submitted/stray.ipynb is a file, not a student's folder" in rows[("stray.ipynb", A)]
+    assert f"handed in as submitted/alice/{A}.ipynb, not in the folder" in rows[("alice", A)]
+    assert "no assignment 'notes'" in rows[("alice", "notes")]
+    alice = next(o for o in decided if (o.student_id, o.assignment) == ("alice", A))
+    assert alice.submitted and alice.known_student and G.not_graded(decided) == 2
+    (submitted / "alice" / A).mkdir()
+    (submitted / "alice" / f"{A}.ipynb").rename(submitted / "alice" / A / f"{A}.ipynb")
+    assert ("alice", A) in G.plan(course)[0]
+
 def test_a_failure_names_the_cell_it_happened_in(tmp_path, monkeypatch):
     course = _course(tmp_path, {"alice": {}})
 
