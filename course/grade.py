@@ -59,7 +59,7 @@ from course.shown import printable, unsurrogate
 from course.variants import STUDENT_ID, fingerprint, load_secret
 
 REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
-                 "handed_in", "problems"]
+                 "handed_in", "sandbox", "problems"]
 MAX_NOTEBOOK_BYTES = 20_000_000
 # a submission larger than its release by these factors is refused before anything runs: a
 # student adds a few cells and figures, never thousands (the release's own counts, not the
@@ -88,6 +88,7 @@ class Outcome:
     seconds: float = 0.0            # wall time of the sandbox run
     peak_bytes: int | None = None   # the sandbox's peak memory (all its processes), if known
     handed_in: str = ""             # when, and where that time came from (never the student)
+    sandbox: str = ""               # the run's isolation as applied: memory bound, user namespaces
     values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
 
 
@@ -326,6 +327,23 @@ def describe_run(result, cells, limits: Limits, where=None) -> tuple[dict | None
             except OSError:
                 pass
     return answers, problems
+
+
+def sandbox_words(result, sandbox) -> str:
+    """How this run was isolated, as applied (not as configured): the sandbox, the memory bound
+    of the whole sandbox (a memory cgroup, or where none could be made the process count x the
+    per-process bound), its own uid (as root), whether user namespaces were disabled inside (a
+    machine that refuses the inner bubblewrap grades without it, course.sandbox.probe)."""
+    if getattr(sandbox, "unsafe", False):
+        return "none: --unsafe"
+    parts = [str(result.sandbox or "bubblewrap"),
+             str(result.memory or "the whole sandbox's memory bound is not known")]
+    if result.uid is not None:
+        parts.append("a throw-away uid of its own")
+    userns = getattr(sandbox, "userns", "")
+    if userns:
+        parts.append(str(userns))
+    return "; ".join(parts)
 
 
 def _death(how, where: str) -> str:
@@ -577,6 +595,7 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     result = sandbox.run(job, limits)
     outcome.seconds = result.seconds
     outcome.peak_bytes = result.peak_bytes
+    outcome.sandbox = sandbox_words(result, sandbox)
     where["stage"] = "reading what the sandbox reported"
     answers, problems = describe_run(result, cells, limits, where)
     outcome.problems += problems
@@ -817,6 +836,7 @@ def write_report(course, outcomes) -> pathlib.Path:
                 "graded": o.graded, "score": o.score, "max_score": o.max_score,
                 "answers": _cell_text("; ".join(f"{q} {v}" for q, v in o.verdicts.items())),
                 "handed_in": _cell_text(o.handed_in),
+                "sandbox": _cell_text(o.sandbox),
                 "problems": _cell_text("; ".join(o.problems))})
     return dest
 
@@ -876,6 +896,8 @@ def main(argv=None) -> int:
           f"{'' if failed == 1 else 's'} could not be graded; wrote {printable(course / 'grades.csv')}, "
           f"{printable(course / 'grading_report.csv')}, {printable(course / 'answer_spread.csv')} "
           f"and {printable(course / 'feedback')}/")
+    for line in sandbox_lines(outcomes):
+        print(line)
     few = {(r["assignment"], r["question"]) for r in answer_spread(outcomes)}
     if few:
         print(f"{len(few)} question(s) with few distinct answers across the class (how many "
@@ -894,6 +916,15 @@ def terminal_lines(outcomes) -> list[str]:
                      f"{o.score:5.1f}/{o.max_score:<5.1f} {flag}"
                      + (f"  ({printable('; '.join(o.problems))})" if o.problems else ""))
     return lines
+
+
+def sandbox_lines(outcomes) -> list[str]:
+    """The isolation the runs had, once per kind (the report's ``sandbox`` column per row)."""
+    from collections import Counter
+
+    kinds = Counter(o.sandbox for o in outcomes if o.sandbox)
+    return [f"sandbox of {n} run{'' if n == 1 else 's'}: {printable(words)}"
+            for words, n in sorted(kinds.items())]
 
 
 def not_graded(outcomes) -> int:

@@ -18,6 +18,7 @@ from course import build as B
 from course import cells as C
 from course import grade as G
 from course import gradebook as GB
+from course import sandbox as SB
 from course import submissions as S
 from course.assignments import ASSIGNMENTS
 from course.sandbox import Limits, RunResult, seccomp_program
@@ -166,6 +167,42 @@ def test_a_report_line_is_bounded():
     assert len(lines) == G.MAX_PROBLEMS + 1 and lines[-1] == f"and {102 - G.MAX_PROBLEMS} more"
     assert len(lines[0]) == G.MAX_PROBLEM_CHARS and lines[1] == "\\x1b[2J"
 
+
+def test_the_report_says_how_each_run_was_isolated_as_applied(tmp_path):
+    """The memory bound the run actually had (the sandbox's own words: a cgroup, or processes
+    x per-process where no cgroup could be made) and the user-namespace fallback reach the
+    report's ``sandbox`` column and the terminal. Planted: a sandbox that reports the other
+    bound is reported so."""
+    course = _course(tmp_path, {"alice": {}})
+
+    class Reported(_Exploding):
+        userns = "user namespaces NOT disabled inside the sandbox (planted)"
+
+        def __init__(self, memory):
+            super().__init__()
+            self.memory = memory
+
+        def run(self, job, limits):
+            result = super().run(job, limits)
+            result.memory, result.uid = self.memory, 1_500_000_123
+            return result
+
+    rows = []
+    for memory in ("a memory cgroup (v2) of 4 GiB for the whole sandbox",
+                   SB.memory_words(Limits())):
+        o = G.grade_one(course, "alice", A, SECRET, Reported(memory), Limits())
+        assert o.sandbox.startswith("bubblewrap; " + memory), o.sandbox
+        assert "NOT disabled" in o.sandbox and "throw-away uid" in o.sandbox
+        rows.append(o)
+    assert "128 processes x 3 GiB" in rows[1].sandbox
+    G.write_report(course, rows)
+    with open(course / "grading_report.csv", newline="") as fh:
+        assert [r["sandbox"] for r in csv.DictReader(fh)] == [o.sandbox for o in rows]
+    lines = G.sandbox_lines(rows)
+    assert len(lines) == 2 and all(line.startswith("sandbox of 1 run: bubblewrap") for line in lines)
+    unsafe = _Exploding()
+    unsafe.unsafe = True
+    assert G.grade_one(course, "alice", A, SECRET, unsafe, Limits()).sandbox == "none: --unsafe"
 
 # -- size and time are the release's ------------------------------------------------------------
 
