@@ -10,7 +10,7 @@ variables as plain JSON. It reports on its standard output, one JSON object per 
 
     {"event": "started", ...}
     {"event": "cell", "index": 3, "status": "ok" | "error" | "timeout" | "output" | "died",
-     "ename": ..., "evalue": ..., "exit": ...}
+     "ename": ..., "evalue": ..., "exit": ..., "unsent": "why"}
     {"event": "answers", "answers": {"answer_q1": {"value": ...} | {"refused": "why"} |
                                                   {"missing": true}}}
     {"event": "done"}
@@ -27,6 +27,36 @@ import sys
 import time
 
 MARKER = "@@genviz-answers@@"
+
+# Runs in the student's kernel before the first cell: the kernel's session packer made unable to
+# fail on text. Python's str may hold lone surrogates (chr(0xd800)), which no UTF-8 encoder takes:
+# jupyter_client's packer then raises and the message -- an exception, an output, the cell's
+# execute_reply -- is never sent, so a cell that raised looked "ok". Here every lone surrogate of
+# a message becomes the six characters \udXXX (the grader's convention, course/shown.py), and
+# anything else json cannot write is cleaned as jupyter_client's own fallback does. (The
+# student's code may still replace the packer; a cell whose reply never comes is then reported
+# as such, see Kernel.run.)
+SAFE_PACKER = r'''
+def __genviz_safe_packer():
+    import json, re
+    from jupyter_client.session import json_clean, json_default
+    lone = re.compile("[\ud800-\udfff]")
+
+    def pack(obj):
+        try:
+            text = json.dumps(obj, default=json_default, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            text = json.dumps(json_clean(obj), default=json_default, ensure_ascii=False,
+                              allow_nan=False)
+        try:
+            return text.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate only ever sits inside a JSON string
+            return lone.sub(lambda m: "\\\\u%04x" % ord(m.group()), text).encode("utf-8")
+
+    get_ipython().kernel.session.pack = pack
+__genviz_safe_packer()
+del __genviz_safe_packer
+'''
 
 # Runs in the student's kernel after the last cell. Only exact built-in types (and exact numpy
 # arrays and scalars, converted with tolist/item) leave; anything else is named and refused.
@@ -211,7 +241,35 @@ class Kernel:
             if kind == "status" and content.get("execution_state") == "idle":
                 if collect:
                     result["text"] = "".join(text)
+                if result["status"] == "ok":
+                    self._check_reply(msg_id, result)
                 return result
+
+    def _check_reply(self, msg_id, result, seconds=5.0):
+        """The cell's own execute_reply (shell channel) has the last word on a cell that looked
+        ok: a reply saying "error" whose error message never came, or no reply at all (the
+        kernel could not send it: an exception text no packer took, a packer the student
+        replaced), make the cell one that did not end ok -- never a silent "ok"."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                reply = self.kc.get_shell_msg(timeout=0.2)
+            except Exception:  # queue.Empty
+                if not self.alive():
+                    break
+                continue
+            if reply.get("parent_header", {}).get("msg_id") != msg_id:
+                continue  # a late reply to an earlier request (a cell that timed out)
+            content = reply.get("content", {})
+            if content.get("status", "ok") != "ok":
+                result["status"] = "error"
+                result["ename"] = str(content.get("ename", "") or "an error")[:100]
+                result["evalue"] = str(content.get("evalue", ""))[:300]
+                result["unsent"] = "the kernel replied that the cell failed but sent no error"
+            return
+        result["status"] = "error"
+        result["unsent"] = ("the kernel sent no reply for this cell: its result or error could "
+                            "not be sent")
 
     def stop(self):
         try:
@@ -235,6 +293,7 @@ def main(job_path):
     except Exception as err:
         emit(event="failed", why=f"the kernel did not start ({type(err).__name__}: {err})"[:300])
         return 3
+    kernel.run(SAFE_PACKER, silent=True, seconds=30)
     emit(event="started", seconds=round(time.monotonic() - start, 3))
     for cell in job["cells"]:
         outcome = kernel.run(cell["source"])

@@ -59,7 +59,7 @@ from course.shown import printable, unsurrogate
 from course.variants import STUDENT_ID, fingerprint, load_secret
 
 REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
-                 "handed_in", "problems"]
+                 "handed_in", "sandbox", "problems"]
 MAX_NOTEBOOK_BYTES = 20_000_000
 # a submission larger than its release by these factors is refused before anything runs: a
 # student adds a few cells and figures, never thousands (the release's own counts, not the
@@ -88,6 +88,7 @@ class Outcome:
     seconds: float = 0.0            # wall time of the sandbox run
     peak_bytes: int | None = None   # the sandbox's peak memory (all its processes), if known
     handed_in: str = ""             # when, and where that time came from (never the student)
+    sandbox: str = ""               # the run's isolation as applied: memory bound, user namespaces
     values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
 
 
@@ -105,6 +106,9 @@ def _listing(course: pathlib.Path, roster=None):
             odd[entry.name] = "the folder submitted/%s is a symbolic link: not graded" % entry.name
         elif entry.is_dir():
             students.append(entry.name)
+        else:  # a file (a notebook, a zip) where a student's folder belongs
+            odd[entry.name] = (f"submitted/{entry.name} is a file, not a student's folder "
+                               "(submitted/<student>/<assignment>/<assignment>.ipynb): not graded")
     return students, odd
 
 
@@ -113,8 +117,19 @@ def _folder_assignments(course: pathlib.Path, student: str) -> list[str]:
     return sorted(e.name for e in os.scandir(folder) if e.is_dir() or e.is_symlink())
 
 
-def read_submission(folder: pathlib.Path, assignment: str):
-    """(notebook or None, problems) — never follows a link, never reads more than 20 MB."""
+def _loose_notebooks(course: pathlib.Path, student: str) -> dict[str, str]:
+    """assignment -> file name, for each notebook put directly in ``submitted/<student>/``
+    instead of in its assignment's folder."""
+    folder = course / "submitted" / student
+    return {e.name[:-len(".ipynb")]: e.name for e in os.scandir(folder)
+            if e.name.endswith(".ipynb") and not e.is_dir(follow_symlinks=False)}
+
+
+def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
+    """(notebook or None, problems) — never follows a link, never reads more than 20 MB.
+    ``refuse(raw, size)``, given the decoded JSON and the file's size in bytes, may return why
+    the notebook is not read further (:func:`too_large`): it is asked before nbformat parses
+    and validates the notebook, the costly part for thousands of cells."""
     if folder.is_symlink():
         return None, [f"the folder {folder.name}/ is a symbolic link: not graded"]
     if not folder.is_dir():
@@ -145,9 +160,17 @@ def read_submission(folder: pathlib.Path, assignment: str):
     with os.fdopen(fd, "rb") as fh:
         data = fh.read(MAX_NOTEBOOK_BYTES + 1)
     try:
+        raw = json.loads(data.decode("utf-8"))
+    except Exception as err:  # not UTF-8, not JSON
+        first = printable((str(err).splitlines() or [""])[0][:120])
+        return None, [f"{path.name} is not a valid notebook ({type(err).__name__}: {first})"]
+    refused = refuse(raw, len(data)) if refuse is not None and isinstance(raw, dict) else None
+    if refused:
+        return None, problems + [refused]
+    try:
         # a lone surrogate is valid JSON ("\\udc80") and no UTF-8 writer takes it: every
         # string of the notebook is made writable before anything else reads it
-        text = json.dumps(unsurrogate(json.loads(data.decode("utf-8"))))
+        text = json.dumps(unsurrogate(raw))
         nb = nbformat.reads(text, as_version=4)
     except Exception as err:  # nbformat raises several kinds for broken files
         first = printable((str(err).splitlines() or [""])[0][:120])
@@ -261,10 +284,14 @@ def describe_run(result, cells, limits: Limits, where=None) -> tuple[dict | None
                 problems.append(f"a sandbox limit was hit (output: more than "
                                 f"{limits.output_bytes / 1e6:g} MB printed) in {where_}")
             elif status == "error" and not limit:
+                error = f"{ename}: {evalue}" if ename else "an error"
+                unsent = " ".join(str(event.get("unsent", "")).split())[:120]
+                if unsent:  # the kernel could not send the error (or the cell's reply)
+                    error += f" ({unsent})"
                 if cells[index - 1][2] == "setup":
-                    problems.append(f"the setup cell raised {ename}: {evalue}")
+                    problems.append(f"the setup cell raised {error}")
                 else:
-                    problems.append(f"{where_} raised {ename}: {evalue}")
+                    problems.append(f"{where_} raised {error}")
         elif kind == "answers" and isinstance(event.get("answers"), dict):
             if answers is None:
                 answers = event["answers"]
@@ -300,6 +327,23 @@ def describe_run(result, cells, limits: Limits, where=None) -> tuple[dict | None
             except OSError:
                 pass
     return answers, problems
+
+
+def sandbox_words(result, sandbox) -> str:
+    """How this run was isolated, as applied (not as configured): the sandbox, the memory bound
+    of the whole sandbox (a memory cgroup, or where none could be made the process count x the
+    per-process bound), its own uid (as root), whether user namespaces were disabled inside (a
+    machine that refuses the inner bubblewrap grades without it, course.sandbox.probe)."""
+    if getattr(sandbox, "unsafe", False):
+        return "none: --unsafe"
+    parts = [str(result.sandbox or "bubblewrap"),
+             str(result.memory or "the whole sandbox's memory bound is not known")]
+    if result.uid is not None:
+        parts.append("a throw-away uid of its own")
+    userns = getattr(sandbox, "userns", "")
+    if userns:
+        parts.append(str(userns))
+    return "; ".join(parts)
 
 
 def _death(how, where: str) -> str:
@@ -479,13 +523,16 @@ def bounded(problems: list) -> list[str]:
     return out
 
 
-def too_large(nb, release) -> str | None:
-    """Why ``nb`` is refused for its size against the student's release (None: it is not)."""
-    cells, allowed = len(nb.cells), MAX_CELLS_FACTOR * len(release.cells) + 20
-    if cells > allowed:
-        return (f"the notebook has {cells} cells, more than {MAX_CELLS_FACTOR} times the "
+def too_large(nb, release, size: int | None = None) -> str | None:
+    """Why ``nb`` (a notebook, or its JSON as read, before nbformat parses it) is refused for
+    its size against the student's release (None: it is not); ``size``: its file's bytes."""
+    cells = nb.get("cells") if isinstance(nb, dict) else None
+    allowed = MAX_CELLS_FACTOR * len(release.cells) + 20
+    if isinstance(cells, list) and len(cells) > allowed:
+        return (f"the notebook has {len(cells)} cells, more than {MAX_CELLS_FACTOR} times the "
                 f"release's {len(release.cells)} (+20): not graded")
-    size = len(nbformat.writes(nb).encode("utf-8"))
+    if size is None:
+        size = len(nbformat.writes(nb).encode("utf-8"))
     limit = MAX_BYTES_FACTOR * len(nbformat.writes(release).encode("utf-8")) + 2_000_000
     if size > limit:
         return (f"the notebook is {size / 1e6:.1f} MB, more than {MAX_BYTES_FACTOR} times the "
@@ -507,18 +554,23 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     assignment = ASSIGNMENTS[name]
     folder = course / "submitted" / student / name
     outcome.submitted = folder.is_dir() or folder.is_symlink()
-    nb, outcome.problems = read_submission(folder, name)
+    built = []
+
+    def refuse(raw, size):  # the size, from the JSON as read, before nbformat parses it
+        where["stage"] = "building the student's release"
+        built.append(student_notebook(assignment, student, secret))
+        where["stage"] = "comparing the notebook with the release"
+        refused = too_large(raw, built[0][0], size)
+        where["stage"] = "reading the notebook"
+        return refused
+
+    nb, outcome.problems = read_submission(folder, name, refuse)
     if nb is None:
         _finish(course, outcome, None, None, feedback, sandbox)
         return
     where["stage"] = "building the student's release"
-    release, _, exercises = student_notebook(assignment, student, secret)
+    release, _, exercises = built[0] if built else student_notebook(assignment, student, secret)
     where["stage"] = "comparing the notebook with the release"
-    refused = too_large(nb, release)
-    if refused:
-        outcome.problems.append(refused)
-        _finish(course, outcome, None, None, feedback, sandbox)
-        return
     meta = nb.get("metadata", {}).get("genviz", {})
     claimed = meta.get("student") if isinstance(meta, dict) else None
     if not isinstance(claimed, str):
@@ -543,6 +595,7 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     result = sandbox.run(job, limits)
     outcome.seconds = result.seconds
     outcome.peak_bytes = result.peak_bytes
+    outcome.sandbox = sandbox_words(result, sandbox)
     where["stage"] = "reading what the sandbox reported"
     answers, problems = describe_run(result, cells, limits, where)
     outcome.problems += problems
@@ -589,9 +642,11 @@ def autograded_notebook(outcome, cells, release):
     """The notebook as graded (sources, and the grader's verdicts; nothing the sandbox
     printed), for the Formgrader, which renders it as HTML in the instructor's Jupyter server:
     the students' Markdown and raw cells are shown as text there (:func:`_inert`), never as
-    HTML, links or images."""
-    nb = _notebook([(k, s, g) if k == "code" else ("markdown", _inert(s), g)
-                    for k, s, g in cells], release)
+    HTML, links or images; in code cells, as everywhere, every character of
+    :data:`course.shown.ESCAPED_CATEGORIES` (controls, bidi and zero-width characters, line
+    separators) is shown escaped: this copy is read, never run."""
+    nb = _notebook([(k, printable(s, lines=True), g) if k == "code" else
+                    ("markdown", _inert(s), g) for k, s, g in cells], release)
     for cell in nb.cells:  # the grader's verdict under each question's form check
         gid = cell.metadata.get("nbgrader", {}).get("grade_id", "")
         if gid.startswith("test_q"):
@@ -654,7 +709,9 @@ def plan(course: pathlib.Path, roster=None):
     """(jobs to grade, outcomes decided without running): every student of ``submitted/`` (and
     of the roster) gets a row for every assignment found."""
     students, odd = _listing(course)
-    found = sorted({a for s in students for a in _folder_assignments(course, s)})
+    loose = {s: _loose_notebooks(course, s) for s in students}
+    found = sorted({a for s in students for a in _folder_assignments(course, s)}
+                   | {a for s in students for a in loose[s] if a in ASSIGNMENTS})
     names = [a for a in found if a in ASSIGNMENTS]
     unknown = [a for a in found if a not in ASSIGNMENTS]
     everyone = sorted(set(students) | set(roster or ()) | set(odd))
@@ -677,8 +734,20 @@ def plan(course: pathlib.Path, roster=None):
             if student in students and (course / "submitted" / student / n).exists():
                 decided.append(Outcome(student, n, known_student=False,
                                        problems=[f"unknown assignment {n!r}"]))
+        for n, file in sorted(loose.get(student, {}).items()):
+            if n not in ASSIGNMENTS:
+                decided.append(Outcome(student, n, known_student=False, submitted=True, problems=[
+                    f"submitted/{student}/{file} is not in an assignment's folder, and there is "
+                    f"no assignment {n!r}: not graded"]))
         for n in names:
-            jobs.append((student, n))
+            file = loose.get(student, {}).get(n)
+            if file and not os.path.lexists(course / "submitted" / student / n):
+                decided.append(Outcome(student, n, submitted=True, problems=[
+                    f"the notebook was handed in as submitted/{student}/{file}, not in the "
+                    f"folder submitted/{student}/{n}/: not graded (move it there and grade "
+                    "again)"]))
+            else:
+                jobs.append((student, n))
     return jobs, decided, names
 
 
@@ -767,6 +836,7 @@ def write_report(course, outcomes) -> pathlib.Path:
                 "graded": o.graded, "score": o.score, "max_score": o.max_score,
                 "answers": _cell_text("; ".join(f"{q} {v}" for q, v in o.verdicts.items())),
                 "handed_in": _cell_text(o.handed_in),
+                "sandbox": _cell_text(o.sandbox),
                 "problems": _cell_text("; ".join(o.problems))})
     return dest
 
@@ -826,6 +896,8 @@ def main(argv=None) -> int:
           f"{'' if failed == 1 else 's'} could not be graded; wrote {printable(course / 'grades.csv')}, "
           f"{printable(course / 'grading_report.csv')}, {printable(course / 'answer_spread.csv')} "
           f"and {printable(course / 'feedback')}/")
+    for line in sandbox_lines(outcomes):
+        print(line)
     few = {(r["assignment"], r["question"]) for r in answer_spread(outcomes)}
     if few:
         print(f"{len(few)} question(s) with few distinct answers across the class (how many "
@@ -844,6 +916,15 @@ def terminal_lines(outcomes) -> list[str]:
                      f"{o.score:5.1f}/{o.max_score:<5.1f} {flag}"
                      + (f"  ({printable('; '.join(o.problems))})" if o.problems else ""))
     return lines
+
+
+def sandbox_lines(outcomes) -> list[str]:
+    """The isolation the runs had, once per kind (the report's ``sandbox`` column per row)."""
+    from collections import Counter
+
+    kinds = Counter(o.sandbox for o in outcomes if o.sandbox)
+    return [f"sandbox of {n} run{'' if n == 1 else 's'}: {printable(words)}"
+            for words, n in sorted(kinds.items())]
 
 
 def not_graded(outcomes) -> int:

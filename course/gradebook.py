@@ -20,6 +20,7 @@ What a (re)grade writes, per submission:
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import os
@@ -28,6 +29,7 @@ import stat
 
 from course import _nbg
 from course.assignments import ASSIGNMENTS
+from course.shown import name as shown_name
 
 COURSE_ID = "genviz"
 
@@ -83,37 +85,79 @@ def _sidecar(course, student, name) -> pathlib.Path:
     return pathlib.Path(course) / "autograded" / student / name / "grading.json"
 
 
-HANDED_IN_SOURCE = ("the collection time of the folder submitted/<student>/<assignment>/ "
-                    "(its inode change time, which no copy or unzip can set)")
+HANDED_IN_SOURCE = ("the collection time of the folder submitted/<student>/<assignment>/: the "
+                    "latest inode change time of the folder and of everything in it, which no "
+                    "copy or unzip can set")
+MAX_ENTRIES = 100_000   # entries of a submission folder read for its collection time
+
+
+def collection_time(folder) -> tuple[float, str, int] | None:
+    """When the course last put something into ``folder``: the latest inode change time
+    (ctime) of the folder and of every entry under it, read with lstat (a link's own time,
+    never its target's; no link followed). The kernel sets a ctime whenever an inode is made or
+    changed -- a notebook copied over an earlier one changes the file's ctime but not the
+    folder's, so the folder's alone made a late resubmission look early. ``cp -p``,
+    ``rsync -t``, ``unzip`` and ``touch`` can set a modification time to any value, never a
+    ctime (any change sets it to the moment of the change). Returns
+    (ctime, the relative name of the entry that has it -- "" for the folder --, entries read),
+    or None when ``folder`` is missing, a link or not a folder."""
+    try:
+        info = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(info.st_mode):
+        return None  # a link (S_ISLNK) or a file
+    latest, newest, count = info.st_ctime, "", 0
+    todo = [(os.fspath(folder), "")]
+    while todo and count < MAX_ENTRIES:
+        path, rel = todo.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        for entry in entries[:MAX_ENTRIES - count]:
+            count += 1
+            name = f"{rel}{entry.name}"
+            try:
+                ctime = entry.stat(follow_symlinks=False).st_ctime
+            except OSError:
+                continue
+            if ctime > latest:
+                latest, newest = ctime, name
+            if entry.is_dir(follow_symlinks=False):
+                todo.append((entry.path, name + "/"))
+    return latest, newest, count
 
 
 def submitted_timestamp(course, outcome):
-    """When the course collected ``submitted/<student>/<assignment>/``: the folder's inode
-    change time (ctime), set by the kernel when the folder was made or filled; ``cp -p``,
-    ``rsync -t``, ``unzip`` and ``touch`` set the modification time, never this one. Never a
-    file the student wrote (nbgrader's ``timestamp.txt`` comes from the student's own
-    ``nbgrader submit``, and a student can put one in a zip): it is ignored. None when there is
-    no folder (or it is a link)."""
-    import datetime
+    """When the course collected ``submitted/<student>/<assignment>/`` (:func:`collection_time`),
+    as nbgrader stores it: a naive UTC datetime. Never a file the student wrote (nbgrader's
+    ``timestamp.txt`` comes from the student's own ``nbgrader submit``, and a student can put
+    one in a zip): it is ignored. None when there is no folder (or it is a link)."""
+    found = collection_time(_folder(course, outcome))
+    return None if found is None else _utc(found[0])
 
-    path = pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return None
-    if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):
-        return None
-    # nbgrader stores naive UTC datetimes
-    return datetime.datetime.fromtimestamp(info.st_ctime, datetime.timezone.utc).replace(
-        tzinfo=None)
+
+def _folder(course, outcome) -> pathlib.Path:
+    return pathlib.Path(course) / "submitted" / outcome.student_id / outcome.assignment
+
+
+def _utc(seconds: float):
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).replace(tzinfo=None)
 
 
 def handed_in(course, outcome) -> str:
-    """The hand-in time in words for the report: the time and where it came from."""
-    when = submitted_timestamp(course, outcome)
-    if when is None:
+    """The hand-in time in words for the report: the time, where it came from, and which entry
+    of the folder carries it."""
+    found = collection_time(_folder(course, outcome))
+    if found is None:
         return ""
-    return f"{when:%Y-%m-%d %H:%M:%S} UTC, from " + HANDED_IN_SOURCE
+    ctime, newest, count = found
+    which = shown_name(newest) if newest else "the folder itself"
+    read = (f"the first {count} entries read" if count >= MAX_ENTRIES else
+            f"{count} entr{'y' if count == 1 else 'ies'} in it")
+    return (f"{_utc(ctime):%Y-%m-%d %H:%M:%S} UTC, from {HANDED_IN_SOURCE} (the latest: "
+            f"{which}; {read})")
 
 
 def write_outcomes(course, outcomes) -> None:

@@ -10,7 +10,9 @@ source, the releases, alice's submission and the course secret are unchanged aft
 sandbox runs (checked by hash), and the gradebook holds only what the grader wrote.
 """
 
+import csv
 import hashlib
+import json
 import os
 import pathlib
 import re
@@ -285,16 +287,29 @@ def test_every_student_has_a_row_and_honest_ones_full_marks(hostile_class):
     assert rows.count("\n") == len(outcomes) + 1
 
 
+def _of_the_kind(text: str, keep: str = "") -> set:
+    """Controls, format (bidi, zero-width) characters, surrogates, line and paragraph
+    separators: shown escaped wherever a submission's text is written."""
+    import unicodedata
+
+    return {c for c in text if unicodedata.category(c) in {"Cc", "Cf", "Cs", "Zl", "Zp"}
+            and c not in keep}
+
+
 def test_nothing_a_student_wrote_reaches_the_terminal_or_the_report_as_control(hostile_class):
     text = "\n".join(hostile_class["terminal"])
     text.encode("utf-8")
-    assert not any(c in text for c in ("\x1b", "\x07", "\u202e", "\r"))
-    assert "\\x1b]52" in text  # shown, escaped
-    report = (hostile_class["course"] / "grading_report.csv").read_bytes().decode("utf-8")
-    assert b"\x1b" not in report.encode() and "\x07" not in report
+    assert _of_the_kind(text, keep="\n") == set()
+    assert "\\x1b]52" in text and "\\u061c\\u200b" in text  # shown, escaped
+    with open(hostile_class["course"] / "grading_report.csv", newline="",
+              encoding="utf-8") as fh:
+        assert all(_of_the_kind(v) == set() for row in csv.reader(fh) for v in row)
     for page in (hostile_class["course"] / "feedback").rglob("*.html"):
         body = page.read_text(encoding="utf-8")
-        assert "\x1b" not in body and "\x07" not in body, page
+        assert _of_the_kind(body, keep="\n") == set(), page
+    for nb in (hostile_class["course"] / "autograded").rglob("*.ipynb"):
+        for cell in json.loads(nb.read_text(encoding="utf-8"))["cells"]:
+            assert _of_the_kind("".join(cell["source"]), keep="\n\t") == set(), nb
 
 
 def test_no_kernel_key_is_left_and_none_was_made(hostile_class):

@@ -127,3 +127,49 @@ def test_a_machine_that_refuses_the_inner_bubblewrap_still_grades_and_says_so(tm
     assert not sandbox.disable_userns and "NOT disabled" in sandbox.userns
     assert "no user namespaces here" in sandbox.userns
     assert Sandbox().disable_userns  # the default
+
+
+def _cells_said(result) -> dict:
+    return {e["index"]: e for e in result.events if e.get("event") == "cell"}
+
+
+def test_a_cell_whose_text_no_encoder_takes_is_reported_as_raised_with_the_text_escaped():
+    """Issue #38: an exception text, an output or a result holding a lone surrogate used to be
+    lost in the kernel (its packer raised), so the cell looked "ok" and the row said nothing.
+    The kernel's packer writes such a character as the text \\udXXX: the error arrives, and
+    the report names it. Planted (the second run): the student puts jupyter_client's packer
+    back and fails the cell's reply: no error and no reply arrive, and the cell is still
+    reported as raised, never ok."""
+    from course import grade as G
+
+    cells = ['raise ValueError("bad " + chr(0xd800) + chr(0xdc80))',
+             'print("out " + chr(0xdc80)); chr(0xd801)',
+             'from IPython.display import HTML, display\ndisplay(HTML("<b>" + chr(0xd802)))',
+             "answer_q1 = 1"]
+    limits = Limits(cell_seconds=30)
+    result = Sandbox().run({"cells": [{"index": k, "source": c} for k, c in enumerate(cells, 1)],
+                            "answers": ["answer_q1"], "notebook_name": "x.ipynb",
+                            "notebook_text": "{}"}, limits)
+    said = _cells_said(result)
+    assert said[1]["status"] == "error" and said[1]["evalue"] == "bad \\ud800\\udc80", said
+    assert [said[k]["status"] for k in (2, 3, 4)] == ["ok", "ok", "ok"], said
+    _, problems = G.describe_run(result, [("code", c, None) for c in cells], limits)
+    assert problems == ["cell 1 raised ValueError: bad \\ud800\\udc80"], problems
+
+    unsent = ['''
+from jupyter_client.session import json_packer
+session = get_ipython().kernel.session
+def pack(obj):
+    if isinstance(obj, dict) and obj.get("status") == "ok" and "execution_count" in obj:
+        raise ValueError("no reply")
+    return json_packer(obj)
+session.pack = pack''', 'raise ValueError("bad " + chr(0xd800))', "answer_q1 = 1"]
+    result = Sandbox().run({"cells": [{"index": k, "source": c} for k, c in enumerate(unsent, 1)],
+                            "answers": ["answer_q1"], "notebook_name": "x.ipynb",
+                            "notebook_text": "{}"}, limits)
+    said = _cells_said(result)
+    assert [said[k]["status"] for k in (1, 2, 3)] == ["error"] * 3, said
+    _, problems = G.describe_run(result, [("code", c, None) for c in unsent], limits)
+    assert len(problems) == 3 and all(p.startswith(f"cell {k} raised ") for k, p in
+                                      enumerate(problems, 1)), problems
+    assert "sent no reply" in problems[0] and "sent no error" in problems[1], problems

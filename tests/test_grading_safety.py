@@ -9,7 +9,7 @@ import html.parser
 import io
 import json
 import os
-import pathlib
+import unicodedata
 
 import nbformat
 import pytest
@@ -18,6 +18,7 @@ from course import build as B
 from course import cells as C
 from course import grade as G
 from course import gradebook as GB
+from course import sandbox as SB
 from course import submissions as S
 from course.assignments import ASSIGNMENTS
 from course.sandbox import Limits, RunResult, seccomp_program
@@ -118,6 +119,29 @@ def test_a_failure_while_grading_one_submission_is_its_row_and_the_class_goes_on
         assert [r["student_id"] for r in csv.DictReader(fh)] == ["alice", "bob", "carol"]
 
 
+def test_a_file_where_a_folder_belongs_gets_a_row_that_says_so(tmp_path):
+    """A file at submitted/<x> (a notebook or a zip where a student's folder belongs) and a
+    notebook put directly in submitted/<student>/ each get a row with the reason -- never no
+    row, never "nothing submitted". Planted: the same layout with the notebook moved into its
+    folder is a job to grade."""
+    course = _course(tmp_path, {"bob": {}})
+    submitted = course / "submitted"
+    (submitted / "stray.ipynb").write_text("{}")
+    (submitted / "alice").mkdir()
+    (submitted / "alice" / f"{A}.ipynb").write_text("{}")
+    (submitted / "alice" / "notes.ipynb").write_text("{}")
+    jobs, decided, names = G.plan(course)
+    rows = {(o.student_id, o.assignment): " ".join(o.problems) for o in decided}
+    assert jobs == [("bob", A)] and names == [A], (jobs, rows)
+    assert "submitted/stray.ipynb is a file, not a student's folder" in rows[("stray.ipynb", A)]
+    assert f"handed in as submitted/alice/{A}.ipynb, not in the folder" in rows[("alice", A)]
+    assert "no assignment 'notes'" in rows[("alice", "notes")]
+    alice = next(o for o in decided if (o.student_id, o.assignment) == ("alice", A))
+    assert alice.submitted and alice.known_student and G.not_graded(decided) == 2
+    (submitted / "alice" / A).mkdir()
+    (submitted / "alice" / f"{A}.ipynb").rename(submitted / "alice" / A / f"{A}.ipynb")
+    assert ("alice", A) in G.plan(course)[0]
+
 def test_a_failure_names_the_cell_it_happened_in(tmp_path, monkeypatch):
     course = _course(tmp_path, {"alice": {}})
 
@@ -144,6 +168,42 @@ def test_a_report_line_is_bounded():
     assert len(lines[0]) == G.MAX_PROBLEM_CHARS and lines[1] == "\\x1b[2J"
 
 
+def test_the_report_says_how_each_run_was_isolated_as_applied(tmp_path):
+    """The memory bound the run actually had (the sandbox's own words: a cgroup, or processes
+    x per-process where no cgroup could be made) and the user-namespace fallback reach the
+    report's ``sandbox`` column and the terminal. Planted: a sandbox that reports the other
+    bound is reported so."""
+    course = _course(tmp_path, {"alice": {}})
+
+    class Reported(_Exploding):
+        userns = "user namespaces NOT disabled inside the sandbox (planted)"
+
+        def __init__(self, memory):
+            super().__init__()
+            self.memory = memory
+
+        def run(self, job, limits):
+            result = super().run(job, limits)
+            result.memory, result.uid = self.memory, 1_500_000_123
+            return result
+
+    rows = []
+    for memory in ("a memory cgroup (v2) of 4 GiB for the whole sandbox",
+                   SB.memory_words(Limits())):
+        o = G.grade_one(course, "alice", A, SECRET, Reported(memory), Limits())
+        assert o.sandbox.startswith("bubblewrap; " + memory), o.sandbox
+        assert "NOT disabled" in o.sandbox and "throw-away uid" in o.sandbox
+        rows.append(o)
+    assert "128 processes x 3 GiB" in rows[1].sandbox
+    G.write_report(course, rows)
+    with open(course / "grading_report.csv", newline="") as fh:
+        assert [r["sandbox"] for r in csv.DictReader(fh)] == [o.sandbox for o in rows]
+    lines = G.sandbox_lines(rows)
+    assert len(lines) == 2 and all(line.startswith("sandbox of 1 run: bubblewrap") for line in lines)
+    unsafe = _Exploding()
+    unsafe.unsafe = True
+    assert G.grade_one(course, "alice", A, SECRET, unsafe, Limits()).sandbox == "none: --unsafe"
+
 # -- size and time are the release's ------------------------------------------------------------
 
 def test_a_notebook_far_larger_than_its_release_is_refused(tmp_path):
@@ -159,6 +219,24 @@ def test_a_notebook_far_larger_than_its_release_is_refused(tmp_path):
                            + "'"})
     assert "times the release's size" in G.too_large(big, release)
 
+
+def test_a_notebook_far_larger_than_its_release_is_refused_before_nbformat_reads_it(
+        tmp_path, monkeypatch):
+    """The cells and bytes are counted on the JSON as read: nbformat (parsing and validating
+    thousands of cells, the grader's time and memory) never sees a refused notebook; one of
+    the right size is parsed once. Planted: without the early count it is parsed."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    S.write(course, "bob", A, S._copies(S.fill(S.release(A, "bob", SECRET), {}), "setup", 3000))
+    parsed = []
+    reads = nbformat.reads
+    monkeypatch.setattr(G.nbformat, "reads", lambda *a, **k: parsed.append(1) or reads(*a, **k))
+    bob = G.grade_one(course, "bob", A, SECRET, _Exploding(), Limits())
+    assert parsed == [] and not bob.graded, bob.problems
+    assert any("more than 4 times the release" in p for p in bob.problems), bob.problems
+    alice = G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())
+    assert parsed == [1] and alice.graded, alice.problems
+    folder = course / "submitted" / "bob" / A
+    assert G.read_submission(folder, A)[0] is not None and parsed == [1, 1]  # no refuse given
 
 def test_the_wall_budget_is_the_releases_not_the_students(tmp_path):
     course = _course(tmp_path, {"alice": {}, "bob": {}})
@@ -219,6 +297,65 @@ def test_terminal_lines_escape_what_a_terminal_would_obey():
     lines = G.terminal_lines([_hostile_outcome()])
     assert lines and not any(c in line for line in lines for c in ESC_BYTES)
     "\n".join(lines).encode("utf-8")
+
+
+# -- one definition of the characters shown escaped ---------------------------------------------
+
+#: The oracle, written here on its own (not read from course.shown): every character of these
+#: Unicode categories is shown escaped wherever a submission's text is written.
+KIND = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+OF_THE_KIND = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) in KIND)
+
+
+def _of_the_kind(text: str, keep: str = "") -> set:
+    return {c for c in text if unicodedata.category(c) in KIND and c not in keep}
+
+
+def test_the_kind_is_every_control_format_surrogate_and_separator():
+    """The categories enumerated (Python's Unicode database): every character of the kind is
+    escaped, in ASCII; with lines kept only newline and tab stay; every other character is
+    left as it is. Among them what an earlier list missed: U+061C, U+200B-U+200D, U+2028,
+    U+2029, U+FEFF, U+00AD, the tags."""
+    assert {"\u061c", "\u200b", "\u200c", "\u200d", "\u2028", "\u2029", "\ufeff", "\xad",
+            "\U000e0041", "\x85", "\u2066"} <= set(OF_THE_KIND)
+    shown = printable(OF_THE_KIND)
+    assert _of_the_kind(shown) == set() and shown.isascii()
+    assert _of_the_kind(printable(OF_THE_KIND, lines=True)) == {"\n", "\t"}
+    assert printable("\U000e0041") == "\\U000e0041"
+    rest = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) not in KIND)
+    assert printable(rest) == rest and printable(rest, lines=True) == rest
+
+
+def test_every_outlet_shows_the_kind_escaped(tmp_path):
+    """The terminal, the report, the answer spread, the feedback page and the Formgrader's copy
+    (its code cells, the student's Markdown, the verdicts), given every character of the kind
+    in a name, an exception text, an answer, a feedback and cell sources: none is written as it
+    is (newline and tab only where the text keeps lines: sources)."""
+    o = G.Outcome("mallory" + OF_THE_KIND, A + OF_THE_KIND, submitted=True, graded=True)
+    o.problems = G.bounded([f"cell 3 raised ValueError: {OF_THE_KIND[:150]}",
+                            f"cell 4 raised ValueError: {OF_THE_KIND[150:]}"])
+    o.verdicts, o.values = {"q1": "wrong"}, {"q1": json.dumps(OF_THE_KIND, ensure_ascii=False)}
+    o.feedback = {"q1": "your answer " + OF_THE_KIND}
+    text = "\n".join(G.terminal_lines([o]))
+    assert _of_the_kind(text, keep="\n") == set(), sorted(_of_the_kind(text))[:5]
+    G.write_report(tmp_path, [o])
+    G.write_spread(tmp_path, [o] * G.FEW_VALUES_CLASS)
+    for name_ in ("grading_report.csv", "answer_spread.csv"):
+        with open(tmp_path / name_, newline="", encoding="utf-8") as fh:
+            rows = list(csv.reader(fh))
+        assert len(rows) > 1 and all(_of_the_kind(v) == set() for r in rows for v in r), name_
+    o.student_id, o.assignment = "mallory", A
+    page = G.write_feedback(tmp_path, o, None).read_text(encoding="utf-8")
+    assert _of_the_kind(page, keep="\n") == set()
+    release = B.student_notebook(ASSIGNMENTS[A], "mallory", SECRET)[0]
+    cells, _ = G.merge(S.fill(release, {1: f"answer_q1 = {OF_THE_KIND!r}  # {OF_THE_KIND}"},
+                              working=OF_THE_KIND), release)
+    nb = nbformat.reads(nbformat.writes(G.autograded_notebook(o, cells, release)), as_version=4)
+    for cell in nb.cells:
+        assert _of_the_kind(cell.source, keep="\n\t") == set(), cell.source[:80]
+        for out in cell.get("outputs", []):
+            assert _of_the_kind(out.get("text", ""), keep="\n") == set()
+    assert any("\\u202e" in c.source for c in nb.cells if c.cell_type == "code")
 
 
 # -- student Markdown in the grader's pages ------------------------------------------------------
@@ -348,6 +485,44 @@ def test_the_hand_in_time_is_the_collection_time_never_the_students_file(tmp_pat
     assert GB.submitted_timestamp(tmp_path, G.Outcome("nobody", A)) is None
 
 
+
+def test_a_resubmission_copied_over_the_notebook_is_as_late_as_the_copy(tmp_path):
+    """The hand-in time is the latest inode change time of the folder and of every entry under
+    it (lstat: a link's own, never its target's). Planted: a notebook copied over the one
+    collected earlier leaves the folder's own ctime -- the old rule's hand-in time -- as it
+    was; the copy's time is the one taken. A link inside the folder whose target changes later
+    does not move the time; a file deep in a subfolder does."""
+    import time
+
+    folder = tmp_path / "submitted" / "mallory" / A
+    (folder / "sub" / "deeper").mkdir(parents=True)
+    notebook = folder / f"{A}.ipynb"
+    notebook.write_text("{} first")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("x")
+    (folder / "link").symlink_to(outside)
+    o = G.Outcome("mallory", A, submitted=True)
+    first, _, count = GB.collection_time(folder)
+    assert count == 4  # sub, sub/deeper, the notebook, the link
+    folder_ctime = os.lstat(folder).st_ctime
+    time.sleep(0.05)
+    outside.chmod(0o600)  # the link's target changes: not the submission's time
+    assert GB.collection_time(folder)[0] == first
+    with open(notebook, "w") as fh:  # what `cp new.ipynb submitted/mallory/a03_gda/` does
+        fh.write("{} resubmitted, late")
+    assert os.lstat(folder).st_ctime == folder_ctime  # the old rule: still the early time
+    late, newest, _ = GB.collection_time(folder)
+    assert late > first and late == os.lstat(notebook).st_ctime and newest == notebook.name
+    assert GB.submitted_timestamp(tmp_path, o) > GB._utc(folder_ctime)
+    words = GB.handed_in(tmp_path, o)
+    assert "latest inode change time of the folder and of everything in it" in words
+    assert f"(the latest: {A}.ipynb; 4 entries in it)" in words, words
+    time.sleep(0.05)
+    (folder / "sub" / "deeper" / "extra.py").write_text("x = 1")
+    deep, newest, count = GB.collection_time(folder)
+    assert deep > late and newest == "sub/deeper/extra.py" and count == 5
+    assert GB.collection_time(folder / "link") is None and GB.collection_time(notebook) is None
+
 # -- the seccomp filter -------------------------------------------------------------------------
 
 def _bpf_run(program: bytes, arch: int, nr: int) -> int:
@@ -391,7 +566,7 @@ def test_the_seccomp_filter_refuses_the_key_calls_and_other_abis_only():
 def _choice_assignment():
     from course.assignments import variant
 
-    for name, a in ASSIGNMENTS.items():
+    for a in ASSIGNMENTS.values():
         _, exercises = variant(a, "alice", SECRET)
         for i, ex in enumerate(exercises, 1):
             if C.is_choice(ex):
