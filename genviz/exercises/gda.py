@@ -12,6 +12,7 @@ from genviz.exercises.gda_practice import (EXPLORER_START, loan_model_choice, mi
                                            zoo_new_species)
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
+from genviz.logistic import LogisticRegression
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
 from genviz.synthetic import DataModel
 
@@ -168,6 +169,43 @@ def _crossing(phi, mu0, mu1, cov) -> float:
     return float(-(theta @ mu0 + theta0) / (theta @ (mu1 - mu0)))
 
 
+def _boundary_with_phi_transfer(phi_from=0.2, phi_to=0.02, mu0=(0.0, 0.0), mu1=(3.0, 2.0),
+                                rho=0.3) -> Choice:
+    """The analogous situation after 03's cycle: a screening test's GDA used where the illness
+    is rarer; where the boundary crosses the segment from the healthy mean to the ill one is
+    computed from the model (:func:`_crossing`, :func:`genviz.gda.logistic_params`)."""
+    cov = cov_from_params(1.0, 1.0, rho)
+    t0, t1 = _crossing(phi_from, mu0, mu1, cov), _crossing(phi_to, mu0, mu1, cov)
+    options = ["parallel, towards the ill mean: fewer borderline patients are called ill",
+               "parallel, towards the healthy mean: more borderline patients are called ill",
+               "nowhere: ill and healthy patients' readings look the same in both regions",
+               "it turns, because the rarer class pulls the line round towards its side"]
+    right = 0 if t1 > t0 else 1
+    return Choice(
+        f"A screening test's two blood readings are classified by GDA with a shared Σ: "
+        f"healthy (y = 0) against ill (y = 1). It was fitted where φ = p(ill) = {phi_from:g}; a "
+        f"clinic uses it where the illness is rarer, φ = {phi_to:g}, with the same readings "
+        f"per class. Where does the boundary p(ill | x) = 0.5 go?",
+        options, right, kind="transfer", id="03-boundary-with-phi-transfer",
+        explanation=(r"Only the intercept holds $\log\frac{\phi}{1-\phi}$; the direction "
+                     r"$\Sigma^{-1}(\mu_1 - \mu_0)$ is the same in both regions. On the "
+                     rf"segment from the healthy mean to the ill mean the boundary crosses at "
+                     rf"{t0:.0%} of the way at $\phi = {phi_from:g}$ and at {t1:.0%} at "
+                     rf"$\phi = {phi_to:g}$ (computed from the model): "
+                     + ("it moves towards the ill mean, so fewer borderline patients are "
+                        "called ill: the rarer illness needs stronger evidence."
+                        if right == 0 else
+                        "it moves towards the healthy mean, so more borderline patients are "
+                        "called ill.")),
+        reasons={1 - right: "The boundary is where φ p(x | ill) = (1 − φ) p(x | healthy): "
+                            "with a smaller φ, which side needs stronger evidence?",
+                 2: "The readings per class are the same, but Bayes' rule also weighs them by "
+                    "the prior φ.",
+                 3: "The line's direction is Σ⁻¹(μ₁ − μ₀): does φ appear in it?"},
+        claims=[r"fewer (borderline )?patients[^.]{0,40}called ill" if right == 0 else
+                r"more (borderline )?patients[^.]{0,40}called ill"])
+
+
 def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -> Prediction:
     """Before the GDA fit explorer: which way does the true boundary move when phi changes?
     The observation: the true θ₀ in the explorer's readout at ``phi_to``."""
@@ -207,6 +245,7 @@ def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -
         claims=[r"(commoner|more (common|likely)) class[^.]{0,30}more room" if right == 1 else
                 r"(rarer|less (common|likely)) class[^.]{0,30}less room",
                 r"boundary moves towards μ"],
+        transfer=_boundary_with_phi_transfer(),
         observation=Observation(
             f"Compare the dashed line's intercept, the true θ₀, at φ = {phi_from} and at "
             f"φ = {phi_to} (the other sliders at their start): record both. Did its direction "
@@ -257,6 +296,56 @@ def _learners_errors(family, params, n, seed, n_test):
 
 
 
+def _thresholds(x0, x1) -> tuple[float, float]:
+    """The score where p(y = 1 | x) = 0.5 for one feature: GDA's (shared variance) and logistic
+    regression's, both fitted with genviz."""
+    X = np.concatenate([x0, x1])[:, None]
+    y = np.concatenate([np.zeros(len(x0), dtype=int), np.ones(len(x1), dtype=int)])
+    theta, theta0 = GDA().fit(X, y).logistic_params()
+    lr = LogisticRegression().fit(X, y)
+    return float(-theta0 / theta[0]), float(-lr.intercept_ / lr.coef_[0])
+
+
+def _outliers_transfer(n=300, far=40.0, share=0.1, *, seed=0) -> Choice:
+    """The analogous situation after 04's cycle: one risk score, genuine payments around 2 and
+    fraud around 5, then a tenth of the fraud entered far out; both learners' thresholds are
+    fitted with genviz (:func:`_thresholds`) on the seeded sample, with and without."""
+    gen = np.random.default_rng(seed)
+    genuine, fraud = gen.normal(2.0, 1.0, n), gen.normal(5.0, 1.0, n)
+    moved = fraud.copy()
+    moved[:int(round(share * n))] = gen.normal(far, 1.0, int(round(share * n)))
+    (g0, l0), (g1, l1) = _thresholds(genuine, fraud), _thresholds(genuine, moved)
+    right = 0 if abs(g1 - g0) > abs(l1 - l0) else 1
+    return Choice(
+        f"A bank flags card fraud from one risk score: genuine payments score about 2, fraud "
+        f"about 5. Then {share:.0%} of the fraud cases are entered with a score near {far:g}, "
+        f"far out on the fraud side. Whose threshold, the score where p(fraud | score) = 0.5, "
+        f"moves further: GDA's or logistic regression's?",
+        [f"GDA's: from {g0:.1f} to {g1:.1f}, in among the fraud cases",
+         "logistic regression's: the far cases are its largest inputs",
+         "neither: the far cases lie on the fraud side already",
+         "both the same way: they are fitted to the same payments"],
+        right, kind="transfer", id="04-outliers-transfer",
+        explanation=(rf"GDA's fraud mean is an average over every fraud case, and the shared "
+                     rf"variance sums every squared residual: the far cases drag the mean out "
+                     rf"and inflate the variance, so its threshold moves from {g0:.2f} to "
+                     rf"{g1:.2f}, in among the fraud cases, and more fraud slips through "
+                     rf"unflagged. Logistic regression's moves from {l0:.2f} to {l1:.2f}: it "
+                     rf"already calls the far cases fraud with probability near 1, so their "
+                     rf"gradient $(y - p)\,x$ is near 0 (both fitted with genviz on {n} "
+                     rf"payments of each kind)."),
+        reasons={k: v for k, v in {
+            0: "GDA's mean and variance are averages over every fraud case, the far ones too.",
+            1: f"Logistic regression weighs a case by how wrong its prediction is: is a "
+               f"score of {far:g} predicted wrongly?",
+            2: "They are on the right side, but an average moves with every point: is "
+               "every learner an average?",
+            3: "They see the same payments but use them differently: compare an average with "
+               "a fit of p(y | x)."}.items() if k != right},
+        claims=[r"more fraud[^.]{0,30}slips through" if right == 0 else
+                r"logistic regression's (threshold )?moves further"])
+
+
 def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
     """Before the GDA-vs-logistic explorer: which learner suffers more from outliers? (Both are
     fitted to the explorer's samples, with and without the far cluster.) The observation: how
@@ -293,6 +382,7 @@ def predict_outliers(n=200, *, seed=0, n_test=4000, **params) -> Prediction:
                  "every point; does a fit of p(y|x)?"],
         claims=[r"logistic regression[^.]{0,60}more robust",
                 r"far cluster drags μ ?1"],
+        transfer=_outliers_transfer(),
         observation=Observation(
             "Compare GDA's test error minus logistic regression's on 'Gaussian, shared Σ' with "
             "the same gap on 'Gaussian + 10% outliers in class 1' (the other controls at their "

@@ -89,6 +89,39 @@ def dataset_log_likelihood(table, records) -> Exercise:
     )
 
 
+def _empty_share_transfer(cards=(6, 2, 5, 10), n=600, *, seed=0) -> Choice:
+    """The analogous situation after 01's cycle: a clinic's records over attributes that depend
+    on each other, against what records thrown at random would leave empty (computed: random
+    records, drawn seeded, counted by :func:`genviz.joint.dimensionality_curve`)."""
+    gen = np.random.default_rng(seed)
+    thrown = np.column_stack([gen.integers(0, c, n) for c in cards]).astype(str)
+    curve = dimensionality_curve(thrown)
+    cells, random_share = int(curve["cells"][-1]), float(curve["empty_fraction"][-1])
+    return Choice(
+        f"A clinic has {n} patient records over age band ({cards[0]} values), smoker "
+        f"({cards[1]}), blood-pressure band ({cards[2]}) and diagnosis ({cards[3]}): {cells} "
+        f"cells, {n / cells:g} record per cell on average. Roughly what share of the cells "
+        f"holds no patient?",
+        ["none: one record per cell on average fills every cell",
+         f"about {random_share:.0%}, what records thrown at random would leave",
+         f"more than {random_share:.0%}: patients fill only some combinations",
+         f"less than {random_share:.0%}: related answers spread out evenly"],
+        2, kind="transfer", id="01-empty-share-transfer",
+        explanation=(f"Thrown at random, {n} records would leave about {random_share:.0%} of "
+                     f"the {cells} cells empty (a seeded draw counted by genviz; "
+                     f"$(1 - 1/{cells})^{{{n}}}$ in expectation). Real patients are not random: "
+                     f"diagnoses go with age and smoking, young patients rarely have high blood "
+                     f"pressure, so the dependent attributes leave more cells empty than chance "
+                     f"does, and the learned table calls every such patient impossible."),
+        reasons={0: "An average of one record per cell is not one record in each cell: "
+                    "records can share a cell.",
+                 1: "That is what independent, uniform attributes would give: are age, "
+                    "smoking, blood pressure and diagnosis independent?",
+                 3: "Dependence concentrates the records on some combinations; it does not "
+                    "spread them."},
+        claims=[r"dependent attributes leave more cells empty than (chance|random)"])
+
+
 def predict_empty_share(records, names, d=4, *, seed=0) -> Prediction:
     """Before the dimensionality explorer: with all the records and ``d`` variables, what share
     of the cells is empty? (Computed from the explorer's own table.) The options are bands of
@@ -126,6 +159,7 @@ def predict_empty_share(records, names, d=4, *, seed=0) -> Prediction:
                  "maker exist at all?",
                  None],
         claims=[r"most cells are empty", r"records (crowd|pile)[^.]{0,40}(few|combinations)"],
+        transfer=_empty_share_transfer(),
         observation=Observation(
             f"Keep n = {n}. Compare the share of empty cells at d = {d - 1} with the share at "
             f"d = {d}: record both.",
