@@ -110,7 +110,7 @@ def theta0_from_params(phi, mu0, mu1, cov) -> Exercise:
     """theta0 = (mu0' S^-1 mu0 - mu1' S^-1 mu1) / 2 + log(phi / (1 - phi))."""
     _, theta0 = logistic_params(phi, mu0, mu1, cov)
     return Exercise(
-        f"For the same parameters, compute the intercept theta0.",
+        "For the same parameters, compute the intercept theta0.",
         theta0,
         hint="The terms without x: -1/2 mu1^T Sigma^-1 mu1 + 1/2 mu0^T Sigma^-1 mu0, plus the "
              "prior's log-odds log(phi / (1 - phi)).",

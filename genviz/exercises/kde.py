@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from genviz._validation import check_int, check_points, check_scalar, check_vector
