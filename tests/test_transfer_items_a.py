@@ -158,6 +158,7 @@ def test_noise_and_k_transfer_vote_against_the_binomial_tail():
     q = nnx._noise_and_k_transfer(p, k)
     assert right(q) == f"nearest {p:.0%}, vote about {vote:.2%}: almost never"
     assert f"probability {vote:.5f}" in q.explanation
+    assert f"{p / vote:.0f} times less often" in q.explanation
 
 
 def test_regression_k_transfer_errors_against_sklearn():

@@ -141,7 +141,7 @@ def _noise_and_k_transfer(p=0.1, k=9) -> Choice:
                      f"then the rule copies the mistake: {one:.0%}. The vote is wrong only when "
                      f"{k // 2 + 1} or more of the {k} messages are misfiled, which happens "
                      f"with probability {vote:.5f} (every pattern of misfiled messages weighed "
-                     f"with genviz's vote): about a hundred times less often. Mistakes that "
+                     f"with genviz's vote): {one / vote:.0f} times less often. Mistakes that "
                      f"are rare and independent almost never make a majority."),
         reasons={0: "Each filed message is wrong as often, but does one wrong message decide "
                     "the vote?",
