@@ -13,7 +13,7 @@ from genviz.exercises import Choice
 from genviz.naive_bayes import KDENB, CategoricalNB, discretize, leave_one_out_predict
 from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
 
-__all__: list[str] = []
+__all__ = []  # private helpers only: the predictions of genviz.exercises.naive_bayes use them
 
 
 # -- notebook 06 -------------------------------------------------------------------------------

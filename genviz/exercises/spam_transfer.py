@@ -13,7 +13,7 @@ from genviz.model_selection import binary_metrics
 from genviz.naive_bayes import GaussianNB
 from genviz.text import bag_of_words
 
-__all__: list[str] = []
+__all__ = []  # private helpers only: the predictions of genviz.exercises.spam use them
 
 
 def _screening(seed=0, n_healthy=900, n_sick=100):
