@@ -13,6 +13,9 @@ from genviz.exercises.naive_bayes_practice import (  # re-exported: the notebook
     gaussian_nb_as_gaussian_derivation, logsumexp_shift_derivation, rare_symptom,
     rho_for_gda_advantage, silverman_on_two_modes, smoothing_can_flip)
 from genviz.exercises.naive_bayes_practice import _day, _fit  # one table, fitted one way
+from genviz.exercises.naive_bayes_transfer import (  # the analogous situations (#40 item 3)
+    _correlation_transfer, _narrow_bins_transfer, _smallest_alpha_transfer,
+    _unseen_value_transfer, _wide_kde_transfer)
 from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, GaussianNB, discretize
 
@@ -98,8 +101,8 @@ def living_area_bin(area, edges=(400, 800, 1200, 1600)) -> Exercise:
     span = lo if b == 1 else (f"{lo}–{hi}" if hi else f"> {lo}")
     on_edge = bool(np.any(np.isclose(edges, area)))
     return Exercise(
-        f"With the notes' bins (< 400, 400-800, 800-1200, 1200-1600, > 1600 square feet -> "
-        f"1..5), which value x_j does a house of "
+        "With the notes' bins (< 400, 400-800, 800-1200, 1200-1600, > 1600 square feet -> "
+        "1..5), which value x_j does a house of "
         + (f"exactly {area:g} square feet get? The notes' table is ambiguous there; call "
            f"genviz's `discretize` to find its convention."
            if on_edge else f"{area:g} square feet get?"),
@@ -219,6 +222,7 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
                     "with each class; smoothing gives the unseen pairs a small probability.",
                  3: "Is (0 + α)/(N + α|values|) zero for a smaller α?"},
         claims=[r"any (pseudo-count )?α > 0[^.]{0,80}(positive|defined|never 0)"],
+        transfer=_smallest_alpha_transfer(),
         observation=_posterior_observation(
             f"Raise α one step, to {alpha_step:g} (the query {_day(query)}). What is "
             f"P(y = {label} | x) in the readout's last row?",
@@ -254,6 +258,7 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
                  2: "Look at which class never had this value.",
                  3: "0/0 needs every class's score to be 0; one class still scores above 0."},
         claims=[r"one zero factor makes the whole product[^.]{0,60}zero"],
+        transfer=_unseen_value_transfer(),
         observation=_posterior_observation(
             f"Set the query to {_day(query)} with α = {alpha:g}. What is P({label} | x) in the "
             f"readout's last row?",
@@ -283,6 +288,7 @@ def predict_narrow_bins(x, y, wide, narrow) -> Prediction:
         reasons={1: "Each narrow bin is scored on the very points it was counted from.",
                  2: "More bins means more free parameters fitted to the same training points."},
         claims=[r"narrow bins[^.]{0,60}(follow|fit)[^.]{0,60}training"],
+        transfer=_narrow_bins_transfer(),
         observation=Observation(
             f"Compare the training accuracy on the bins at bin width {wide:g} with the one at "
             f"{narrow:g} (first edge 0, α = 1): record both.",
@@ -317,6 +323,7 @@ def predict_correlation(rho_from=0.0, rho_to=0.95) -> Prediction:
                  2: "Naive Bayes cannot use a correlation it assumes away.",
                  3: "One of the two models can use the correlation."},
         claims=[r"gda models the correlation"],
+        transfer=_correlation_transfer(-rho_to),
         observation=Observation(
             f"Compare both test accuracies, GDA's and naive Bayes', at ρ = {rho_from:g} with "
             f"both at ρ = {rho_to:g}: record both pairs, GDA's first.",
@@ -355,6 +362,7 @@ def predict_wide_kde(x_train, y_train, x_test, y_test, h_from, h_to) -> Predicti
         reasons={0: "Smoother is better only up to the point where the shape is lost.",
                  2: "The class densities' shape changes a lot between these bandwidths."},
         claims=[r"wide kernel blurs[^.]{0,60}(one broad hump|modes)"],
+        transfer=_wide_kde_transfer(h_from, h_to),
         observation=Observation(
             f"Compare the test accuracy of KDE naive Bayes at h = {h_from:g} with the one at "
             f"h = {h_to:g}: record both.",

@@ -28,6 +28,34 @@ def _check_curves(curves) -> NBvsLogisticCurves:
     return curves
 
 
+def _small_and_large_transfer() -> Choice:
+    """After 10-nb-vs-logistic: many examples and few features, another domain (the answer
+    follows from the explanation's argument; nothing to compute)."""
+    return Choice(
+        "A hospital predicts a complication from 25 routine lab values, several of which rise "
+        "and fall together, and has the records of 200,000 past patients. Which learner would "
+        "you expect to have the lower test error?",
+        ["logistic regression: thousands of records per weight favour it",
+         "naive Bayes: it needs the fewest examples to approach its best error",
+         "naive Bayes: with only 25 features, counting beats joint fitting",
+         "neither: with so many records both get the lowest possible error"],
+        0, kind="transfer", id="10-nb-vs-logistic-transfer",
+        explanation=("With 200,000 records for 26 weights (25 and the intercept), logistic "
+                     "regression is far to the right of any crossing: every weight is pinned "
+                     "down, and what decides is where each curve levels off. Naive Bayes levels "
+                     "off higher whenever features move together within a class: lab values "
+                     "that rise together are multiplied in as separate pieces of evidence, and "
+                     "more patients do not change that. Needing few examples is an advantage "
+                     "only while examples are scarce."),
+        reasons={1: "Needing few examples helps while examples are scarce; here each weight "
+                    "has thousands of records.",
+                 2: "With few features the joint fit is easy too: what is left when both have "
+                    "all the records they need?",
+                 3: "Both level off; do they level off at the same error when lab values move "
+                    "together within a class?"},
+        claims=[r"records (for|per) (26 )?weights?"])
+
+
 def predict_small_and_large(curves) -> Prediction:
     """Who is ahead at the smallest and at the largest training set (:func:`genviz.nb_vs_logistic.
     leader`)? Observed: naive Bayes' test error minus logistic regression's at the smallest."""
@@ -67,6 +95,7 @@ def predict_small_and_large(curves) -> Prediction:
                  3: "With ten emails, how well can 300 weights be fitted jointly?",
                  4: "Compare the error bars at the smallest size."},
         claims=[r"naive bayes approaches its asymptotic error", r"so the curves cross"],
+        transfer=_small_and_large_transfer(),
         observation=Observation(
             f"Compare naive Bayes' test error minus logistic regression's at n = {small} with "
             f"the same difference at n = {large}: record both (both halves of the claim).",

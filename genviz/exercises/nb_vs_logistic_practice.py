@@ -45,6 +45,33 @@ def _at_defaults(v) -> dict:
             if len(values) > 1}
 
 
+def _crossing_with_d_transfer() -> Choice:
+    """After 10-crossing-with-d: what an added feature costs logistic regression, in another
+    domain (the answer follows from the explanation's argument; nothing to compute)."""
+    return Choice(
+        "A hospital model grows from 30 to 3,000 features in one of two ways: 2,970 lab values "
+        "measured on every patient, or 2,970 rare diagnosis codes, each present in a handful "
+        "of records. After which growth does logistic regression need more records before its "
+        "weights settle?",
+        ["the lab values: each varies in every record, fitted with all",
+         "the rare codes: a feature seen in few records is the hardest to fit",
+         "both alike: the records needed grow with the number of features d",
+         "neither: logistic regression's need does not grow with d"],
+        0, kind="transfer", id="10-crossing-with-d-transfer",
+        explanation=("A weight is pinned down by the records in which its feature varies. Lab "
+                     "values measured on every patient make all 2,970 new weights active in "
+                     "every record, fitted jointly: logistic regression's need then grows "
+                     "roughly like d, as the worst case says. A rare code is 0 in almost every "
+                     "record: it changes few predictions, and the ridge holds its weight near 0 "
+                     "until enough records carry it, so such codes cost far fewer records."),
+        reasons={1: "Hard to estimate, yes; but a code that is 0 in almost every record changes "
+                    "few predictions, and the ridge holds its weight near 0.",
+                 2: "Does a code absent from almost every record cost as many records as a "
+                    "value present in each one?",
+                 3: "More weights fitted jointly to the same labels need more records."},
+        claims=[r"weights active in every record"])
+
+
 def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Prediction:
     """Before the investigation's explorer: the vocabulary grows from ``small`` to ``large``
     words; where does the crossing go (:func:`~genviz.studies.gda_vs_logistic_curves.
@@ -80,6 +107,7 @@ def predict_crossing_with_d(sweep, small=30, large=3000, kind="presence") -> Pre
                     "number of e-mails?",
                  3: "Which learner has more parameters to fit jointly when d grows?"},
         claims=[r"(bounds|bound) are worst cases"],
+        transfer=_crossing_with_d_transfer(),
         observation=Observation(
             f"Compare the training e-mails per word at the crossing, n / d, at d = {small} with "
             f"the same at d = {large} ({kind}): record both. If logistic regression's need grew "

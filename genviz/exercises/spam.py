@@ -10,6 +10,7 @@ import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
+from genviz.exercises.spam_transfer import _added_word_transfer, _threshold_transfer
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
@@ -179,6 +180,7 @@ def predict_threshold_direction(model, X_test, y_test, log10_from=0.0, log10_to=
                  2: "A larger c flags fewer emails, not more.",
                  3: "The emails still flagged are the ones with the strongest evidence."},
         claims=[r"(larger|large) c[^.]{0,60}(fewer emails|conservative)"],
+        transfer=_threshold_transfer(),
         observation=Observation(
             f"Compare the multinomial model's precision and recall at log₁₀ c = "
             f"{log10_from:g} with both at log₁₀ c = {log10_to:g} (α = 1): record both pairs, "
@@ -222,6 +224,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
         reasons={3: "The word is in the dictionary, so it has a weight.",
                  2: "Which class's mailing lists is the word typical of?"},
         claims=[r"one (occurrence of (a|a dictionary) )?word (adds|moves)"],
+        transfer=_added_word_transfer(model, vocabulary, word),
         observation=Observation(
             f"Compare the email's log-odds (multinomial model) with the log-odds once you "
             f"have typed {word!r} once more into it: record both.",
