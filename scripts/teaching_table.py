@@ -69,8 +69,10 @@ def notebook_rows(records: dict) -> list[str]:
             "|---|---|---|---|---|---|"]
     for stem, run in records.items():
         size = run["size"]
+        # a prediction's analogous situation (kind "transfer") is part of its cycle, not practice
         kinds = collections.Counter(r["kind"] for r in run["items"]
-                                    if r["cls"] not in ("Prediction", "Observation"))
+                                    if r["cls"] not in ("Prediction", "Observation")
+                                    and r["kind"] != "transfer")
         predictions = sum(r["cls"] == "Prediction" for r in run["items"])
         by_kind = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "—"
         rows.append(f"| {stem[:2]} | {size['cells']} | {size['words']:,} | {size['boxes']} | "

@@ -35,7 +35,7 @@ def test_choice_is_an_exercise_with_a_kind():
     assert Exercise("q", 1.0, hint="h", solution="s").kind == "compute"
     assert Exercise("q", 1.0, hint="h", solution="s", kind="explorer").kind == "explorer"
     assert set(KINDS) == {"compute", "explorer", "concept", "prediction", "observation",
-                          "investigation", "derivation", "open"}
+                          "investigation", "derivation", "open", "transfer"}
     assert q.correct == (0,) and q.options == ("yes", "no")
 
 
