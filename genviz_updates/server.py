@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import time
 from pathlib import Path
 
 __all__ = ["pre_save_hook", "stale_model", "stamp_model", "wrap_get", "NOTE_ID"]
@@ -139,7 +138,8 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     from genviz_updates.notebooks import read_notebook
-    from genviz_updates.seen import read_merges, read_token, snapshot, take_token, write_token
+    from genviz_updates.seen import (meta_snapshot, read_merges, read_token, snapshot,
+                                     take_token, write_token)
 
     content = model["content"]
     token = take_token(content)
@@ -152,11 +152,15 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
     except (OSError, ValueError, UnicodeDecodeError):
         disk = None  # nothing readable to merge with: the save is the student's
     snap = read_token(gitdir, token)
+    if snap is not None and snap.get("path") != rel:
+        snap = None  # a token issued for another notebook (Save As): as a tab with no token
     if snap is not None:
         result = None
-        if disk is not None and snapshot(disk) != snap["cells"]:
-            result = _merge_tab(snap["cells"], content, disk, read_merges(gitdir, rel))
-        write_token(gitdir, token, rel, snapshot(content))  # the tab's base from now on
+        if disk is not None and (snapshot(disk) != snap["cells"]
+                                 or meta_snapshot(disk) != snap.get("meta")):
+            result = _merge_tab(snap["cells"], snap.get("meta"), content, disk,
+                                read_merges(gitdir, rel))
+        write_token(gitdir, token, rel, snapshot(content), meta_snapshot(content))  # its base
     else:
         result = (_merge_stale(read_merges(gitdir, rel), content, disk)
                   if disk is not None else None)
@@ -174,27 +178,40 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
 
 def _course_items(items, merges, disk):
     """The items about a change a recorded course merge brought (the cell on disk is as a
-    click left it, or a click removed it), not another tab's."""
+    click left it, or a click removed it; for ``output-not-updated``, its outputs are as a
+    click left them), not another tab's."""
     from genviz_updates.notebooks import cell_hash
-    from genviz_updates.seen import introduced
+    from genviz_updates.seen import introduced, introduced_parts, output_hash
 
     brought = set().union(*(introduced(m) for m in merges)) if merges else set()
-    on_disk = {c.get("id"): cell_hash(c) for c in disk.get("cells", [])}
+    outputs = {p for m in merges for p in introduced_parts(m) if p[0][0] == "o"}
+    cells = {c.get("id"): c for c in disk.get("cells", [])}
+    on_disk = {cid: cell_hash(c) for cid, c in cells.items()}
     gone = set().union(*({c[0] for c in m["before"]} - {c[0] for c in m["after"]}
                          for m in merges)) if merges else set()
-    return [i for i in items
-            if (i.get("id") in gone if i["kind"] in ("kept-deleted", "not-deleted")
-                else (i.get("id"), on_disk.get(i.get("id"))) in brought)]
+
+    def course(i):
+        cid = i.get("id")
+        if i["kind"] in ("kept-deleted", "not-deleted"):
+            return cid in gone
+        if i["kind"] == "output-not-updated":
+            return cid in cells and (("o", cid), output_hash(cells[cid])) in outputs
+        return (cid, on_disk.get(cid)) in brought
+
+    return [i for i in items if course(i)]
 
 
-def _merge_tab(cells, content, disk, merges):
+#: what a save's merge tells: the tab's version of a cell kept over a course change to it
+TOLD = ("kept-yours", "you-deleted", "kept-deleted", "output-not-updated")
+
+
+def _merge_tab(cells, meta, content, disk, merges):
     from genviz_updates.notebooks import merge_notebooks, missed_changes
     from genviz_updates.seen import base_notebook
 
-    base = base_notebook(cells, content, disk)
+    base = base_notebook(cells, content, disk, meta)
     merged = merge_notebooks(base, content, disk)
-    items = [i for i in missed_changes(base, content, disk, merged)
-             if i["kind"] in ("kept-yours", "you-deleted", "kept-deleted")]
+    items = [i for i in missed_changes(base, content, disk, merged) if i["kind"] in TOLD]
     return merged, _course_items(items, merges, disk)
 
 
@@ -203,13 +220,13 @@ def _merge_stale(merges, content, disk):
     the merge kept that the tab lacks is kept *and* marked, with a note (it cannot tell)."""
     import copy
 
-    from genviz_updates.notebooks import cell_hash, merge_notebooks
+    from genviz_updates.notebooks import cell_hash, merge_notebooks, missed_changes
     from genviz_updates.seen import KEY, base_notebook, introduced, stale_since
 
-    since = stale_since(merges, content.get("cells", []))
+    since = stale_since(merges, content.get("cells", []), content.get("metadata"))
     if since is None:
         return None
-    base = base_notebook(since["before"], content, disk)
+    base = base_notebook(since["before"], content, disk, since.get("before_meta"))
     merged = merge_notebooks(base, content, disk)
     later = merges[merges.index(since):]
     brought = set().union(*(introduced(m) for m in later))
@@ -230,14 +247,18 @@ def _merge_stale(merges, content, disk):
             mine["id"] = f"{cid[:40]}-yours-{cell_hash(mine)[:8]}"
             mine.setdefault("metadata", {})[KEY] = {"your_version_of": cid}
             cells.append(mine)
-    if not kept:
-        return merged, []
-    if not any(c.get("id") == NOTE_ID for c in cells):
+    if kept and not any(c.get("id") == NOTE_ID for c in cells):
         cells.insert(0, {"id": NOTE_ID, "cell_type": "markdown", "metadata": {KEY: {"note": True}},
                          "source": NOTE_TEXT})
     merged["cells"] = cells
+    # told as after a tab with a token: a cell the tab ran whose stored output a course
+    # merge changed (the tab's run is kept), a cell it deleted that a course merge changed
+    ran = _course_items([i for i in missed_changes(base, content, disk, merged)
+                         if i["kind"] in ("output-not-updated", "you-deleted")], later, disk)
+    if not kept:
+        return merged, ran
     return merged, [{"kind": "kept-both", "id": NOTE_ID, "index": 1, "cell_type": "markdown",
-                     "course": "", "first_line": "Course update"}]
+                     "course": "", "first_line": "Course update"}] + ran
 
 
 NOTE_TEXT = ("**Course update (genviz):** this notebook was saved from a browser tab that did "

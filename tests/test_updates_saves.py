@@ -32,7 +32,7 @@ import test_deploy_updates as upd  # noqa: E402
 from test_deploy_kernels import _api, singleuser_server  # noqa: E402
 
 from genviz_updates.__main__ import main as cli  # noqa: E402
-from genviz_updates.notices import Watcher, read_state  # noqa: E402
+from genviz_updates.notices import Watcher  # noqa: E402
 from genviz_updates.seen import KEY  # noqa: E402
 from genviz_updates.server import NOTE_ID  # noqa: E402
 
@@ -236,7 +236,7 @@ def test_a_save_outside_a_clone_and_of_a_new_notebook_is_left_alone(server):
     got = _api(base, "/api/contents/loose.ipynb?content=1")["content"]
     assert KEY not in got["metadata"]                              # outside a clone: no token
     s = Story(server, "eve")
-    _api(base, f"/api/contents/eve/genviz/notebooks/mine.ipynb", "PUT",
+    _api(base, "/api/contents/eve/genviz/notebooks/mine.ipynb", "PUT",
          {"type": "notebook", "content": nb})
     assert upd.sources(s.clone / "notebooks/mine.ipynb") == upd.sources(s.clone / NB)
 
@@ -310,3 +310,65 @@ def test_a_tab_is_stale_since_the_oldest_merge_it_shows_nothing_of(tmp_path):
     assert seen.stale_since(merges, va["cells"])["merge"] == "b"
     assert seen.stale_since(merges, vb["cells"]) is None
     assert seen.stale_since([], v0["cells"]) is None
+
+
+# --- outputs and metadata; a token used for another notebook ---------------------------------------
+
+def update_outputs_and_metadata(nb):
+    """A re-run of cell-3 (its stored output only), a tag on cell-1, a notebook key."""
+    nb.cells[3].outputs = [nbformat.v4.new_output("stream", name="stdout", text="2\n")]
+    nb.cells[3].execution_count = 7
+    nb.cells[1].metadata["tags"] = ["fixed"]
+    nb.metadata["course_version"] = 2
+
+
+def test_a_stale_tab_keeps_a_course_change_to_outputs_and_metadata(server):
+    """A tab opened before an update that changed only a stored output, a cell's tags and the
+    notebook's metadata saves its typing: the update stays on disk (it is not taken for the
+    tab's revert of it), and status is true. A tab that ran the cell keeps its run, and
+    status names the course's output it did not take."""
+    s = Story(server, "fay")
+    tab, ran = s.open_tab(), s.open_tab()
+    s.publish(update_outputs_and_metadata)
+    s.click()
+    cell_of(tab, "cell-2")["source"] = upd.B_EDIT
+    s.save(tab)
+    nb = s.disk()
+    assert nb.cells[2].source == upd.B_EDIT
+    assert [o.get("text") for o in nb.cells[3].outputs] == ["2\n"]
+    assert nb.cells[1].metadata.get("tags") == ["fixed"]
+    assert nb.metadata.get("course_version") == 2 and KEY not in nb.metadata
+    assert s.items() == [] and cli(["status", str(s.clone / NB)]) == 0
+    cell_of(ran, "cell-3")["outputs"] = [{"output_type": "stream", "name": "stdout",
+                                          "text": "mine\n"}]
+    s.save(ran)
+    nb = s.disk()
+    assert [o.get("text") for o in nb.cells[3].outputs] == ["mine\n"]
+    assert nb.cells[2].source == upd.B_EDIT and nb.cells[1].metadata.get("tags") == ["fixed"]
+    assert [(i["kind"], i["id"]) for i in s.items()] == [("output-not-updated", "cell-3")]
+    assert cli(["status", str(s.clone / NB)]) == 1
+
+
+def test_a_token_is_honoured_only_for_the_notebook_it_was_issued_for(server):
+    """Save As: a tab of the lesson saved over another notebook carries the lesson's token.
+    That save is written (not merged against the lesson's snapshot, which dropped it), and
+    the token stays the lesson's."""
+    from genviz_updates import seen
+
+    s = Story(server, "gus")
+    other = f"{s.home.name}/genviz/notebooks/mine.ipynb"
+    mine = upd.lesson("x = 100  # my own notebook\n")
+    _api(s.base, f"/api/contents/{urllib.parse.quote(other)}", "PUT",
+         {"type": "notebook", "content": json.loads(nbformat.writes(mine))})
+    tab = s.open_tab()
+    token = tab["metadata"][KEY]["loaded"]
+    cell_of(tab, "cell-2")["source"] = upd.B_EDIT
+    _api(s.base, f"/api/contents/{urllib.parse.quote(other)}", "PUT",
+         {"type": "notebook", "format": "json", "content": tab})
+    got = upd.valid(s.clone / "notebooks/mine.ipynb")
+    assert [c.source for c in got.cells] == [c["source"] if isinstance(c["source"], str)
+                                             else "".join(c["source"]) for c in tab["cells"]]
+    assert KEY not in got.metadata
+    assert seen.read_token(s.clone / ".git", token)["path"] == NB
+    s.save(tab)                                   # the lesson's own save still uses it
+    assert s.sources()["cell-2"] == upd.B_EDIT
