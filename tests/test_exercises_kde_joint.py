@@ -112,7 +112,7 @@ def test_predict_tiny_bandwidth_spikes_of_area_one():
 def test_predict_cv_with_fewer_points_against_the_bruteforce_sweep():
     from genviz.kde import cv_curve_bruteforce, sample_claw
 
-    hs = kx.EXPLORER_HS
+    from genviz.exercises.kde_practice import EXPLORER_HS as hs
     best = {n: hs[np.argmin(cv_curve_bruteforce(sample_claw(n, 0), hs, "lscv"))] for n in (200, 1000)}
     assert best[200] > best[1000]
     p = kx.predict_cv_with_fewer_points(1000, 200)

@@ -93,6 +93,23 @@ def test_posts_and_fetches_need_the_pages_xsrf_token(svc):
     assert p.vote(Q, 1, 0)[0] == 200 and svc.store.mine(Q, "ada")["1"] == 0
 
 
+def test_a_refused_vote_tells_the_phone_to_open_a_new_connection(svc):
+    """A vote refused before its body is read (no or a forged XSRF token) is answered with
+    ``Connection: close``: tornado closes that connection, and a phone that sent its next vote
+    on it met a reset (seen in test_posts_and_fetches_need_the_pages_xsrf_token under load).
+    A GET refused the same way keeps the connection."""
+    p = _logged_in(svc, "ada")
+    svc.lecturer(Q, options=3, open=1)
+    for k in range(8):  # within the burst of votes a user may send at once (10)
+        r = p.s.post(svc.page + "api/vote", data=b'{"question": "x"}', timeout=30,
+                     headers={"Content-Type": "application/json", "X-XSRFToken": "2|forged|t"})
+        assert r.status_code == 403 and r.headers.get("Connection", "").lower() == "close"
+        assert p.vote(Q, 1, k % 3)[0] == 200
+    r = p.s.get(svc.page + "api/state", timeout=30,
+                headers={"Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin"})
+    assert r.status_code == 403 and r.headers.get("Connection", "").lower() != "close"
+
+
 # --- votes: the poll service's rules -----------------------------------------------------------
 
 def test_a_phone_vote_is_the_same_voter_as_the_users_kernel(svc):

@@ -67,6 +67,29 @@ def test_requests_without_a_hub_login_are_refused_and_change_nothing(svc, header
     assert svc.request("GET", "api/", headers=headers)[0] == status
 
 
+def test_a_body_refused_unread_closes_its_connection_and_a_get_keeps_it(svc):
+    """A request refused in ``prepare`` (before its body is read) is answered with
+    ``Connection: close`` (tornado drops that connection: the caller must not reuse it, see
+    tests/test_lecture_service.py for the reset it caused); a refused GET has no body to skip."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    def answer(method, data):  # HTTP/1.1 kept alive (urllib always asks to close)
+        url = urlsplit(svc.url)
+        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        try:
+            conn.request(method, url.path + "api/votes", body=data,
+                         headers={"Authorization": "token forged"})
+            r = conn.getresponse()
+            r.read()
+            return r.status, r.getheader("Connection", "")
+        finally:
+            conn.close()
+
+    assert answer("POST", b'{"question": "q", "option": 1}') == (401, "close")
+    assert answer("GET", None)[0] == 401 and answer("GET", None)[1] != "close"
+
+
 def test_a_student_cannot_lecture(svc):
     _open(svc)
     assert _vote(svc, "t-ada", 2)[0] == 200

@@ -16,6 +16,7 @@ from sklearn.neighbors import KNeighborsRegressor
 from genviz.exercises import gda as gdx
 from genviz.exercises import joint as jx
 from genviz.exercises import kde as kx
+from genviz.exercises import knn_transfer
 from genviz.exercises import knn as nnx
 
 
@@ -131,7 +132,7 @@ def test_cv_transfer_bandwidths_against_closed_form_lscv():
         gen = np.random.default_rng(seed)
         return np.concatenate([gen.normal(0.0, 1.0, n // 2), gen.normal(3.0, 0.5, n - n // 2)])
 
-    hs = kx.EXPLORER_HS
+    from genviz.exercises.kde_practice import EXPLORER_HS as hs
     few, many = (float(hs[np.argmin(_oracle_lscv(sample(n), hs))]) for n in (100, 1000))
     q = kx._cv_transfer(100, 1000)
     assert f"h = {few:.3f} for 100" in q.explanation and f"h = {many:.3f} for 1000" in q.explanation
@@ -153,8 +154,8 @@ def test_2d_peak_transfer_ratio_against_scipy_gaussian_kde():
 def test_noise_and_k_transfer_vote_against_the_binomial_tail():
     p, k = 0.1, 9
     vote = binom.sf(k // 2, k, p)  # wrong when more than half of the k labels are wrong
-    assert nnx._wrong_vote_probability(k, p) == pytest.approx(vote, rel=1e-12)
-    assert nnx._wrong_vote_probability(1, p) == pytest.approx(p, rel=1e-12)
+    assert knn_transfer._wrong_vote_probability(k, p) == pytest.approx(vote, rel=1e-12)
+    assert knn_transfer._wrong_vote_probability(1, p) == pytest.approx(p, rel=1e-12)
     q = nnx._noise_and_k_transfer(p, k)
     assert right(q) == f"nearest {p:.0%}, vote about {vote:.2%}: almost never"
     assert f"probability {vote:.5f}" in q.explanation

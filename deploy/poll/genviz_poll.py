@@ -381,6 +381,7 @@ def _sized(method):
 
     @functools.wraps(method)
     def checked(self, *args):
+        self.body_read = True
         if self.body_size > MAX_BODY:
             raise Refused(413, f"the request body is over {MAX_BODY} bytes")
         return method(self, *args)
@@ -476,6 +477,10 @@ class Base(web.RequestHandler):
     def write_error(self, status_code, **kwargs):
         exc = kwargs.get("exc_info", (None, None))[1]
         message = exc.message if isinstance(exc, Refused) else self._reason
+        if not getattr(self, "body_read", False) and self.request.method not in ("GET", "HEAD"):
+            # refused before its body was read (prepare): tornado closes the connection, so
+            # the client must not send its next request on it
+            self.set_header("Connection", "close")
         self.finish(json.dumps({"error": message, "status": status_code}))
 
     def log_exception(self, typ, value, tb):

@@ -316,11 +316,22 @@ def _sized(method):
 
     @functools.wraps(method)
     def checked(self, *args):
+        self.body_read = True
         if self.body_size > MAX_BODY:
             raise web.HTTPError(413, f"the request body is over {MAX_BODY} bytes")
         return method(self, *args)
 
     return checked
+
+
+def _close_if_unread(handler) -> None:
+    """An answer given before the request's body was read (a refused login or XSRF token, in
+    ``prepare``): tornado then closes the connection, so the client is told not to send its
+    next request on it (``Connection: close``); a phone's next vote on a kept-alive connection
+    would otherwise meet a reset."""
+    if not getattr(handler, "body_read", False) \
+            and handler.request.method not in ("GET", "HEAD", "OPTIONS"):
+        handler.set_header("Connection", "close")
 
 
 def _handlers_base():
@@ -391,6 +402,7 @@ def _handlers_base():
         def write_error(self, status_code, **kwargs):
             exc = kwargs.get("exc_info", (None, None))[1]
             message = getattr(exc, "log_message", None) or self._reason
+            _close_if_unread(self)
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps({"error": message, "status": status_code}))
 

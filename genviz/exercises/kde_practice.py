@@ -11,13 +11,23 @@ from genviz._validation import check_int, check_scalar
 from genviz.studies.kde_bandwidth import BandwidthStudy
 from genviz.exercises import Choice, Exercise, OpenQuestion
 from genviz.exercises.derivation import Derivation, Step, Symbol
-from genviz.kde import claw_pdf, kde_pdf, kernel_pdf, sample_claw
+from genviz.kde import claw_pdf, cv_curve, kde_pdf, kernel_pdf, sample_claw
 
 __all__ = ["ise_optimal_bandwidth", "lscv_leave_one_out_derivation", "compare_on_training_data",
            "empty_histogram_bins", "EXPLORER_LOG_HS"]
 
 #: the bandwidth explorer's h slider: 10**x for x from -2.3 to 0 in steps of 0.02
 EXPLORER_LOG_HS = np.round(np.arange(-2.3, 1e-9, 0.02), 2)
+
+
+#: the bandwidth explorer's grid of h (genviz.plots.kde.BandwidthView); here so that the
+#: predictions (genviz.exercises.kde) and their analogous situations share the search
+EXPLORER_HS = np.geomspace(0.005, 1.5, 100)
+
+
+def _best_h(data, method, hs=EXPLORER_HS) -> float:
+    scores = cv_curve(data, hs, method)
+    return float(hs[np.argmax(scores) if method == "loo-likelihood" else np.argmin(scores)])
 
 
 def ise_optimal_bandwidth(n=1000, *, seed=0) -> Exercise:

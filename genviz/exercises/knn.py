@@ -9,9 +9,10 @@ import numpy as np
 from genviz._validation import check_int, check_points, check_scalar, check_vector
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.derivation import Derivation, Step, Symbol
+from genviz.exercises.knn_transfer import (_noise_and_k_transfer, _projection_spread_transfer,
+                                          _regression_k_transfer)
 from genviz.kde import kde_pdf
-from genviz.knn import KNNClassifier, KNNRegressor, vote_counts
-from genviz.knn import majority_vote as vote_winner
+from genviz.knn import KNNClassifier, KNNRegressor
 from genviz.projections import jl_min_dim, projection_ratios
 from genviz.synthetic import flip_labels, regression_truth
 
@@ -110,48 +111,6 @@ def _noisy_accuracy(X, y, X_test, y_test, k, noise, seed=0) -> float:
     return float(np.mean(KNNClassifier(k).fit(X, y_noisy).predict(X_test) == np.asarray(y_test)))
 
 
-def _wrong_vote_probability(k, p) -> float:
-    """The probability that genviz's vote of ``k`` neighbours (:func:`genviz.knn.vote_counts`,
-    :func:`genviz.knn.majority_vote`) gives the wrong class when each neighbour's label is
-    wrong independently with probability ``p``: every pattern of wrong labels, weighted."""
-    wrong = (np.arange(2 ** k)[:, None] >> np.arange(k)) & 1  # every pattern: 1 = a wrong label
-    n_wrong = wrong.sum(axis=1)
-    weight = p ** n_wrong * (1 - p) ** (k - n_wrong)
-    outvoted = vote_winner(vote_counts(wrong, 2)) == 1
-    return float(weight[outvoted].sum())
-
-
-def _noise_and_k_transfer(p=0.1, k=9) -> Choice:
-    """The analogous situation after the label-noise cycle: an e-mail client that files by the
-    nearest filed message or by a vote of ``k``, with a share ``p`` of the filed messages in the
-    wrong folder; how often each is wrong, computed with genviz's vote
-    (:func:`_wrong_vote_probability`)."""
-    one, vote = _wrong_vote_probability(1, p), _wrong_vote_probability(k, p)
-    return Choice(
-        f"An e-mail client files a new message in the folder of the most similar filed message, "
-        f"or by a vote of the {k} most similar. {p:.0%} of the filed messages were put in the "
-        f"wrong folder, at random. A new message's {k} most similar messages all belong in "
-        f"'invoices'. How often does each rule file it wrongly?",
-        [f"both about {one:.0%}: every filed message is wrong as often",
-         f"nearest {one:.0%}, vote about {vote:.2%}: almost never",
-         f"nearest {one:.0%}, vote about {one / k:.1%}: a {k}th of it",
-         f"nearest {one:.0%}, vote more often: {k} chances of a wrong label"],
-        1, kind="transfer", id="09-noise-and-k-transfer",
-        explanation=(f"The nearest message is in the wrong folder with probability {p:g}, and "
-                     f"then the rule copies the mistake: {one:.0%}. The vote is wrong only when "
-                     f"{k // 2 + 1} or more of the {k} messages are misfiled, which happens "
-                     f"with probability {vote:.5f} (every pattern of misfiled messages weighed "
-                     f"with genviz's vote): {one / vote:.0f} times less often. Mistakes that "
-                     f"are rare and independent almost never make a majority."),
-        reasons={0: "Each filed message is wrong as often, but does one wrong message decide "
-                    "the vote?",
-                 2: "Averaging would divide it by the number of neighbours; a majority must "
-                    "be outvoted.",
-                 3: "More neighbours bring more wrong labels, but do they outnumber the right "
-                    "ones?"},
-        claims=[rf"wrong only when {k // 2 + 1} or more"])
-
-
 def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) -> Prediction:
     """Before the classification explorer: with label noise, is 1-NN or 15-NN more accurate?
     The observation: both test accuracies the readout shows (1-NN's and ``k_large``-NN's), on
@@ -190,38 +149,6 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
             what="the test accuracies",
             hint="the readout gives 1-NN's and k-NN's test accuracy (3 decimals each); type "
                  "them as 1-NN's, then k-NN's, separated by a comma.", atol=6e-4))
-
-
-def _regression_k_transfer(windows=(1, 15, 181), *, days=730, noise=3.0, seed=0) -> Choice:
-    """The analogous situation after the regression cycle: daily temperatures of two years
-    smoothed by a moving average, which is k-NN regression on the day number; the error
-    against the seasonal curve computed with :class:`genviz.knn.KNNRegressor` for each window."""
-    t = np.arange(days, dtype=float)
-    season = 10.0 - 8.0 * np.cos(2 * np.pi * t / 365.0)
-    temps = season + np.random.default_rng(seed).normal(0.0, noise, days)
-    mse = [float(np.mean((KNNRegressor(w).fit(t[:, None], temps).predict(t[:, None])
-                          - season) ** 2)) for w in windows]
-    if not mse[0] > mse[1] < mse[2]:
-        raise RuntimeError(f"the errors {mse} have no minimum in between: change the windows")
-    return Choice(
-        f"A weather station smooths {days // 365} years of daily temperatures (a seasonal "
-        f"curve plus day-to-day weather) with a moving average over the {windows[0]}, "
-        f"{windows[1]} or {windows[2]} nearest days. Which average is closest to the seasonal "
-        f"curve?",
-        [f"the {windows[2]}-day one: the more days, the less weather",
-         f"the {windows[1]}-day one; both others are further off",
-         f"the {windows[0]}-day one: each day's own reading"],
-        1, kind="transfer", id="09-regression-k-transfer",
-        explanation=(f"A moving average over the nearest days is k-NN regression on the day "
-                     f"number. Its mean squared error against the seasonal curve (genviz's "
-                     f"k-NN regressor on a seeded series): {mse[0]:.2f} over {windows[0]} day, "
-                     f"{mse[1]:.2f} over {windows[1]} days, {mse[2]:.2f} over {windows[2]} "
-                     f"days. One day copies that day's weather; a half-year window averages "
-                     f"summer with winter and flattens the seasons; a couple of weeks average "
-                     f"the weather away and still follow the seasons."),
-        reasons={0: f"Over {windows[2]} days the average reaches from summer into winter.",
-                 2: "One day's reading carries all of that day's weather."},
-        claims=[r"half-year window averages summer with winter"])
 
 
 def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
@@ -276,41 +203,6 @@ def _explorer_mse(x, y, k, n_grid=600) -> float:
     grid = np.linspace(lo - pad, hi + pad, n_grid)
     fit = KNNRegressor(k).fit(x[:, None], y).predict(grid[:, None])
     return float(np.mean((fit - regression_truth(grid)) ** 2))
-
-
-def _projection_spread_transfer(d=4, factors=(4, 8, 16, 64), *, m=30, n_features=300,
-                                 seed=0) -> Choice:
-    """The analogous situation after the projection cycle: cutting the spread of the distance
-    ratios to a quarter; the factor is the one whose spread ratio is nearest 1/4, from
-    :func:`genviz.projections.projection_ratios` on seeded random points."""
-    # the points from another seed than the projection's: the same seed would make the
-    # projection's rows the points themselves
-    X = np.random.default_rng(seed + 1).normal(size=(m, n_features))
-    study = projection_ratios(X, d * max(factors), seed)
-    spread = {dd: float(study.stats[dd - 1]["std"]) for dd in (d, *[d * f for f in factors])}
-    best = min(factors, key=lambda f: abs(np.log(spread[d] / spread[d * f]) - np.log(4)))
-    if best != 16:
-        raise RuntimeError(f"the spread is nearest a quarter at {best} times d, not at the "
-                           f"16 times that 1/sqrt(d) says: change the points")
-    return Choice(
-        f"A music service projects {n_features}-dimensional song features to d = {d}; the "
-        f"ratios of projected to true distances spread with standard deviation "
-        f"{spread[d]:.2f}. To cut that spread to a quarter, by what factor must d grow?",
-        [f"{f} times (d = {d * f})" for f in factors],
-        factors.index(best), kind="transfer", id="09-projection-spread-transfer",
-        explanation=(rf"The spread shrinks like $1/\sqrt{{d}}$, so a quarter of it takes "
-                     rf"$4^2 = 16$ times as many dimensions: at $d = {d * best}$ the "
-                     rf"standard deviation is {spread[d * best]:.3f}, "
-                     rf"{spread[d] / spread[d * best]:.1f} times smaller than at $d = {d}$ "
-                     rf"(genviz's projections of {m} random points). Each halving of the "
-                     rf"spread costs a factor 4 in d: quartering it costs 16."),
-        reasons={k: v for k, v in {
-            0: "Four times the dimensions halves the spread; a quarter is two halvings.",
-            1: "The spread falls like one over the square root of d: what does 8 give?",
-            2: "The spread falls like one over the square root of d: square the factor.",
-            3: "That cuts the spread to an eighth: the square root of 64 is 8."}.items()
-            if k != factors.index(best)},
-        claims=[r"quartering it costs 16"])
 
 
 def predict_projection_spread(X, d=4, factors=(2, 4, 16), seed=0) -> Prediction:
