@@ -102,6 +102,7 @@ def test_two_different_powers_are_never_the_same(p, q):
     ("sin(a)", "unknown function 'sin'"),
     ("log(a, b)", "takes one argument"),
     ("a" + "+a" * 300, "more than 500 characters"),
+    ("9" * 400 + "*a", "a number too large"),
 ])
 def test_what_cannot_be_read_is_refused_and_says_what_to_type(text, says):
     with pytest.raises(ValueError, match=says):

@@ -16,7 +16,7 @@ from sklearn.neighbors import KNeighborsRegressor
 from genviz.exercises import gda as gdx
 from genviz.exercises import joint as jx
 from genviz.exercises import kde as kx
-from genviz.exercises import knn_transfer
+from genviz.exercises import kde_transfer, knn_transfer
 from genviz.exercises import knn as nnx
 
 
@@ -195,7 +195,7 @@ def test_projection_spread_transfer_factor_against_the_chi_distribution():
     lambda: jx._empty_share_transfer(), lambda: gdx._boundary_with_phi_transfer(),
     lambda: gdx._outliers_transfer(), lambda: kx._bin_origin_transfer(),
     lambda: kx._tiny_bandwidth_transfer(), lambda: kx._cv_transfer(),
-    lambda: kx._2d_peak_transfer(), lambda: nnx._noise_and_k_transfer(),
+    lambda: kde_transfer._2d_peak_transfer(), lambda: nnx._noise_and_k_transfer(),
     lambda: nnx._regression_k_transfer(), lambda: nnx._projection_spread_transfer()])
 def test_each_transfer_is_a_fair_question(make):
     """A reason for each wrong option and none for the right one; the right option is not the

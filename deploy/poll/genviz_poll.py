@@ -477,9 +477,9 @@ class Base(web.RequestHandler):
     def write_error(self, status_code, **kwargs):
         exc = kwargs.get("exc_info", (None, None))[1]
         message = exc.message if isinstance(exc, Refused) else self._reason
-        if not getattr(self, "body_read", False) and self.request.method not in ("GET", "HEAD"):
-            # refused before its body was read (prepare): tornado closes the connection, so
-            # the client must not send its next request on it
+        if not getattr(self, "body_read", False):
+            # refused in prepare, before the method ran and a streamed body was read (any
+            # method): tornado closes the connection, so the client must not reuse it
             self.set_header("Connection", "close")
         self.finish(json.dumps({"error": message, "status": status_code}))
 

@@ -325,12 +325,11 @@ def _sized(method):
 
 
 def _close_if_unread(handler) -> None:
-    """An answer given before the request's body was read (a refused login or XSRF token, in
-    ``prepare``): tornado then closes the connection, so the client is told not to send its
-    next request on it (``Connection: close``); a phone's next vote on a kept-alive connection
-    would otherwise meet a reset."""
-    if not getattr(handler, "body_read", False) \
-            and handler.request.method not in ("GET", "HEAD", "OPTIONS"):
+    """An answer given before the handler's method ran (a refused login or XSRF token, in
+    ``prepare``, before a streamed body is read, whatever the method): tornado then closes the
+    connection, so the client is told not to send its next request on it (``Connection:
+    close``); a phone's next vote on a kept-alive connection would otherwise meet a reset."""
+    if not getattr(handler, "body_read", False):
         handler.set_header("Connection", "close")
 
 

@@ -214,6 +214,8 @@ def read_formula(text: str, symbols: Mapping[str, Symbol]):
         return _compile(tree, _spellings(symbols), symbols)
     except RecursionError:
         raise ValueError("a formula nested too deeply.") from None
+    except OverflowError:  # a number beyond a float, e.g. 400 digits
+        raise ValueError("a number too large for a formula.") from None
 
 
 def _points(symbols: Mapping[str, Symbol]) -> dict:
