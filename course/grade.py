@@ -444,12 +444,16 @@ def _is_letter(exercise, value) -> bool:
 
 FEW_VALUES = 4          # a question with at most this many distinct answers in the class ...
 FEW_VALUES_CLASS = 5    # ... of at least this many graded students is listed in the spread
+SHARED_SHARE = 0.5      # ... and so is one where at least this share of them gives an answer
+                        #     a classmate gives too (a classmate's answer would often do)
 
 
 def answer_spread(outcomes) -> list[dict]:
-    """Per assignment and question whose answers take few distinct values across the class
-    (at most FEW_VALUES among at least FEW_VALUES_CLASS graded students): how many students
-    share each answer, and its verdict. Such a question's answer can be passed on or guessed."""
+    """Per assignment and question whose answers can be passed on or guessed, among at least
+    FEW_VALUES_CLASS graded students: those with few distinct values across the class (at most
+    FEW_VALUES: every answer listed), and those where at least SHARED_SHARE of the students give
+    an answer a classmate gives too (each shared answer listed). A row: the answer, how many
+    students give it, of how many, its verdict, and ``why`` the question is listed."""
     from collections import Counter
 
     rows = []
@@ -459,22 +463,30 @@ def answer_spread(outcomes) -> list[dict]:
             by_question.setdefault((o.assignment, q), []).append((value, o.verdicts.get(q, "")))
     for (assignment, q), answers in sorted(by_question.items()):
         counts = Counter(v for v, _ in answers)
-        if len(answers) < FEW_VALUES_CLASS or len(counts) > FEW_VALUES:
+        if len(answers) < FEW_VALUES_CLASS:
+            continue
+        shared = sum(n for n in counts.values() if n > 1)
+        if len(counts) <= FEW_VALUES:
+            why, listed = f"{len(counts)} distinct answers", counts.most_common()
+        elif shared >= SHARED_SHARE * len(answers):
+            why = f"{shared} of {len(answers)} students give an answer a classmate gives"
+            listed = [(v, n) for v, n in counts.most_common() if n > 1]
+        else:
             continue
         verdict = {}
         for v, d in answers:
             verdict.setdefault(v, set()).add(d)
-        for value, n in counts.most_common():
+        for value, n in listed:
             rows.append({"assignment": assignment, "question": q, "answer": value,
                          "students": n, "of": len(answers),
-                         "verdict": "/".join(sorted(verdict[value]))})
+                         "verdict": "/".join(sorted(verdict[value])), "why": why})
     return rows
 
 
 def write_spread(course, outcomes) -> pathlib.Path:
     """``course/answer_spread.csv``: :func:`answer_spread`, for the instructor."""
     dest = pathlib.Path(course) / "answer_spread.csv"
-    fields = ["assignment", "question", "answer", "students", "of", "verdict"]
+    fields = ["assignment", "question", "answer", "students", "of", "verdict", "why"]
     with open(dest, "w", newline="", encoding="utf-8", errors="backslashreplace") as fh:
         writer = csv.DictWriter(fh, fields)
         writer.writeheader()
@@ -900,8 +912,8 @@ def main(argv=None) -> int:
         print(line)
     few = {(r["assignment"], r["question"]) for r in answer_spread(outcomes)}
     if few:
-        print(f"{len(few)} question(s) with few distinct answers across the class (how many "
-              f"students share each: answer_spread.csv): "
+        print(f"{len(few)} question(s) whose answers few students do not share with a "
+              f"classmate (how many students give each: answer_spread.csv): "
               + ", ".join(f"{a} {q}" for a, q in sorted(few)))
     return exit_status(failed)
 

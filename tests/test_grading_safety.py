@@ -601,6 +601,25 @@ def test_the_spread_lists_questions_with_few_distinct_answers():
         o.verdicts = {"q1": "right" if k < 9 else "wrong", "q2": "wrong"}
         rows.append(o)
     spread = G.answer_spread(rows)
-    assert [(r["question"], r["answer"], r["students"], r["of"], r["verdict"]) for r in spread] \
-        == [("q1", '"b"', 9, 12, "right"), ("q1", '"c"', 3, 12, "wrong")]
+    assert [(r["question"], r["answer"], r["students"], r["of"], r["verdict"], r["why"])
+            for r in spread] == [("q1", '"b"', 9, 12, "right", "2 distinct answers"),
+                                 ("q1", '"c"', 3, 12, "wrong", "2 distinct answers")]
     assert G.answer_spread(rows[:G.FEW_VALUES_CLASS - 1]) == []  # too few students to say
+
+
+def test_the_spread_lists_a_question_whose_many_answers_are_shared_in_pairs():
+    """Issue #38's a03 q1: 12 distinct right answers over 60 students, each shared with a
+    classmate, was not listed (more than FEW_VALUES values). Now it is, by the share of students
+    who give an answer a classmate gives; a class of all-different answers is not."""
+    def outcome(k, value):
+        o = G.Outcome(f"s{k}", A, graded=True)
+        o.values, o.verdicts = {"q1": json.dumps(value)}, {"q1": "right"}
+        return o
+
+    pairs = [outcome(k, round(0.1 * (k // 2), 1)) for k in range(12)]  # 6 values, 2 each
+    spread = G.answer_spread(pairs)
+    assert len(spread) == 6 and all(r["students"] == 2 and r["of"] == 12 for r in spread)
+    assert spread[0]["why"] == "12 of 12 students give an answer a classmate gives"
+    assert G.answer_spread([outcome(k, 0.1 * k) for k in range(12)]) == []
+    few_shared = [outcome(k, 0.1 * k) for k in range(9)] + [outcome(9, 0.0), outcome(10, 0.1)]
+    assert G.answer_spread(few_shared) == []  # 4 of 11 share: under SHARED_SHARE
