@@ -130,6 +130,7 @@ def test_the_whole_derivation_is_right_only_when_every_step_is():
     assert q.check(["a*b", "a"]).correct is False
     assert q.check(["a*b", ""]).correct is None
     assert q.check(["a*b"]).correct is False and "Expected 2 formulas" in q.check(["a*b"]).message
+    assert q.check(3.5).correct is False and "got float" in q.check(3.5).message
     assert q.check("a/(1-rho^2)").correct and q.check_text("a/(1-rho^2)").correct
     assert q.check(...).correct is None
     sol = q.solution()

@@ -344,9 +344,12 @@ class Derivation(Exercise):
         string). Right when every step is."""
         if value is Ellipsis or value is None:
             return Feedback(None, "Not answered yet: write each step's formula and press Check.")
-        texts = [value] if isinstance(value, str) else list(value)
         if isinstance(value, str):
             return self.check_step(len(self.steps) - 1, value)
+        if not isinstance(value, Sequence):
+            return Feedback(False, f"Expected {len(self.steps)} formulas (one per step), got "
+                                   f"{type(value).__name__}.")
+        texts = list(value)
         if len(texts) != len(self.steps):
             return Feedback(False, f"Expected {len(self.steps)} formulas (one per step), got "
                                    f"{len(texts)}.")

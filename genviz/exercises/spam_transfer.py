@@ -24,7 +24,8 @@ def _screening(seed=0, n_healthy=900, n_sick=100):
 
 
 def _screening_metrics(cs, seed=0):
-    """Precision and recall of "sick" when a patient is flagged at likelihood ratio > c, for
+    """Precision and recall of "sick" when a patient is flagged at posterior odds
+    P(sick | x) / P(healthy | x) > c (as notebook 07's threshold on P(spam | x) / P(ham | x)), for
     each c of ``cs``: Gaussian naive Bayes fitted on one draw, scored on another."""
     X, y = _screening(seed)
     X_test, y_test = _screening(seed + 1)
@@ -46,8 +47,8 @@ def _threshold_transfer(c=1.0, lower=0.1, higher=10.0) -> Choice:
     else:
         answer = 1 if high["precision"] <= now["precision"] else 3
     return Choice(
-        "A screening test sends a patient to a biopsy when the likelihood ratio of 'sick' to "
-        f"'healthy' exceeds c, now c = {c:g}. The doctors want to miss fewer sick patients. "
+        "A screening test sends a patient to a biopsy when its naive Bayes odds "
+        f"P(sick | x) / P(healthy | x) exceed c, now c = {c:g}. The doctors want to miss fewer sick patients. "
         "Which way should c move, and what does it cost?",
         ["Lower c: recall rises, and precision falls.",
          "Raise c: a stricter test catches more of the sick.",
