@@ -645,8 +645,7 @@ import numpy as np
 
 from genviz.datasets import spam_assassin
 from genviz.model_selection import stratified_split
-from genviz.naive_bayes import MultinomialNB
-from genviz.studies.learning_curves_vocabulary import ridge_logistic, vocabulary_curves, word_features
+from genviz.studies.learning_curves_vocabulary import full_dictionary_errors, vocabulary_curves
 from genviz.text import bag_of_words, build_vocabulary
 
 corpus = spam_assassin()
@@ -661,16 +660,8 @@ SWEEP_REPS = 5
 L2_VALUES, ALPHA_VALUES = (0.01, 1.0, 100.0), (0.01, 1.0, 10.0)
 sweep = vocabulary_curves(X_train, y_train, X_test, y_test, SIZES, SWEEP_REPS, rng=0,
                           vocabularies=(30, 300, 3000), alpha=ALPHA_VALUES, l2=L2_VALUES)
-y01 = (y_train == "spam").astype(int)
-W_train, W_test, _ = word_features(X_train, X_test, None, "counts")
-spam_test = y_test == "spam"
-nb_every = MultinomialNB(alpha=1.0).fit(W_train, y01)
-err_nb_every = float(np.mean((nb_every.predict(W_test) == 1) != spam_test))
-err_lr_every = {}
-for kind in ("counts", "presence"):
-    V_train, V_test, _ = word_features(X_train, X_test, None, kind)
-    w = ridge_logistic(V_train, y01, 1.0)
-    err_lr_every[kind] = float(np.mean((V_test @ w[:-1] + w[-1] > 0) != spam_test))
+every = full_dictionary_errors(X_train, y_train, X_test, y_test, alpha=1.0, l2=1.0)
+err_nb_every, err_lr_every = every.nb_counts, every.lr
 err_lr_300 = float(sweep[(N_WORDS, "presence")].mean_se("lr")[0][-1])
 ''',
     questions=(

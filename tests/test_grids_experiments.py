@@ -187,3 +187,26 @@ def test_discretization_against_sklearn():
         discretization(x, y[:-1], width=5.0)
     with pytest.raises(ValueError, match="alpha must be >= 0"):
         discretization(x, y, width=5.0, alpha=-1.0)
+    with pytest.raises(TypeError, match="leave_one_out must be True or False"):
+        discretization(x, y, width=5.0, leave_one_out="yes")
+    assert d.loo_binned is None and d.loo_gaussian is None
+
+
+def test_discretizations_leave_one_out_against_sklearns():
+    from sklearn.model_selection import LeaveOneOut, cross_val_score
+    from sklearn.naive_bayes import CategoricalNB as SkCategoricalNB
+
+    from genviz import datasets
+    from genviz.naive_bayes import discretize
+
+    p = datasets.penguins()
+    x, y = p.X[::3, 2], p.y[::3]
+    for width in (2.0, 10.0):
+        d = discretization(x, y, width=width, alpha=1.0, leave_one_out=True)
+        codes = discretize(x, d.edges)[:, None] - 1
+        ref = cross_val_score(SkCategoricalNB(alpha=1.0, min_categories=d.n_bins), codes, y,
+                              cv=LeaveOneOut()).mean()
+        assert d.loo_binned == pytest.approx(ref, abs=1e-12)
+        assert d.loo_gaussian == pytest.approx(
+            cross_val_score(SkGaussianNB(var_smoothing=0.0), x[:, None], y, cv=LeaveOneOut()).mean(),
+            abs=1e-12)

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn import naive_bayes as sk
 from sklearn.preprocessing import OrdinalEncoder
@@ -13,7 +13,8 @@ from genviz import datasets
 from genviz._validation import NotFittedError
 from genviz.kde import rule_of_thumb
 from genviz.kde_classifier import KDEClassifier
-from genviz.naive_bayes import CategoricalNB, GaussianNB, KDENB, leave_one_out_predict
+from genviz.naive_bayes import (CategoricalNB, GaussianNB, KDENB, leave_one_out_accuracy,
+                                leave_one_out_predict)
 
 
 # ----------------------------------------------------------------------------- the slides
@@ -351,6 +352,34 @@ def test_leave_one_out_reports_unclassifiable_rows_as_none():
     assert np.mean(loo == p.y[::6]) > 0.9
     with pytest.raises(ValueError, match="y has 3 labels but X has 4"):
         leave_one_out_predict(CategoricalNB(), X, ["p", "p", "q"])
+
+
+def test_leave_one_out_accuracy_equals_sklearns_leave_one_out_score():
+    from sklearn.model_selection import LeaveOneOut, cross_val_score
+
+    p = datasets.penguins()
+    X, y = p.X[::4, :2], p.y[::4]
+    ours = leave_one_out_accuracy(GaussianNB(), X, y)
+    ref = cross_val_score(sk.GaussianNB(var_smoothing=0.0), X, y, cv=LeaveOneOut()).mean()
+    assert ours == pytest.approx(ref, abs=1e-12)
+    assert 0.8 < ours < 1.0                        # not a trivial 0 or 1 on this sample
+    # a row that cannot be classified without itself counts as an error, not as skipped
+    X = [["a"], ["a"], ["b"], ["c"]]
+    assert leave_one_out_accuracy(CategoricalNB(alpha=0), X, ["p", "p", "q", "q"]) == 0.5
+    with pytest.raises(ValueError, match="y has 3 labels but X has 4"):
+        leave_one_out_accuracy(CategoricalNB(), X, ["p", "p", "q"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from("abc"), st.sampled_from("pq")), min_size=3, max_size=12))
+def test_leave_one_out_accuracy_is_the_share_of_right_predictions(rows):
+    assume(min(sum(label == c for _, label in rows) for c in "pq") >= 2)   # 2 classes left
+    X = [[v] for v, _ in rows]
+    y = [label for _, label in rows]
+    pred = leave_one_out_predict(CategoricalNB(alpha=1.0), X, y)
+    acc = leave_one_out_accuracy(CategoricalNB(alpha=1.0), X, y)
+    assert acc == pytest.approx(sum(p == t for p, t in zip(pred, y)) / len(y))
+    assert 0.0 <= acc <= 1.0
 
 
 def test_categories_fix_the_value_set():

@@ -18,8 +18,10 @@ from explorer_testing import sweep_explorer
 from genviz.logistic import LogisticRegression
 from genviz.nb_vs_logistic import NBvsLogisticCurves, _two_class_order, presence_features
 from genviz.studies.learning_curves import VocabularyCurveStudy
-from genviz.studies.learning_curves_vocabulary import (VocabularyCurves, crossing_text, ridge_logistic,
-                                              settled_size, vocabulary_curves, word_features)
+from genviz.studies.learning_curves_vocabulary import (VocabularyCurves, crossing_text,
+                                                       full_dictionary_errors, ridge_logistic,
+                                                       settled_size, vocabulary_curves,
+                                                       word_features)
 
 
 def _data(seed=0, n=160, d=25):
@@ -98,6 +100,24 @@ def test_the_curves_are_sklearns_errors_on_the_same_rows():
                 lr = SkLR(C=0.5, tol=1e-12, max_iter=10000).fit(F[rows], y01[rows]).predict(G)
                 assert c.nb_errors[r, j] == pytest.approx(np.mean((nb == 1) != yt))
                 assert c.lr_errors[r, j] == pytest.approx(np.mean((lr == 1) != yt))
+
+
+@pytest.mark.parametrize("alpha, l2", [(1.0, 1.0), (0.1, 5.0)])
+def test_the_full_dictionary_errors_are_sklearns_on_every_word(alpha, l2):
+    """Oracle: scikit-learn's MultinomialNB on the counts of every word and its
+    LogisticRegression (C = 1 / l2) on the counts and on presence, fitted on the whole
+    training set."""
+    X, y = _data(6, n=260)
+    Xtr, ytr, Xte, yte = X[:180], y[:180], X[180:], y[180:]
+    e = full_dictionary_errors(Xtr, ytr, Xte, yte, alpha=alpha, l2=l2)
+    y01, yt = (ytr == "spam").astype(int), yte == "spam"
+    nb = SkMNB(alpha=alpha).fit(Xtr, y01).predict(Xte)
+    assert e.n_words == 25
+    assert e.nb_counts == pytest.approx(np.mean((nb == 1) != yt))
+    for kind, A, B in (("counts", Xtr, Xte), ("presence", Xtr > 0, Xte > 0)):
+        lr = SkLR(C=1 / l2, tol=1e-12, max_iter=10000).fit(A, y01).predict(B)
+        assert e.lr[kind] == pytest.approx(np.mean((lr == 1) != yt))
+    assert 0.05 < e.nb_counts < 0.5                       # the corpus is neither trivial nor noise
 
 
 def _curves(nb_means, lr_means, sizes=(10, 100, 1000)):
@@ -211,6 +231,11 @@ def test_the_explorer_moves_over_every_setting_and_draws_the_chosen_curves():
      "y_train must hold the positive label"),
     (lambda X, y: vocabulary_curves(X, y[:-1], X, y, [5, 20], 2, 0), "differ in length"),
     (lambda X, y: settled_size(_sweep()[(30, "counts")], "nb", tol=-0.1), "tol"),
+    (lambda X, y: full_dictionary_errors(X, y, X, y, alpha=0.0), "alpha must be > 0"),
+    (lambda X, y: full_dictionary_errors(X, y, X, y, l2="big"), "l2 must be a real number"),
+    (lambda X, y: full_dictionary_errors(X, y[:-1], X, y), "differ in length"),
+    (lambda X, y: full_dictionary_errors(X, y, X, y, positive="junk"),
+     "y_train must hold the positive label"),
 ])
 def test_bad_input_is_refused_naming_the_argument(call, match):
     X, y = _data(3, n=40)

@@ -24,11 +24,11 @@ from genviz._validation import NotFittedError
 from genviz.naive_bayes._base import ClassDensities, _BaseNB  # noqa: F401 (subclassed elsewhere)
 from genviz.naive_bayes.categorical import CategoricalNB, SmoothedTable, discretize
 from genviz.naive_bayes.continuous import KDENB, GaussianNB
-from genviz.naive_bayes.evaluation import leave_one_out_predict
+from genviz.naive_bayes.evaluation import leave_one_out_accuracy, leave_one_out_predict
 from genviz.naive_bayes.text import BernoulliNB, MultinomialNB
 
 __all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
-           "NotFittedError", "leave_one_out_predict", "discretize", "SmoothedTable",
+           "NotFittedError", "leave_one_out_accuracy", "leave_one_out_predict", "discretize", "SmoothedTable",
            "ClassDensities"]
 
 # deprecated aliases: the explorers' studies moved to genviz.studies (genviz._moved.MOVED),

@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from genviz._validation import check_labels
 from genviz.naive_bayes.categorical import CategoricalNB
 
-__all__ = ["leave_one_out_predict"]
+__all__ = ["leave_one_out_accuracy", "leave_one_out_predict"]
 
 
 # --------------------------------------------------------------------------- evaluation
@@ -54,3 +54,28 @@ def leave_one_out_predict(model, X, y, **fit_params):
     return out
 
 
+
+
+def leave_one_out_accuracy(model, X, y, **fit_params) -> float:
+    """Leave-one-out accuracy: the share of rows that :func:`leave_one_out_predict` gets right.
+
+    A row that cannot be classified without itself (prediction None) counts as an error, as
+    scikit-learn's ``cross_val_score(model, X, y, cv=LeaveOneOut())`` would count a wrong label.
+
+    Parameters
+    ----------
+    model, X, y, fit_params : as :func:`leave_one_out_predict`
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Examples
+    --------
+    >>> X = [["a"], ["a"], ["a"], ["b"], ["b"], ["b"]]
+    >>> leave_one_out_accuracy(CategoricalNB(alpha=1), X, [0, 0, 0, 1, 1, 0])  # rows 0-2 right
+    0.5
+    """
+    pred = leave_one_out_predict(model, X, y, **fit_params)
+    y = check_labels(y, pred.shape[0])
+    return float(np.mean([p is not None and p == t for p, t in zip(pred.tolist(), y.tolist())]))

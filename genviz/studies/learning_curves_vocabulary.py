@@ -44,7 +44,8 @@ from genviz.nb_vs_logistic import (NBvsLogisticCurves, _check_sizes, _counts, _s
 from genviz.studies.gda_vs_logistic_curves import crossing_size
 
 __all__ = ["FEATURE_KINDS", "VocabularyCurves", "word_features", "ridge_logistic",
-           "vocabulary_curves", "settled_size", "crossing_text"]
+           "vocabulary_curves", "FullDictionaryErrors", "full_dictionary_errors", "settled_size",
+           "crossing_text"]
 
 #: The kinds of features: 0/1 word presence, or the word counts themselves.
 FEATURE_KINDS = ("presence", "counts")
@@ -349,6 +350,52 @@ def _lr_errors(F, Ft, y01, yt01, sizes, orders, l2) -> np.ndarray:
             if n == y01.size:
                 full = err[r, j]
     return err
+
+
+class FullDictionaryErrors(NamedTuple):
+    """Result of :func:`full_dictionary_errors`."""
+
+    n_words: int      #: the dictionary's size: every word is a feature
+    nb_counts: float  #: multinomial naive Bayes on the counts (notebook 7's filter)
+    lr: dict          #: logistic regression's test error per kind, ``{"counts": .., "presence": ..}``
+
+
+def full_dictionary_errors(X_train, y_train, X_test, y_test, *, positive="spam", alpha=1.0,
+                           l2=1.0) -> FullDictionaryErrors:
+    """Test errors of both learners on **every** word, fitted on the whole training set.
+
+    Naive Bayes (:class:`~genviz.naive_bayes.MultinomialNB`, pseudo-count ``alpha``) on the
+    word counts, as notebook 7's filter; logistic regression (:func:`ridge_logistic`, ridge
+    ``l2``) on the counts and on 0/1 presence: the asymptotes that the learning curves of
+    :func:`vocabulary_curves` approach as the vocabulary grows to the whole dictionary.
+
+    Parameters
+    ----------
+    X_train, X_test, y_train, y_test, positive
+        As for :func:`vocabulary_curves`.
+    alpha, l2 : float > 0
+
+    Returns
+    -------
+    FullDictionaryErrors
+
+    Examples
+    --------
+    >>> X = np.array([[2, 0], [1, 0], [0, 3], [0, 1]]); y = np.array(["spam", "spam", "ham", "ham"])
+    >>> e = full_dictionary_errors(X, y, X, y)
+    >>> e.n_words, e.nb_counts, e.lr
+    (2, 0.0, {'counts': 0.0, 'presence': 0.0})
+    """
+    y01, yt01 = _split_labels(X_train, y_train, X_test, y_test, positive)
+    alpha = check_scalar(alpha, "alpha", low=0.0, low_open=True)
+    l2 = check_scalar(l2, "l2", low=0.0, low_open=True)
+    full, whole = np.array([y01.size]), [None]      # one size, the whole set: no order needed
+    nb = _nb_errors(*word_features(X_train, X_test, None, "counts")[:2], y01, yt01, full, whole,
+                    alpha)
+    lr = {kind: float(_lr_errors(*word_features(X_train, X_test, None, kind)[:2], y01, yt01,
+                                 full, whole, l2)[0, 0])
+          for kind in FEATURE_KINDS[::-1]}
+    return FullDictionaryErrors(int(np.shape(X_train)[1]), float(nb[0, 0]), lr)
 
 
 def settled_size(curves, which, tol=0.01):

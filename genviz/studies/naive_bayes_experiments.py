@@ -14,7 +14,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_rng, check_scalar, check_vector
 from genviz.gda import GDA
-from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize
+from genviz.naive_bayes import KDENB, CategoricalNB, GaussianNB, discretize, leave_one_out_accuracy
 from genviz.synthetic import correlated_classes
 
 __all__ = ["FitPath", "NBvsGDA", "nb_vs_gda", "bin_edges", "Discretization", "data_window",
@@ -181,6 +181,9 @@ class Discretization(NamedTuple):
     gaussian: object
     accuracy_binned: float
     accuracy_gaussian: float
+    #: leave-one-out accuracies, with ``leave_one_out=True`` (else None)
+    loo_binned: float | None = None
+    loo_gaussian: float | None = None
 
 
 def data_window(x, margin=0.05) -> tuple:
@@ -190,14 +193,17 @@ def data_window(x, margin=0.05) -> tuple:
     return float(x.min() - pad), float(x.max() + pad)
 
 
-def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None) -> Discretization:
+def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None,
+                   leave_one_out=False) -> Discretization:
     """Naive Bayes on the bin index of one continuous feature, against Gaussian naive Bayes.
 
     The feature is cut at :func:`bin_edges` over the window ``lim`` (default
     :func:`data_window`); :class:`~genviz.naive_bayes.CategoricalNB` with Laplace/Lidstone
     ``alpha`` is fitted on the bin indices ``1..n_bins`` and
     :class:`~genviz.naive_bayes.GaussianNB` on the raw values; both are scored on the training
-    data.
+    data, and with ``leave_one_out=True`` also by leave-one-out
+    (:func:`~genviz.naive_bayes.leave_one_out_accuracy`: each point classified by the model
+    counted without it, in the same bins).
 
     Parameters
     ----------
@@ -208,6 +214,8 @@ def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None) -> Discretiz
     alpha : float
         Smoothing of the bin counts (>= 0).
     lim : (float, float), optional
+    leave_one_out : bool
+        Also compute ``loo_binned`` and ``loo_gaussian`` (n fits each).
 
     Returns
     -------
@@ -217,6 +225,8 @@ def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None) -> Discretiz
     ------
     ValueError
         As :func:`bin_edges`, or if ``y`` does not match ``x`` or ``alpha < 0``.
+    TypeError
+        If ``leave_one_out`` is not a bool.
 
     Examples
     --------
@@ -229,16 +239,23 @@ def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None) -> Discretiz
     if y.shape != x.shape:
         raise ValueError(f"y must have one label per value of x ({x.size}), got shape {y.shape}")
     alpha = check_scalar(alpha, "alpha", low=0.0)
+    if not isinstance(leave_one_out, (bool, np.bool_)):
+        raise TypeError(f"leave_one_out must be True or False, got {leave_one_out!r}")
     lo, hi = data_window(x) if lim is None else lim
     edges = bin_edges(lo, hi, width, origin)
     n_bins = edges.size + 1
     binned = CategoricalNB(alpha=alpha).fit(discretize(x, edges)[:, None], y,
                                             categories=[range(1, n_bins + 1)])
     gaussian = GaussianNB().fit(x[:, None], y)
+    bins = discretize(x, edges)[:, None]
     # every training point's bin holds a count of its own class, so this never divides 0/0
-    acc = float(np.mean(binned.predict(discretize(x, edges)[:, None]) == y))
+    acc = float(np.mean(binned.predict(bins) == y))
+    loo = ((leave_one_out_accuracy(CategoricalNB(alpha=alpha), bins, y,
+                                   categories=[range(1, n_bins + 1)]),
+            leave_one_out_accuracy(GaussianNB(), x[:, None], y))
+           if leave_one_out else (None, None))
     return Discretization(edges, n_bins, binned, gaussian, acc,
-                          float(np.mean(gaussian.predict(x[:, None]) == y)))
+                          float(np.mean(gaussian.predict(x[:, None]) == y)), *loo)
 
 
 class KDEvsGaussianNB:
