@@ -375,41 +375,69 @@ class RateLimit:
 
 # --- the web API -------------------------------------------------------------------------------
 
-def _sized(method):
-    """A handler's method, refusing first a body over MAX_BODY bytes (it has been read to its
-    end by then: an answer sent while the caller still sends is lost behind a proxy)."""
+class StreamedBody:
+    """A streamed request body, kept to its first MAX_BODY + 1 bytes: a mixin placed before
+    ``web.RequestHandler`` in a ``@web.stream_request_body`` handler's bases. Shared by the
+    votes API (:class:`Base`) and the lecture page's handlers (lecture.py, which this script
+    loads by path and hands this class to, so it is written once).
 
-    @functools.wraps(method)
-    def checked(self, *args):
-        self.body_read = True
-        if self.body_size > MAX_BODY:
-            raise Refused(413, f"the request body is over {MAX_BODY} bytes")
-        return method(self, *args)
+    Every request method a subclass defines refuses first a body over MAX_BODY bytes with 413,
+    once the body has been read to its end: an answer sent while the caller still sends is
+    lost behind a proxy (the hub's: a 503 page). ``prepare`` calls :meth:`stream_body` before
+    the body is read; bodies up to MAX_STREAMED are read (the rest counted and dropped),
+    larger ones closed unread. An answer given before the method ran (a refused login or
+    token in ``prepare``) calls :meth:`close_if_unread`: tornado then closes the connection,
+    so the client is told not to send its next request on it (``Connection: close``)."""
 
-    return checked
-
-
-@web.stream_request_body
-class Base(web.RequestHandler):
-    """JSON in and out; the caller identified by the hub from their token before anything.
-
-    The body is streamed: its first MAX_BODY + 1 bytes are kept, the rest counted and dropped,
-    and every method refuses an oversized one (413) once it has arrived."""
-
-    def initialize(self, app_state):
-        self.s = app_state
-        self.body_bytes, self.body_size = b"", 0
+    METHODS = ("get", "post", "put", "patch", "delete")
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        for name in ("get", "post", "put", "delete"):
+        for name in StreamedBody.METHODS:
             if name in cls.__dict__:
-                setattr(cls, name, _sized(cls.__dict__[name]))
+                setattr(cls, name, StreamedBody._sized(cls.__dict__[name]))
+
+    @staticmethod
+    def _sized(method):
+        @functools.wraps(method)
+        def checked(self, *args):
+            self.body_read = True
+            if self.body_size > MAX_BODY:
+                self.refuse(413, f"the request body is over {MAX_BODY} bytes")
+            return method(self, *args)
+
+        return checked
+
+    def stream_body(self) -> None:
+        """Start keeping the body: called first in ``prepare``."""
+        self.body_bytes, self.body_size, self.body_read = b"", 0, False
+        self.request.connection.set_max_body_size(MAX_STREAMED)
 
     def data_received(self, chunk: bytes) -> None:
         self.body_size += len(chunk)
         if len(self.body_bytes) <= MAX_BODY:
             self.body_bytes += chunk[:MAX_BODY + 1 - len(self.body_bytes)]
+
+    def refuse(self, status: int, message: str):
+        raise web.HTTPError(status, message)
+
+    def close_if_unread(self) -> None:
+        if not getattr(self, "body_read", False):
+            self.set_header("Connection", "close")
+
+
+@web.stream_request_body
+class Base(StreamedBody, web.RequestHandler):
+    """JSON in and out; the caller identified by the hub from their token before anything.
+
+    The body is streamed (:class:`StreamedBody`)."""
+
+    def initialize(self, app_state):
+        self.s = app_state
+        self.body_bytes, self.body_size = b"", 0
+
+    def refuse(self, status: int, message: str):
+        raise Refused(status, message)
 
     def set_default_headers(self):
         self.set_header("Content-Type", "application/json")
@@ -419,8 +447,7 @@ class Base(web.RequestHandler):
         """Tokens only, never cookies: no cross-site request can carry a token."""
 
     async def prepare(self):
-        # before the body is read (streamed): this handler drops what it does not keep
-        self.request.connection.set_max_body_size(MAX_STREAMED)
+        self.stream_body()
         if self.s["store"] is None:
             raise Refused(503, f"the poll service could not open its store "
                                f"({self.s['store_error']}); the hub's log says more")
@@ -477,10 +504,7 @@ class Base(web.RequestHandler):
     def write_error(self, status_code, **kwargs):
         exc = kwargs.get("exc_info", (None, None))[1]
         message = exc.message if isinstance(exc, Refused) else self._reason
-        if not getattr(self, "body_read", False):
-            # refused in prepare, before the method ran and a streamed body was read (any
-            # method): tornado closes the connection, so the client must not reuse it
-            self.set_header("Connection", "close")
+        self.close_if_unread()
         self.finish(json.dumps({"error": message, "status": status_code}))
 
     def log_exception(self, typ, value, tb):
@@ -599,7 +623,7 @@ def make_app(store: Store | None, hub_auth, *, prefix: str = "/services/genviz-p
     # the lecture page (issue #37, deploy/poll/lecture.py): phones log in by the hub's OAuth
     lecture_mod = _lecture_module() if lecture is not None else None
     if lecture is not None:
-        handlers += lecture_mod.routes(lecture, prefix, state["rate"])
+        handlers += lecture_mod.routes(lecture, prefix, state["rate"], StreamedBody)
     return web.Application(handlers, default_handler_class=NotFound,
                            default_handler_args={"app_state": state}, log_function=_log_request,
                            **(lecture_mod.settings(lecture) if lecture is not None else {}))

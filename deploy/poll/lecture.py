@@ -46,7 +46,6 @@ changed last.
 from __future__ import annotations
 
 import asyncio
-import functools
 import gzip
 import hashlib
 import json
@@ -66,10 +65,6 @@ BUNDLE_HELP = ("Build it in the course's environment: python deploy/poll/lecture
 COOKIE_SECRET_NAME = "lecture_cookie_secret"
 PAGE_DIR = Path(__file__).resolve().parent / "lecture_page"
 MAX_WAIT_S = 25.0
-MAX_BODY = 1024
-#: bodies up to this size are read (only the first MAX_BODY + 1 bytes kept) and refused with 413,
-#: as the poll service's API does (genviz_poll.MAX_STREAMED); larger ones are closed unread
-MAX_STREAMED = 64 * 1024 * 1024
 log = logging.getLogger("genviz-poll")
 
 
@@ -308,42 +303,17 @@ def _round_json(r):
 
 # --- handlers -------------------------------------------------------------------------------------
 
-def _sized(method):
-    """A handler's method, refusing first a body over MAX_BODY bytes with 413. The body has
-    been read to its end by then: an answer sent while the caller still sends is lost behind
-    the hub's proxy (a 503 page), and tornado closes a connection whose unstreamed body is over
-    the server's limit (genviz_poll.MAX_REQUEST) without an answer."""
-
-    @functools.wraps(method)
-    def checked(self, *args):
-        self.body_read = True
-        if self.body_size > MAX_BODY:
-            raise web.HTTPError(413, f"the request body is over {MAX_BODY} bytes")
-        return method(self, *args)
-
-    return checked
-
-
-def _close_if_unread(handler) -> None:
-    """An answer given before the handler's method ran (a refused login or XSRF token, in
-    ``prepare``, before a streamed body is read, whatever the method): tornado then closes the
-    connection, so the client is told not to send its next request on it (``Connection:
-    close``); a phone's next vote on a kept-alive connection would otherwise meet a reset."""
-    if not getattr(handler, "body_read", False):
-        handler.set_header("Connection", "close")
-
-
-def _handlers_base():
+def _handlers_base(streamed):
     from jupyterhub.services.auth import HubOAuthenticated, UserNotAllowed
 
     @web.stream_request_body
-    class LectureBase(HubOAuthenticated, web.RequestHandler):
+    class LectureBase(streamed, HubOAuthenticated, web.RequestHandler):
         """A phone's request: its user from the OAuth cookie (XSRF checked by HubOAuth for
         every request that is not a page navigation).
 
-        The body is streamed, as the poll service's API: its first MAX_BODY + 1 bytes are kept
-        (``body_bytes``), the rest counted and dropped, and every method refuses an oversized
-        one (413) once it has arrived."""
+        The body is streamed as the poll service's API's (``streamed`` is genviz_poll's
+        ``StreamedBody``): its first bytes kept in ``body_bytes``, every method refusing an
+        oversized one (413) once it has arrived."""
 
         api = True
 
@@ -353,24 +323,12 @@ def _handlers_base():
             self.rate = rate
             self.body_bytes, self.body_size = b"", 0
 
-        def __init_subclass__(cls, **kwargs):
-            super().__init_subclass__(**kwargs)
-            for name in ("get", "post", "put", "patch", "delete"):
-                if name in cls.__dict__:
-                    setattr(cls, name, _sized(cls.__dict__[name]))
-
-        def data_received(self, chunk: bytes) -> None:
-            self.body_size += len(chunk)
-            if len(self.body_bytes) <= MAX_BODY:
-                self.body_bytes += chunk[:MAX_BODY + 1 - len(self.body_bytes)]
-
         def set_default_headers(self):
             self.set_header("Cache-Control", "no-store")
             self.set_header("X-Content-Type-Options", "nosniff")
 
         async def prepare(self):
-            # before the body is read (streamed): this handler drops what it does not keep
-            self.request.connection.set_max_body_size(MAX_STREAMED)
+            self.stream_body()
             try:
                 model = await self.hub_auth.get_user(self, sync=False)
                 self._hub_auth_user_cache = self.check_hub_user(model) if model else None
@@ -401,7 +359,7 @@ def _handlers_base():
         def write_error(self, status_code, **kwargs):
             exc = kwargs.get("exc_info", (None, None))[1]
             message = getattr(exc, "log_message", None) or self._reason
-            _close_if_unread(self)
+            self.close_if_unread()
             self.set_header("Content-Type", "application/json")
             self.finish(json.dumps({"error": message, "status": status_code}))
 
@@ -420,11 +378,13 @@ def _page_html(xsrf: str, prefix: str) -> str:
             .replace("{{xsrf}}", xsrf).replace("{{prefix}}", prefix))
 
 
-def routes(lecture: Lecture, prefix: str, rate) -> list:
-    """The lecture page's routes under the service's ``prefix`` (``/services/genviz-poll/``)."""
+def routes(lecture: Lecture, prefix: str, rate, streamed) -> list:
+    """The lecture page's routes under the service's ``prefix`` (``/services/genviz-poll/``);
+    ``streamed``: the poll service's ``StreamedBody`` (genviz_poll.py, which loads this file
+    by path), the one handling of a streamed body for both."""
     from jupyterhub.services.auth import HubOAuthCallbackHandler
 
-    Base = _handlers_base()
+    Base = _handlers_base(streamed)
 
     class Page(Base):
         api = False
