@@ -326,15 +326,21 @@ def mark_seen(gitdir, rel, keys) -> None:
     os.replace(tmp, Path(gitdir) / SEEN_ITEMS)
 
 
-def add_items(gitdir, rel, items) -> None:
+def add_items(gitdir, rel, items, cells=()) -> None:
     """Add items found after the record was written (a save merged by the pre-save hook) to
     notebook ``rel``'s entry, as part of the latest merge; kernels tell them at their next
-    cell (the record's revision changes)."""
+    cell (the record's revision changes).
+
+    ``cells``: the notebook as saved. Each item records the student's cell as it is now
+    (``yours``, as :func:`record_update` does), so the next click carries the item while that
+    cell stays as it was when they were told (:func:`_carry`)."""
     state = read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
                                    "notebooks": {}, "files": [], "renamed": {}}
     entry = state.setdefault("notebooks", {}).setdefault(rel, {})
     have = {item_key(i) for i in entry.get("items", [])}
-    new = [dict(i, merge=state.get("merge")) for i in items if item_key(i) not in have]
+    mine = {c.get("id"): cell_hash(c) for c in cells}
+    new = [dict(i, merge=state.get("merge"), yours=mine.get(i.get("id")))
+           for i in items if item_key(i) not in have]
     if not new:
         return
     entry["items"] = entry.get("items", []) + new

@@ -171,7 +171,7 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
     if items:
         from genviz_updates.notices import add_items
 
-        add_items(gitdir, rel, items)
+        add_items(gitdir, rel, items, merged.get("cells", []))
     contents_manager.log.info("genviz_updates: %s was saved from a tab that did not show "
                               "what is on disk; merged (%d to tell)", path, len(items))
 

@@ -202,6 +202,13 @@ def test_a_stale_tab_that_edited_a_fixed_cell_keeps_its_text_and_is_told(server)
     assert "your version is kept" in text and upd.flat(upd.FIX_X) in text
     assert kernel.check() == "" and "Reload Notebook" not in text  # once, and only the news
     assert cli(["status", str(s.clone / NB)]) == 1
+    # the next click (another update) still lists what the save kept: the student's cell is
+    # as it was when they were told, and the course's version still differs
+    s.publish(update_b)
+    s.click()
+    kept = [i for i in s.items() if i["kind"] == "kept-yours"]
+    assert [(i["id"], i["course"]) for i in kept] == [("cell-1", upd.FIX_X)]
+    assert cli(["status", str(s.clone / NB)]) == 1
 
 
 def test_a_save_without_a_token_keeps_both_and_says_so_in_the_notebook(server):
