@@ -19,11 +19,14 @@ waits for the network to be quiet. Bytes are Chromium's own count of each respon
 (CDP ``Network.loadingFinished.encodedDataLength``: compressed body and headers), summed by
 resource type; the server's count of the same load is the cross-check (``server`` column).
 
-*States*: an explorer's precomputed states are embedded in its page as a
-``<script type="application/json" class="genviz-explorer-data">`` (docs/conf.py): their share
-of the compressed page is the gzip size of the HTML minus that of the same HTML with those
-scripts emptied. *Without states* is the total minus that share: the figure that issue #37's
-1 MB budget applies to (``browser_tests/test_site.py::test_site_page_weight`` asserts it).
+*States*: an explorer's precomputed states are one file per layout,
+``_static/genviz-grids/<hash>.js`` (docs/conf.py ``split_grids``), which the page fetches for
+the layout its width asks for (a phone the narrow one only), plus the explorer's description
+embedded in the page as a ``<script type="application/json" class="genviz-explorer-data">``:
+the bytes of those files on the wire, and the share of that script in the compressed page (the
+gzip size of the HTML minus that of the same HTML with those scripts emptied). *Without states*
+is the total minus both: the figure that issue #37's 1 MB budget applies to
+(``browser_tests/test_site.py::test_site_page_weight`` asserts it).
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ COMPRESSED_TYPES = ("text/", "application/javascript", "application/json", "imag
                     "application/xml", "application/x-javascript")
 STATES = re.compile(r'(<script type="application/json" class="genviz-explorer-data">)(.*?)(</script>)',
                     re.S)
+#: where a page's explorers' states are, one file per layout (docs/conf.py ``GRID_DIR``)
+GRID_FILES = "/_static/genviz-grids/"
 PHONE = {"width": 390, "height": 844}
 TYPES = ("document", "stylesheet", "script", "font", "image", "other")
 
@@ -216,12 +221,19 @@ def measure_page(browser, server: CompressingServer, base_url: str, page_path: s
     finally:
         context.close()
     by_kind = dict.fromkeys(TYPES, 0)
+    grid_files, grid_bytes = [], 0
     for rid, n in sizes.items():
         if urls.get(rid, "").startswith(("data:", "blob:")):
             continue
         by_kind[_kind(kinds.get(rid))] += n
+        if GRID_FILES in urls.get(rid, ""):  # a layout's states, fetched by the explorer
+            grid_files.append(unquote(urlparse(urls[rid]).path).split(GRID_FILES, 1)[1])
+            grid_bytes += n
     html = server.directory.joinpath(page_path).read_bytes()
     states_raw, states_gz = states_share(html)
+    states_raw += sum(server.directory.joinpath("_static", "genviz-grids", f).stat().st_size
+                      for f in grid_files)
+    states_gz += grid_bytes
     total = sum(by_kind.values())
     return {"page": page_path, "requests": sum(1 for r in sizes if not urls.get(r, "").startswith(("data:", "blob:"))),
             **by_kind, "total": total, "states_raw": states_raw, "states": states_gz,

@@ -273,8 +273,9 @@ def test_code_cells_hide_tool_lines_but_keep_the_code(built_site):
 
 
 # -- explorers that move with no kernel ------------------------------------------------------------
-#: Page weight of one explorer on the site: its states (the JSON in the page), its image and the
-#: inlined module and stylesheet (once per page, counted once per explorer: the worst case).
+#: Page weight of one explorer on the site: its states (the wide layout's file; the phone's
+#: narrow file, fetched instead of it, on its own), the description in the page, its image and
+#: the inlined module and stylesheet (once per page, counted once per explorer: the worst case).
 MAX_EXPLORER_BYTES = 1_500_000
 EXPLORER_PAGES = [p for p in PAGES if p.startswith("notebooks/")]
 
@@ -393,11 +394,16 @@ def test_explorer_page_weight(built_site):
                 path = (SITE / name).parent / html_lib.unescape(src.group(1))
                 img_bytes = path.stat().st_size if path.exists() else len(src.group(1))
             payload = json.loads(data.group(1).replace("<\\/", "</"))
-            narrow = len(payload.get("narrow", "").encode())  # the phone's states (#37 item 2)
-            states = len(data.group(1).encode()) - narrow
-            weights.append({"page": name, "bytes": states + img_bytes + module_bytes,
-                            "states": states, "narrow": narrow, "image": img_bytes,
-                            "module": module_bytes})
+            # each layout's states are a file of their own, fetched by the layout that needs it
+            # (#37): a laptop's cost is the wide one, a phone's the narrow one (item 2)
+            files = payload.get("files", {})
+            assert "grid" not in payload and "narrow" not in payload, payload.keys()
+            wide, narrow = ((SITE / "_static" / "genviz-grids" / files[k]).stat().st_size
+                            if k in files else 0 for k in ("wide", "narrow"))
+            inline = len(data.group(1).encode())
+            weights.append({"page": name, "bytes": inline + wide + img_bytes + module_bytes,
+                            "states": wide, "narrow": narrow, "inline": inline,
+                            "image": img_bytes, "module": module_bytes})
     SITE_ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (SITE_ARTIFACTS / "explorer_weight.json").write_text(json.dumps(weights, indent=1))
     assert len(weights) >= 19, weights
@@ -438,10 +444,18 @@ def test_explorers_on_a_phone(browser, site_url, built_site, name):
     guard_network(context, record)
     page = context.new_page()
     page.on("pageerror", lambda e: record.setdefault("page_errors", []).append(str(e)))
+    grids = []
+    page.on("request", lambda r: grids.append(r.url.rsplit("/", 1)[1])
+            if "/_static/genviz-grids/" in r.url else None)
     try:
         page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
         _wait_mounted(page)
         failures = []
+        # a phone fetches each explorer's narrow states and never the wide ones (#37)
+        files = [json.loads(m.replace("<\\/", "</"))["files"] for m in re.findall(
+            r'<script type="application/json" class="genviz-explorer-data">(.*?)</script>', html, re.S)]
+        if sorted(grids) != sorted({f["narrow"] for f in files}):
+            failures.append(f"states fetched {grids}, not the {len(files)} narrow files")
         for b in page.evaluate(PHONE_JS):
             where = f"explorer {b['index']}"
             if b["layout"] != "narrow":
@@ -482,6 +496,10 @@ def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
     record = {"page": name}
     context, page = _site_page(browser, f"{site_url}/{name}", record,
                                viewport={"width": 1280, "height": 800})
+    files = json.loads(re.search(r'class="genviz-explorer-data">(.*?)</script>',
+                                 (SITE / name).read_text(), re.S).group(1))["files"]
+    fetched = """() => performance.getEntriesByType('resource').map(e => e.name)
+        .filter(n => n.includes('/_static/genviz-grids/')).map(n => n.split('/').pop())"""
     state = """() => { const b = document.querySelector('.genviz-static-explorer'); const v = b.__genviz;
         const s = [...b.querySelectorAll('input[type=range]')].find(h => !h.disabled);
         const c = b.querySelector('canvas.genviz-canvas');
@@ -490,6 +508,7 @@ def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
         _wait_mounted(page)
         first = page.evaluate(state)
         assert first["layout"] == "wide"
+        assert files["wide"] in page.evaluate(fetched) and files["narrow"] not in page.evaluate(fetched)
         slider = page.locator(".genviz-static-explorer >> nth=0").locator(
             "input[type=range]:not([disabled])").first
         slider.focus()
@@ -501,6 +520,7 @@ def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
         page.wait_for_function("() => document.querySelector('.genviz-static-explorer')"
                                ".__genviz.root.dataset.layout === 'narrow'", timeout=10_000)
         narrow = page.evaluate(state)
+        assert files["narrow"] in page.evaluate(fetched)  # fetched when the width asked for it
         assert narrow["w"] == 340 and narrow["value"] == moved["value"]
         assert narrow["painted"] == moved["painted"]  # the same state, from the other grid
         page.set_viewport_size({"width": 1280, "height": 800})
@@ -508,6 +528,8 @@ def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
                                ".__genviz.root.dataset.layout === 'wide'", timeout=10_000)
         back = page.evaluate(state)
         assert back == moved
+        got = page.evaluate(fetched)
+        assert got.count(files["wide"]) == 1 and got.count(files["narrow"]) == 1, got  # once
         assert not record["blocked"] and not record.get("page_errors"), record
     finally:
         context.close()
@@ -536,15 +558,17 @@ def test_corrupted_states_fall_back_to_the_image_with_a_notice(browser, site_url
     so; the other explorers of the page still move."""
     name = "notebooks/05_density_estimation.html"
     text = (SITE / name).read_text()
-    first = text.index('"grid":"') + len('"grid":"')
-    broken = text[:first] + "AAAAAAAAAAAAAAAAAAAAAAAA" + text[first + 24:]
+    file = re.search(r'"files":\{"wide":"([0-9a-f]+\.js)"', text).group(1)  # the first explorer's
+    script = (SITE / "_static" / "genviz-grids" / file).read_text()
+    first = script.index('="') + 2
+    broken = script[:first] + "AAAAAAAAAAAAAAAAAAAAAAAA" + script[first + 24:]
     record = {"page": name}
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_init_script(__import__("pages").INIT_JS)
     guard_network(context, record)
     page = context.new_page()
-    page.route(f"{site_url}/{name}", lambda r: r.fulfill(status=200, body=broken,
-                                                          content_type="text/html"))
+    page.route(f"{site_url}/_static/genviz-grids/{file}",
+               lambda r: r.fulfill(status=200, body=broken, content_type="text/javascript"))
     try:
         page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
         page.wait_for_function("() => document.querySelectorAll('.genviz-static-explorer .genviz-notice:not([hidden])').length >= 1",

@@ -24,6 +24,7 @@ file would be refused). Without JavaScript the image, its alt text and caption s
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -182,6 +183,14 @@ _patch_myst_nb()
 
 
 # -- explorers that move on the page -----------------------------------------------------------
+#: each layout's precomputed states in a file of its own (issue #37: a phone fetches only the
+#: narrow figure's states, a laptop only the wide one's), loaded by a <script> element, which
+#: works from file:// too (a fetch() does not); named by a hash of their content
+GRID_DIR = "_static/genviz-grids"
+EXPLORER_DATA = re.compile(r'<script type="application/json" class="genviz-explorer-data">'
+                           r'(.*?)</script>', re.S)
+
+
 def explorer_data_script(payload: dict) -> str:
     """The explorer's states as a JSON script element (``</`` escaped, so no string in it can
     close the element)."""
@@ -189,21 +198,73 @@ def explorer_data_script(payload: dict) -> str:
     return f'<script type="application/json" class="genviz-explorer-data">{text}</script>'
 
 
-def explorer_module_html() -> str:
-    """explorer.js and its stylesheet, inlined (module scripts do not load from file://)."""
+def grid_file_text(name: str, grid: str) -> str:
+    """The script a page loads for one layout's states: it files the base64 text under
+    ``self.genvizGrids[name]`` (explorer.js ``loadGridFile`` reads it from there)."""
+    return f"(self.genvizGrids=self.genvizGrids||{{}})[{json.dumps(name)}]={json.dumps(grid)};\n"
+
+
+def split_grids(payload: dict, grid_dir: Path) -> dict:
+    """``payload`` with its grids (``grid``: the wide layout, ``narrow``: the phone's) moved
+    into files of ``grid_dir`` (written unless there), named in ``files`` and ``layouts``."""
+    out = {k: v for k, v in payload.items() if k not in ("grid", "narrow")}
+    files = {}
+    for layout, key in (("wide", "grid"), ("narrow", "narrow")):
+        grid = payload.get(key)
+        if not grid:
+            continue
+        name = hashlib.sha256(grid.encode("ascii")).hexdigest()[:24] + ".js"
+        path = grid_dir / name
+        if not path.is_file():
+            grid_dir.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(grid_file_text(name, grid), encoding="ascii")
+            os.replace(tmp, path)
+        files[layout] = name
+    if files:
+        out["files"], out["layouts"] = files, list(files)
+    return out
+
+
+def move_grids_to_files(body: str, grid_dir: Path) -> str:
+    """A page's HTML with every explorer's grids moved into files (:func:`split_grids`)."""
+    def moved(m):
+        payload = json.loads(m.group(1).replace("<\\/", "</"))
+        return explorer_data_script(split_grids(payload, grid_dir))
+
+    return EXPLORER_DATA.sub(moved, body)
+
+
+def unused_grid_files(pages, grid_dir: Path) -> list[Path]:
+    """The files of ``grid_dir`` that no page of ``pages`` (their HTML) names: the states of
+    an earlier build's explorers, left behind by an incremental build."""
+    named = {name for text in pages for m in EXPLORER_DATA.finditer(text)
+             for name in json.loads(m.group(1).replace("<\\/", "</")).get("files", {}).values()}
+    return sorted(p for p in grid_dir.glob("*") if p.is_file() and p.name not in named) \
+        if grid_dir.is_dir() else []
+
+
+def explorer_module_html(grid_base: str | None = None) -> str:
+    """explorer.js and its stylesheet, inlined (module scripts do not load from file://);
+    ``grid_base``: the page's relative URL of :data:`GRID_DIR`, ending in ``/``."""
     static = ROOT / "genviz" / "widgets" / "static"
     js = (static / "explorer.js").read_text(encoding="utf-8")
     css = (static / "explorer.css").read_text(encoding="utf-8")
     assert "</script" not in js and "</style" not in css
+    options = "" if grid_base is None else json.dumps({"gridBase": grid_base})
     return (f"<style>{css}</style>\n<script type=\"module\">\n{js}\n"
-            "mountStaticExplorers();\n</script>\n")
+            f"mountStaticExplorers(document{', ' + options if options else ''});\n</script>\n")
 
 
 def _inline_explorer_module(app, pagename, templatename, context, doctree) -> None:
-    """Pages with a moving explorer get explorer.js once, at the end of the body."""
+    """Pages with a moving explorer get explorer.js once, at the end of the body, and their
+    explorers' states in files (written with the page, so a page Sphinx writes from a cached
+    doctree still finds them)."""
     body = context.get("body", "")
     if "genviz-static-explorer" in body:
-        context["body"] = body + explorer_module_html()
+        body = move_grids_to_files(body, Path(app.outdir) / GRID_DIR)
+        base = context["pathto"](GRID_DIR, 1).rstrip("/") + "/"
+        context["body"] = body + explorer_module_html(base)
 
 
 # -- API reference: every module of genviz, listed at build time ---------------------------------
@@ -578,6 +639,8 @@ def _lighten_pages(app, exception) -> None:
         if new != pages[name]:
             (out / name).write_text(new, encoding="utf-8")
     for stale in (out / "_static" / "scripts").glob("fontawesome.js*"):
+        stale.unlink()
+    for stale in unused_grid_files(pages.values(), out / GRID_DIR):
         stale.unlink()
     if missing:
         log.warning("FontAwesome icons not found: %s", sorted(missing))

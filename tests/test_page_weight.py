@@ -144,3 +144,59 @@ def test_states_share_is_the_gzip_bytes_of_the_embedded_states():
     assert share == len(gzip.compress(page, 6, mtime=0)) - len(gzip.compress(empty, 6, mtime=0))
     assert 0.4 * len(states) < share < len(states)  # random letters: ~4.7 bits each
     assert bench.states_share(b"<html><body>no explorer</body></html>") == (0, 0)
+
+
+def _payload(rng):
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    grid = "".join(rng.choice(letters) for _ in range(3000))
+    narrow = "".join(rng.choice(letters) for _ in range(2000))
+    return {"spec": {"controls": [{"name": "h", "label": "</script> h"}]}, "alt": "a figure",
+            "grid": grid, "narrow": narrow}
+
+
+def test_each_layouts_states_go_to_a_file_of_their_own(tmp_path):
+    """Issue #37: a site page no longer carries both layouts' states; each is a script file
+    named by its content's hash, which node (the oracle) runs to give the base64 text back."""
+    import hashlib
+    import json
+    import subprocess
+
+    payload = _payload(random.Random(5))
+    page = ('<p>text</p><figure class="genviz-explorer genviz-static-explorer"><img src="x.png">'
+            f'{conf.explorer_data_script(payload)}</figure><p>more</p>')
+    out = conf.move_grids_to_files(page, tmp_path / "grids")
+    (data,) = conf.EXPLORER_DATA.findall(out)
+    moved = json.loads(data.replace("<\\/", "</"))
+    assert "grid" not in moved and "narrow" not in moved and "</script>" not in data
+    assert moved["layouts"] == ["wide", "narrow"]
+    assert {k: v for k, v in moved.items() if k not in ("files", "layouts")} == \
+        {k: v for k, v in payload.items() if k not in ("grid", "narrow")}
+    assert out.startswith("<p>text</p>") and out.endswith("<p>more</p>")
+    for layout, key in (("wide", "grid"), ("narrow", "narrow")):
+        name = moved["files"][layout]
+        assert name == hashlib.sha256(payload[key].encode()).hexdigest()[:24] + ".js"
+        script = (tmp_path / "grids" / name).read_text()
+        got = subprocess.run(["node", "-e", f"globalThis.self = globalThis;\n{script}\nprocess.stdout.write("
+                              f"self.genvizGrids[{json.dumps(name)}])"],
+                             capture_output=True, text=True, timeout=60, check=True).stdout
+        assert got == payload[key]
+    # the same states again (another page, a rebuild): the same file, written once
+    before = {p.name: p.stat().st_mtime_ns for p in (tmp_path / "grids").iterdir()}
+    assert conf.move_grids_to_files(page, tmp_path / "grids") == out
+    assert {p.name: p.stat().st_mtime_ns for p in (tmp_path / "grids").iterdir()} == before
+    # a file no page names any more (an earlier build's) is the one pruned
+    (tmp_path / "grids" / "0123abcd.js").write_text("old")
+    assert [p.name for p in conf.unused_grid_files([out, "<p>no explorer</p>"],
+                                                   tmp_path / "grids")] == ["0123abcd.js"]
+    assert conf.unused_grid_files([out], tmp_path / "nowhere") == []
+    # an explorer without a phone layout names only its wide file
+    wide_only = conf.split_grids({**payload, "narrow": ""}, tmp_path / "grids")
+    assert wide_only["layouts"] == ["wide"] and list(wide_only["files"]) == ["wide"]
+
+
+def test_the_inlined_module_mounts_with_the_pages_grid_base():
+    html = conf.explorer_module_html("../_static/genviz-grids/")
+    assert html.rstrip().endswith(
+        'mountStaticExplorers(document, {"gridBase": "../_static/genviz-grids/"});\n</script>')
+    assert "export function loadGridFile" in html
+    assert conf.explorer_module_html().rstrip().endswith("mountStaticExplorers(document);\n</script>")

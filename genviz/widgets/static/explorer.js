@@ -766,9 +766,34 @@ function followTheWidth() {
   }, 150);
 }
 
-export async function mountStaticExplorers(root = document, {fetchLayout} = {}) {
+// a site page's states: one file per layout (docs/conf.py split_grids), loaded by a <script>
+// element (it works from file://, where fetch() is refused) that files the base64 text under
+// self.genvizGrids[name]; each file once per page
+const gridFiles = new Map();
+export function loadGridFile(url) {
+  if (!gridFiles.has(url)) {
+    gridFiles.set(url, new Promise((resolve, reject) => {
+      const name = url.slice(url.lastIndexOf('/') + 1);
+      const script = document.createElement('script');
+      script.src = url;
+      script.onload = () => {
+        const grids = self.genvizGrids || {};
+        const grid = grids[name];
+        delete grids[name];  // the promise keeps it: one copy in memory
+        if (typeof grid === 'string') resolve(grid);
+        else reject(new Error(`${name} holds no states`));
+      };
+      script.onerror = () => { gridFiles.delete(url); reject(new Error(`${name} could not be loaded`)); };
+      document.head.appendChild(script);
+    }));
+  }
+  return gridFiles.get(url);
+}
+
+export async function mountStaticExplorers(root = document, {fetchLayout, gridBase} = {}) {
   // fetchLayout(layout) -> Promise of the payload in that layout, for a server that sends one
-  // layout at a time (payload.layouts: the lecture page); without it the view keeps its layout
+  // layout at a time (payload.layouts: the lecture page); without it the view keeps its layout.
+  // gridBase: the URL of a site page's state files (payload.files: each layout's file name)
   // a figure of class genviz-static-explorer holds the image (the no-JavaScript fallback) and a
   // <script type="application/json"> with the payload (docs/conf.py writes both)
   const views = [];
@@ -783,7 +808,11 @@ export async function mountStaticExplorers(root = document, {fetchLayout} = {}) 
       box.insertBefore(host, box.firstChild);
       // the grid a one-layout payload carries is the layout it is drawn in
       const layout = payload.layout || chooseLayout(payload, box.clientWidth || window.innerWidth);
-      const model = new StaticModel(layout === 'narrow' && payload.narrow ? {...payload, grid: payload.narrow} : payload);
+      const fromFiles = payload.files && gridBase !== undefined
+        ? async (name) => ({grid: await loadGridFile(gridBase + payload.files[name])}) : null;
+      const first = fromFiles ? {...payload, grid: (await fromFiles(layout)).grid}
+        : layout === 'narrow' && payload.narrow ? {...payload, grid: payload.narrow} : payload;
+      const model = new StaticModel(first);
       view = new ExplorerView(model, host, {live: false});
       view.payload = payload;
       view.layout = layout;
@@ -799,7 +828,7 @@ export async function mountStaticExplorers(root = document, {fetchLayout} = {}) 
         if (caption) caption.textContent = offlineCaption(controls);
       }
       views.push(view);
-      if (payload.layouts && fetchLayout) view.fetchLayout = fetchLayout;
+      if (payload.layouts && (fromFiles || fetchLayout)) view.fetchLayout = fromFiles || fetchLayout;
       if ((payload.narrow && !payload.layout) || view.fetchLayout) {
         if (!mounted.size) window.addEventListener('resize', followTheWidth);
         mounted.add(view);
