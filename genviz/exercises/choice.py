@@ -305,6 +305,16 @@ class Choice(Exercise):
                 f"{html.escape(self.prompt)}<ul style='list-style:none'>{items}</ul></div>")
 
 
+def _transfer(pid: str, answer, prompt: str, rows, *, explanation: str, claims=()) -> Choice:
+    """The analogous situation that ends prediction ``pid``'s cycle: a :class:`Choice` of kind
+    ``"transfer"`` with id ``"<pid>-transfer"``. ``rows`` pairs each option, in the order
+    written, with the reason shown when it is picked (None: no reason)."""
+    reasons = {i: reason for i, (_, reason) in enumerate(rows) if reason is not None}
+    return Choice(prompt, [option for option, _ in rows], answer, kind="transfer",
+                  id=f"{pid}-transfer", explanation=explanation, reasons=reasons or None,
+                  claims=claims)
+
+
 def _only_option(candidates, holds, *, refusal=None) -> int:
     """The index of the one option of ``candidates`` (option text -> its value) whose value
     ``holds``: a derivation's right option is the candidate that equals what the model layer

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
@@ -87,23 +88,23 @@ def _peak_transfer(rho=0.99) -> Choice:
     against two unrelated ones with the same variances (the ratio of their peaks computed
     from the model, :func:`_peak`)."""
     ratio = _peak(1.0, 1.0, rho)[1] / _peak(1.0, 1.0, 0.0)[1]
-    return Choice(
+    return _transfer(
+        "02-peak-with-rho", 0,
         f"Two measurements of the same rod by two instruments are almost perfectly "
         f"correlated (ρ = {rho}); two unrelated measurements have ρ = 0, with the same "
         f"variances. Which joint density has the higher peak?",
-        [f"the correlated pair's, about {ratio:.0f} times higher",
-         "the unrelated pair's: correlation spreads the density",
-         "the same peak: the variances are the same",
-         "the correlated pair's, twice as high"],
-        0, kind="transfer", id="02-peak-with-rho-transfer",
+        [(f"the correlated pair's, about {ratio:.0f} times higher", None),
+         ("the unrelated pair's: correlation spreads the density",
+          "Correlation squeezes the density onto a line; it does not spread it."),
+         ("the same peak: the variances are the same",
+          "The variances fix the marginals, not the joint density's height: "
+          "|Σ| = σ₁²σ₂²(1 − ρ²) also holds ρ."),
+         ("the correlated pair's, twice as high",
+          f"Work out 1/√(1 − ρ²) at ρ = {rho}.")],
         explanation=(rf"Same variances, so the peak ratio is $1/\sqrt{{1-\rho^2}}$ = "
                      rf"${ratio:.1f}$ at $\rho = {rho}$: the near-perfect correlation squeezes "
                      r"the density onto the line where the two instruments agree, and it must "
                      r"rise to keep its volume 1."),
-        reasons={1: "Correlation squeezes the density onto a line; it does not spread it.",
-                 2: "The variances fix the marginals, not the joint density's height: "
-                    "|Σ| = σ₁²σ₂²(1 − ρ²) also holds ρ.",
-                 3: f"Work out 1/√(1 − ρ²) at ρ = {rho}."},
         claims=[r"squeez\w*[^.]{0,30}line where the two instruments agree"])
 
 

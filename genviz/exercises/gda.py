@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises.choice import _transfer
 from genviz.exercises.gda_practice import (EXPLORER_START, loan_model_choice, midpoint_boundary,
                                            newton_hessian_derivation,
                                            phi_for_boundary_through_origin, qda_quadratic_term,
@@ -176,17 +177,24 @@ def _boundary_with_phi_transfer(phi_from=0.2, phi_to=0.02, mu0=(0.0, 0.0), mu1=(
     computed from the model (:func:`_crossing`, :func:`genviz.gda.logistic_params`)."""
     cov = cov_from_params(1.0, 1.0, rho)
     t0, t1 = _crossing(phi_from, mu0, mu1, cov), _crossing(phi_to, mu0, mu1, cov)
-    options = ["parallel, towards the ill mean: fewer borderline patients are called ill",
-               "parallel, towards the healthy mean: more borderline patients are called ill",
-               "nowhere: ill and healthy patients' readings look the same in both regions",
-               "it turns, because the rarer class pulls the line round towards its side"]
     right = 0 if t1 > t0 else 1
-    return Choice(
+    wrong_side = ("The boundary is where φ p(x | ill) = (1 − φ) p(x | healthy): with a smaller "
+                  "φ, which side needs stronger evidence?")
+    return _transfer(
+        "03-boundary-with-phi", right,
         f"A screening test's two blood readings are classified by GDA with a shared Σ: "
         f"healthy (y = 0) against ill (y = 1). It was fitted where φ = p(ill) = {phi_from:g}; a "
         f"clinic uses it where the illness is rarer, φ = {phi_to:g}, with the same readings "
         f"per class. Where does the boundary p(ill | x) = 0.5 go?",
-        options, right, kind="transfer", id="03-boundary-with-phi-transfer",
+        [("parallel, towards the ill mean: fewer borderline patients are called ill",
+          None if right == 0 else wrong_side),
+         ("parallel, towards the healthy mean: more borderline patients are called ill",
+          None if right == 1 else wrong_side),
+         ("nowhere: ill and healthy patients' readings look the same in both regions",
+          "The readings per class are the same, but Bayes' rule also weighs them by the prior "
+          "φ."),
+         ("it turns, because the rarer class pulls the line round towards its side",
+          "The line's direction is Σ⁻¹(μ₁ − μ₀): does φ appear in it?")],
         explanation=(r"Only the intercept holds $\log\frac{\phi}{1-\phi}$; the direction "
                      r"$\Sigma^{-1}(\mu_1 - \mu_0)$ is the same in both regions. On the "
                      rf"segment from the healthy mean to the ill mean the boundary crosses at "
@@ -197,11 +205,6 @@ def _boundary_with_phi_transfer(phi_from=0.2, phi_to=0.02, mu0=(0.0, 0.0), mu1=(
                         if right == 0 else
                         "it moves towards the healthy mean, so more borderline patients are "
                         "called ill.")),
-        reasons={1 - right: "The boundary is where φ p(x | ill) = (1 − φ) p(x | healthy): "
-                            "with a smaller φ, which side needs stronger evidence?",
-                 2: "The readings per class are the same, but Bayes' rule also weighs them by "
-                    "the prior φ.",
-                 3: "The line's direction is Σ⁻¹(μ₁ − μ₀): does φ appear in it?"},
         claims=[r"fewer (borderline )?patients[^.]{0,40}called ill" if right == 0 else
                 r"more (borderline )?patients[^.]{0,40}called ill"])
 
@@ -318,16 +321,22 @@ def _outliers_transfer(n=300, far=40.0, share=0.1, *, seed=0) -> Choice:
     if not abs(g1 - g0) > 5 * abs(l1 - l0):
         raise RuntimeError(f"GDA's threshold moves {g1 - g0:.2f}, logistic regression's "
                            f"{l1 - l0:.2f}: change the situation")
-    return Choice(
+    return _transfer(
+        "04-outliers", 0,
         f"A bank flags card fraud from one risk score: genuine payments score about 2, fraud "
         f"about 5. Then {share:.0%} of the fraud cases are entered with a score near {far:g}, "
         f"far out on the fraud side. Whose threshold, the score where p(fraud | score) = 0.5, "
         f"moves further: GDA's or logistic regression's?",
-        [f"GDA's: from {g0:.1f} to {g1:.1f}, in among the fraud cases",
-         "logistic regression's: the far cases are its largest inputs",
-         "neither: the far cases lie on the fraud side already",
-         "both the same way: they are fitted to the same payments"],
-        0, kind="transfer", id="04-outliers-transfer",
+        [(f"GDA's: from {g0:.1f} to {g1:.1f}, in among the fraud cases", None),
+         ("logistic regression's: the far cases are its largest inputs",
+          f"Logistic regression weighs a case by how wrong its prediction is: is a "
+          f"score of {far:g} predicted wrongly?"),
+         ("neither: the far cases lie on the fraud side already",
+          "They are on the right side, but an average moves with every point: is "
+          "every learner an average?"),
+         ("both the same way: they are fitted to the same payments",
+          "They see the same payments but use them differently: compare an average with "
+          "a fit of p(y | x).")],
         explanation=(rf"GDA's fraud mean is an average over every fraud case, and the shared "
                      rf"variance sums every squared residual: the far cases drag the mean out "
                      rf"and inflate the variance, so its threshold moves from {g0:.2f} to "
@@ -336,13 +345,6 @@ def _outliers_transfer(n=300, far=40.0, share=0.1, *, seed=0) -> Choice:
                      rf"already calls the far cases fraud with probability near 1, so their "
                      rf"gradient $(y - p)\,x$ is near 0 (both fitted with genviz on {n} "
                      rf"payments of each kind)."),
-        reasons={
-            1: f"Logistic regression weighs a case by how wrong its prediction is: is a "
-               f"score of {far:g} predicted wrongly?",
-            2: "They are on the right side, but an average moves with every point: is "
-               "every learner an average?",
-            3: "They see the same payments but use them differently: compare an average with "
-               "a fit of p(y | x)."},
         claims=[r"more fraud[^.]{0,30}slips through"])
 
 

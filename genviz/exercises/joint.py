@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.joint import JointTable, dimensionality_curve
 
@@ -97,28 +98,28 @@ def _empty_share_transfer(cards=(6, 2, 5, 10), n=600, *, seed=0) -> Choice:
     thrown = np.column_stack([gen.integers(0, c, n) for c in cards]).astype(str)
     curve = dimensionality_curve(thrown)
     cells, random_share = int(curve["cells"][-1]), float(curve["empty_fraction"][-1])
-    return Choice(
+    return _transfer(
+        "01-empty-share", 2,
         f"A clinic has {n} patient records over age band ({cards[0]} values), smoker "
         f"({cards[1]}), blood-pressure band ({cards[2]}) and diagnosis ({cards[3]}): {cells} "
         f"cells, {n / cells:g} record per cell on average. Roughly what share of the cells "
         f"holds no patient?",
-        ["none: one record per cell on average fills every cell",
-         f"about {random_share:.0%}, what records thrown at random would leave",
-         f"more than {random_share:.0%}: patients fill only some combinations",
-         f"less than {random_share:.0%}: related answers spread out evenly"],
-        2, kind="transfer", id="01-empty-share-transfer",
+        [("none: one record per cell on average fills every cell",
+          "An average of one record per cell is not one record in each cell: "
+          "records can share a cell."),
+         (f"about {random_share:.0%}, what records thrown at random would leave",
+          "That is what independent, uniform attributes would give: are age, "
+          "smoking, blood pressure and diagnosis independent?"),
+         (f"more than {random_share:.0%}: patients fill only some combinations", None),
+         (f"less than {random_share:.0%}: related answers spread out evenly",
+          "Dependence concentrates the records on some combinations; it does not "
+          "spread them.")],
         explanation=(f"Thrown at random, {n} records would leave about {random_share:.0%} of "
                      f"the {cells} cells empty (a seeded draw counted by genviz; "
                      f"$(1 - 1/{cells})^{{{n}}}$ in expectation). Real patients are not random: "
                      f"diagnoses go with age and smoking, young patients rarely have high blood "
                      f"pressure, so the dependent attributes leave more cells empty than chance "
                      f"does, and the learned table calls every such patient impossible."),
-        reasons={0: "An average of one record per cell is not one record in each cell: "
-                    "records can share a cell.",
-                 1: "That is what independent, uniform attributes would give: are age, "
-                    "smoking, blood pressure and diagnosis independent?",
-                 3: "Dependence concentrates the records on some combinations; it does not "
-                    "spread them."},
         claims=[r"dependent attributes leave more cells empty than (chance|random)"])
 
 

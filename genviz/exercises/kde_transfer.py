@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice
+from genviz.exercises.choice import _transfer
 from genviz.exercises.kde_practice import _best_h
 from genviz.kde import histogram, kde_pdf
 
@@ -26,25 +27,25 @@ def _bin_origin_transfer(*, seed=0) -> Choice:
     if not top_half < 0.8 * top_full:
         raise RuntimeError(f"the half-hour bins do not split the rush ({top_full} -> {top_half} "
                            f"customers in the tallest bar): change the day")
-    return Choice(
+    return _transfer(
+        "05-bin-origin", 2,
         f"A café counts its {times.size} customers of one day in one-hour bins from 8:00 to "
         f"20:00; most of a lunch rush arrives between 12:15 and 12:45. The bins are moved to "
         f"start at the half hour (8:30, 9:30, ...). What happens to the rush's bar?",
-        ["it moves half an hour later and keeps its height",
-         "nothing: the same customers in bins of the same width",
-         "the rush is split into two bars, each much lower",
-         "it gets taller: the new edges centre the rush in its bin"],
-        2, kind="transfer", id="05-bin-origin-transfer",
+        [("it moves half an hour later and keeps its height",
+          "The edges move; the customers' arrival times do not."),
+         ("nothing: the same customers in bins of the same width",
+          "Same width, same customers, but each customer is counted in the bin "
+          "that holds the arrival: which bins hold the rush now?"),
+         ("the rush is split into two bars, each much lower", None),
+         ("it gets taller: the new edges centre the rush in its bin",
+          "Where is 12:30 now: inside a bin or on an edge?")],
         explanation=(f"From the full hour the whole rush falls in 12:00–13:00: the tallest bar "
                      f"counts {top_full} customers. From the half hour, 12:30 is an edge, so "
                      f"the rush is split between 11:30–12:30 and 12:30–13:30 and the tallest "
                      f"bar counts only {top_half} (genviz's histogram of this day). The same "
                      f"day reads as a sharp lunch peak or as a busy two hours, depending only "
                      f"on where the hours are cut."),
-        reasons={0: "The edges move; the customers' arrival times do not.",
-                 1: "Same width, same customers, but each customer is counted in the bin "
-                    "that holds the arrival: which bins hold the rush now?",
-                 3: "Where is 12:30 now: inside a bin or on an edge?"},
         claims=[r"rush is split (between|into) two"])
 
 
@@ -60,15 +61,20 @@ def _tiny_bandwidth_transfer(delays=(0.0, 4.0, 7.0, 12.0, 15.0, 18.0, 25.0, 31.0
     if not at_new < 1e-6 * at_sample:
         raise RuntimeError(f"the estimate at {new:g} is not practically 0 ({at_new:.3g}): "
                            f"choose a delay further from the sample")
-    return Choice(
+    return _transfer(
+        "05-tiny-bandwidth", 2,
         f"A KDE is fitted to the delays of {delays.size} flights (in minutes: "
         f"{', '.join(f'{d:g}' for d in delays)}) with h = {h:g} min. A new flight is "
         f"{new:g} minutes late. What density does the estimate give that delay?",
-        ["about what the true density of delays gives there",
-         "a large one: the tiny bandwidth makes every bump tall",
-         "practically 0: the new flight looks impossible to it",
-         f"about 1/{delays.size}: each bump keeps its share of the area"],
-        2, kind="transfer", id="05-tiny-bandwidth-transfer",
+        [("about what the true density of delays gives there",
+          f"With a tiny h the estimate sees only the {delays.size} delays: is any "
+          f"of them near {new:g} minutes?"),
+         ("a large one: the tiny bandwidth makes every bump tall",
+          "Every bump is tall at its own delay: how far does a bump reach?"),
+         ("practically 0: the new flight looks impossible to it", None),
+         (f"about 1/{delays.size}: each bump keeps its share of the area",
+          "Each bump's area is 1/n, but it sits on its own delay: what is left "
+          "between them?")],
         explanation=(f"The nearest delay in the sample is {gap:g} minutes away, "
                      f"{gap / h:g} bandwidths: every bump is a spike {h:g} min wide and "
                      f"adds essentially nothing there. genviz's estimate is {at_new:.0e} at "
@@ -76,11 +82,6 @@ def _tiny_bandwidth_transfer(delays=(0.0, 4.0, 7.0, 12.0, 15.0, 18.0, 25.0, 31.0
                      f"flight is practically 0 for the estimate, and one such flight sends a "
                      f"test set's log-likelihood towards minus infinity: the estimate knows the "
                      f"{delays.size} delays, not the delays flights have."),
-        reasons={0: f"With a tiny h the estimate sees only the {delays.size} delays: is any "
-                    f"of them near {new:g} minutes?",
-                 1: "Every bump is tall at its own delay: how far does a bump reach?",
-                 3: "Each bump's area is 1/n, but it sits on its own delay: what is left "
-                    "between them?"},
         claims=[r"new flight is practically (0|zero)"])
 
 
@@ -98,26 +99,26 @@ def _cv_transfer(n_from=100, n_to=1000, *, method="lscv", seed=1) -> Choice:
         raise RuntimeError(f"cross-validation's h shrinks {ratio:.2f} times for {k:g} times "
                            f"the data: change the samples")
     name = "least-squares" if method == "lscv" else "likelihood"
-    return Choice(
+    return _transfer(
+        "05-cv-fewer-points", 0,
         f"A geyser's eruption durations form two humps (short and long eruptions). "
         f"{name.capitalize()} cross-validation picks a bandwidth for the first {n_from} "
         f"eruptions; later it is run again on {n_to}. What does it pick then?",
-        [f"a smaller h, about {ratio:.1f} times smaller",
-         "a larger h: there are more points to cover",
-         "the same h: the density has not changed",
-         f"a smaller h, about {k:g} times smaller"],
-        0, kind="transfer", id="05-cv-fewer-points-transfer",
+        [(f"a smaller h, about {ratio:.1f} times smaller", None),
+         ("a larger h: there are more points to cover",
+          "More eruptions fill the humps more densely: do the bumps need to reach "
+          "as far?"),
+         ("the same h: the density has not changed",
+          "The best h depends on the sample size, not only on the density."),
+         (f"a smaller h, about {k:g} times smaller",
+          "The noise falls slowly with n, so the best h shrinks slowly too: nowhere "
+          "near as fast as n grows.")],
         explanation=(f"With {k:g} times as many eruptions the estimate at a given h is less "
                      f"noisy, so the balance of noise and blur sits at less smoothing: "
                      f"{name} cross-validation picks h = {few:.3f} for {n_from} eruptions and "
                      f"h = {many:.3f} for {n_to}, {ratio:.1f} times smaller (genviz, on the "
                      f"explorer's grid of h). The shrinking is slow, nowhere near {k:g} times: "
                      f"more data buy only a modestly smaller bandwidth."),
-        reasons={1: "More eruptions fill the humps more densely: do the bumps need to reach "
-                    "as far?",
-                 2: "The best h depends on the sample size, not only on the density.",
-                 3: "The noise falls slowly with n, so the best h shrinks slowly too: nowhere "
-                    "near as fast as n grows."},
         claims=[r"more data buy only a modestly smaller bandwidth"])
 
 
@@ -132,23 +133,23 @@ def _2d_peak_transfer(h_from=1.0, h_to=2.0, *, n=1000, spread=7.0, seed=0) -> Ch
     if not (ratio < 1 and min(abs(np.log(ratio * k)), abs(np.log(ratio * k ** 2))) > 0.2):
         raise RuntimeError(f"the peak keeps {ratio:.0%} of its height, near a distractor: "
                            f"change the situation")
-    return Choice(
+    return _transfer(
+        "05-2d-peak", 1,
         f"A KDE of {n} adults' heights (spread about {spread:g} cm) uses h = {h_from:g} cm. "
         f"The bandwidth is raised to h = {h_to:g} cm. What happens to the peak of the "
         f"estimate?",
-        [f"it falls to about 1/{k:g}: every bump is {k:g} times lower",
-         f"it keeps about {ratio:.0%} of its height, barely lower",
-         "it rises: the wider bumps overlap more",
-         f"it falls to about 1/{k ** 2:g}, as a 2-D bump would"],
-        1, kind="transfer", id="05-2d-peak-transfer",
+        [(f"it falls to about 1/{k:g}: every bump is {k:g} times lower",
+          "That is one bump alone: how many people's bumps add up at the peak?"),
+         (f"it keeps about {ratio:.0%} of its height, barely lower", None),
+         ("it rises: the wider bumps overlap more",
+          "Every bump gets lower: can a sum of lower bumps rise everywhere?"),
+         (f"it falls to about 1/{k ** 2:g}, as a 2-D bump would",
+          "In one dimension a bump widens in one direction only, and it is not "
+          "alone either.")],
         explanation=(f"Each bump does get {k:g} times lower, but the heights spread over far "
                      f"more than a bandwidth: near the peak hundreds of people are within a few "
                      f"centimetres, and with wider bumps people further away add to it. The "
                      f"estimate is close to the heights' own density at both bandwidths, so "
                      f"the peak keeps about {ratio:.0%} of its height (genviz's KDE of a seeded "
                      f"sample); only a detail narrower than the bandwidth would be flattened."),
-        reasons={0: "That is one bump alone: how many people's bumps add up at the peak?",
-                 2: "Every bump gets lower: can a sum of lower bumps rise everywhere?",
-                 3: "In one dimension a bump widens in one direction only, and it is not "
-                    "alone either."},
         claims=[r"heights spread over (far )?more than a bandwidth"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice
+from genviz.exercises.choice import _transfer
 from genviz.knn import KNNRegressor, vote_counts
 from genviz.knn import majority_vote as vote_winner
 from genviz.projections import projection_ratios
@@ -33,28 +34,28 @@ def _noise_and_k_transfer(p=0.1, k=9) -> Choice:
     wrong folder; how often each is wrong, computed with genviz's vote
     (:func:`_wrong_vote_probability`)."""
     one, vote = _wrong_vote_probability(1, p), _wrong_vote_probability(k, p)
-    return Choice(
+    return _transfer(
+        "09-noise-and-k", 1,
         f"An e-mail client files a new message in the folder of the most similar filed message, "
         f"or by a vote of the {k} most similar. {p:.0%} of the filed messages were put in the "
         f"wrong folder, at random. A new message's {k} most similar messages all belong in "
         f"'invoices'. How often does each rule file it wrongly?",
-        [f"both about {one:.0%}: every filed message is wrong as often",
-         f"nearest {one:.0%}, vote about {vote:.2%}: almost never",
-         f"nearest {one:.0%}, vote about {one / k:.1%}: a {k}th of it",
-         f"nearest {one:.0%}, vote more often: {k} chances of a wrong label"],
-        1, kind="transfer", id="09-noise-and-k-transfer",
+        [(f"both about {one:.0%}: every filed message is wrong as often",
+          "Each filed message is wrong as often, but does one wrong message decide "
+          "the vote?"),
+         (f"nearest {one:.0%}, vote about {vote:.2%}: almost never", None),
+         (f"nearest {one:.0%}, vote about {one / k:.1%}: a {k}th of it",
+          "Averaging would divide it by the number of neighbours; a majority must "
+          "be outvoted."),
+         (f"nearest {one:.0%}, vote more often: {k} chances of a wrong label",
+          "More neighbours bring more wrong labels, but do they outnumber the right "
+          "ones?")],
         explanation=(f"The nearest message is in the wrong folder with probability {p:g}, and "
                      f"then the rule copies the mistake: {one:.0%}. The vote is wrong only when "
                      f"{k // 2 + 1} or more of the {k} messages are misfiled, which happens "
                      f"with probability {vote:.5f} (every pattern of misfiled messages weighed "
                      f"with genviz's vote): {one / vote:.0f} times less often. Mistakes that "
                      f"are rare and independent almost never make a majority."),
-        reasons={0: "Each filed message is wrong as often, but does one wrong message decide "
-                    "the vote?",
-                 2: "Averaging would divide it by the number of neighbours; a majority must "
-                    "be outvoted.",
-                 3: "More neighbours bring more wrong labels, but do they outnumber the right "
-                    "ones?"},
         claims=[rf"wrong only when {k // 2 + 1} or more"])
 
 
@@ -69,15 +70,17 @@ def _regression_k_transfer(windows=(1, 15, 181), *, days=730, noise=3.0, seed=0)
                           - season) ** 2)) for w in windows]
     if not mse[0] > mse[1] < mse[2]:
         raise RuntimeError(f"the errors {mse} have no minimum in between: change the windows")
-    return Choice(
+    return _transfer(
+        "09-regression-k", 1,
         f"A weather station smooths {days // 365} years of daily temperatures (a seasonal "
         f"curve plus day-to-day weather) with a moving average over the {windows[0]}, "
         f"{windows[1]} or {windows[2]} nearest days. Which average is closest to the seasonal "
         f"curve?",
-        [f"the {windows[2]}-day one: the more days, the less weather",
-         f"the {windows[1]}-day one; both others are further off",
-         f"the {windows[0]}-day one: each day's own reading"],
-        1, kind="transfer", id="09-regression-k-transfer",
+        [(f"the {windows[2]}-day one: the more days, the less weather",
+          f"Over {windows[2]} days the average reaches from summer into winter."),
+         (f"the {windows[1]}-day one; both others are further off", None),
+         (f"the {windows[0]}-day one: each day's own reading",
+          "One day's reading carries all of that day's weather.")],
         explanation=(f"A moving average over the nearest days is k-NN regression on the day "
                      f"number. Its mean squared error against the seasonal curve (genviz's "
                      f"k-NN regressor on a seeded series): {mse[0]:.2f} over {windows[0]} day, "
@@ -85,8 +88,6 @@ def _regression_k_transfer(windows=(1, 15, 181), *, days=730, noise=3.0, seed=0)
                      f"days. One day copies that day's weather; a half-year window averages "
                      f"summer with winter and flattens the seasons; a couple of weeks average "
                      f"the weather away and still follow the seasons."),
-        reasons={0: f"Over {windows[2]} days the average reaches from summer into winter.",
-                 2: "One day's reading carries all of that day's weather."},
         claims=[r"half-year window averages summer with winter"])
 
 
@@ -104,22 +105,22 @@ def _projection_spread_transfer(d=4, factors=(4, 8, 16, 64), *, m=30, n_features
     if best != 16:
         raise RuntimeError(f"the spread is nearest a quarter at {best} times d, not at the "
                            f"16 times that 1/sqrt(d) says: change the points")
-    return Choice(
+    right = factors.index(best)
+    reasons = ["Four times the dimensions halves the spread; a quarter is two halvings.",
+               "The spread falls like one over the square root of d: what does 8 give?",
+               "The spread falls like one over the square root of d: square the factor.",
+               "That cuts the spread to an eighth: the square root of 64 is 8."]
+    return _transfer(
+        "09-projection-spread", right,
         f"A music service projects {n_features}-dimensional song features to d = {d}; the "
         f"ratios of projected to true distances spread with standard deviation "
         f"{spread[d]:.2f}. To cut that spread to a quarter, by what factor must d grow?",
-        [f"{f} times (d = {d * f})" for f in factors],
-        factors.index(best), kind="transfer", id="09-projection-spread-transfer",
+        [(f"{f} times (d = {d * f})", None if i == right else reasons[i])
+         for i, f in enumerate(factors)],
         explanation=(rf"The spread shrinks like $1/\sqrt{{d}}$, so a quarter of it takes "
                      rf"$4^2 = 16$ times as many dimensions: at $d = {d * best}$ the "
                      rf"standard deviation is {spread[d * best]:.3f}, "
                      rf"{spread[d] / spread[d * best]:.1f} times smaller than at $d = {d}$ "
                      rf"(genviz's projections of {m} random points). Each halving of the "
                      rf"spread costs a factor 4 in d: quartering it costs 16."),
-        reasons={k: v for k, v in {
-            0: "Four times the dimensions halves the spread; a quarter is two halvings.",
-            1: "The spread falls like one over the square root of d: what does 8 give?",
-            2: "The spread falls like one over the square root of d: square the factor.",
-            3: "That cuts the spread to an eighth: the square root of 64 is 8."}.items()
-            if k != factors.index(best)},
         claims=[r"quartering it costs 16"])

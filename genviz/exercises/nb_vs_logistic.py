@@ -7,6 +7,7 @@ import numpy as np
 
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
+from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
@@ -31,15 +32,21 @@ def _check_curves(curves) -> NBvsLogisticCurves:
 def _small_and_large_transfer() -> Choice:
     """After 10-nb-vs-logistic: many examples and few features, another domain (the answer
     follows from the explanation's argument; nothing to compute)."""
-    return Choice(
+    return _transfer(
+        "10-nb-vs-logistic", 0,
         "A hospital predicts a complication from 25 routine lab values, several of which rise "
         "and fall together, and has the records of 200,000 past patients. Which learner would "
         "you expect to have the lower test error?",
-        ["logistic regression: thousands of records per weight favour it",
-         "naive Bayes: it needs the fewest examples to approach its best error",
-         "naive Bayes: with only 25 features, counting beats joint fitting",
-         "neither: with so many records both get the lowest possible error"],
-        0, kind="transfer", id="10-nb-vs-logistic-transfer",
+        [("logistic regression: thousands of records per weight favour it", None),
+         ("naive Bayes: it needs the fewest examples to approach its best error",
+          "Needing few examples helps while examples are scarce; here each weight "
+          "has thousands of records."),
+         ("naive Bayes: with only 25 features, counting beats joint fitting",
+          "With few features the joint fit is easy too: what is left when both have "
+          "all the records they need?"),
+         ("neither: with so many records both get the lowest possible error",
+          "Both level off; do they level off at the same error when lab values move "
+          "together within a class?")],
         explanation=("With 200,000 records for 26 weights (25 and the intercept), logistic "
                      "regression is far to the right of any crossing: every weight is pinned "
                      "down, and what decides is where each curve levels off. Naive Bayes levels "
@@ -47,12 +54,6 @@ def _small_and_large_transfer() -> Choice:
                      "that rise together are multiplied in as separate pieces of evidence, and "
                      "more patients do not change that. Needing few examples is an advantage "
                      "only while examples are scarce."),
-        reasons={1: "Needing few examples helps while examples are scarce; here each weight "
-                    "has thousands of records.",
-                 2: "With few features the joint fit is easy too: what is left when both have "
-                    "all the records they need?",
-                 3: "Both level off; do they level off at the same error when lab values move "
-                    "together within a class?"},
         claims=[r"records (for|per) (26 )?weights?"])
 
 

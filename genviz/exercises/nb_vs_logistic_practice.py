@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, Prediction
+from genviz.exercises.choice import _transfer
 from genviz.nb_vs_logistic import paired_lead
 from genviz.studies.gda_vs_logistic_curves import crossing_size
 from genviz.studies.learning_curves_vocabulary import (VocabularyCurves, crossing_text,
@@ -48,27 +49,27 @@ def _at_defaults(v) -> dict:
 def _crossing_with_d_transfer() -> Choice:
     """After 10-crossing-with-d: what an added feature costs logistic regression, in another
     domain (the answer follows from the explanation's argument; nothing to compute)."""
-    return Choice(
+    return _transfer(
+        "10-crossing-with-d", 0,
         "A hospital model grows from 30 to 3,000 features in one of two ways: 2,970 lab values "
         "measured on every patient, or 2,970 rare diagnosis codes, each present in a handful "
         "of records. After which growth does logistic regression need more records before its "
         "weights settle?",
-        ["the lab values: each varies in every record, fitted with all",
-         "the rare codes: a feature seen in few records is the hardest to fit",
-         "both alike: the records needed grow with the number of features d",
-         "neither: logistic regression's need does not grow with d"],
-        0, kind="transfer", id="10-crossing-with-d-transfer",
+        [("the lab values: each varies in every record, fitted with all", None),
+         ("the rare codes: a feature seen in few records is the hardest to fit",
+          "Hard to estimate, yes; but a code that is 0 in almost every record changes "
+          "few predictions, and the ridge holds its weight near 0."),
+         ("both alike: the records needed grow with the number of features d",
+          "Does a code absent from almost every record cost as many records as a "
+          "value present in each one?"),
+         ("neither: logistic regression's need does not grow with d",
+          "More weights fitted jointly to the same labels need more records.")],
         explanation=("A weight is pinned down by the records in which its feature varies. Lab "
                      "values measured on every patient make all 2,970 new weights active in "
                      "every record, fitted jointly: logistic regression's need then grows "
                      "roughly like d, as the worst case says. A rare code is 0 in almost every "
                      "record: it changes few predictions, and the ridge holds its weight near 0 "
                      "until enough records carry it, so such codes cost far fewer records."),
-        reasons={1: "Hard to estimate, yes; but a code that is 0 in almost every record changes "
-                    "few predictions, and the ridge holds its weight near 0.",
-                 2: "Does a code absent from almost every record cost as many records as a "
-                    "value present in each one?",
-                 3: "More weights fitted jointly to the same labels need more records."},
         claims=[r"weights active in every record"])
 
 

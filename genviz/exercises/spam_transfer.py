@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from genviz.exercises import Choice
+from genviz.exercises.choice import _transfer
 from genviz.model_selection import binary_metrics
 from genviz.naive_bayes import GaussianNB
 from genviz.text import bag_of_words
@@ -46,15 +47,18 @@ def _threshold_transfer(c=1.0, lower=0.1, higher=10.0) -> Choice:
         answer = 0 if low["precision"] < now["precision"] else 2
     else:
         answer = 1 if high["precision"] <= now["precision"] else 3
-    return Choice(
+    return _transfer(
+        "07-threshold-direction", answer,
         "A screening test sends a patient to a biopsy when its naive Bayes odds "
         f"P(sick | x) / P(healthy | x) exceed c, now c = {c:g}. The doctors want to miss fewer sick patients. "
         "Which way should c move, and what does it cost?",
-        ["Lower c: recall rises, and precision falls.",
-         "Raise c: a stricter test catches more of the sick.",
-         "Lower c: recall and precision both rise.",
-         "Raise c: precision and recall both rise."],
-        answer, kind="transfer", id="07-threshold-direction-transfer",
+        [("Lower c: recall rises, and precision falls.", None),
+         ("Raise c: a stricter test catches more of the sick.",
+          "A stricter test flags fewer patients: can it flag more of the sick?"),
+         ("Lower c: recall and precision both rise.",
+          "The patients flagged on weak evidence are not all sick."),
+         ("Raise c: precision and recall both rise.",
+          "Flagging fewer patients cannot catch more of the sick.")],
         explanation=(f"In a simulated screening (10 % sick, Gaussian naive Bayes), lowering c "
                      f"from {c:g} to {lower:g} raises recall from {now['recall']:.2f} to "
                      f"{low['recall']:.2f} and lowers precision from {now['precision']:.2f} to "
@@ -62,9 +66,6 @@ def _threshold_transfer(c=1.0, lower=0.1, higher=10.0) -> Choice:
                      f"more of the sick are flagged, and more of the healthy with them. Which "
                      f"way to move c depends on which error costs more: a missed illness here, "
                      f"a lost email in a spam filter."),
-        reasons={1: "A stricter test flags fewer patients: can it flag more of the sick?",
-                 2: "The patients flagged on weak evidence are not all sick.",
-                 3: "Flagging fewer patients cannot catch more of the sick."},
         claims=[r"smaller c flags[^.]{0,40}weaker evidence"])
 
 
@@ -75,14 +76,19 @@ def _added_word_transfer(model, vocabulary, word, text="click here for free mone
                      for t in (text, f"{text} {word}"))
     flips = (before > 0) != (after > 0)
     answer = 0 if flips else (3 if after > before else 1)
-    return Choice(
+    return _transfer(
+        "07-added-word", answer,
         f"The same filter (multinomial, c = 1) flags the short email '{text}' as spam. Add "
         f"{word!r} once to it. What happens?",
-        ["It flips to ham: its margin is smaller than the word's weight.",
-         "The log-odds drops, but one word is rarely enough to flip it.",
-         "The log-odds drops, but less than in a long email: the word is a smaller share.",
-         "The log-odds rises: the other words all point to spam."],
-        answer, kind="transfer", id="07-added-word-transfer",
+        [("It flips to ham: its margin is smaller than the word's weight.", None),
+         ("The log-odds drops, but one word is rarely enough to flip it.",
+          "Compare this email's log-odds with the word's weight: is its margin "
+          "large?"),
+         ("The log-odds drops, but less than in a long email: the word is a smaller share.",
+          "The log-odds is a sum over the words, not an average: the weight is added "
+          "whole."),
+         ("The log-odds rises: the other words all point to spam.",
+          "Which class's mailing lists is the word typical of?")],
         explanation=(f"One occurrence adds the word's weight, {after - before:.2f}, to the "
                      f"log-odds whatever the email's length: here {before:.2f} becomes "
                      f"{after:.2f}. A long email's margin is a sum over many words; this short "
@@ -91,10 +97,5 @@ def _added_word_transfer(model, vocabulary, word, text="click here for free mone
                         "weight") + f", {abs(after - before):.2f}, so the verdict "
                      + ("flips. On a short email a single word can decide." if flips else
                         "stays.")),
-        reasons={1: "Compare this email's log-odds with the word's weight: is its margin "
-                    "large?",
-                 2: "The log-odds is a sum over the words, not an average: the weight is added "
-                    "whole.",
-                 3: "Which class's mailing lists is the word typical of?"},
         claims=([r"margin[^.]{0,60}smaller than[^.]{0,30}weight"] if answer == 0 else
                 [r"one word is rarely enough"] if answer == 1 else [r"log-odds rises"]))
