@@ -10,10 +10,11 @@ On a hub every kernel loads it (deploy/singleuser's kernel spec). It
    import as an empty namespace package ahead of an editable install: issue #39);
 2. registers a ``pre_run_cell`` hook that prints, under the cell being run, what the latest
    course update did not deliver to this notebook (``genviz_updates.notices.Watcher``): at the
-   first cell after a click, even when the kernel was already running; once per merge.
+   first cell after a click, even when the kernel was already running; once per merge; and
+   under the text the course's new images of a cell whose image attachment changed.
 
-Any failure is silent: a notice must never break a student's cell. This module never imports
-IPython (it only uses the shell it is given).
+Any failure is silent: a notice must never break a student's cell. This module imports
+IPython only to display such an image (``IPython.display``, in the kernel's process).
 """
 
 from __future__ import annotations
@@ -86,7 +87,24 @@ def load_ipython_extension(ipython) -> None:
             text = watcher.check(library_loaded="genviz" in sys.modules)
             if text:
                 print(text + "\n", flush=True)
+            for image in watcher.images:
+                print(f"The course's new image attachment:{image['name']}:", flush=True)
+                show_image(image)
         except Exception:  # noqa: BLE001 (never break the student's cell)
             pass
 
     ipython.events.register("pre_run_cell", notify)
+
+
+def show_image(image: dict) -> None:
+    """Display one of a notice's images (``{name, mime, data}``: base64 text, an SVG's XML)
+    under the cell being run."""
+    from IPython.display import SVG, Image, display
+
+    if image["mime"] == "image/svg+xml":
+        display(SVG(data=image["data"]))
+    else:
+        import base64
+
+        display(Image(data=base64.b64decode(image["data"]),
+                      format=image["mime"].split("/", 1)[1]))

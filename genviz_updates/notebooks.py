@@ -119,6 +119,29 @@ def attachment_changes(old: dict | None, new: dict) -> list[str]:
     return sorted(name for name, data in after.items() if before.get(name) != data)
 
 
+#: the image types a kernel shows (IPython.display) and, in all, the base64 text an item keeps
+#: of a cell's changed attachments: larger images are named, not kept
+SHOWN_IMAGES = ("image/png", "image/jpeg", "image/gif", "image/svg+xml")
+MAX_IMAGE_TEXT = 2_000_000
+
+
+def attachment_images(cell: dict, names) -> list[dict]:
+    """The images among ``cell``'s attachments ``names`` as ``[{name, mime, data}]`` (data:
+    base64 text, as stored; an SVG's XML), at most :data:`MAX_IMAGE_TEXT` characters in all."""
+    out, size = [], 0
+    for name in names:
+        bundle = ((cell.get("attachments") or {}).get(name)) or {}
+        mime = next((m for m in SHOWN_IMAGES if isinstance(bundle.get(m), (str, list))), None)
+        if mime is None:
+            continue
+        data = bundle[mime] if isinstance(bundle[mime], str) else "".join(bundle[mime])
+        size += len(data)
+        if size > MAX_IMAGE_TEXT:
+            break
+        out.append({"name": name, "mime": mime, "data": data})
+    return out
+
+
 # --- matching cells -------------------------------------------------------------------------------
 
 def _ids(cells):
@@ -401,7 +424,8 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
     student's cell, which they ran, keeps theirs), ``id`` (the course's cell id or None), ``index`` (1-based position of the cell in
     ``merged``, or of the cell after which it belongs), ``cell_type``, ``course`` (the course's
     source, '' for a deletion), ``first_line`` (to recognise the cell) and, when the course
-    changed a cell's image attachments, ``attachments`` (their names).
+    changed a cell's image attachments, ``attachments`` (their names) and ``images`` (the
+    course's new images, :func:`attachment_images`).
     """
     base = base if base is not None else {"cells": []}
     B, O, T, M = base["cells"], ours["cells"], theirs["cells"], merged["cells"]
@@ -434,6 +458,9 @@ def missed_changes(base, ours, theirs, merged) -> list[dict]:
             names = attachment_changes(B[bi] if bi is not None else None, T[ti])
             if names:  # an image changed: the course's source alone would not show it
                 items[-1]["attachments"] = names
+                images = attachment_images(T[ti], names)
+                if images:  # what a kernel shows under the notice
+                    items[-1]["images"] = images
 
     for ti, t in enumerate(T):
         mi = tm.get(ti)

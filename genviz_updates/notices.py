@@ -390,8 +390,9 @@ def _cell_line(item) -> str:
     lines = [f"- {where} ({label}): {_CELL_REMEDY.get(kind, '')}"]
     if item.get("attachments"):
         names = ", ".join(f"attachment:{n}" for n in item["attachments"])
-        lines.append(f"  The course's version has a changed image ({names}): the text below "
-                     f"refers to it; copy the course's cell to get the image.")
+        shown = " (shown below the notice in a notebook)" if item.get("images") else ""
+        lines.append(f"  The course's version has a changed image ({names}){shown}: the text "
+                     f"below refers to it; copy the course's cell to get the image.")
     if item.get("course") and kind != "output-not-updated":
         lines += ["    " + line for line in item["course"].rstrip("\n").splitlines()] or ["    "]
     return "\n".join(lines)
@@ -523,8 +524,12 @@ class Watcher:
                     if found else None)
         self.stamp = None
         self.seen = None
+        #: the course's new images of the items the last :meth:`check` told, ``[{name, mime,
+        #: data}]``: the kernel shows them under the notice (text cannot)
+        self.images = []
 
     def check(self, library_loaded=False) -> str:
+        self.images = []
         if self.gitdir is None:
             return ""
         try:
@@ -554,6 +559,7 @@ class Watcher:
         if text and (new_items or header) and self._first(state, self.rel):
             parts.append(text)
             mark_seen(self.gitdir, self.rel, [item_key(i) for i in new_items])
+            self.images = [img for i in new_items for img in i.get("images", [])]
         files = repo_notice(state)
         if files and header and self._first(state, "/repo"):
             parts.append(files)

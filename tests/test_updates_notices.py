@@ -119,8 +119,40 @@ def test_an_attachment_change_is_named_with_the_image(course, tmp_path):
     pull(url, b)
     (item,) = items(b)
     assert (item["kind"], item["attachments"]) == ("kept-yours", ["fig.png"])
+    assert item["images"] == [{"name": "fig.png", "mime": "image/png", "data": PNG2}]
     text = flat(notices.notice_for(read_state(b / ".git"), NB))
-    assert "changed image (attachment:fig.png)" in text
+    assert "changed image (attachment:fig.png) (shown below the notice in a notebook)" in text
+    # a kernel shows the new image under the notice (the text names it), once
+    watcher = Watcher(b / NB, started=0)
+    assert "attachment:fig.png" in flat(watcher.check())
+    assert watcher.images == item["images"]
+    assert watcher.check() == "" and watcher.images == []
+
+
+def test_a_notices_image_is_displayed_by_the_kernel(monkeypatch):
+    """What IPython is given: the PNG's bytes (base64 decoded) or the SVG's XML."""
+    from genviz_updates.kernel import show_image
+
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    show_image({"name": "fig.png", "mime": "image/png", "data": PNG2})
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>'
+    show_image({"name": "fig.svg", "mime": "image/svg+xml", "data": svg})
+    assert shown[0].data == base64.b64decode(PNG2) and shown[0].format == "png"
+    assert "<rect" in shown[1].data
+
+
+def test_attachment_images_keeps_image_types_within_the_size_bound():
+    from genviz_updates.notebooks import MAX_IMAGE_TEXT, attachment_images
+
+    cell = {"attachments": {"a.png": {"image/png": PNG1}, "b.txt": {"text/plain": "x"},
+                            "c.jpg": {"image/jpeg": ["ab", "cd"]},
+                            "big.png": {"image/png": "A" * MAX_IMAGE_TEXT}}}
+    assert attachment_images(cell, ["a.png", "b.txt", "c.jpg"]) == [
+        {"name": "a.png", "mime": "image/png", "data": PNG1},
+        {"name": "c.jpg", "mime": "image/jpeg", "data": "abcd"}]
+    assert attachment_images(cell, ["a.png", "big.png"]) == [
+        {"name": "a.png", "mime": "image/png", "data": PNG1}]   # over the bound: named only
 
 
 def test_conflict_details_are_kept_across_later_clicks_until_seen(course, tmp_path):
