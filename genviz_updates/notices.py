@@ -203,6 +203,35 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
     return state
 
 
+def _text_file(repo, blob: str) -> bool:
+    """Whether a blob is text a file editor opens (UTF-8, no NUL, at most textsave.MAX_TEXT)."""
+    from genviz_updates.textsave import MAX_TEXT
+
+    size = _out(repo, "cat-file", "-s", blob)
+    if not size.isdigit() or int(size) > MAX_TEXT:
+        return False
+    data = git(repo, "cat-file", "blob", blob, text=False).stdout
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return not _is_binary(data)
+
+
+def add_file_note(gitdir, entry: dict) -> None:
+    """Add a files entry found after the record was written (a file-editor save merged by the
+    pre-save hook) to the latest merge's record (``status`` lists it)."""
+    state = read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
+                                   "notebooks": {}, "files": [], "renamed": {}}
+    if entry in state.setdefault("files", []):
+        return
+    state["files"].append(entry)
+    state["revision"] = state.get("revision", 0) + 1
+    tmp = Path(gitdir) / (STATE + ".tmp")
+    tmp.write_text(json.dumps(state, indent=1))
+    os.replace(tmp, Path(gitdir) / STATE)
+
+
 def _edited(path, base_raw, mine_raw) -> bool:
     """Whether the student's version differs from the base in what they wrote: for a
     notebook, cell types, sources and attachments (running it is not editing it)."""
@@ -247,11 +276,18 @@ def _delivered(repo, notebooks, renamed, before, after):
     """What the merge changed in each notebook (for the pre-save safety net)."""
     from genviz_updates.seen import record_merge
 
+    from genviz_updates.textsave import record_text_merge
+
     gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
     for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
-        if not path.endswith(".ipynb"):
+        if not path:
             continue
         src = next((old for old, new in renamed.items() if new == path), path)
+        if not path.endswith(".ipynb"):  # a text file: what a file-editor tab's save is merged against
+            blobs = [_out(repo, "rev-parse", f"{rev}:{p}") for rev, p in ((before, src), (after, path))]
+            if all(blobs) and _text_file(repo, blobs[1]):
+                record_text_merge(gitdir, path, blobs[0], blobs[1], after)
+            continue
         O, M = _nb(_blob(repo, before, src, True)), _nb(_blob(repo, after, path, True))
         if O is not None and M is not None:
             entry = notebooks.setdefault(path, {})

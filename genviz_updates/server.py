@@ -134,7 +134,11 @@ def _safe_stamp(model, contents_manager):
 
 
 def pre_save_hook(model, path, contents_manager, **kwargs):
-    """Merge a save with the notebook on disk, against what that tab last loaded or saved."""
+    """Merge a save with the notebook on disk, against what that tab last loaded or saved;
+    a text file's save against the click it shows nothing of (``genviz_updates.textsave``)."""
+    if model.get("type") == "file" and model.get("format") == "text" \
+            and isinstance(model.get("content"), str):
+        return _save_text(model, path, contents_manager)
     if model.get("type") != "notebook" or not isinstance(model.get("content"), dict):
         return
     from genviz_updates.notebooks import read_notebook
@@ -174,6 +178,31 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
         add_items(gitdir, rel, items, merged.get("cells", []))
     contents_manager.log.info("genviz_updates: %s was saved from a tab that did not show "
                               "what is on disk; merged (%d to tell)", path, len(items))
+
+
+def _save_text(model, path, contents_manager):
+    from genviz_updates.notices import add_file_note
+    from genviz_updates.textsave import merge_text_save
+
+    where = _clone_path(contents_manager, path)
+    if where is None:
+        return
+    top, gitdir, rel, os_path = where
+    try:
+        disk = os_path.read_bytes().decode("utf-8") if os_path.is_file() else None
+    except (OSError, UnicodeDecodeError):
+        disk = None
+    if disk is None:
+        return
+    result = merge_text_save(top, gitdir, rel, model["content"], disk)
+    if result is None:
+        return
+    model["content"], conflicted = result
+    if conflicted:
+        add_file_note(gitdir, {"kind": "kept-lines", "path": rel})
+    contents_manager.log.info("genviz_updates: %s was saved from a tab opened before a course "
+                              "update; merged%s", path,
+                              " (the tab's lines kept where both changed)" if conflicted else "")
 
 
 def _course_items(items, merges, disk):

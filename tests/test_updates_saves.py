@@ -379,3 +379,92 @@ def test_a_token_is_honoured_only_for_the_notebook_it_was_issued_for(server):
     assert seen.read_token(s.clone / ".git", token)["path"] == NB
     s.save(tab)                                   # the lesson's own save still uses it
     assert s.sources()["cell-2"] == upd.B_EDIT
+
+
+HELPER = "notebooks/helper.py"
+HELPER_V1 = "def f(x):\n    return x + 1\n\n\ndef g(x):\n    return 2 * x\n"
+#: the course's update of the file: a fix in f and a new function
+HELPER_V2 = ("def f(x):\n    return x + 2  # fixed\n\n\ndef g(x):\n    return 2 * x\n\n\n"
+             "def h(x):\n    return x ** 2\n")
+
+
+def _text_story(server, name):
+    s = Story(server, name)
+    (s.work / HELPER).write_text(HELPER_V1)
+    upd.publish(s.work, s.url, "helper")
+    s.click()
+    s.text_rel = f"{s.home.name}/genviz/{HELPER}"
+    return s
+
+
+def _open_text(s):
+    return _api(s.base, f"/api/contents/{urllib.parse.quote(s.text_rel)}?content=1")["content"]
+
+
+def _save_text(s, text):
+    _api(s.base, f"/api/contents/{urllib.parse.quote(s.text_rel)}", "PUT",
+         {"type": "file", "format": "text", "content": text})
+
+
+def _update_helper(s):
+    (s.work / HELPER).write_text(HELPER_V2)
+    upd.publish(s.work, s.url, "helper fix")
+    s.click()
+
+
+def test_a_file_editor_tab_opened_before_a_click_keeps_the_update_and_its_typing(server):
+    """Issue #39: a .py file open in JupyterLab's editor across a click; its save (or
+    "Overwrite") brings the tab's typing on top of the update, not the old text back."""
+    s = _text_story(server, "hana")
+    tab = _open_text(s)
+    assert tab == HELPER_V1
+    _update_helper(s)
+    assert (s.clone / HELPER).read_text() == HELPER_V2
+    _save_text(s, tab + "\n\ndef mine(x):\n    return -x\n")
+    assert (s.clone / HELPER).read_text() == HELPER_V2 + "\n\ndef mine(x):\n    return -x\n"
+    # saved again from the same (still stale) tab, with more typing: still merged
+    _save_text(s, tab + "\n\ndef mine(x):\n    return -x  # more\n")
+    assert (s.clone / HELPER).read_text() == HELPER_V2 + "\n\ndef mine(x):\n    return -x  # more\n"
+    # a tab opened after the click that deletes the course's new function: its save stands
+    fresh = _open_text(s)
+    edited = fresh.replace("\n\ndef h(x):\n    return x ** 2\n", "")
+    assert edited != fresh and "x + 2  # fixed" in edited
+    _save_text(s, edited)
+    assert (s.clone / HELPER).read_text() == edited
+
+
+def test_a_stale_file_tab_that_changed_the_fixed_line_keeps_its_line_and_is_told(server):
+    s = _text_story(server, "ines")
+    tab = _open_text(s)
+    _update_helper(s)
+    _save_text(s, tab.replace("x + 1", "x + 10  # mine"))
+    got = (s.clone / HELPER).read_text()
+    assert "x + 10  # mine" in got and "x + 2  # fixed" not in got     # the tab's line kept
+    assert "def h(x):" in got                                          # the rest of the update too
+    assert "<<<<<<<" not in got and ">>>>>>>" not in got
+    state = json.loads((s.clone / ".git" / "genviz-updates.json").read_text())
+    assert {"kind": "kept-lines", "path": HELPER} in state["files"]
+
+
+def test_resolve_conflicts_keeps_both_inserts_and_the_tabs_changed_lines():
+    """Oracle: git merge-file's own --diff3 output for three hand-written versions."""
+    import subprocess
+
+    from genviz_updates.textsave import resolve_conflicts
+
+    labels = ["yours-x", "base-x", "course-x"]
+    base = "a\nb\nc\n"
+    sides = {"yours-x": "a\nB-mine\nc\nmine\n", "base-x": base, "course-x": "a\nB-course\nc\ncourse\n"}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name in labels:
+            (Path(tmp) / name).write_text(sides[name])
+            paths.append(str(Path(tmp) / name))
+        r = subprocess.run(["git", "merge-file", "-p", "--diff3",
+                            *[a for lab in labels for a in ("-L", lab)], *paths],
+                           capture_output=True, text=True)
+    assert r.returncode == 2                     # two conflicts: a changed line, two inserts
+    assert resolve_conflicts(r.stdout, labels) == ("a\nB-mine\nc\ncourse\nmine\n", True)
+    assert resolve_conflicts("<<<<<<< yours-x\nunfinished\n", labels) is None
+    inserts = "x\n<<<<<<< yours-x\nm\n||||||| base-x\n=======\nc\n>>>>>>> course-x\n"
+    assert resolve_conflicts(inserts, labels) == ("x\nc\nm\n", False)

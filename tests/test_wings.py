@@ -41,7 +41,7 @@ FLOORS = {
     },
     "genviz_updates": {
         "genviz_updates": 0, "genviz_updates.notebooks": 0, "genviz_updates.rebuild": 0,
-        "genviz_updates.seen": 1, "genviz_updates.driver": 1,
+        "genviz_updates.seen": 1, "genviz_updates.driver": 1, "genviz_updates.textsave": 1,
         "genviz_updates.notices": 2,
         "genviz_updates.kernel": 3, "genviz_updates.puller": 3,
         "genviz_updates.server": 4, "genviz_updates.__main__": 4,

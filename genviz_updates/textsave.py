@@ -1,0 +1,191 @@
+"""A save from a text-editor tab (a ``.py``, ``.md``, ``.txt`` of the course) never undoes a
+course update (issue #39): the notebooks' safety net (``genviz_updates.seen``) for plain files.
+
+JupyterLab's file editor saves the whole text it holds, with nothing saying which version of the
+file it was opened on. So each click records, per text file the merge changed, the git blobs of
+the file before and after the merge (:func:`record_text_merge`; no text is copied: the blobs are
+in the clone). A save whose text differs from the disk is compared with those merges: if it shows
+nothing a merge brought -- none of the lines the merge added, or still every line it removed,
+for that merge and each later one -- the tab was opened before it, and the save is merged as a
+click merges (``git merge-file``: the tab's text as the student's side, the file before that
+merge as the base, the disk as the course's side): the tab's typing and every course change
+both arrive. The text such a save sent is kept until the next click: the same tab's next save
+is merged from it (its earlier typing is on disk already). Where both only inserted lines at the same place (a function typed at the end of
+the file, and the course's new one there too) both are kept; where the tab and the course
+changed the same lines, the tab's lines are kept (as the click's text merge keeps the
+student's) and the update's record says so (``kept-lines``, shown by ``python -m
+genviz_updates status``). A save that shows the latest merge, or of a file no merge changed, is
+the student's as it is.
+
+Like a tab without a token in the notebooks' case, a tab that deliberately reverted every line
+of an update cannot be told from a stale one: the update comes back (written down in
+ARCHITECTURE.md's "Course updates" as the known limit).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import os
+import secrets
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["record_text_merge", "read_text_merges", "stale_text_merge", "merge_text_save",
+           "resolve_conflicts", "MAX_TEXT"]
+
+#: files larger than this (bytes) are not recorded (a data file, not something a student types)
+MAX_TEXT = 1_000_000
+MAX_TEXT_MERGES = 20
+
+
+def _record(gitdir, rel: str) -> Path:
+    from genviz_updates.seen import SEEN
+
+    return Path(gitdir) / SEEN / f"t-{hashlib.sha1(rel.encode()).hexdigest()[:16]}.json"
+
+
+def _read(gitdir, rel: str) -> dict:
+    try:
+        data = json.loads(_record(gitdir, rel).read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("path") == rel else {}
+
+
+def _write(gitdir, rel: str, data: dict) -> None:
+    path = _record(gitdir, rel)
+    path.parent.mkdir(exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({**data, "path": rel}))
+    os.replace(tmp, path)
+
+
+def read_text_merges(gitdir, rel: str) -> list:
+    """The recorded merges of text file ``rel`` (path in the repository), oldest first."""
+    return _read(gitdir, rel).get("merges", [])
+
+
+def record_text_merge(gitdir, rel: str, before_blob: str, after_blob: str, merge: str) -> None:
+    """A click changed text file ``rel`` from blob ``before_blob`` to ``after_blob``."""
+    merges = read_text_merges(gitdir, rel) + [{"merge": merge, "time": time.time(),
+                                               "before": before_blob, "after": after_blob}]
+    _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:]})  # a click: no stale save yet
+
+
+def _git(repo, *args, text=True):
+    """git in ``repo`` (as ``genviz_updates.notices.git``, which imports this module)."""
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=text,
+                          env=dict(os.environ, LANG="C"), timeout=120)
+
+
+def _text(repo, blob: str) -> str | None:
+    r = _git(repo, "cat-file", "blob", blob, text=False)
+    if r.returncode != 0:
+        return None
+    try:
+        return r.stdout.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _changed_lines(before: str, after: str) -> tuple[set, set]:
+    """(lines ``after`` added, lines it removed) against ``before``, blank lines left out."""
+    a, b = before.splitlines(), after.splitlines()
+    added, removed = set(), set()
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            removed |= {x for x in a[i1:i2] if x.strip()}
+            added |= {x for x in b[j1:j2] if x.strip()}
+    return added - removed, removed - added
+
+
+def stale_text_merge(repo, merges: list, text: str) -> tuple[dict, str] | None:
+    """The earliest recorded merge that ``text`` (a tab's) shows nothing of, with that merge
+    and each later one likewise, and the file's text before it; None if the tab shows the
+    latest merge (or no merge can be read)."""
+    lines = set(text.splitlines())
+    found = None
+    for m in reversed(merges):
+        before, after = _text(repo, m["before"]), _text(repo, m["after"])
+        if before is None or after is None:
+            break
+        added, removed = _changed_lines(before, after)
+        if added and added & lines:
+            break                         # it shows a line this merge brought
+        if not added and (not removed or not removed <= lines):
+            break                         # a removal it does not show (or nothing to tell)
+        found = (m, before)
+    return found
+
+
+def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str, bool] | None:
+    """The text to write for a save of ``saved`` over ``disk``, and whether the tab and the
+    course changed the same lines (the tab's kept); None: the save is the student's as it is."""
+    if saved == disk or len(disk.encode("utf-8")) > MAX_TEXT:
+        return None
+    record = _read(gitdir, rel)
+    merges = record.get("merges", [])
+    stale = stale_text_merge(repo, merges, saved)
+    if stale is None:
+        return None
+    _, base = stale
+    last = record.get("last_save") or {}
+    if last.get("merge") == merges[-1]["merge"] and isinstance(last.get("sent"), str):
+        base = last["sent"]   # the stale tab saved before, since the click: merged from there
+
+    nonce = secrets.token_hex(8)
+    labels = [f"{side}-{nonce}" for side in ("yours", "base", "course")]
+    with tempfile.TemporaryDirectory(prefix="genviz-save-") as tmp:
+        paths = []
+        for name, text in zip(labels, (saved, base, disk)):
+            p = Path(tmp) / name
+            p.write_text(text, encoding="utf-8")
+            paths.append(str(p))
+        args = [a for label in labels for a in ("-L", label)]
+        r = _git(repo, "merge-file", "-p", "--diff3", *args, *paths)
+    if r.returncode < 0 or r.returncode > 127:
+        return None                       # git could not merge: keep the save as it is
+    result = (r.stdout, False) if r.returncode == 0 else resolve_conflicts(r.stdout, labels)
+    if result is not None and len(saved.encode("utf-8")) <= MAX_TEXT:
+        _write(gitdir, rel, {"merges": merges, "last_save": {"merge": merges[-1]["merge"],
+                                                             "sent": saved}})
+    return result
+
+
+def resolve_conflicts(text: str, labels) -> tuple[str, bool] | None:
+    """``git merge-file --diff3`` output with each conflict resolved: where both sides only
+    inserted lines at the same place (the base part is empty: the tab typed a new function at
+    the end, the course added one there too) both are kept, the course's first (as if the tab
+    had typed on the updated file); where both
+    changed the same lines, the tab's are kept (``True``: there was such a conflict). None if
+    the markers do not parse."""
+    start, mid_base, end = (f"<<<<<<< {labels[0]}", f"||||||| {labels[1]}",
+                            f">>>>>>> {labels[2]}")
+    out, changed_both = [], False
+    part, blocks = None, {}
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if part is None and bare == start:
+            part, blocks = "ours", {"ours": [], "base": [], "theirs": []}
+        elif part == "ours" and bare == mid_base:
+            part = "base"
+        elif part == "base" and bare == "=======":
+            part = "theirs"
+        elif part == "theirs" and bare == end:
+            if any(x.strip() for x in blocks["base"]):
+                out += blocks["ours"]
+                changed_both = True
+            else:
+                out += blocks["theirs"] + blocks["ours"]
+            part = None
+        elif part is None:
+            out.append(line)
+        else:
+            blocks[part].append(line)
+    if part is not None:
+        return None
+    return "".join(out), changed_both
