@@ -302,6 +302,33 @@ def test_static_artists_above_moving_ones_are_recorded_over_them():
     v.close()
 
 
+class _TwinBars(_Bars):
+    """The bars with a twin axes drawn after them (a static curve on the right axis, its
+    patch invisible as twinx makes it) and a figure-level legend over the axes."""
+
+    def __init__(self):
+        super().__init__()
+        self.twin = self.ax.twinx()
+        (self.curve,) = self.twin.plot([0, 4], [0.2, 1.8], color="m", lw=2)
+        self.twin.set_ylim(0, 2)
+        self.legend = self.fig.legend([self.curve], ["right axis"], loc="center")
+
+
+def test_artists_of_a_later_axes_and_of_the_figure_are_above_the_moving_ones():
+    """Draw order across axes (#37): matplotlib draws a twin axes after the first, and a
+    figure legend after both, so their artists over the bars are recorded over them too."""
+    v = _TwinBars()
+    above = v.above()
+    assert any(a is v.curve for a in above) and any(a is v.legend for a in above)
+    assert any(a is v.ref for a in above) and not any(a is v.under for a in above)
+    assert not any(a is v.twin.patch for a in above)   # invisible: nothing to draw
+    v.update(h=1.8)
+    png, _ = v.background_png()
+    d = difference(replay(png, v.record_frame()), savefig_rgba(v.fig))
+    assert d["line"] <= LINE_LIMIT and d["mean"] < 0.5, d
+    v.close()
+
+
 def test_static_artists_above_are_recorded_once_per_background():
     """Their operations are cached and copied into later frames: the same bytes as recording
     them afresh, until a full redraw."""

@@ -327,11 +327,13 @@ def _overlaps(boxes, region, pad=2.0) -> bool:
 
 
 def _static_above(fig, animated) -> list:
-    """The static artists matplotlib draws after the first animated artist of the same parent
-    (an axes, or the figure for figure-level artists), in drawing order, that may overlap an
-    animated artist of that parent (the others can stay in the background: order matters only
-    where ink meets). An animated artist's region is its clip box when it clips (stable as it
-    moves), else its current extent."""
+    """The static artists matplotlib draws after an animated artist whose region they may
+    overlap, in drawing order (the others can stay in the background: order matters only where
+    ink meets). The order is the whole figure's (:func:`_draw_sequence`, savefig's): an artist
+    of a twin or inset axes drawn after an axes with animated artists, or a figure-level legend
+    drawn after the axes, is above those artists as much as a spine of their own axes. An
+    animated artist's region is its clip box when it clips (stable as it moves), else its
+    current extent."""
     moving = {id(a) for a in animated if a.figure is not None}
     renderer = fig.canvas.get_renderer()
 
@@ -341,25 +343,36 @@ def _static_above(fig, animated) -> list:
             return [box]
         return _ink_extents(artist, renderer)
 
-    def pick(group):
-        out, where, seen = [], [], False
-        for a in group:
-            if id(a) in moving:
-                seen = True
-                if a.get_visible():
-                    where += region(a)
-            elif seen and a.get_visible() and _overlaps(_ink_extents(a, renderer), where):
-                out.append(a)
-        return out
+    out, where = [], []
+    for a in _draw_sequence(fig):
+        if id(a) in moving:
+            if a.get_visible():
+                where += region(a)
+        elif where and a.get_visible() and _overlaps(_ink_extents(a, renderer), where):
+            out.append(a)
+    return out
 
-    out = []
-    figure_level = []
-    for artist in _children_in_order(fig):
-        if isinstance(artist, Axes):
-            out += pick([a for a in _children_in_order(artist) if a is not artist.patch])
-        else:
-            figure_level.append(artist)
-    return out + pick(figure_level)
+
+def _save_figure_level_animated(fig) -> None:
+    """Make ``savefig`` draw the figure-level artists flagged ``animated`` (the static ones
+    above a moving artist, :func:`_static_above`). matplotlib's Axes draws its animated
+    children when saving, but a Figure never does (``Figure._get_draw_artists`` drops them), so
+    a figure legend over a moving curve would vanish from a saved image. Installed once per
+    figure; ordinary draws (the background) still leave them out."""
+    if getattr(fig, "_genviz_saves_animated", False):
+        return
+    original = fig._get_draw_artists
+
+    def draw_artists(renderer):
+        artists = original(renderer)
+        if not fig.canvas.is_saving():
+            return artists
+        kids = [a for a in fig.get_children() if a is not fig.patch]
+        shown = (a for a in kids if not a.get_animated() or getattr(a, "_genviz_above", False))
+        return sorted(shown, key=lambda a: a.get_zorder())
+
+    fig._get_draw_artists = draw_artists
+    fig._genviz_saves_animated = True
 
 
 class View:
@@ -574,8 +587,9 @@ class View:
                 if id(a) in mine and a.get_visible() and a.figure is not None]
 
     def above(self) -> list:
-        """The static artists drawn over the animated ones (matplotlib's draw order: in the
-        same axes, or at figure level, after its lowest animated artist): left out of the
+        """The static artists drawn over the animated ones (matplotlib's draw order over the
+        whole figure: after an animated artist they overlap, in its axes, a twin or inset axes
+        drawn later, or at figure level): left out of the
         background, recorded with the animated artists (spines over a contour set, a
         reference line over histogram bars)."""
         self._sync_layers()
@@ -598,9 +612,11 @@ class View:
             return False
         for artist in old or ():
             if not any(artist is a for a in above):
-                artist._animated = False
+                artist._animated = artist._genviz_above = False
         for artist in above:
-            artist._animated = True
+            artist._animated = artist._genviz_above = True
+        if any(a.axes is None for a in above):
+            _save_figure_level_animated(self.fig)
         self._above = above
         self._full_redraw = True
         return True
