@@ -207,7 +207,8 @@ assignments: $(GRADE_STAMP)
 
 grade: grade-args $(GRADE_STAMP)
 	$(GRADE_ENV) $(PY) -m course.grade $(COURSE) --jobs $(JOBS) --timeout $(TIMEOUT) \
-		$(if $(ROSTER),--roster $(ROSTER),) $(if $(filter 1 yes true,$(UNSAFE)),--unsafe,)
+		$(if $(ROSTER),--roster $(ROSTER),) $(if $(HANDED_IN),--handed-in $(HANDED_IN),) \
+		$(if $(filter 1 yes true,$(UNSAFE)),--unsafe,)
 
 solution: $(GRADE_STAMP)
 	@test -n "$(STUDENT)" -a -n "$(ASSIGNMENT)" || { echo "usage: make solution STUDENT=ID ASSIGNMENT=a03_gda"; exit 1; }

@@ -814,15 +814,16 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
 
 def grade(course, *, secret: bytes | None = None, secret_file=None, jobs: int = 1,
           limits: Limits = Limits(), unsafe: bool = False, feedback: bool = True, students=None,
-          roster=None) -> list[Outcome]:
-    """Grade every submission of ``course`` and write gradebook, grades.csv, report, feedback."""
+          roster=None, hand_in_times=None) -> list[Outcome]:
+    """Grade every submission of ``course`` and write gradebook, grades.csv, report, feedback;
+    ``hand_in_times``: the LMS's (``gradebook.read_hand_in_times``), else the folders'."""
     from course import gradebook
 
     course = pathlib.Path(course).resolve()
     secret = load_secret(secret_file) if secret is None else secret
     outcomes = run_all(course, secret=secret, jobs=jobs, limits=limits, unsafe=unsafe,
                        feedback=feedback, students=students, roster=roster)
-    gradebook.write_outcomes(course, outcomes)
+    gradebook.write_outcomes(course, outcomes, hand_in_times)
     gradebook.export(course)
     write_report(course, outcomes)
     write_spread(course, outcomes)
@@ -873,6 +874,9 @@ def main(argv=None) -> int:
     parser.add_argument("--no-feedback", action="store_true")
     parser.add_argument("--export-only", action="store_true",
                         help="only re-export grades.csv (e.g. after manual grading)")
+    parser.add_argument("--handed-in", metavar="CSV",
+                        help="hand-in times from the course's LMS (columns student, assignment, "
+                             "handed_in in ISO 8601); default: each folder's collection time")
     parser.add_argument("--build-root", help=argparse.SUPPRESS)  # accepted, no longer used
     args = parser.parse_args(argv)
     for stream in (sys.stdout, sys.stderr):  # never a UnicodeEncodeError on the terminal
@@ -892,12 +896,17 @@ def main(argv=None) -> int:
               "permissions and can read and change your files, other students' work and the "
               "gradebook", file=sys.stderr)
     try:
+        times = None
+        if args.handed_in:
+            from course.gradebook import read_hand_in_times
+
+            times = read_hand_in_times(args.handed_in)
         secret = load_secret(args.secret)
         start = time.monotonic()
         outcomes = grade(args.course, secret=secret, jobs=args.jobs,
                          limits=Limits(cell_seconds=timeout), unsafe=args.unsafe,
-                         feedback=not args.no_feedback, roster=roster)
-    except (SandboxUnavailable, FileNotFoundError) as err:
+                         feedback=not args.no_feedback, roster=roster, hand_in_times=times)
+    except (SandboxUnavailable, FileNotFoundError, ValueError) as err:
         print(f"grading did not start: {err}", file=sys.stderr)
         return 2
     course = pathlib.Path(args.course)

@@ -129,11 +129,67 @@ def collection_time(folder) -> tuple[float, str, int] | None:
     return latest, newest, count
 
 
-def submitted_timestamp(course, outcome):
-    """When the course collected ``submitted/<student>/<assignment>/`` (:func:`collection_time`),
-    as nbgrader stores it: a naive UTC datetime. Never a file the student wrote (nbgrader's
-    ``timestamp.txt`` comes from the student's own ``nbgrader submit``, and a student can put
-    one in a zip): it is ignored. None when there is no folder (or it is a link)."""
+class HandInTimes:
+    """Hand-in times stated by the course's LMS (an export), read by :func:`read_hand_in_times`:
+    ``times[(student, assignment)]`` a naive UTC datetime, ``source`` the words for the report."""
+
+    def __init__(self, times: dict, source: str):
+        self.times, self.source = times, source
+
+    def get(self, outcome):
+        return self.times.get((outcome.student_id, outcome.assignment))
+
+
+#: the columns of an LMS export of hand-in times (more columns are ignored)
+HAND_IN_COLUMNS = ("student", "assignment", "handed_in")
+
+
+def read_hand_in_times(path) -> HandInTimes:
+    """An LMS's hand-in times: a CSV with the columns ``student``, ``assignment`` and
+    ``handed_in`` (ISO 8601, e.g. ``2026-11-20T14:03:00+01:00``; a time without an offset is
+    UTC). ValueError naming the file and line for a missing column, an unreadable time or a
+    (student, assignment) given twice."""
+    import csv
+    import io
+
+    path = pathlib.Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ValueError(f"the hand-in times {path} could not be read: {err}") from None
+    rows = csv.DictReader(io.StringIO(text, newline=""))
+    missing = [c for c in HAND_IN_COLUMNS if c not in (rows.fieldnames or [])]
+    if missing:
+        raise ValueError(f"the hand-in times {path} need the columns {', '.join(HAND_IN_COLUMNS)}"
+                         f" (line 1); missing: {', '.join(missing)}")
+    times = {}
+    for line, row in enumerate(rows, 2):
+        key = ((row["student"] or "").strip(), (row["assignment"] or "").strip())
+        raw = (row["handed_in"] or "").strip()
+        try:
+            when = datetime.datetime.fromisoformat(raw.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{path}, line {line}: handed_in {raw!r} is not an ISO 8601 time "
+                             f"(e.g. 2026-11-20T14:03:00+01:00)") from None
+        if not all(key):
+            raise ValueError(f"{path}, line {line}: student and assignment must not be empty")
+        if key in times:
+            raise ValueError(f"{path}, line {line}: {key[0]} {key[1]} is given twice")
+        if when.tzinfo is not None:
+            when = when.astimezone(datetime.timezone.utc).replace(tzinfo=None)
+        times[key] = when
+    return HandInTimes(times, f"the LMS export {path.name}")
+
+
+def submitted_timestamp(course, outcome, lms: HandInTimes | None = None):
+    """When the submission was handed in, as nbgrader stores it (a naive UTC datetime): the
+    time the course's LMS export states (``lms``), else when the course collected
+    ``submitted/<student>/<assignment>/`` (:func:`collection_time`). Never a file the student
+    wrote (nbgrader's ``timestamp.txt`` comes from the student's own ``nbgrader submit``, and a
+    student can put one in a zip): it is ignored. None when there is neither (no folder, or it
+    is a link)."""
+    if lms is not None and lms.get(outcome) is not None:
+        return lms.get(outcome)
     found = collection_time(_folder(course, outcome))
     return None if found is None else _utc(found[0])
 
@@ -146,31 +202,36 @@ def _utc(seconds: float):
     return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).replace(tzinfo=None)
 
 
-def handed_in(course, outcome) -> str:
-    """The hand-in time in words for the report: the time, where it came from, and which entry
-    of the folder carries it."""
+def handed_in(course, outcome, lms: HandInTimes | None = None) -> str:
+    """The hand-in time in words for the report: the time, where it came from (the LMS export,
+    else the folder's collection time and which entry of the folder carries it)."""
+    stated = lms.get(outcome) if lms is not None else None
+    if stated is not None:
+        return f"{stated:%Y-%m-%d %H:%M:%S} UTC, from {lms.source}"
     found = collection_time(_folder(course, outcome))
     if found is None:
         return ""
     ctime, newest, count = found
+    note = f"not in {lms.source}; " if lms is not None else ""  # an export without it
     which = shown_name(newest) if newest else "the folder itself"
     read = (f"the first {count} entries read" if count >= MAX_ENTRIES else
             f"{count} entr{'y' if count == 1 else 'ies'} in it")
-    return (f"{_utc(ctime):%Y-%m-%d %H:%M:%S} UTC, from {HANDED_IN_SOURCE} (the latest: "
-            f"{which}; {read})")
+    return (f"{_utc(ctime):%Y-%m-%d %H:%M:%S} UTC, {note}from {HANDED_IN_SOURCE} (the "
+            f"latest: {which}; {read})")
 
 
-def write_outcomes(course, outcomes) -> None:
-    """Write every outcome's scores (see the module docstring); notes go to ``o.problems``."""
+def write_outcomes(course, outcomes, lms: HandInTimes | None = None) -> None:
+    """Write every outcome's scores (see the module docstring); notes go to ``o.problems``;
+    ``lms``: the hand-in times the course's LMS states (:func:`read_hand_in_times`)."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", module="nbgrader")  # SQLAlchemy noise from nbgrader
         warnings.filterwarnings("ignore", message=".*not in session")
-        _write_outcomes(course, outcomes)
+        _write_outcomes(course, outcomes, lms)
 
 
-def _write_outcomes(course, outcomes) -> None:
+def _write_outcomes(course, outcomes, lms=None) -> None:
     from nbgrader.api import MissingEntry
 
     with open_gradebook(course) as gb:
@@ -185,9 +246,9 @@ def _write_outcomes(course, outcomes) -> None:
                     continue  # never handed in, never graded: nbgrader's export gives 0
             # the hand-in time is the course's (the folder's collection time), never a
             # timestamp.txt the student wrote
-            o.handed_in = handed_in(course, o)
+            o.handed_in = handed_in(course, o, lms)
             gb.update_or_create_submission(o.assignment, o.student_id,
-                                           timestamp=submitted_timestamp(course, o))
+                                           timestamp=submitted_timestamp(course, o, lms))
             for grade_id, _ in auto_ids(o.assignment):
                 grade = gb.find_grade(grade_id, o.assignment, o.assignment, o.student_id)
                 if grade.manual_score is not None or grade.extra_credit:

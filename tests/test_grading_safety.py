@@ -486,6 +486,56 @@ def test_the_hand_in_time_is_the_collection_time_never_the_students_file(tmp_pat
 
 
 
+def test_the_lms_export_states_the_hand_in_time_and_the_report_says_so(tmp_path):
+    """Issue #38 item 5: the hand-in time the course's LMS states wins over the folder's
+    collection time, and the report names where each time came from. Oracle: the times
+    written by hand (an offset converted to UTC by hand)."""
+    export = tmp_path / "lms.csv"
+    export.write_text("student,assignment,handed_in,comment\n"
+                      f"mallory,{A},2026-11-20T14:03:00+01:00,\"late, by a minute\"\n"
+                      f"trent,{A},2026-11-20T12:00:00Z,\n"
+                      f"ursula,{A},2026-11-20 11:30:00,naive: UTC\n")
+    lms = GB.read_hand_in_times(export)
+    assert lms.times == {("mallory", A): datetime.datetime(2026, 11, 20, 13, 3),
+                         ("trent", A): datetime.datetime(2026, 11, 20, 12, 0),
+                         ("ursula", A): datetime.datetime(2026, 11, 20, 11, 30)}
+    folder = tmp_path / "submitted" / "mallory" / A
+    folder.mkdir(parents=True)
+    (folder / "timestamp.txt").write_text("2020-01-01 00:00:00.000000 UTC")
+    o = G.Outcome("mallory", A, submitted=True)
+    assert GB.submitted_timestamp(tmp_path, o, lms) == datetime.datetime(2026, 11, 20, 13, 3)
+    assert GB.handed_in(tmp_path, o, lms) == "2026-11-20 13:03:00 UTC, from the LMS export lms.csv"
+    # a submission the export does not list: the folder's time, and the report says so
+    (tmp_path / "submitted" / "victor" / A).mkdir(parents=True)
+    v = G.Outcome("victor", A, submitted=True)
+    words = GB.handed_in(tmp_path, v, lms)
+    assert words.split(", ", 1)[1].startswith("not in the LMS export lms.csv; from the collection time")
+    assert GB.submitted_timestamp(tmp_path, v, lms) == GB.submitted_timestamp(tmp_path, v)
+
+
+@pytest.mark.parametrize("text, match", [
+    ("student,assignment\nmallory,a\n", "need the columns student, assignment, handed_in"),
+    ("student,assignment,handed_in\nmallory,a,yesterday\n", "line 2: handed_in 'yesterday' is not an ISO 8601"),
+    ("student,assignment,handed_in\nmallory,a,2026-11-20T10:00Z\nmallory,a,2026-11-20T11:00Z\n",
+     "line 3: mallory a is given twice"),
+    ("student,assignment,handed_in\n,a,2026-11-20T10:00Z\n", "line 2: student and assignment must not be empty"),
+])
+def test_a_bad_lms_export_is_refused_naming_the_file_and_line(tmp_path, text, match):
+    export = tmp_path / "lms.csv"
+    export.write_text(text)
+    with pytest.raises(ValueError, match=match):
+        GB.read_hand_in_times(export)
+    with pytest.raises(ValueError, match="could not be read"):
+        GB.read_hand_in_times(tmp_path / "missing.csv")
+
+
+def test_grade_refuses_a_bad_lms_export_before_grading(tmp_path, capsys):
+    export = tmp_path / "lms.csv"
+    export.write_text("who,when\n")
+    assert G.main([str(tmp_path), "--handed-in", str(export)]) == 2
+    assert "need the columns student, assignment, handed_in" in capsys.readouterr().err
+
+
 def test_a_resubmission_copied_over_the_notebook_is_as_late_as_the_copy(tmp_path):
     """The hand-in time is the latest inode change time of the folder and of every entry under
     it (lstat: a link's own, never its target's). Planted: a notebook copied over the one
