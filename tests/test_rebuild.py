@@ -296,7 +296,7 @@ def _stop(results):
     for r in results:
         if r["started"]:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(r["pid"], signal.SIGKILL)  # the job and its nbconvert
+                os.killpg(r["pid"], signal.SIGKILL)  # the job (its kernel exits with it)
 
 
 def test_the_lock_is_what_makes_one_build_a_planted_fault_starts_two(tmp_path, monkeypatch):

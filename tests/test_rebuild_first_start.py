@@ -64,9 +64,20 @@ def course(tmp_path_factory):
     return repo
 
 
+_ORACLES: dict[str, set] = {}
+
+
 def _gridded_explorers(repo: Path) -> set[tuple[str, str]]:
     """The oracle: ``{(factory, key)}`` of every explorer the course's notebook makes with a
-    gridded control, from its code run in a fresh process with no states."""
+    gridded control, from its code run in a fresh process with no states. Run once per
+    content of the course (its HEAD's tree: the same files give the same explorers)."""
+    content = _git(repo, "rev-parse", "HEAD^{tree}")
+    if content not in _ORACLES:
+        _ORACLES[content] = _run_oracle(repo)
+    return set(_ORACLES[content])
+
+
+def _run_oracle(repo: Path) -> set[tuple[str, str]]:
     tree = repo.parent / "oracle-tree"
     shutil.rmtree(tree, ignore_errors=True)
     tree.mkdir()

@@ -38,9 +38,10 @@ from genviz_updates.notebooks import _in_place  # noqa: E402
 from genviz_updates.notices import read_state  # noqa: E402
 from genviz_updates.puller import SafePuller  # noqa: E402
 from genviz_updates.server import NOTE_ID  # noqa: E402
-from test_deploy_updates import drivers  # noqa: E402,F401  (autouse: the hub's git drivers)
+import test_deploy_updates  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+drivers = test_deploy_updates.drivers  # autouse fixture: the hub's git drivers
 NB = "notebooks/lesson.ipynb"
 TRIALS = int(os.environ.get("GENVIZ_UPDATE_TRIALS", "100"))
 KINDS: collections.Counter = collections.Counter()
@@ -49,8 +50,11 @@ pytestmark = pytest.mark.slow
 
 
 def git(cwd, *args):
+    """The course author's git (not the student's: that is the puller's own). No automatic
+    gc or maintenance: each would start more processes after every commit of a tiny repository."""
     return subprocess.run(["git", "-c", "user.name=I", "-c", "user.email=i@example.org",
-                           "-c", "init.defaultBranch=main", *args], cwd=cwd, check=True,
+                           "-c", "init.defaultBranch=main", "-c", "gc.auto=0",
+                           "-c", "maintenance.auto=false", *args], cwd=cwd, check=True,
                           capture_output=True, text=True).stdout
 
 
@@ -78,11 +82,12 @@ class Trial:
     def __init__(self, seed, tmp: Path, kernel, puller=SafePuller):
         self.rng = random.Random(seed)
         self.tmp, self.kernel, self.puller = tmp, kernel, puller
-        self.bare, self.work, self.student = tmp / "c.git", tmp / "work", tmp / "student"
-        self.url = f"file://{self.bare}"
+        # the course's repository is the author's own: students pull from it (file://, the
+        # git protocol as from a server) and a commit publishes, with no push to a bare copy
+        self.work, self.student = tmp / "work", tmp / "student"
+        self.url = f"file://{self.work}"
         self.counter = 0
         tmp.mkdir(parents=True)
-        git(tmp, "init", "--bare", str(self.bare))
         git(tmp, "init", str(self.work))
         (self.work / "notebooks").mkdir()
         if puller is SafePuller:
@@ -103,7 +108,6 @@ class Trial:
         nbformat.write(nb, self.work / NB)
         git(self.work, "add", "-A")
         git(self.work, "commit", "-m", "update", "--allow-empty")
-        git(self.work, "push", self.url, "HEAD:main")
 
     def pull(self):
         for _ in self.puller(self.url, str(self.student), branch="main", depth=1).pull():
