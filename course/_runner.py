@@ -28,6 +28,51 @@ import time
 
 MARKER = "@@genviz-answers@@"
 
+# The kernel's command: ipykernel_launcher, with two changes made before it starts.
+# - debugpy kept out while the kernel starts. ipykernel imports it for its debugger (a front
+#   end's breakpoints, which nobody sets in a grading run): ~0.05 of a kernel start's ~0.28
+#   CPU-s and 7 MB, in every submission's sandbox. With sys.modules["debugpy"] = None that
+#   import fails, ipykernel starts without the debugger, and SAFE_PACKER makes debugpy
+#   importable again before the first cell (a notebook that imports it gets it).
+# - what one request (a cell) writes to one stream past CAP characters (twice the output limit)
+#   is not kept. ipykernel buffers a stream for 0.2 s before it sends it, and a print loop fills
+#   that buffer far faster than the runner can read it (270 MB in 0.15 s with 100 kB prints:
+#   the sandbox reached 1.7-3 GB and 5 CPU-s before the runner saw the limit pass and
+#   interrupted the cell). The runner still receives CAP characters of such a cell, more than
+#   the limit, and reports and interrupts it as before; a cell under CAP is untouched, and so
+#   is every later cell (the count is per request). Set on the class before the kernel starts,
+#   so IPython's per-cell wrapper of sys.stdout.write wraps it. (The student's code may undo
+#   either: then it runs as before, under the same limits.)
+# No braces with a name in them: jupyter_client fills {name} fields of the kernel's command.
+LAUNCH = """
+import runpy, sys
+sys.modules["debugpy"] = None
+here = sys.path.pop(0) if sys.path[0] == "" else None  # as ipykernel_launcher: not while importing
+from ipykernel.iostream import OutStream
+
+def capped(write, cap, written=dict()):
+    def capped_write(self, text):
+        if type(text) is not str:
+            return write(self, text)
+        key = (id(self), (self.parent_header or dict()).get("msg_id"))
+        before = written.get(key, 0)
+        written[key] = before + len(text)
+        if before + len(text) <= cap:
+            return write(self, text)
+        if before < cap:
+            write(self, text[:cap - before])
+        return len(text)
+    return capped_write
+
+OutStream.write = capped(OutStream.write, CAP)
+del capped, OutStream
+if here is not None:
+    sys.path.insert(0, here)
+del here
+runpy.run_module("ipykernel_launcher", run_name="__main__", alter_sys=True)
+"""
+
+
 # Runs in the student's kernel before the first cell: the kernel's session packer made unable to
 # fail on text. Python's str may hold lone surrogates (chr(0xd800)), which no UTF-8 encoder takes:
 # jupyter_client's packer then raises and the message -- an exception, an output, the cell's
@@ -38,7 +83,9 @@ MARKER = "@@genviz-answers@@"
 # as such, see Kernel.run.)
 SAFE_PACKER = r'''
 def __genviz_safe_packer():
-    import json, re
+    import json, re, sys
+    if "debugpy" in sys.modules and sys.modules["debugpy"] is None:
+        del sys.modules["debugpy"]  # kept out while the kernel started (LAUNCH): importable again
     from jupyter_client.session import json_clean, json_default
     lone = re.compile("[\ud800-\udfff]")
 
@@ -54,6 +101,18 @@ def __genviz_safe_packer():
             return lone.sub(lambda m: "\\\\u%04x" % ord(m.group()), text).encode("utf-8")
 
     get_ipython().kernel.session.pack = pack
+
+    # IPython keeps every output of every cell (each string printed, each figure) in
+    # history_manager.outputs, for %notebook: the whole of a print loop's output, in memory, in
+    # a grading run whose history is off. Here nothing is kept.
+    class NotKept(dict):
+        def __contains__(self, key):
+            return False
+
+        def __getitem__(self, key):
+            return []
+
+    get_ipython().history_manager.outputs = NotKept()
 __genviz_safe_packer()
 del __genviz_safe_packer
 '''
@@ -171,11 +230,50 @@ class Kernel:
         self.cell_seconds = cell_seconds
         self.output_left = output_bytes
         self.km = KernelManager(kernel_name="python3")
+        spec = self.km.kernel_spec
+        if spec is not None and spec.argv[1:3] == ["-m", "ipykernel_launcher"]:
+            spec.argv = [spec.argv[0], "-c", LAUNCH.replace("CAP", str(2 * output_bytes)),
+                         *spec.argv[3:]]
         self.km.start_kernel(extra_arguments=["--HistoryManager.enabled=False"],
                              stdout=open(os.devnull, "wb"), stderr=open(os.devnull, "wb"))
         self.kc = self.km.client()
         self.kc.start_channels()
-        self.kc.wait_for_ready(timeout=120)
+        self._wait_for_ready(timeout=120)
+
+    def _wait_for_ready(self, timeout):
+        """Ready when the kernel has answered a kernel_info request on the shell channel and a
+        message has come on IOPub (its subscription works: no output of the first cell is
+        lost). jupyter_client's wait_for_ready does the same, then waits for 0.2 s of silence
+        on IOPub to drop what came before; run() skips messages of other requests, so nothing
+        needs dropping (that wait was a third of a second of every submission's run)."""
+        from queue import Empty
+
+        deadline = time.monotonic() + timeout
+        iopub = False
+        while True:
+            if not self.alive():
+                raise RuntimeError("the kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the kernel did not reply in {timeout} s")
+            msg_id = self.kc.kernel_info()
+            reply = None
+            until = time.monotonic() + 1.0  # no answer: ask again (as jupyter_client does)
+            while time.monotonic() < until:
+                try:
+                    msg = self.kc.get_shell_msg(timeout=0.02)
+                    if msg.get("parent_header", {}).get("msg_id") == msg_id:
+                        reply = msg
+                        until = min(until, time.monotonic() + 0.2)
+                except Empty:
+                    pass
+                try:
+                    self.kc.get_iopub_msg(timeout=0.02)
+                    iopub = True
+                except Empty:
+                    pass
+                if reply is not None and iopub:
+                    self.kc._handle_kernel_info_reply(reply)
+                    return
 
     def _count(self, result):
         """At the process limit? (a fork bomb is reported as such, whether it ends in an error

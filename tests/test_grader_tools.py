@@ -39,27 +39,30 @@ _spec = importlib.util.spec_from_file_location("grader_tools_under_test", DEPLOY
 grader_tools = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(grader_tools)
 
-EFFECTIVE = r"""
-import json, os
-from jupyter_core.paths import jupyter_config_path, jupyter_path
-from jupyter_server.extension.config import ExtensionConfigManager
-from jupyterlab_server.config import get_page_config
-ext = ExtensionConfigManager(read_config_path=jupyter_config_path()).get_jpserver_extensions()
-page = get_page_config([os.path.join(p, "labextensions") for p in jupyter_path()])
-print(json.dumps({"on": sorted(k for k, v in ext.items() if v),
-                  "disabled": sorted(page["disabledExtensions"])}))
-"""
-
-
 def effective(config_path: str) -> dict:
     """What a Jupyter server started with this JUPYTER_CONFIG_PATH enables (the environment's
-    own config, where nbgrader turned itself on, included)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
-    env["JUPYTER_CONFIG_PATH"] = config_path
-    out = subprocess.run([sys.executable, "-c", EFFECTIVE], env=env, capture_output=True,
-                         text=True, timeout=120, check=True).stdout
-    data = json.loads(out.strip().splitlines()[-1])
-    return {"server": NBGRADER_SERVER & set(data["on"]), "lab_disabled": NBGRADER_LAB in data["disabled"]}
+    own config, where nbgrader turned itself on, included): jupyter_server's extension config
+    and JupyterLab's page config, read by their own functions with the environment such a
+    server gets (this one's, no other JUPYTER_* variable). They read the variables and the
+    files on every call, so this process computes what a fresh one would (it did, one Python
+    start per call, until the calls were made here)."""
+    from jupyter_core.paths import jupyter_config_path, jupyter_path
+    from jupyter_server.extension.config import ExtensionConfigManager
+    from jupyterlab_server.config import get_page_config
+
+    saved = {k: v for k, v in os.environ.items() if k.startswith("JUPYTER")}
+    try:
+        for key in saved:
+            del os.environ[key]
+        os.environ["JUPYTER_CONFIG_PATH"] = config_path
+        ext = ExtensionConfigManager(
+            read_config_path=jupyter_config_path()).get_jpserver_extensions()
+        page = get_page_config([os.path.join(p, "labextensions") for p in jupyter_path()])
+    finally:
+        os.environ.pop("JUPYTER_CONFIG_PATH", None)
+        os.environ.update(saved)
+    on = {k for k, v in ext.items() if v}
+    return {"server": NBGRADER_SERVER & on, "lab_disabled": NBGRADER_LAB in page["disabledExtensions"]}
 
 
 STUDENT = {"server": set(), "lab_disabled": True}
