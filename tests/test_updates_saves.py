@@ -89,13 +89,17 @@ class Story:
         nbformat.write(nb, self.work / NB)
         upd.publish(self.work, self.url)
 
-    def open_tab(self):
-        """What JupyterLab holds after opening (or reloading) the notebook."""
-        return _api(self.base, f"/api/contents/{urllib.parse.quote(self.rel)}?content=1")["content"]
+    def open_tab(self, rel=None):
+        """What JupyterLab holds after opening (or reloading) the notebook (or the text file
+        ``rel``, in the file editor)."""
+        return _api(self.base, f"/api/contents/{urllib.parse.quote(rel or self.rel)}?content=1")[
+            "content"]
 
-    def save(self, tab):
-        _api(self.base, f"/api/contents/{urllib.parse.quote(self.rel)}", "PUT",
-             {"type": "notebook", "format": "json", "content": tab})
+    def save(self, tab, rel=None):
+        """A tab's save: a notebook's content (a dict), or a file editor's text."""
+        kind = ("notebook", "json") if isinstance(tab, dict) else ("file", "text")
+        _api(self.base, f"/api/contents/{urllib.parse.quote(rel or self.rel)}", "PUT",
+             {"type": kind[0], "format": kind[1], "content": tab})
 
     def disk(self):
         return upd.valid(self.clone / NB)
@@ -397,15 +401,6 @@ def _text_story(server, name):
     return s
 
 
-def _open_text(s):
-    return _api(s.base, f"/api/contents/{urllib.parse.quote(s.text_rel)}?content=1")["content"]
-
-
-def _save_text(s, text):
-    _api(s.base, f"/api/contents/{urllib.parse.quote(s.text_rel)}", "PUT",
-         {"type": "file", "format": "text", "content": text})
-
-
 def _update_helper(s):
     (s.work / HELPER).write_text(HELPER_V2)
     upd.publish(s.work, s.url, "helper fix")
@@ -416,28 +411,28 @@ def test_a_file_editor_tab_opened_before_a_click_keeps_the_update_and_its_typing
     """Issue #39: a .py file open in JupyterLab's editor across a click; its save (or
     "Overwrite") brings the tab's typing on top of the update, not the old text back."""
     s = _text_story(server, "hana")
-    tab = _open_text(s)
+    tab = s.open_tab(s.text_rel)
     assert tab == HELPER_V1
     _update_helper(s)
     assert (s.clone / HELPER).read_text() == HELPER_V2
-    _save_text(s, tab + "\n\ndef mine(x):\n    return -x\n")
+    s.save(rel=s.text_rel, tab=tab + "\n\ndef mine(x):\n    return -x\n")
     assert (s.clone / HELPER).read_text() == HELPER_V2 + "\n\ndef mine(x):\n    return -x\n"
     # saved again from the same (still stale) tab, with more typing: still merged
-    _save_text(s, tab + "\n\ndef mine(x):\n    return -x  # more\n")
+    s.save(rel=s.text_rel, tab=tab + "\n\ndef mine(x):\n    return -x  # more\n")
     assert (s.clone / HELPER).read_text() == HELPER_V2 + "\n\ndef mine(x):\n    return -x  # more\n"
     # a tab opened after the click that deletes the course's new function: its save stands
-    fresh = _open_text(s)
+    fresh = s.open_tab(s.text_rel)
     edited = fresh.replace("\n\ndef h(x):\n    return x ** 2\n", "")
     assert edited != fresh and "x + 2  # fixed" in edited
-    _save_text(s, edited)
+    s.save(rel=s.text_rel, tab=edited)
     assert (s.clone / HELPER).read_text() == edited
 
 
 def test_a_stale_file_tab_that_changed_the_fixed_line_keeps_its_line_and_is_told(server):
     s = _text_story(server, "ines")
-    tab = _open_text(s)
+    tab = s.open_tab(s.text_rel)
     _update_helper(s)
-    _save_text(s, tab.replace("x + 1", "x + 10  # mine"))
+    s.save(rel=s.text_rel, tab=tab.replace("x + 1", "x + 10  # mine"))
     got = (s.clone / HELPER).read_text()
     assert "x + 10  # mine" in got and "x + 2  # fixed" not in got     # the tab's line kept
     assert "def h(x):" in got                                          # the rest of the update too
