@@ -6,8 +6,9 @@ A class of one honest student (alice, right answers) and one student per hostile
 answers, by the Exercises' own check) and a report row that says why; alice gets full marks;
 no process started by a submission survives (checked by PID: no process on the machine carries
 the corpus's marker, no process is left in a sandbox's PID namespace); the gradebook, the
-source, the releases, alice's submission and the course secret are unchanged after the
-sandbox runs (checked by hash), and the gradebook holds only what the grader wrote.
+source, the releases, every submission (each student's own included) and the course secret
+are unchanged after the sandbox runs (checked by hash), and the gradebook holds only what the
+grader wrote.
 """
 
 import csv
@@ -63,11 +64,12 @@ def _key_users() -> dict:
 
 def _hashes(course: pathlib.Path, secret_file: pathlib.Path) -> dict:
     """SHA-256 of every file that grading must not change: the gradebook, the course's source
-    and releases, alice's submission, the secret."""
-    files = [course / "gradebook.db", secret_file,
-             course / "submitted" / "alice" / A / f"{A}.ipynb"]
-    for top in ("source", "release"):
-        files += sorted(p for p in (course / top).rglob("*") if p.is_file())
+    and releases, every file of every submission (each student's own included: a submission
+    is graded as it was handed in), the secret. Links are not followed (a submission's link
+    to a course file is the course file's, hashed as such)."""
+    files = [course / "gradebook.db", secret_file]
+    for top in ("source", "release", "submitted"):
+        files += sorted(p for p in (course / top).rglob("*") if p.is_file() and not p.is_symlink())
     return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
 
 
@@ -200,7 +202,7 @@ def test_the_process_checks_can_fail():
 
 
 def test_nothing_of_the_course_changes_while_student_code_runs(hostile_class):
-    """By hash: the gradebook, the source, every release, alice's submission and the secret are
+    """By hash: the gradebook, the source, every release, every submission and the secret are
     the same after every hostile notebook ran (and the daemons had time to act)."""
     assert hostile_class["after_runs"] == hostile_class["before"]
     # after the grader wrote the gradebook, only the gradebook changed
