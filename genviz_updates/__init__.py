@@ -6,8 +6,20 @@ git merge driver that uses it; ``puller`` is nbgitpuller's ``GitPuller`` with th
 keep a pull from wedging and the record of what a merge did not deliver; ``notices`` writes
 and reads that record and words the notice; ``kernel`` is the IPython extension that prints it
 (and imports the genviz of the student's clone); ``server`` is the Jupyter server extension
-that installs the driver's git configuration, the puller and the pre-save safety net.
-See ARCHITECTURE.md, "Course updates".
+that installs the driver's git configuration, the puller and the pre-save safety net;
+``seen`` and ``textsave`` are what a tab's save of a notebook or a text file is merged against.
+:func:`git` is the one way every module runs git. See ARCHITECTURE.md, "Course updates".
 """
 
+import os
+import subprocess
+
 __version__ = "1.0"
+
+
+def git(repo, *args, text=True, check=False, input=None):
+    """Run git in ``repo``; the CompletedProcess (stdout/stderr captured, C locale, at most
+    120 s)."""
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=text,
+                          check=check, input=input, env=dict(os.environ, LANG="C"),
+                          timeout=120)

@@ -22,6 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from genviz_updates import git  # noqa: F401 (notices.git: imported from here by the puller)
 from genviz_updates.notebooks import (cell_hash, content_key, delivered_changes,
                                       missed_changes, read_notebook, source)
 
@@ -34,13 +35,6 @@ TOLD = "genviz-updates-told"
 #: the items a kernel has shown, per notebook (kept across clicks: details stay until seen)
 SEEN_ITEMS = "genviz-updates-seen.json"
 LIBRARY = "genviz/"
-
-
-def git(repo, *args, text=True, check=False, input=None):
-    """Run git in ``repo``; the CompletedProcess (stdout/stderr captured)."""
-    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=text,
-                          check=check, input=input, env=dict(os.environ, LANG="C"),
-                          timeout=120)
 
 
 def _out(repo, *args):
@@ -218,18 +212,29 @@ def _text_file(repo, blob: str) -> bool:
     return not _is_binary(data)
 
 
-def add_file_note(gitdir, entry: dict) -> None:
-    """Add a files entry found after the record was written (a file-editor save merged by the
-    pre-save hook) to the latest merge's record (``status`` lists it)."""
-    state = read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
-                                   "notebooks": {}, "files": [], "renamed": {}}
-    if entry in state.setdefault("files", []):
-        return
-    state["files"].append(entry)
+def _latest_record(gitdir) -> dict:
+    """The latest merge's record, or an empty one for a save before any click."""
+    return read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
+                                  "notebooks": {}, "files": [], "renamed": {}}
+
+
+def _add_to_record(gitdir, state: dict) -> None:
+    """Write ``state`` (the latest record, with what a save found added) as a new revision:
+    kernels tell it at their next cell."""
     state["revision"] = state.get("revision", 0) + 1
     tmp = Path(gitdir) / (STATE + ".tmp")
     tmp.write_text(json.dumps(state, indent=1))
     os.replace(tmp, Path(gitdir) / STATE)
+
+
+def add_file_note(gitdir, entry: dict) -> None:
+    """Add a files entry found after the record was written (a file-editor save merged by the
+    pre-save hook) to the latest merge's record (``status`` lists it)."""
+    state = _latest_record(gitdir)
+    if entry in state.setdefault("files", []):
+        return
+    state["files"].append(entry)
+    _add_to_record(gitdir, state)
 
 
 def _edited(path, base_raw, mine_raw) -> bool:
@@ -275,7 +280,6 @@ def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
 def _delivered(repo, notebooks, renamed, before, after):
     """What the merge changed in each notebook (for the pre-save safety net)."""
     from genviz_updates.seen import record_merge
-
     from genviz_updates.textsave import record_text_merge
 
     gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
@@ -283,8 +287,9 @@ def _delivered(repo, notebooks, renamed, before, after):
         if not path:
             continue
         src = next((old for old, new in renamed.items() if new == path), path)
-        if not path.endswith(".ipynb"):  # a text file: what a file-editor tab's save is merged against
-            blobs = [_out(repo, "rev-parse", f"{rev}:{p}") for rev, p in ((before, src), (after, path))]
+        if not path.endswith(".ipynb"):  # a text file: what a file editor's save is merged against
+            blobs = [_out(repo, "rev-parse", f"{rev}:{p}")
+                     for rev, p in ((before, src), (after, path))]
             if all(blobs) and _text_file(repo, blobs[1]):
                 record_text_merge(gitdir, path, blobs[0], blobs[1], after)
             continue
@@ -370,8 +375,7 @@ def add_items(gitdir, rel, items, cells=()) -> None:
     ``cells``: the notebook as saved. Each item records the student's cell as it is now
     (``yours``, as :func:`record_update` does), so the next click carries the item while that
     cell stays as it was when they were told (:func:`_carry`)."""
-    state = read_state(gitdir) or {"version": 1, "merge": "save", "time": time.time(),
-                                   "notebooks": {}, "files": [], "renamed": {}}
+    state = _latest_record(gitdir)
     entry = state.setdefault("notebooks", {}).setdefault(rel, {})
     have = {item_key(i) for i in entry.get("items", [])}
     mine = {c.get("id"): cell_hash(c) for c in cells}
@@ -380,10 +384,7 @@ def add_items(gitdir, rel, items, cells=()) -> None:
     if not new:
         return
     entry["items"] = entry.get("items", []) + new
-    state["revision"] = state.get("revision", 0) + 1
-    tmp = Path(gitdir) / (STATE + ".tmp")
-    tmp.write_text(json.dumps(state, indent=1))
-    os.replace(tmp, Path(gitdir) / STATE)
+    _add_to_record(gitdir, state)
 
 
 def read_state(gitdir) -> dict | None:

@@ -5,17 +5,18 @@ JupyterLab's file editor saves the whole text it holds, with nothing saying whic
 file it was opened on. So each click records, per text file the merge changed, the git blobs of
 the file before and after the merge (:func:`record_text_merge`; no text is copied: the blobs are
 in the clone). A save whose text differs from the disk is compared with those merges: if it shows
-nothing a merge brought -- none of the lines the merge added, or still every line it removed,
-for that merge and each later one -- the tab was opened before it, and the save is merged as a
-click merges (``git merge-file``: the tab's text as the student's side, the file before that
-merge as the base, the disk as the course's side): the tab's typing and every course change
-both arrive. The text such a save sent is kept until the next click: the same tab's next save
-is merged from it (its earlier typing is on disk already). Where both only inserted lines at the same place (a function typed at the end of
-the file, and the course's new one there too) both are kept; where the tab and the course
-changed the same lines, the tab's lines are kept (as the click's text merge keeps the
-student's) and the update's record says so (``kept-lines``, shown by ``python -m
-genviz_updates status``). A save that shows the latest merge, or of a file no merge changed, is
-the student's as it is.
+nothing a merge brought (:func:`shows_merge`: none of the lines the merge added as often as
+the file after it has them, or still every line it removed) for that merge and each later one,
+the tab was opened before it, and the save is merged as a click merges (``git merge-file``:
+the tab's text as the student's side, the file before that merge as the base, the disk as the
+course's side): the tab's typing and every course change both arrive. The text such a save
+sent is kept until the next click: the same tab's next save is merged from it (its earlier
+typing is on disk already). Where both only inserted lines at the same place (a function
+typed at the end of the file, and the course's new one there too) both are kept; where the
+tab and the course changed the same lines, the tab's lines are kept (as the click's text
+merge keeps the student's) and the update's record says so (``kept-lines``, shown by
+``python -m genviz_updates status``). A save that shows the latest merge, or of a file no
+merge changed, is the student's as it is.
 
 Like a tab without a token in the notebooks' case, a tab that deliberately reverted every line
 of an update cannot be told from a stale one: the update comes back (written down in
@@ -24,18 +25,19 @@ ARCHITECTURE.md's "Course updates" as the known limit).
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import os
 import secrets
-import subprocess
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
-__all__ = ["record_text_merge", "read_text_merges", "stale_text_merge", "merge_text_save",
-           "resolve_conflicts", "MAX_TEXT"]
+from genviz_updates import git
+
+__all__ = ["record_text_merge", "read_text_merges", "shows_merge", "stale_text_merge",
+           "merge_text_save", "resolve_conflicts", "MAX_TEXT"]
 
 #: files larger than this (bytes) are not recorded (a data file, not something a student types)
 MAX_TEXT = 1_000_000
@@ -76,14 +78,8 @@ def record_text_merge(gitdir, rel: str, before_blob: str, after_blob: str, merge
     _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:]})  # a click: no stale save yet
 
 
-def _git(repo, *args, text=True):
-    """git in ``repo`` (as ``genviz_updates.notices.git``, which imports this module)."""
-    return subprocess.run(["git", *args], cwd=repo, capture_output=True, text=text,
-                          env=dict(os.environ, LANG="C"), timeout=120)
-
-
 def _text(repo, blob: str) -> str | None:
-    r = _git(repo, "cat-file", "blob", blob, text=False)
+    r = git(repo, "cat-file", "blob", blob, text=False)
     if r.returncode != 0:
         return None
     try:
@@ -92,32 +88,32 @@ def _text(repo, blob: str) -> str | None:
         return None
 
 
-def _changed_lines(before: str, after: str) -> tuple[set, set]:
-    """(lines ``after`` added, lines it removed) against ``before``, blank lines left out."""
-    a, b = before.splitlines(), after.splitlines()
-    added, removed = set(), set()
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag != "equal":
-            removed |= {x for x in a[i1:i2] if x.strip()}
-            added |= {x for x in b[j1:j2] if x.strip()}
-    return added - removed, removed - added
+def shows_merge(before: str, after: str, text: str) -> bool | None:
+    """Whether ``text`` (a tab's) shows the change a click made from ``before`` to ``after``,
+    counting each non-blank line (a line the click added may also stand elsewhere in the file,
+    e.g. a second ``return x``): True if the text has a line the click added as often as the
+    file after it; else, for a click that only removed lines, True unless the text still has
+    every removed line more often than the file after it; None if the click changed only blank
+    lines (nothing tells)."""
+    a, b, t = (Counter(x for x in s.splitlines() if x.strip()) for s in (before, after, text))
+    added = [x for x in b if b[x] > a[x]]
+    if added:
+        return any(t[x] >= b[x] for x in added)
+    removed = [x for x in a if a[x] > b[x]]
+    if removed:
+        return not all(t[x] > b[x] for x in removed)
+    return None
 
 
 def stale_text_merge(repo, merges: list, text: str) -> tuple[dict, str] | None:
     """The earliest recorded merge that ``text`` (a tab's) shows nothing of, with that merge
-    and each later one likewise, and the file's text before it; None if the tab shows the
-    latest merge (or no merge can be read)."""
-    lines = set(text.splitlines())
+    and each later one likewise (:func:`shows_merge`), and the file's text before it; None if
+    the tab shows the latest merge (or no merge can be read)."""
     found = None
     for m in reversed(merges):
         before, after = _text(repo, m["before"]), _text(repo, m["after"])
-        if before is None or after is None:
+        if before is None or after is None or shows_merge(before, after, text) is not False:
             break
-        added, removed = _changed_lines(before, after)
-        if added and added & lines:
-            break                         # it shows a line this merge brought
-        if not added and (not removed or not removed <= lines):
-            break                         # a removal it does not show (or nothing to tell)
         found = (m, before)
     return found
 
@@ -146,7 +142,7 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
             p.write_text(text, encoding="utf-8")
             paths.append(str(p))
         args = [a for label in labels for a in ("-L", label)]
-        r = _git(repo, "merge-file", "-p", "--diff3", *args, *paths)
+        r = git(repo, "merge-file", "-p", "--diff3", *args, *paths)
     if r.returncode < 0 or r.returncode > 127:
         return None                       # git could not merge: keep the save as it is
     result = (r.stdout, False) if r.returncode == 0 else resolve_conflicts(r.stdout, labels)

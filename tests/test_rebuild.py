@@ -296,7 +296,9 @@ def _stop(results):
     for r in results:
         if r["started"]:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(r["pid"], signal.SIGKILL)  # the job (its kernel exits with it)
+                # the job; its kernel (a session of its own) ends within a second of it:
+                # ipykernel watches its parent (JPY_PARENT_PID)
+                os.killpg(r["pid"], signal.SIGKILL)
 
 
 def test_the_lock_is_what_makes_one_build_a_planted_fault_starts_two(tmp_path, monkeypatch):

@@ -463,3 +463,23 @@ def test_resolve_conflicts_keeps_both_inserts_and_the_tabs_changed_lines():
     assert resolve_conflicts("<<<<<<< yours-x\nunfinished\n", labels) is None
     inserts = "x\n<<<<<<< yours-x\nm\n||||||| base-x\n=======\nc\n>>>>>>> course-x\n"
     assert resolve_conflicts(inserts, labels) == ("x\nc\nm\n", False)
+
+
+@pytest.mark.parametrize("before, after, tab, shows", [
+    # the click added a function whose body line stands elsewhere in the file already: the old
+    # tab has that line once (a set of lines took it for the click's), the file after it twice
+    ("def f(x):\n    return x\n", "def f(x):\n    return x\n\ndef g(x):\n    return x\n",
+     "def f(x):\n    return x\n# mine\n", False),
+    ("def f(x):\n    return x\n", "def f(x):\n    return x\n\ndef g(x):\n    return x\n",
+     "def f(x):\n    return x\n\ndef g(x):\n    return x\n# mine\n", True),
+    # a click that only removed lines: a tab that still has them did not see it
+    ("a\nb\nc\n", "a\nc\n", "a\nb\nc\nmine\n", False),
+    ("a\nb\nc\n", "a\nc\n", "a\nc\nmine\n", True),
+    ("a\nb\nb\n", "a\nb\n", "a\nb\n", True),      # one of two equal lines removed: counted
+    ("a\n", "a\n\n\n", "a\n", None),              # only blank lines changed: nothing tells
+])
+def test_shows_merge_counts_each_line(before, after, tab, shows):
+    """Oracle: the cases written by hand (which version the tab was opened on)."""
+    from genviz_updates.textsave import shows_merge
+
+    assert shows_merge(before, after, tab) is shows

@@ -28,8 +28,8 @@ from genviz.naive_bayes.evaluation import leave_one_out_accuracy, leave_one_out_
 from genviz.naive_bayes.text import BernoulliNB, MultinomialNB
 
 __all__ = ["CategoricalNB", "GaussianNB", "KDENB", "MultinomialNB", "BernoulliNB",
-           "NotFittedError", "leave_one_out_accuracy", "leave_one_out_predict", "discretize", "SmoothedTable",
-           "ClassDensities"]
+           "NotFittedError", "leave_one_out_accuracy", "leave_one_out_predict", "discretize",
+           "SmoothedTable", "ClassDensities"]
 
 # deprecated aliases: the explorers' studies moved to genviz.studies (genviz._moved.MOVED),
 # until genviz._moved.REMOVED_IN

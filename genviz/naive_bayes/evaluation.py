@@ -54,8 +54,6 @@ def leave_one_out_predict(model, X, y, **fit_params):
     return out
 
 
-
-
 def leave_one_out_accuracy(model, X, y, **fit_params) -> float:
     """Leave-one-out accuracy: the share of rows that :func:`leave_one_out_predict` gets right.
 

@@ -390,11 +390,11 @@ def full_dictionary_errors(X_train, y_train, X_test, y_test, *, positive="spam",
     alpha = check_scalar(alpha, "alpha", low=0.0, low_open=True)
     l2 = check_scalar(l2, "l2", low=0.0, low_open=True)
     full, whole = np.array([y01.size]), [None]      # one size, the whole set: no order needed
-    nb = _nb_errors(*word_features(X_train, X_test, None, "counts")[:2], y01, yt01, full, whole,
-                    alpha)
-    lr = {kind: float(_lr_errors(*word_features(X_train, X_test, None, kind)[:2], y01, yt01,
-                                 full, whole, l2)[0, 0])
-          for kind in FEATURE_KINDS[::-1]}
+    features = {kind: word_features(X_train, X_test, None, kind)[:2]
+                for kind in ("counts", "presence")}
+    nb = _nb_errors(*features["counts"], y01, yt01, full, whole, alpha)
+    lr = {kind: float(_lr_errors(*F, y01, yt01, full, whole, l2)[0, 0])
+          for kind, F in features.items()}
     return FullDictionaryErrors(int(np.shape(X_train)[1]), float(nb[0, 0]), lr)
 
 

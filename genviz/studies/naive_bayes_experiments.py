@@ -244,10 +244,9 @@ def discretization(x, y, *, width, origin=0.0, alpha=1.0, lim=None,
     lo, hi = data_window(x) if lim is None else lim
     edges = bin_edges(lo, hi, width, origin)
     n_bins = edges.size + 1
-    binned = CategoricalNB(alpha=alpha).fit(discretize(x, edges)[:, None], y,
-                                            categories=[range(1, n_bins + 1)])
-    gaussian = GaussianNB().fit(x[:, None], y)
     bins = discretize(x, edges)[:, None]
+    binned = CategoricalNB(alpha=alpha).fit(bins, y, categories=[range(1, n_bins + 1)])
+    gaussian = GaussianNB().fit(x[:, None], y)
     # every training point's bin holds a count of its own class, so this never divides 0/0
     acc = float(np.mean(binned.predict(bins) == y))
     loo = ((leave_one_out_accuracy(CategoricalNB(alpha=alpha), bins, y,
