@@ -94,6 +94,7 @@ class Phone:
         self.requests = 0
         self.xsrf = None
         self.http: aiohttp.ClientSession | None = None
+        self.explorer_loaded = False
 
     async def _get(self, url, headers):
         async with self.http.get(url, headers=headers, allow_redirects=False) as r:
@@ -156,7 +157,8 @@ class Phone:
         q = (self.state or {}).get("question") or {}
         if not q.get("explorer"):
             return
-        urls = [self.page + f"api/explorer/{q['id']}?v={q['explorer']}"]
+        # a phone asks for its own layout (the page's lecture.js: narrow below 600 px)
+        urls = [self.page + f"api/explorer/{q['id']}?v={q['explorer']}&layout=narrow"]
         if q.get("explorer_module"):
             js, css = q["explorer_module"]
             urls += [self.page + f"static/explorer.js?v={js}",
@@ -168,6 +170,7 @@ class Phone:
                 self.requests += 1
                 if r.status != 200:
                     raise PhoneError(f"explorer: HTTP {r.status} for {url[-60:]}")
+        self.explorer_loaded = True
 
     async def vote(self, qid, rnd, option):
         async with self.http.post(self.page + "api/vote", json={
@@ -221,7 +224,7 @@ class Bench:
         return by_api, procs
 
     async def phase(self, n, n_kernels, qid, options, within, seed, existing_users=False,
-                    returning=False):
+                    returning=False, observe=False):
         rng = random.Random(seed)
         hdr = {"Authorization": f"token {self.admin}"}
         warm: dict = {}  # returning phones: logged in before the lecture (not timed)
@@ -259,6 +262,7 @@ class Bench:
                         pass
 
             acks: list = []   # (t_sent, t_ack)
+            observing, observed, t_observe = asyncio.Event(), [], [0.0]
             last: dict = {}   # voter -> last option
             joins, bytes_, reqs, errors = [], [], [], []
             t_start = time.monotonic()
@@ -292,7 +296,13 @@ class Bench:
                                 st = await asyncio.wait_for(p.get_state(version, 20), 25)
                                 version = st["version"]
                             except asyncio.TimeoutError:
-                                pass
+                                continue
+                            if observing.is_set() and not p.explorer_loaded:
+                                # the observation round: the page shows the explorer now
+                                p.state = st
+                                await p.load_explorer()
+                                if p.explorer_loaded:
+                                    observed.append(time.monotonic() - t_observe[0])
                     except (PhoneError, aiohttp.ClientError, asyncio.TimeoutError) as e:
                         errors.append(f"{p.name}: {e}")
                     except asyncio.CancelledError:
@@ -322,6 +332,18 @@ class Bench:
             while time.monotonic() < deadline and (len(acks) < n + len(ktokens) - len(errors)):
                 await asyncio.sleep(0.2)
             await asyncio.sleep(2.5)  # the 10 % who change their mind, and the chart's last answer
+            if observe:
+                # the lecturer opens the observation round: every phone that joined fetches the
+                # question's explorer (its states) at once -- the hall's Wi-Fi's worst moment
+                t_observe[0] = time.monotonic()
+                observing.set()
+                async with http.put(f"{self.poll}api/questions/{qid}", headers=hdr,
+                                    json={"options": options, "open": "observation",
+                                          "revealed": False}) as r:
+                    assert r.status == 200, await r.text()
+                end = time.monotonic() + 60
+                while time.monotonic() < end and len(observed) < len(joins) - len(errors):
+                    await asyncio.sleep(0.2)
             wall = time.monotonic() - t_start
             stop.set()
             cpu1 = {k: sum(cpu_s(p) for p in v) for k, v in self.pids().items()}
@@ -355,7 +377,9 @@ class Bench:
                 "requests_p50": percentile(reqs, 50), "wall": wall,
                 "cpu": {k: cpu1[k] - cpu0[k] for k in cpu0},
                 "pss_peak": {k: max(v, default=float("nan")) for k, v in pss.items()},
-                "servers_api": servers_api, "servers_procs": servers_procs}
+                "servers_api": servers_api, "servers_procs": servers_procs,
+                "observe": observe, "observed": len(observed),
+                "observe_p50": percentile(observed, 50), "observe_p95": percentile(observed, 95)}
 
 
 def _row(r):
@@ -369,7 +393,9 @@ def _row(r):
             f"{r['bytes_p50'] / 1024:.1f} ({r['requests_p50']:.0f} req) | "
             f"{cpu['hub']:.1f} / {cpu['proxy']:.1f} / {cpu['service']:.1f} | "
             f"{pss['hub']:.0f} / {pss['proxy']:.0f} / {pss['service']:.0f} | "
-            f"{r['servers_api']} / {r['servers_procs']} |")
+            f"{r['servers_api']} / {r['servers_procs']} |" + (
+                f" {r['observed']}/{r['joined']}: {r['observe_p50']:.2f} / "
+                f"{r['observe_p95']:.2f} |" if r.get("observe") else " - |"))
 
 
 def report(results, *, started, load, page) -> str:
@@ -379,12 +405,15 @@ def report(results, *, started, load, page) -> str:
              f"{page['gz']} bytes gzip-compressed as sent.", "",
              "*joined*: phones whose page was drawn before the phase ended (the 10 s of "
              "arrivals + 60 s); the others were still logging in and are not errors. *every "
-             "vote counted*: of the votes made.", "",
+             "vote counted*: of the votes made. *observation* (`--observe`): after the votes "
+             "the lecturer opens the observation round and every phone that joined fetches the "
+             "question's explorer in its narrow layout, from the lecturer's click to the last "
+             "byte; *bytes per phone* then include it.", "",
              "| phones + kernel votes | joined | errors | every vote counted | join p50 / p95 / "
              "max (s) | vote -> chart p50 / p95 (ms) | bytes per phone, p50 (compressed) | "
              "CPU s hub / proxy / service | PSS peak MB hub / proxy / service | servers started "
-             "(API / processes) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "(API / processes) | observation: explorer loaded, p50 / p95 (s) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     lines += [_row(r) for r in results]
     errs = [e for r in results for e in r["errors"]]
     if errs:
@@ -418,7 +447,7 @@ async def run(args) -> str:
             r = await bench.phase(n, args.kernels, f"{qid}" if i == 0 else f"{qid}-{n}",
                                   len(q["options"]) if i == 0 else 4, args.within,
                                   seed=args.seed + n, existing_users=args.existing_users,
-                                  returning=args.returning)
+                                  returning=args.returning, observe=args.observe)
             results.append(r)
             print(_row(r), flush=True)
         # the page's weight, cold: one phone's page request, compressed and not
@@ -462,6 +491,9 @@ def main(argv=None):
     p.add_argument("--returning", action="store_true",
                    help="phones logged in before the lecture (untimed): the timed phase is the "
                         "page with the service's cookie, the state and the vote")
+    p.add_argument("--observe", action="store_true",
+                   help="after the votes the lecturer opens the observation round: every phone "
+                        "loads the question's explorer (the phone's layout) at once, timed")
     p.add_argument("--existing-users", action="store_true",
                    help="create the phones' hub users first (a class list), not at login")
     run_and_append(run, p.parse_args(argv), HEADER)
