@@ -12,7 +12,7 @@ compressed already) are sent as they are. The server counts the bytes it writes 
 (status line, headers, body).
 
 Each page is opened in a new Chromium context (an empty cache: a cold load) at a phone's
-390x844 viewport (the lecture hall's case), every request to another host aborted and counted.
+390x844 viewport (the lecture hall's case; ``--laptop``: 1280x800, the wide layout), every request to another host aborted and counted.
 After the load event the page is scrolled to its end, so everything a reader of the whole page
 fetches is fetched (lazily loaded images, MathJax's fonts for the formulas further down), then
 waits for the network to be quiet. Bytes are Chromium's own count of each response on the wire
@@ -62,6 +62,7 @@ STATES = re.compile(r'(<script type="application/json" class="genviz-explorer-da
 #: where a page's explorers' states are, one file per layout (docs/conf.py ``GRID_DIR``)
 GRID_FILES = "/_static/genviz-grids/"
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 TYPES = ("document", "stylesheet", "script", "font", "image", "other")
 
 
@@ -325,6 +326,9 @@ def main(argv=None) -> int:
     parser.add_argument("--pages", nargs="*", help="pages relative to the site (default: all)")
     parser.add_argument("--label", default="", help="a word for the section's heading")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "page_weight.md"))
+    parser.add_argument("--laptop", action="store_true",
+                        help="a laptop's 1280x800 viewport (the wide layout's states) instead of "
+                             "a phone's")
     parser.add_argument("--lecture", action="store_true",
                         help="also the lecture page, its service started standalone")
     args = parser.parse_args(argv)
@@ -332,13 +336,14 @@ def main(argv=None) -> int:
 
     site = Path(args.site)
     pages = args.pages or site_pages(site)
+    viewport = LAPTOP if args.laptop else PHONE
     rows = []
     t0 = time.time()
     server = CompressingServer(site)
     with server as base, sync_playwright() as p:
         browser = launch(p)
         for name in pages:
-            row = measure_page(browser, server, base, name)
+            row = measure_page(browser, server, base, name, viewport=viewport)
             rows.append(row)
             print(f"{name}: {row['without_states']:,} B without states "
                   f"({row['total']:,} B total, {row['requests']} requests)", flush=True)
@@ -352,8 +357,9 @@ def main(argv=None) -> int:
     worst = max(rows, key=lambda r: r["without_states"])
     section = (f"\n## {args.label + ', ' if args.label else ''}{stamp} ({platform.node() or 'vm'}, "
                f"load {load:.1f}, {time.time() - t0:.0f} s)\n\n"
-               f"kB (1000 bytes) transferred, compressed as sent, headers included; phone viewport "
-               f"390x844, cold cache, the page scrolled to its end. Heaviest page without its "
+               f"kB (1000 bytes) transferred, compressed as sent, headers included; "
+               f"{'laptop' if args.laptop else 'phone'} viewport "
+               f"{viewport['width']}x{viewport['height']}, cold cache, the page scrolled to its end. Heaviest page without its "
                f"states: {worst['page']}, {_kb(worst['without_states'])} kB (budget "
                f"{_kb(BUDGET)} kB).\n\n" + table(rows) + "\n")
     out = Path(args.out)
