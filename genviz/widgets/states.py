@@ -63,6 +63,7 @@ from IPython import get_ipython
 from genviz.exercises.observation import _same as same_setting
 from genviz.plots._ops import Pool
 from genviz.widgets._controls import Slider
+from genviz.widgets._grid_watch import await_grid
 from genviz.widgets._keys import base_values, grid_key, gridded
 from genviz.widgets._manifest import (course_fingerprint, find_manifest, manifest_path,
                                       write_manifest)
@@ -319,7 +320,8 @@ def _log_build(explorer, *, built: bool) -> None:
 def attach_grid(explorer) -> None:
     """When a browser first shows the explorer: send its grid if one is stored; else, unless
     ``GENVIZ_STATES`` is ``prebuilt`` or ``off``, build it in a background thread from a second,
-    headless copy of the explorer (the live one keeps serving the kernel path meanwhile)."""
+    headless copy of the explorer (the live one keeps serving the kernel path meanwhile);
+    ``prebuilt`` (a hub) awaits the grid the hub's rebuild stores (``_grid_watch``)."""
     mode = states_mode()
     key = explorer.grid_key or grid_key(explorer)
     if key is None or mode == "off":
@@ -328,6 +330,9 @@ def attach_grid(explorer) -> None:
     if blob is not None:
         explorer.grid = blob
         return
+    if mode == "prebuilt":  # a hub: the rebuild after a course update may store it later
+        return await_grid(explorer, key, load=load_grid, on_loop=_on_kernel_loop,
+                          dirs=search_path())
     if mode != "background":
         return
     core = explorer._core
