@@ -55,7 +55,8 @@ def test_a_grid_stored_after_the_explorer_was_shown_reaches_it(hub):
     e = knn_regression_explorer(k=3)
     _show(e)
     assert e.grid == b""
-    assert "being rebuilt on the hub after a course update since 10:04 UTC" in e.notice
+    assert "rebuilding this explorer's precomputed states after a course update (since " \
+        "10:04 UTC)" in e.notice
     assert W.awaited() == {e.grid_key: 1}
     time.sleep(0.3)  # several polls find nothing: still waiting, nothing delivered
     assert e.grid == b"" and e.notice
@@ -80,9 +81,9 @@ def test_a_stored_grid_is_given_at_once_and_nothing_waits(hub):
 
 
 @pytest.mark.parametrize("status, expect", [
-    ({"state": "running", "started": "2026-11-30T23:59:00Z"}, "being rebuilt .* since 23:59 UTC"),
-    ({"state": "running", "started": "soon"}, "being rebuilt on the hub after a course update:"),
-    ({"state": "failed"}, "could not be rebuilt .* python -m genviz_updates status"),
+    ({"state": "running", "started": "2026-11-30T23:59:00Z"}, "rebuilding .* \\(since 23:59 UTC\\)"),
+    ({"state": "running", "started": "soon"}, "after a course update; it switches"),
+    ({"state": "failed"}, "could not rebuild .* python -m genviz_updates status"),
     ({"state": "done"}, "not on this hub yet"),
     ("not json {", "not on this hub yet"),
     (None, "not on this hub yet"),

@@ -69,22 +69,21 @@ def rebuild_notice(dirs) -> str:
     """What an explorer awaiting its grid says, from the rebuild status found along ``dirs``."""
     status = _rebuild_status(dirs)
     state = status.get("state")
-    tail = ("every move asks the kernel meanwhile; this explorer switches to them by itself "
-            "when they are ready.")
     if state == "running":
-        started = str(status.get("started") or "")
         try:
-            at = datetime.datetime.fromisoformat(started.replace("Z", "+00:00"))
-            when = f" since {at.strftime('%H:%M')} UTC"
+            at = datetime.datetime.fromisoformat(str(status.get("started")).replace("Z", "+00:00"))
+            when = f" (since {at.strftime('%H:%M')} UTC)"
         except ValueError:
             when = ""
-        return (f"This explorer's precomputed states are being rebuilt on the hub after a "
-                f"course update{when}: {tail}")
+        return (f"Moves ask the kernel for now: the hub is rebuilding this explorer's "
+                f"precomputed states after a course update{when}; it switches to them by "
+                f"itself when they are ready.")
     if state == "failed":
-        return ("This explorer's precomputed states could not be rebuilt on the hub after a "
-                "course update (the course team: python -m genviz_updates status): every move "
-                "asks the kernel.")
-    return f"This explorer's precomputed states are not on this hub yet: {tail}"
+        return ("Moves ask the kernel: the hub could not rebuild this explorer's precomputed "
+                "states after a course update (the course team: python -m genviz_updates "
+                "status).")
+    return ("Moves ask the kernel for now: this explorer's precomputed states are not on this "
+            "hub yet; it switches to them by itself if they are stored.")
 
 
 def _open(ref) -> bool:
