@@ -2,7 +2,7 @@
 
 What :mod:`course.build` writes and :mod:`course.assignments` checks a draw against (a number
 printed in a student's own release must not pass one of their questions): one floor below both,
-so neither imports the other (ARCHITECTURE.md, "Grading": the course wing's floors). An
+so neither imports the other (course/ARCHITECTURE.md: the course wing's floors). An
 ``assignment`` here is a :class:`course.assignments.Assignment`, used by its attributes only.
 """
 

@@ -8,7 +8,7 @@ and reads that record and words the notice; ``kernel`` is the IPython extension 
 (and imports the genviz of the student's clone); ``server`` is the Jupyter server extension
 that installs the driver's git configuration, the puller and the pre-save safety net;
 ``seen`` and ``textsave`` are what a tab's save of a notebook or a text file is merged against.
-:func:`git` is the one way every module runs git. See ARCHITECTURE.md, "Course updates".
+:func:`git` is the one way every module runs git. Its design: genviz_updates/ARCHITECTURE.md.
 """
 
 import os

@@ -5,7 +5,7 @@ genviz/'s layers are checked by tests/test_project.py with scripts/module_report
 use its import graph (``module_report.source_graph``: relative imports resolved, imports in
 functions and ``if`` blocks read, and a file loaded by path with ``spec_from_file_location``).
 A new module of a wing fails here until it is given a floor in ``FLOORS`` (this file) and a line
-in its wing's section of ARCHITECTURE.md.
+in its wing's design document (ARCHITECTURE.md, "Wings").
 
 The poll service's files (deploy/poll/) are scripts, not a package: the hub runs
 ``python genviz_poll.py`` (its folder is then ``sys.path[0]``), genviz_poll.py loads lecture.py

@@ -1,6 +1,6 @@
 /*
  * genviz-a11y: a JupyterLab / Voila "prebuilt" (federated) extension written by hand, with no
- * build step and no npm dependency (see ARCHITECTURE.md, "Accessibility of the live widgets").
+ * build step and no npm dependency (see genviz/widgets/static/ARCHITECTURE.md, "Accessibility of the live widgets").
  *
  * The host's loader (JupyterLab 4 main bundle; Voila 0.5 the same code) does, for every entry of
  * the page config's `federated_extensions` (read from this directory's package.json):
