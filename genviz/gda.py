@@ -423,8 +423,9 @@ class GDA(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        theta : ndarray of shape (d,)
-        theta0 : float
+        theta, theta0
+            What :func:`logistic_params` returns for the fitted ``phi_``, ``means_`` and
+            ``covariance_``.
 
         Raises
         ------

@@ -12,7 +12,7 @@ from genviz.exercises.naive_bayes_practice import (  # re-exported: the notebook
     alpha_for_posterior, bimodal_sensor, full_joint_of_a_small_table,
     gaussian_nb_as_gaussian_derivation, logsumexp_shift_derivation, rare_symptom,
     rho_for_gda_advantage, silverman_on_two_modes, smoothing_can_flip)
-from genviz.exercises.naive_bayes_practice import _day, _fit  # one table, fitted one way
+from genviz.exercises.naive_bayes_practice import _day, _fit, _posterior  # one table, one way
 from genviz.exercises.naive_bayes_transfer import (  # the analogous situations (#40 item 3)
     _correlation_transfer, _narrow_bins_transfer, _smallest_alpha_transfer,
     _unseen_value_transfer, _wide_kde_transfer)
@@ -164,10 +164,7 @@ def _query_setting(feature_names, query) -> dict:
 def _posterior_of(label):
     """A reader of the query builder's state: P(y = label | x) from its ``explain``."""
     def read(state):
-        e = state["explain"]
-        if e["posterior"] is None:
-            return float("nan")
-        return float(e["posterior"][list(e["classes"]).index(label)])
+        return _posterior(state["explain"], label)
     return read
 
 
@@ -206,8 +203,7 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
         answer = 0
     else:
         answer = 1 if at_zero["posterior"] is None else 2
-    p_step = (float("nan") if at_step["posterior"] is None else
-              float(at_step["posterior"][list(at_step["classes"]).index(label)]))
+    p_step = _posterior(at_step, label)
     return Prediction(
         f"At $\\alpha = 0$ the day {_day(query)} scores 0 for both classes, so its posterior is "
         "$0/0$. Which $\\alpha$ makes the posterior defined again?",
@@ -238,12 +234,8 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
     if label not in nb.classes_.tolist():
         raise ValueError(f"label {label!r} is not a class of y; pick one of {nb.classes_.tolist()}")
     e = nb.explain(query)
-    p = float("nan")
-    if e["posterior"] is None:
-        answer = 3
-    else:
-        p = float(e["posterior"][e["classes"].index(label)])
-        answer = 0 if p == 0.0 else (2 if p == 1.0 else 1)
+    p = _posterior(e, label)
+    answer = 3 if e["posterior"] is None else 0 if p == 0.0 else 2 if p == 1.0 else 1
     options = ["Exactly 0.", "Between 0 and 1.", "Exactly 1.", "Undefined (0/0)."]
     return Prediction(
         f"With $\\alpha = {alpha:g}$, set the query to {_day(query)}. What is "

@@ -41,6 +41,15 @@ def _fit(X, y, feature_names, alpha):
     return CategoricalNB(alpha=alpha).fit(X, y, feature_names=list(feature_names))
 
 
+def _posterior(e, label) -> float:
+    """``P(y = label | x)`` from the dict ``e`` of :meth:`CategoricalNB.explain` (the query
+    builder's state holds it as ``explain``); NaN when the posterior is 0/0 (``e["posterior"]``
+    is None)."""
+    if e["posterior"] is None:
+        return float("nan")
+    return float(e["posterior"][list(e["classes"]).index(label)])
+
+
 # -- notebook 06 ---------------------------------------------------------------------------------
 
 def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)) -> Choice:
@@ -104,10 +113,7 @@ def alpha_for_posterior(X, y, feature_names, query, label, target) -> Exercise:
     target = check_scalar(target, "target", low=0.0, high=1.0)
     post = []
     for alpha in QUERY_ALPHAS:
-        nb = CategoricalNB(alpha=float(alpha)).fit(X, y, feature_names=list(feature_names))
-        e = nb.explain(list(query))
-        post.append(np.nan if e["posterior"] is None else
-                    float(e["posterior"][list(e["classes"]).index(label)]))
+        post.append(_posterior(_fit(X, y, feature_names, float(alpha)).explain(list(query)), label))
     post = np.array(post)
     hits = np.flatnonzero(post >= target)
     if hits.size == 0:
