@@ -23,9 +23,9 @@ import math
 
 import numpy as np
 
-from genviz._validation import check_array, check_scalar
+from genviz._validation import check_array, check_int, check_scalar
 
-__all__ = ["JointTable", "BayesResult", "dimensionality_curve"]
+__all__ = ["JointTable", "BayesResult", "dimensionality_curve", "record_counts"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -413,3 +413,26 @@ def dimensionality_curve(records, names=None) -> dict:
     return dict(d=np.arange(1, d + 1), names=names, cells=cells, parameters=cells - 1,
                 occupied=occupied, empty_fraction=1.0 - occupied / cells,
                 records_per_cell=arr.shape[0] / cells)
+
+
+def record_counts(n_records, *, step=2, low=10) -> np.ndarray:
+    """The numbers of records the dimensionality explorer's n slider offers: every ``step``-th
+    count up to all ``n_records`` (all the records are always a position), the smallest at
+    least ``low``; only ``n_records`` itself when there are fewer than ``low``.
+
+    With the course's 392 cars and 8 variables, step 2 makes 192 positions and a precomputed
+    grid over (d, n) of 8 x 192 = 1,536 states, inside the states' budget (issue #37: every
+    control an investigation needs moves without a kernel).
+
+    Examples
+    --------
+    >>> record_counts(20, step=3, low=10).tolist()
+    [11, 14, 17, 20]
+    >>> record_counts(4).tolist()
+    [4]
+    """
+    n = check_int(n_records, "n_records", low=1)
+    step = check_int(step, "step", low=1)
+    low = check_int(low, "low", low=1)
+    first = n - step * ((n - low) // step) if n >= low else n
+    return np.arange(first, n + 1, step)

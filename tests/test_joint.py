@@ -5,7 +5,8 @@ import itertools
 import numpy as np
 import pytest
 
-from genviz.joint import JointTable, dimensionality_curve
+from genviz.joint import JointTable, dimensionality_curve, record_counts
+from hypothesis import given, strategies as st
 
 ALARM_VARS = {"Alarm": ["alarm", "no alarm"], "Theft": ["theft", "no theft"],
               "Earthquake": ["earthquake", "no earthquake"]}
@@ -106,6 +107,21 @@ def test_dimensionality_curve():
         assert c["occupied"][k - 1] == len({tuple(r[:k]) for r in recs.tolist()})
 
 
+def test_record_counts_are_the_explorers_positions():
+    # the course's cars: 10, 12, ..., 392 (192 positions; 8 variables x 192 = 1,536 states)
+    counts = record_counts(392)
+    assert counts.tolist() == list(range(10, 393, 2)) and counts.size * 8 <= 2000
+    assert record_counts(391).tolist() == list(range(11, 392, 2))  # all the records stay one
+    assert record_counts(7).tolist() == [7] and record_counts(10).tolist() == [10]
+
+
+@given(st.integers(1, 5000), st.integers(1, 50), st.integers(1, 100))
+def test_record_counts_end_at_all_records_in_equal_steps(n, step, low):
+    counts = record_counts(n, step=step, low=low)
+    assert counts[-1] == n and np.all(np.diff(counts) == step)
+    assert counts[0] >= min(low, n) and (counts[0] - step < low or counts.size == 1)
+
+
 @pytest.mark.parametrize("call, exc, match", [
     (lambda: JointTable({"A": [0, 1]}, [0.5, 0.6]), ValueError, "must sum to 1, got 1.1"),
     (lambda: JointTable({"A": [0, 1]}, [1.2, -0.2]), ValueError, "must be >= 0, got -0.2 at A=1"),
@@ -131,6 +147,10 @@ def test_dimensionality_curve():
     (lambda: JointTable(ALARM_VARS, ALARM_P).independence_gap("Theft", "Theft"), ValueError,
      "disjoint"),
     (lambda: dimensionality_curve(np.empty((0, 2))), ValueError, "non-empty 2-D"),
+    (lambda: record_counts(0), ValueError, "n_records"),
+    (lambda: record_counts(2.5), TypeError, "n_records"),
+    (lambda: record_counts(50, step=0), ValueError, "step"),
+    (lambda: record_counts(50, low=-1), ValueError, "low"),
 ])
 def test_bad_inputs_give_clear_errors(call, exc, match):
     with pytest.raises(exc, match=match):

@@ -57,9 +57,10 @@ def test_fewest_records_to_fill_counts_distinct_combinations():
 
     def filled(n):  # independent: distinct 4-tuples among the explorer's first n records
         return len({tuple(r) for r in CARS.records[order[:n], :4].tolist()})
-    n = ex._answer
+    n = ex._answer  # the fewest on the explorer's slider: 10, 12, ..., 392
     assert ex.kind == "investigation" and ex.objective == "01.4"
-    assert filled(n) >= 25 > filled(n - 1)
+    assert n % 2 == 0 and filled(n) >= 25 > filled(n - 2)
+    assert f"the slider's position below, {n - 2} records, fills {filled(n - 2)}" in ex._solution
     with pytest.raises(ValueError, match="ask for fewer"):
         jx.fewest_records_to_fill(CARS.records, CARS.record_names, 4, 91)
 

@@ -9,7 +9,7 @@ import numpy as np
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
-from genviz.joint import JointTable, dimensionality_curve
+from genviz.joint import JointTable, dimensionality_curve, record_counts
 
 __all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
            "dataset_log_likelihood", "predict_empty_share", "independence_concept",
@@ -225,9 +225,10 @@ def fewest_records_to_fill(records, names, d, filled, *, seed=0) -> Exercise:
     """
     records = np.asarray(records, dtype=object)
     filled = int(filled)
-    grid = range(min(10, len(records)), len(records) + 1)
+    grid = record_counts(len(records)).tolist()  # the slider's positions
     found = next((n for n in grid
                   if _explorer_curve(records, names, n, seed)["occupied"][d - 1] >= filled), None)
+    below = grid[grid.index(found) - 1] if found is not None and found != grid[0] else None
     if found is None:
         raise ValueError(f"even all {len(records)} records fill fewer than {filled} cells of "
                          f"the d = {d} table; ask for fewer")
@@ -235,14 +236,18 @@ def fewest_records_to_fill(records, names, d, filled, *, seed=0) -> Exercise:
     cells, most = int(full["cells"][d - 1]), int(full["occupied"][d - 1])
     return Exercise(
         f"Investigate with the explorer: set d = {d} variables, then move the records slider n. "
-        f"What is the fewest records n for which at least {filled} cells of the table hold a "
+        f"What is the fewest records n on the slider for which at least {filled} cells of the "
+        f"table hold a "
         f"record (the readout's 'distinct')?",
         found,
         hint="Lower n one step at a time (arrow keys) from all the records and watch "
              "'distinct': adding records can fill a cell, never empty one, so it only grows "
              "with n.",
-        solution=(f"{found} records fill {filled} cells of the d = {d} table; one record "
-                  f"fewer fills {filled - 1}. All {len(records)} records fill only {most} of its "
+        solution=(f"{found} records fill {filled} cells of the d = {d} table"
+                  + ("" if below is None else
+                     f"; the slider's position below, {below} records, fills "
+                     f"{int(_explorer_curve(records, names, below, seed)['occupied'][d - 1])}")
+                  + f". All {len(records)} records fill only {most} of its "
                   f"{cells} cells: the first records land in new cells, later ones mostly "
                   f"repeat a combination already seen, so each added record fills less. A "
                   f"table needs far more records than cells before every cell is filled."),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from genviz.joint import record_counts
 from genviz.plots.joint import DimensionalityView
 from genviz.widgets._base import Explorer, explorer_factory, int_slider, readout_html
 
@@ -13,9 +14,10 @@ def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
     """Sliders for the number of variables ``d`` and of records ``n``; the readout gives the
     table size, its free parameters, and how many cells no record reaches."""
     view = DimensionalityView(records, names, d, n, seed=seed)
+    low = int(record_counts(view.N)[0])  # every 2nd count: the (d, n) grid fits the budget
     controls = {
         "d": int_slider("variables d", d, 1, view.D, grid=True),
-        "n": int_slider("records n", view.params["n"], 10, view.N),
+        "n": int_slider("records n", view.params["n"], low, view.N, 2, grid=True),
     }
 
     def readout(s):
