@@ -423,9 +423,8 @@ class GDA(ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        theta, theta0
-            What :func:`logistic_params` returns for the fitted ``phi_``, ``means_`` and
-            ``covariance_``.
+        theta : ndarray of shape (d,)
+        theta0 : float
 
         Raises
         ------
