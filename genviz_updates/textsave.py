@@ -42,6 +42,9 @@ __all__ = ["record_text_merge", "read_text_merges", "shows_merge", "stale_text_m
 #: files larger than this (bytes) are not recorded (a data file, not something a student types)
 MAX_TEXT = 1_000_000
 MAX_TEXT_MERGES = 20
+#: the loads (times) kept per file, and the texts of the stale saves kept since the last click
+MAX_LOADS = 20
+MAX_SENT = 5
 
 
 def _record(gitdir, rel: str) -> Path:
@@ -73,9 +76,23 @@ def read_text_merges(gitdir, rel: str) -> list:
 
 def record_text_merge(gitdir, rel: str, before_blob: str, after_blob: str, merge: str) -> None:
     """A click changed text file ``rel`` from blob ``before_blob`` to ``after_blob``."""
-    merges = read_text_merges(gitdir, rel) + [{"merge": merge, "time": time.time(),
-                                               "before": before_blob, "after": after_blob}]
-    _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:]})  # a click: no stale save yet
+    record = _read(gitdir, rel)
+    merges = record.get("merges", []) + [{"merge": merge, "time": time.time(),
+                                          "before": before_blob, "after": after_blob}]
+    # a click: no stale save since it yet; the loads are kept (they date what tabs saw)
+    _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:],
+                         "loads": record.get("loads", [])[-MAX_LOADS:]})
+
+
+def record_text_load(gitdir, rel: str) -> None:
+    """A tab loaded text file ``rel`` (the contents API handed out its content: the file
+    editor opened or reloaded it). Recorded only for a file a click changed (one small read
+    for any other file)."""
+    record = _read(gitdir, rel)
+    if not record.get("merges"):
+        return
+    record["loads"] = (record.get("loads", []) + [time.time()])[-MAX_LOADS:]
+    _write(gitdir, rel, record)
 
 
 def _text(repo, blob: str) -> str | None:
@@ -118,9 +135,12 @@ def stale_text_merge(repo, merges: list, text: str) -> tuple[dict, str] | None:
     return found
 
 
-def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str, bool] | None:
-    """The text to write for a save of ``saved`` over ``disk``, and whether the tab and the
-    course changed the same lines (the tab's kept); None: the save is the student's as it is."""
+def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str, list] | None:
+    """The text to write for a save of ``saved`` over ``disk``, and the notes to add to the
+    update's record (``{"kind": ..., "path": rel}``: ``kept-lines``, the tab's lines kept where
+    the course changed the same; ``conflict-lines``, both versions kept between conflict
+    markers where another tab's save changed the same lines; ``reapplied``, an update put back
+    that the tab may have removed on purpose); None: the save is the student's as it is."""
     if saved == disk or len(disk.encode("utf-8")) > MAX_TEXT:
         return None
     record = _read(gitdir, rel)
@@ -128,11 +148,26 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
     stale = stale_text_merge(repo, merges, saved)
     if stale is None:
         return None
-    _, base = stale
-    last = record.get("last_save") or {}
-    if last.get("merge") == merges[-1]["merge"] and isinstance(last.get("sent"), str):
-        base = last["sent"]   # the stale tab saved before, since the click: merged from there
-
+    first, before = stale
+    loads = [t for t in record.get("loads", []) if isinstance(t, (int, float))]
+    # a tab loaded the file since that click: the save may be one that removed the update
+    maybe_seen = any(t >= first["time"] for t in loads)
+    reapplied = record.get("reapplied")
+    if maybe_seen and isinstance(reapplied, (int, float)) and any(t > reapplied for t in loads):
+        return None   # removed again by a tab loaded after a save put it back and said so
+    latest = merges[-1]["merge"]
+    sent = [x for x in record.get("sent", []) if isinstance(x, str)] \
+        if record.get("sent_merge") == latest else []
+    # the base: the latest text a stale save sent since the click whose own typing this tab
+    # shows (the same tab saving again: its earlier typing is on disk already), else the file
+    # before the click (another stale tab: what it sent is not this tab's; issue #39 (b))
+    base = next((x for x in reversed(sent) if shows_merge(before, x, saved)), before)
+    course = (Counter(), Counter())     # the lines the clicks since added, and removed
+    for m in merges[merges.index(first):]:
+        b, a = _text(repo, m["before"]), _text(repo, m["after"])
+        if b is not None and a is not None:
+            course[0].update(_lines(a) - _lines(b))
+            course[1].update(_lines(b) - _lines(a))
     nonce = secrets.token_hex(8)
     labels = [f"{side}-{nonce}" for side in ("yours", "base", "course")]
     with tempfile.TemporaryDirectory(prefix="genviz-save-") as tmp:
@@ -145,23 +180,45 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
         r = git(repo, "merge-file", "-p", "--diff3", *args, *paths)
     if r.returncode < 0 or r.returncode > 127:
         return None                       # git could not merge: keep the save as it is
-    result = (r.stdout, False) if r.returncode == 0 else resolve_conflicts(r.stdout, labels)
-    if result is not None and len(saved.encode("utf-8")) <= MAX_TEXT:
-        _write(gitdir, rel, {"merges": merges, "last_save": {"merge": merges[-1]["merge"],
-                                                             "sent": saved}})
-    return result
+    result = (r.stdout, set()) if r.returncode == 0 else resolve_conflicts(
+        r.stdout, labels, course)
+    if result is None:
+        return None
+    text, kinds = result
+    if maybe_seen and text != saved:
+        kinds = kinds | {"reapplied"}
+    if len(saved.encode("utf-8")) <= MAX_TEXT:
+        sent = (sent + [saved])[-MAX_SENT:]
+        record.update(sent=sent, sent_merge=latest)
+    if "reapplied" in kinds:
+        record["reapplied"] = time.time()
+    _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
+    return text, [{"kind": k, "path": rel} for k in sorted(kinds)]
 
 
-def resolve_conflicts(text: str, labels) -> tuple[str, bool] | None:
+def _lines(text: str) -> Counter:
+    return Counter(x for x in text.splitlines() if x.strip())
+
+
+#: the marker lines around both versions where two tabs changed the same lines
+MARKERS = ("<<<<<<< your save (this tab)", "=======",
+           ">>>>>>> on disk before it (another tab's save)")
+
+
+def resolve_conflicts(text: str, labels, course=None) -> tuple[str, set] | None:
     """``git merge-file --diff3`` output with each conflict resolved: where both sides only
     inserted lines at the same place (the base part is empty: the tab typed a new function at
     the end, the course added one there too) both are kept, the course's first (as if the tab
-    had typed on the updated file); where both
-    changed the same lines, the tab's are kept (``True``: there was such a conflict). None if
-    the markers do not parse."""
+    had typed on the updated file); where both changed the same lines and the disk's side of
+    them is the course's (each line it added or removed is one the course's merges added or
+    removed: ``course``, the two Counters; None: taken as the course's), the tab's are kept
+    (``kept-lines``); where the disk's side differs from the base in a way the course's
+    merges did not (another tab's save), both versions are
+    kept between :data:`MARKERS` (``conflict-lines``): neither tab's typing is dropped. The
+    text and the set of those kinds; None if the markers do not parse."""
     start, mid_base, end = (f"<<<<<<< {labels[0]}", f"||||||| {labels[1]}",
                             f">>>>>>> {labels[2]}")
-    out, changed_both = [], False
+    out, kinds = [], set()
     part, blocks = None, {}
     for line in text.splitlines(keepends=True):
         bare = line.rstrip("\r\n")
@@ -172,11 +229,15 @@ def resolve_conflicts(text: str, labels) -> tuple[str, bool] | None:
         elif part == "base" and bare == "=======":
             part = "theirs"
         elif part == "theirs" and bare == end:
-            if any(x.strip() for x in blocks["base"]):
-                out += blocks["ours"]
-                changed_both = True
-            else:
+            if not any(x.strip() for x in blocks["base"]):
                 out += blocks["theirs"] + blocks["ours"]
+            elif course is None or _course_side(blocks, course):
+                out += blocks["ours"]
+                kinds.add("kept-lines")
+            else:
+                out += [MARKERS[0] + "\n", *_ended(blocks["ours"]), MARKERS[1] + "\n",
+                        *_ended(blocks["theirs"]), MARKERS[2] + "\n"]
+                kinds.add("conflict-lines")
             part = None
         elif part is None:
             out.append(line)
@@ -184,4 +245,17 @@ def resolve_conflicts(text: str, labels) -> tuple[str, bool] | None:
             blocks[part].append(line)
     if part is not None:
         return None
-    return "".join(out), changed_both
+    return "".join(out), kinds
+
+
+def _course_side(blocks: dict, course) -> bool:
+    """Whether the disk's side of a conflict changed its base only as the course did."""
+    theirs, base = _lines("".join(blocks["theirs"])), _lines("".join(blocks["base"]))
+    return not (theirs - base - course[0]) and not (base - theirs - course[1])
+
+
+def _ended(lines: list) -> list:
+    """``lines`` with a newline at the end of the last (a marker line follows)."""
+    if lines and not lines[-1].endswith("\n"):
+        return [*lines[:-1], lines[-1] + "\n"]
+    return lines
