@@ -533,6 +533,11 @@ _FILE_WORDS = {
                  "you removed it on purpose, so the update was put back (nothing you typed "
                  "was removed). If you removed it on purpose: File > Reload File from Disk, "
                  "remove it again and save; that save is kept as it is.",
+    "update-removed": "{path}: saved without the course's update of this file after it was "
+                      "put back once and the file reloaded: taken as your removal of it, and "
+                      "kept as you saved it. If it was saved from a tab left open since before "
+                      "the update, not a removal: rename your file and click the course link "
+                      "again to get the course's version.",
     "conflict-lines": "{path}: saved from an editor tab that did not show your save from "
                       "another tab, and both changed the same lines: both versions are in "
                       "the file, between the lines <<<<<<< and >>>>>>>. Reload the file "

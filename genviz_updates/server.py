@@ -117,7 +117,7 @@ def _record_load(model, contents_manager) -> None:
     where = _clone_path(contents_manager, model.get("path", ""))
     if where is not None:
         try:
-            record_text_load(where[1], where[2])
+            record_text_load(where[1], where[2], model["content"])
         except OSError:
             pass
 

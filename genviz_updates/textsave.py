@@ -42,9 +42,11 @@ __all__ = ["record_text_merge", "read_text_merges", "shows_merge", "stale_text_m
 #: files larger than this (bytes) are not recorded (a data file, not something a student types)
 MAX_TEXT = 1_000_000
 MAX_TEXT_MERGES = 20
-#: the loads (times) kept per file, and the texts of the stale saves kept since the last click
+#: the loads kept per file (when, and the text handed out if at most MAX_LOADED bytes: each
+#: distinct text once), and the texts the latest saves sent (at most MAX_LOADED bytes each)
 MAX_LOADS = 20
-MAX_SENT = 5
+MAX_LOADED = 200_000
+MAX_SENT = 8
 
 
 def _record(gitdir, rel: str) -> Path:
@@ -79,20 +81,39 @@ def record_text_merge(gitdir, rel: str, before_blob: str, after_blob: str, merge
     record = _read(gitdir, rel)
     merges = record.get("merges", []) + [{"merge": merge, "time": time.time(),
                                           "before": before_blob, "after": after_blob}]
-    # a click: no stale save since it yet; the loads are kept (they date what tabs saw)
-    _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:],
-                         "loads": record.get("loads", [])[-MAX_LOADS:]})
+    # the loads (they date what tabs saw) and the texts stale saves sent (a tab that sent one
+    # may save again after this click) are kept; no save since this click put an update back
+    _write(gitdir, rel, {"merges": merges[-MAX_TEXT_MERGES:], "loads": record.get("loads", []),
+                         "texts": record.get("texts", {}), "sent": record.get("sent", [])})
 
 
-def record_text_load(gitdir, rel: str) -> None:
-    """A tab loaded text file ``rel`` (the contents API handed out its content: the file
-    editor opened or reloaded it). Recorded only for a file a click changed (one small read
-    for any other file)."""
+def record_text_load(gitdir, rel: str, text: str | None = None) -> None:
+    """A tab loaded text file ``rel`` (the contents API handed out its content, ``text``: the
+    file editor opened or reloaded it): when, and the text (a stale tab's save is merged from
+    it; one small file per text file of the clone a tab opened)."""
     record = _read(gitdir, rel)
-    if not record.get("merges"):
-        return
-    record["loads"] = (record.get("loads", []) + [time.time()])[-MAX_LOADS:]
-    _write(gitdir, rel, record)
+    key = None
+    if isinstance(text, str) and len(text) <= MAX_LOADED:
+        key = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    loads = (record.get("loads", []) + [[time.time(), key]])[-MAX_LOADS:]
+    texts = record.get("texts", {})
+    if key is not None:
+        texts[key] = text
+    used = {k for _, k in loads}
+    record.update(loads=loads, texts={k: v for k, v in texts.items() if k in used})
+    _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
+
+
+def _loads(record: dict) -> list:
+    """[(time, text or None), ...] of a record's loads (a record of times only: no text)."""
+    texts = record.get("texts") if isinstance(record.get("texts"), dict) else {}
+    out = []
+    for x in record.get("loads", []):
+        if isinstance(x, (int, float)):
+            out.append((x, None))
+        elif isinstance(x, list) and len(x) == 2 and isinstance(x[0], (int, float)):
+            out.append((x[0], texts.get(x[1]) if isinstance(x[1], str) else None))
+    return out
 
 
 def _text(repo, blob: str) -> str | None:
@@ -123,15 +144,23 @@ def shows_merge(before: str, after: str, text: str) -> bool | None:
 
 
 def stale_text_merge(repo, merges: list, text: str) -> tuple[dict, str] | None:
-    """The earliest recorded merge that ``text`` (a tab's) shows nothing of, with that merge
-    and each later one likewise (:func:`shows_merge`), and the file's text before it; None if
-    the tab shows the latest merge (or no merge can be read)."""
+    """The earliest recorded merge that ``text`` (a tab's) shows nothing of, with each later
+    one shown nothing of or telling nothing (:func:`shows_merge`; a click that only removed
+    lines the text lacks tells nothing), and the file's text before it; None if the tab shows
+    a line the latest such click added (or no merge can be read)."""
     found = None
     for m in reversed(merges):
         before, after = _text(repo, m["before"]), _text(repo, m["after"])
-        if before is None or after is None or shows_merge(before, after, text) is not False:
+        if before is None or after is None:
             break
-        found = (m, before)
+        shows = shows_merge(before, after, text)
+        if shows and any(v > 0 for v in (_lines(after) - _lines(before)).values()):
+            break     # it has a line that click added
+        if shows is False:
+            found = (m, before)
+        # else the click only removed lines (or changed blank ones), and the text lacks them:
+        # a tab that never had them (loaded before the click that added them) lacks them too,
+        # so this click tells nothing; the earlier ones decide
     return found
 
 
@@ -140,34 +169,56 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
     update's record (``{"kind": ..., "path": rel}``: ``kept-lines``, the tab's lines kept where
     the course changed the same; ``conflict-lines``, both versions kept between conflict
     markers where another tab's save changed the same lines; ``reapplied``, an update put back
-    that the tab may have removed on purpose); None: the save is the student's as it is."""
+    that the tab may have removed on purpose; ``update-removed``, a removal made again after
+    that, kept); None: the save is the student's as it is. Every save's text is recorded
+    (a file with a record: one a click changed or a tab loaded): the tab holds it after."""
+    record = _read(gitdir, rel)
+    result = _merge_save(repo, record, rel, saved, disk)
+    sent = [x for x in record.get("sent", []) if isinstance(x, str)]
+    if (record or result) and len(saved.encode("utf-8")) <= MAX_LOADED \
+            and sent[-1:] != [saved]:
+        record["sent"] = (sent + [saved])[-MAX_SENT:]
+        _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
+    elif result:
+        _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
+    return result
+
+
+def _merge_save(repo, record, rel, saved, disk):
+    """:func:`merge_text_save`'s decision (``record`` updated in place)."""
     if saved == disk or len(disk.encode("utf-8")) > MAX_TEXT:
         return None
-    record = _read(gitdir, rel)
     merges = record.get("merges", [])
     stale = stale_text_merge(repo, merges, saved)
     if stale is None:
         return None
     first, before = stale
-    loads = [t for t in record.get("loads", []) if isinstance(t, (int, float))]
+    loaded = _loads(record)
+    loads = [t for t, _ in loaded]
     # a tab loaded the file since that click: the save may be one that removed the update
     maybe_seen = any(t >= first["time"] for t in loads)
-    reapplied = record.get("reapplied")
-    if maybe_seen and isinstance(reapplied, (int, float)) and any(t > reapplied for t in loads):
-        return None   # removed again by a tab loaded after a save put it back and said so
-    latest = merges[-1]["merge"]
-    sent = [x for x in record.get("sent", []) if isinstance(x, str)] \
-        if record.get("sent_merge") == latest else []
-    # the base: the latest text a stale save sent since the click whose own typing this tab
-    # shows (the same tab saving again: its earlier typing is on disk already), else the file
-    # before the click (another stale tab: what it sent is not this tab's; issue #39 (b))
-    base = next((x for x in reversed(sent) if shows_merge(before, x, saved)), before)
     course = (Counter(), Counter())     # the lines the clicks since added, and removed
     for m in merges[merges.index(first):]:
         b, a = _text(repo, m["before"]), _text(repo, m["after"])
         if b is not None and a is not None:
             course[0].update(_lines(a) - _lines(b))
             course[1].update(_lines(b) - _lines(a))
+    if maybe_seen and _removed_again(record.get("reapplied"), loads, before, disk, saved,
+                                     course):
+        # removed again by a tab loaded after a save put it back and said so: kept as saved,
+        # and said (a tab still open from before the update, saving after that reload, looks
+        # the same: then the record names what to do)
+        return saved, [{"kind": "update-removed", "path": rel}]
+    sent = [x for x in record.get("sent", []) if isinstance(x, str)][-MAX_SENT:]
+    # the base: what this tab last loaded or saved, unknown (nothing in a save says it), taken
+    # as the nearest of what saves sent (the same tab saving again: its earlier typing is on
+    # disk already), what tabs loaded before that click (another tab's save since would look
+    # deleted) and the file before the click: the fewest lines apart from the tab's
+    # text, the latest first on a tie. Issue #39 (b): another stale tab's text is not this
+    # tab's base (its typing would look deleted).
+    candidates = [*reversed(sent), *(x for t, x in reversed(loaded)
+                                     if x is not None and t < first["time"]), before]
+    base = min(candidates, key=lambda x: _apart(x, saved))  # min keeps the first of a tie
     nonce = secrets.token_hex(8)
     labels = [f"{side}-{nonce}" for side in ("yours", "base", "course")]
     with tempfile.TemporaryDirectory(prefix="genviz-save-") as tmp:
@@ -187,13 +238,27 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
     text, kinds = result
     if maybe_seen and text != saved:
         kinds = kinds | {"reapplied"}
-    if len(saved.encode("utf-8")) <= MAX_TEXT:
-        sent = (sent + [saved])[-MAX_SENT:]
-        record.update(sent=sent, sent_merge=latest)
     if "reapplied" in kinds:
         record["reapplied"] = time.time()
-    _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
     return text, [{"kind": k, "path": rel} for k in sorted(kinds)]
+
+
+def _apart(a: str, b: str) -> int:
+    """How many non-blank lines (counted) one text has that the other has not."""
+    x, y = _lines(a), _lines(b)
+    return sum(((x - y) + (y - x)).values())
+
+
+def _removed_again(reapplied, loads, before, disk, saved, course) -> bool:
+    """Whether a save that shows none of the update is the student's removal of it made again
+    after a save put it back and said so: a tab loaded the file since (it was shown the
+    update), and the save has every line the disk has beyond the file before the click that
+    the update did not bring (that tab's text: the file as loaded, less the update). A tab
+    still open from before the update lacks what other tabs saved since (issue #39 (a))."""
+    if not isinstance(reapplied, (int, float)) or not any(t > reapplied for t in loads):
+        return False
+    others = _lines(disk) - _lines(before) - course[0]
+    return not (others - _lines(saved))
 
 
 def _lines(text: str) -> Counter:
