@@ -585,3 +585,23 @@ def test_a_tab_without_a_token_that_edited_the_updates_new_cell_is_not_stale(ser
             "cell-2": upd.EXERCISE, "cell-3": "print(x)", "cell-4": "The end."}
     assert s.sources() == want and list(s.sources()) == list(want)
     assert s.items() == []
+
+
+def test_a_click_that_only_removed_lines_does_not_make_an_older_tab_current(tmp_path):
+    """Click 1 added a line, click 2 removed it again: a tab loaded before click 1 lacks the
+    line as a tab loaded after click 2 does, so click 2 tells nothing, and the tab is stale
+    since click 1 (was: taken for current, its save written as it was over both clicks)."""
+    from genviz_updates import git
+    from genviz_updates.textsave import stale_text_merge
+
+    git(tmp_path, "init", "-q", check=True)
+
+    def blob(text):
+        return git(tmp_path, "hash-object", "-w", "--stdin", input=text, check=True).stdout.strip()
+
+    v0, v1, v2 = "a\nb\n", "a\nnew\nb\nfix\n", "a\nb\nfix\n"
+    merges = [{"merge": "m1", "time": 1, "before": blob(v0), "after": blob(v1)},
+              {"merge": "m2", "time": 2, "before": blob(v1), "after": blob(v2)}]
+    assert stale_text_merge(tmp_path, merges, "a\nb\nmine\n") == (merges[0], v0)
+    assert stale_text_merge(tmp_path, merges, "a\nb\nfix\nmine\n") is None   # loaded after
+    assert stale_text_merge(tmp_path, merges, "a\nnew\nb\nfix\nmine\n") == (merges[1], v1)
