@@ -21,9 +21,15 @@ update's cell looks like a stale tab. So:
   loading the update stays deleted or reverted;
 - each click records, per notebook the merge changed, the cells before and after the merge
   (``record_merge``). A save with no token (a tab opened before this server ran, another
-  client) is merged against the merge whose cells the tab does not show at all; it cannot
-  tell a deliberate removal from a stale tab, so it keeps both and says so in the notebook:
-  a note cell at the top, the kept cells marked in their metadata, and a notice.
+  client) is merged against the merge whose cells the tab does not show at all: a cell
+  version a merge brought, or a cell it inserted (by id, even edited since: a tab loaded
+  before the merge cannot have that id), proves the tab saw that merge (issue #39 (a): a
+  tab that reverted an update's fix and typed in its new cell was taken for a stale one, and
+  the fix put back). Where nothing proves it, it cannot tell a deliberate removal from a
+  stale tab; decision: it keeps both (an update put back can be removed again; a removal
+  taken for granted would lose the update for good, unsaid) and says so in the notebook: a
+  note cell at the top, the kept cells marked in their metadata, and a notice telling how to
+  remove them for good (reload, which gives the tab a token, remove, save).
 
 A record holds hashes only (no sources, no outputs): ~85 bytes a cell, one small file per
 token (a load or a save writes only its own; the oldest beyond ``MAX_TOKENS`` are removed)

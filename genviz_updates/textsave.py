@@ -2,25 +2,52 @@
 course update (issue #39): the notebooks' safety net (``genviz_updates.seen``) for plain files.
 
 JupyterLab's file editor saves the whole text it holds, with nothing saying which version of the
-file it was opened on. So each click records, per text file the merge changed, the git blobs of
-the file before and after the merge (:func:`record_text_merge`; no text is copied: the blobs are
-in the clone). A save whose text differs from the disk is compared with those merges: if it shows
-nothing a merge brought (:func:`shows_merge`: none of the lines the merge added as often as
-the file after it has them, or still every line it removed) for that merge and each later one,
-the tab was opened before it, and the save is merged as a click merges (``git merge-file``:
-the tab's text as the student's side, the file before that merge as the base, the disk as the
-course's side): the tab's typing and every course change both arrive. The text such a save
-sent is kept until the next click: the same tab's next save is merged from it (its earlier
-typing is on disk already). Where both only inserted lines at the same place (a function
-typed at the end of the file, and the course's new one there too) both are kept; where the
-tab and the course changed the same lines, the tab's lines are kept (as the click's text
-merge keeps the student's) and the update's record says so (``kept-lines``, shown by
-``python -m genviz_updates status``). A save that shows the latest merge, or of a file no
-merge changed, is the student's as it is.
+file it was opened on: the PUT body is ``{type, format, content}`` (JupyterLab 4.6's
+``Context._maybeSave``: a GET of ``content=0&hash=1`` first, a "File Changed" dialog if the
+disk's hash or time differs from the tab's, then the PUT, then the hash again), and
+jupyter_server's ``ContentsHandler.put`` hands the model to the save as it is. So the record
+(``.git/genviz-seen/f-<hash of the path>.json``, one per text file) holds:
 
-Like a tab without a token in the notebooks' case, a tab that deliberately reverted every line
-of an update cannot be told from a stale one: the update comes back (written down in
-ARCHITECTURE.md's "Course updates" as the known limit).
+- per click that changed the file, the git blobs before and after it (:func:`record_text_merge`;
+  the blobs are in the clone);
+- each time a tab loaded the file (the contents API handed out its content: opened or reloaded
+  in the editor), when, and the text (:func:`record_text_load`; each distinct text once, the
+  latest ``MAX_LOADS``);
+- the texts the latest saves sent (``MAX_SENT``; what those tabs hold after saving);
+- when a save last put an update back for a tab that may have removed it (``reapplied``).
+
+A save whose text differs from the disk is compared with the clicks: if it shows nothing a
+click brought (:func:`shows_merge`: none of the lines the click added as often as the file
+after it has them, or still every line it removed) for that click and each later one that
+tells anything, the tab was opened before it (or removed it: below), and the save is merged as
+a click merges (``git merge-file``: the tab's text as the student's side, the disk as the
+other side). The base is what that tab last loaded or saved, which no save says: the nearest
+(fewest lines apart from the tab's text) of the texts saves sent, the texts tabs loaded before
+that click, and the file before it. So the same tab saving again is merged from what it sent
+(its earlier typing is on disk already), and a second stale tab from what it loaded: its save
+keeps the update *and* the first tab's typing (issue #39 (b); before, it was merged from the
+first tab's text, and that typing looked deleted). Where both sides only inserted lines at the
+same place both are kept; where the tab and the course changed the same lines, the tab's lines
+are kept (as the click's text merge keeps the student's, ``kept-lines`` in the record); where
+the tab and *another tab's save* changed the same lines, both versions are kept between
+conflict markers (``conflict-lines``): neither tab's typing is dropped. A save that shows the
+latest click, or of a file no click changed, is the student's as it is.
+
+**A tab that removed every line of an update** (issue #39 (a)) shows what a tab opened before
+the update shows. Told apart where it can be: if no tab loaded the file since that click, the
+saving tab was opened before it (stale for sure: merged, nothing said). If a tab did, it cannot
+be told from content (a tab opened after the update that restores the old line and deletes the
+new function sends the same text as one opened before it; the student's own typing is in
+neither version in both cases, so it proves nothing). Decision: the side that loses less --
+the update is put back (the tab's typing kept), and the record and a running kernel say so,
+and how to remove it for good (``reapplied``): reload the file, remove it again, save. That
+save is kept as it is (``update-removed``, said too) when a tab loaded the file after the save
+that put the update back and the saved text has every line other saves put on disk since the
+click (a tab still open from before the update lacks what other tabs saved). The one case left
+that no request tells apart: a tab open from before the update that saves again after
+another tab reloaded the file, when nothing else was typed elsewhere -- taken as the removal,
+and said (the note names how to get the course's version back; the randomized trial counts
+it, ``text-stale-save-taken-as-removal``).
 """
 
 from __future__ import annotations
@@ -49,18 +76,24 @@ MAX_LOADED = 200_000
 MAX_SENT = 8
 
 
-def _record(gitdir, rel: str) -> Path:
+def _record(gitdir, rel: str, prefix: str = "f") -> Path:
+    """The record of text file ``rel``: ``f-<hash>.json`` (``t-`` before: the notebooks'
+    tokens' prefix, which ``seen`` prunes beyond its bound; still read)."""
     from genviz_updates.seen import SEEN
 
-    return Path(gitdir) / SEEN / f"t-{hashlib.sha1(rel.encode()).hexdigest()[:16]}.json"
+    name = f"{prefix}-{hashlib.sha1(rel.encode()).hexdigest()[:16]}.json"
+    return Path(gitdir) / SEEN / name
 
 
 def _read(gitdir, rel: str) -> dict:
-    try:
-        data = json.loads(_record(gitdir, rel).read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("path") == rel else {}
+    for prefix in ("f", "t"):
+        try:
+            data = json.loads(_record(gitdir, rel, prefix).read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get("path") == rel:
+            return data
+    return {}
 
 
 def _write(gitdir, rel: str, data: dict) -> None:
