@@ -605,3 +605,21 @@ def test_a_click_that_only_removed_lines_does_not_make_an_older_tab_current(tmp_
     assert stale_text_merge(tmp_path, merges, "a\nb\nmine\n") == (merges[0], v0)
     assert stale_text_merge(tmp_path, merges, "a\nb\nfix\nmine\n") is None   # loaded after
     assert stale_text_merge(tmp_path, merges, "a\nnew\nb\nfix\nmine\n") == (merges[1], v1)
+
+
+def test_a_text_record_under_the_old_name_is_still_read(tmp_path):
+    """Text records were ``t-<hash>.json`` (the notebooks' tokens' prefix, which seen prunes
+    beyond its bound); now ``f-<hash>.json``: a hub's records from before still count."""
+    import hashlib
+
+    from genviz_updates.seen import SEEN
+    from genviz_updates.textsave import read_text_merges, record_text_load
+
+    (tmp_path / SEEN).mkdir()
+    old = tmp_path / SEEN / f"t-{hashlib.sha1(HELPER.encode()).hexdigest()[:16]}.json"
+    merges = [{"merge": "m1", "time": 1.0, "before": "a" * 40, "after": "b" * 40}]
+    old.write_text(json.dumps({"path": HELPER, "merges": merges}))
+    assert read_text_merges(tmp_path, HELPER) == merges
+    record_text_load(tmp_path, HELPER, "text\n")        # written under the new name, kept
+    assert read_text_merges(tmp_path, HELPER) == merges
+    assert len(list((tmp_path / SEEN).glob("f-*.json"))) == 1
