@@ -525,6 +525,8 @@ def test_a_file_tab_that_removed_an_update_gets_it_back_told_and_a_second_remova
     assert again == HELPER_V2 + "# mine\n"
     s.save(rel=s.text_rel, tab=removed)                            # and removes it again
     assert (s.clone / HELPER).read_text() == removed
+    assert {"kind": "update-removed", "path": HELPER} in _files(s)  # kept, and said
+    assert "taken as your removal" in upd.flat(kernel.check())
     s.save(rel=s.text_rel, tab=removed + "# more\n")                # and types on
     assert (s.clone / HELPER).read_text() == removed + "# more\n"
     assert [f["kind"] for f in _files(s)].count("reapplied") == 1
