@@ -13,7 +13,9 @@ a second round on top. After every pull an oracle that knows what each side did 
   the course's cells are in the course's order (except cells only the student moved);
 - no false notice: each item named is a real change that did not arrive, of the right kind.
 
-``GENVIZ_UPDATE_TRIALS`` sets the number of trials (default 100 in ``make test``); the report
+``GENVIZ_UPDATE_TRIALS`` sets the number of trials (default 100 in ``make test``;
+``GENVIZ_TAB_TRIALS``, 20, of notebook tabs' saves; ``GENVIZ_TEXT_TAB_TRIALS``, 30, of
+file-editor tabs' saves); the report
 of a run (trials, kinds of changes) goes to stdout with ``-s``. The last test plants the
 violation: plain nbgitpuller (``git merge -Xours`` with no drivers) fails the same oracle.
 """
