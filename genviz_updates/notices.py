@@ -528,6 +528,21 @@ _FILE_WORDS = {
                    "course's version, rename yours and click the course link again.",
     "kept-lines": "{path}: you and the course changed the same lines; your lines are kept. To "
                   "get the course's version, rename yours and click the course link again.",
+    "reapplied": "{path}: saved from an editor tab that showed none of the course's update "
+                 "of this file. A tab opened before the update cannot be told from one where "
+                 "you removed it on purpose, so the update was put back (nothing you typed "
+                 "was removed). If you removed it on purpose: File > Reload File from Disk, "
+                 "remove it again and save; that save is kept as it is.",
+    "update-removed": "{path}: saved without the course's update of this file after it was "
+                      "put back once and the file reloaded: taken as your removal of it, and "
+                      "kept as you saved it. If it was saved from a tab left open since before "
+                      "the update, not a removal: rename your file and click the course link "
+                      "again to get the course's version.",
+    "conflict-lines": "{path}: saved from an editor tab that did not show your save from "
+                      "another tab, and both changed the same lines: both versions are in "
+                      "the file, between the lines <<<<<<< and >>>>>>>. Reload the file "
+                      "(File > Reload File from Disk), keep the version you want and delete "
+                      "the other and the marker lines.",
     "note": "{path}: {what}",
 }
 
@@ -561,6 +576,7 @@ class Watcher:
                     if found else None)
         self.stamp = None
         self.seen = None
+        self.files_seen = []  # the files entries of the record as last read
         #: the course's new images of the items the last :meth:`check` told, ``[{name, mime,
         #: data}]``: the kernel shows them under the notice (text cannot)
         self.images = []
@@ -597,8 +613,12 @@ class Watcher:
             parts.append(text)
             mark_seen(self.gitdir, self.rel, [item_key(i) for i in new_items])
             self.images = [img for i in new_items for img in i.get("images", [])]
-        files = repo_notice(state)
-        if files and header and self._first(state, "/repo"):
+        entries = state.get("files", [])
+        # a new merge: every file entry; a save's revision: those it added
+        files = repo_notice({"files": entries if header else [
+            f for f in entries if f not in self.files_seen]})
+        self.files_seen = entries
+        if files and self._first(state, "/repo"):
             parts.append(files)
         if library_loaded and open_before and header and state.get("library_changed"):
             parts.append(repo_notice({"library_changed": True}, library_loaded=True))

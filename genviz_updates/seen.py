@@ -21,9 +21,15 @@ update's cell looks like a stale tab. So:
   loading the update stays deleted or reverted;
 - each click records, per notebook the merge changed, the cells before and after the merge
   (``record_merge``). A save with no token (a tab opened before this server ran, another
-  client) is merged against the merge whose cells the tab does not show at all; it cannot
-  tell a deliberate removal from a stale tab, so it keeps both and says so in the notebook:
-  a note cell at the top, the kept cells marked in their metadata, and a notice.
+  client) is merged against the merge whose cells the tab does not show at all: a cell
+  version a merge brought, or a cell it inserted (by id, even edited since: a tab loaded
+  before the merge cannot have that id), proves the tab saw that merge (issue #39 (a): a
+  tab that reverted an update's fix and typed in its new cell was taken for a stale one, and
+  the fix put back). Where nothing proves it, it cannot tell a deliberate removal from a
+  stale tab; decision: it keeps both (an update put back can be removed again; a removal
+  taken for granted would lose the update for good, unsaid) and says so in the notebook: a
+  note cell at the top, the kept cells marked in their metadata, and a notice telling how to
+  remove them for good (reload, which gives the tab a token, remove, save).
 
 A record holds hashes only (no sources, no outputs): ~85 bytes a cell, one small file per
 token (a load or a save writes only its own; the oldest beyond ``MAX_TOKENS`` are removed)
@@ -48,7 +54,7 @@ from genviz_updates.notebooks import cell_hash
 
 __all__ = ["SEEN", "KEY", "snapshot", "meta_snapshot", "output_hash", "stamp", "take_token",
            "read_token", "write_token", "base_notebook", "record_merge", "read_merges",
-           "introduced", "introduced_parts", "stale_since", "MAX_TOKENS", "MAX_MERGES"]
+           "introduced", "introduced_parts", "inserted_ids", "stale_since", "MAX_TOKENS", "MAX_MERGES"]
 
 SEEN = "genviz-seen"
 #: the notebook metadata key that carries a tab's token (never written to disk)
@@ -280,6 +286,11 @@ def introduced(merge: dict) -> set:
     return {(c[0], c[2]) for c in merge["after"]} - {(c[0], c[2]) for c in merge["before"]}
 
 
+def inserted_ids(merge: dict) -> set:
+    """The ids of the cells a recorded merge inserted (no cell had them before it)."""
+    return {c[0] for c in merge["after"] if c[0]} - {c[0] for c in merge["before"]}
+
+
 def _slots(cells: list, meta: dict | None) -> dict:
     """The outputs and metadata a snapshot shows: {slot: hash}, a slot being ``("o", id)``,
     ``("m", id, key)`` or ``("nb", key)``."""
@@ -303,19 +314,22 @@ def stale_since(merges: list, cells: list, meta: dict | None = None) -> dict | N
     ``meta``) shows nothing that merge or any later one brought (the tab was loaded before
     it); None if it shows the latest.
 
-    Only a cell version a merge brought proves the tab was loaded after it. A merge that
+    Only a cell version a merge brought, or a cell it inserted (by its id, whatever the tab
+    typed in it since: no tab loaded before the merge has that id), proves the tab was loaded
+    after it. A merge that
     brought no cell version (it removed cells, or changed outputs or metadata alone) makes
     the tab stale since it only where the tab still shows what that merge removed or replaced
     (a run, a cleared output or the tab's own tags prove nothing either way)."""
     pairs = {(c.get("id") if isinstance(c.get("id"), str) else None, cell_hash(c))
              for c in cells}
+    tab_ids = {cid for cid, _ in pairs if cid}
     shown = None
     found = None
     for m in reversed(merges):
         new = introduced(m)
         if new:
-            if new & pairs:
-                break
+            if new & pairs or inserted_ids(m) & tab_ids:
+                break  # it shows a cell version, or a cell (even edited since), it brought
             found = m
             continue
         kept = {c[0] for c in m["after"]}
@@ -327,10 +341,10 @@ def stale_since(merges: list, cells: list, meta: dict | None = None) -> dict | N
             continue
         if shown is None:
             shown = _slots(snapshot({"cells": cells}), meta_snapshot({"metadata": meta or {}}))
-            tab_ids = {c.get("id") for c in cells}
+            slot_ids = {c.get("id") for c in cells}
         before = _slots(m["before"], m.get("before_meta"))
         empty = output_hash({"cell_type": "code", "outputs": []})
-        if any(shown.get(slot) == before.get(slot) and (slot[0] == "nb" or slot[1] in tab_ids)
+        if any(shown.get(slot) == before.get(slot) and (slot[0] == "nb" or slot[1] in slot_ids)
                and not (slot[0] == "o" and before.get(slot) == empty)
                for slot, _ in changed):
             found = m

@@ -90,7 +90,13 @@ def _clone_path(contents_manager, path):
 
 
 def stamp_model(model, contents_manager) -> str | None:
-    """Give a notebook model with content (what a tab loads) its token; the token or None."""
+    """Give a notebook model with content (what a tab loads) its token; the token or None.
+    A text file's model with content (the file editor opening or reloading it) is recorded
+    as a load of that file (``textsave.record_text_load``: it dates what tabs can show)."""
+    if isinstance(model, dict) and model.get("type") == "file" \
+            and model.get("format") == "text" and isinstance(model.get("content"), str):
+        _record_load(model, contents_manager)
+        return None
     if not isinstance(model, dict) or model.get("type") != "notebook" \
             or not isinstance(model.get("content"), dict):
         return None
@@ -103,6 +109,17 @@ def stamp_model(model, contents_manager) -> str | None:
         return stamp(model["content"], where[1], where[2])
     except OSError:
         return None
+
+
+def _record_load(model, contents_manager) -> None:
+    from genviz_updates.textsave import record_text_load
+
+    where = _clone_path(contents_manager, model.get("path", ""))
+    if where is not None:
+        try:
+            record_text_load(where[1], where[2], model["content"])
+        except OSError:
+            pass
 
 
 def wrap_get(contents_manager) -> None:
@@ -197,12 +214,12 @@ def _save_text(model, path, contents_manager):
     result = merge_text_save(top, gitdir, rel, model["content"], disk)
     if result is None:
         return
-    model["content"], conflicted = result
-    if conflicted:
-        add_file_note(gitdir, {"kind": "kept-lines", "path": rel})
+    model["content"], notes = result
+    for note in notes:
+        add_file_note(gitdir, note)
     contents_manager.log.info("genviz_updates: %s was saved from a tab opened before a course "
-                              "update; merged%s", path,
-                              " (the tab's lines kept where both changed)" if conflicted else "")
+                              "update, or one that removed it; merged%s", path,
+                              "".join(f" ({n['kind']})" for n in notes))
 
 
 def _course_items(items, merges, disk):

@@ -445,7 +445,9 @@ def test_resolve_conflicts_keeps_both_inserts_and_the_tabs_changed_lines():
     """Oracle: git merge-file's own --diff3 output for three hand-written versions."""
     import subprocess
 
-    from genviz_updates.textsave import resolve_conflicts
+    from collections import Counter
+
+    from genviz_updates.textsave import MARKERS, resolve_conflicts
 
     labels = ["yours-x", "base-x", "course-x"]
     base = "a\nb\nc\n"
@@ -459,10 +461,19 @@ def test_resolve_conflicts_keeps_both_inserts_and_the_tabs_changed_lines():
                             *[a for lab in labels for a in ("-L", lab)], *paths],
                            capture_output=True, text=True)
     assert r.returncode == 2                     # two conflicts: a changed line, two inserts
-    assert resolve_conflicts(r.stdout, labels) == ("a\nB-mine\nc\ncourse\nmine\n", True)
+    assert resolve_conflicts(r.stdout, labels) == ("a\nB-mine\nc\ncourse\nmine\n",
+                                                   {"kept-lines"})
     assert resolve_conflicts("<<<<<<< yours-x\nunfinished\n", labels) is None
     inserts = "x\n<<<<<<< yours-x\nm\n||||||| base-x\n=======\nc\n>>>>>>> course-x\n"
-    assert resolve_conflicts(inserts, labels) == ("x\nc\nm\n", False)
+    assert resolve_conflicts(inserts, labels) == ("x\nc\nm\n", set())
+    # the disk's side of the changed line is not the course's (another tab's save): both
+    # versions kept between markers; the course's (it added "B-course"): the tab's kept
+    marked = resolve_conflicts(r.stdout, labels, (Counter(), Counter()))
+    assert marked == ("a\n" + "\n".join([MARKERS[0], "B-mine", MARKERS[1], "B-course",
+                                          MARKERS[2]]) + "\nc\ncourse\nmine\n",
+                      {"conflict-lines"})
+    assert resolve_conflicts(r.stdout, labels, (Counter(["B-course"]), Counter(["b"])))[1] == {
+        "kept-lines"}
 
 
 @pytest.mark.parametrize("before, after, tab, shows", [
@@ -483,3 +494,134 @@ def test_shows_merge_counts_each_line(before, after, tab, shows):
     from genviz_updates.textsave import shows_merge
 
     assert shows_merge(before, after, tab) is shows
+
+
+def _files(s):
+    return json.loads((s.clone / ".git" / "genviz-updates.json").read_text())["files"]
+
+
+def test_a_file_tab_that_removed_an_update_gets_it_back_told_and_a_second_removal_stands(server):
+    """Fault (a) of #39 for the file editor: a tab opened *after* the click that removes every
+    line of the update (restores f's old line, deletes the new h) and types a line of its own
+    shows the same as a tab opened before the click. A tab loaded the file since the click,
+    so it may be a deliberate removal: the update is put back (the typing kept), and the
+    record and a running kernel say so and how to remove it for good; the removal made again
+    in a tab reloaded after that stands, and so do that tab's later saves. (Before: put back
+    silently on every save, for ever.)"""
+    s = _text_story(server, "jon")
+    kernel = Watcher(s.clone / NB, started=0)
+    _update_helper(s)
+    kernel.check()                                                 # told about the click
+    fresh = s.open_tab(s.text_rel)                                 # loaded after the click
+    assert fresh == HELPER_V2
+    removed = HELPER_V1 + "# mine\n"
+    s.save(rel=s.text_rel, tab=removed)
+    assert (s.clone / HELPER).read_text() == HELPER_V2 + "# mine\n"  # put back, typing kept
+    assert {"kind": "reapplied", "path": HELPER} in _files(s)
+    told = upd.flat(kernel.check())
+    assert "put back" in told and "File > Reload File from Disk" in told and HELPER in told
+    assert kernel.check() == ""
+    again = s.open_tab(s.text_rel)                                 # the student reloads
+    assert again == HELPER_V2 + "# mine\n"
+    s.save(rel=s.text_rel, tab=removed)                            # and removes it again
+    assert (s.clone / HELPER).read_text() == removed
+    assert {"kind": "update-removed", "path": HELPER} in _files(s)  # kept, and said
+    assert "taken as your removal" in upd.flat(kernel.check())
+    s.save(rel=s.text_rel, tab=removed + "# more\n")                # and types on
+    assert (s.clone / HELPER).read_text() == removed + "# more\n"
+    assert [f["kind"] for f in _files(s)].count("reapplied") == 1
+
+
+def test_a_file_tab_opened_before_the_click_is_merged_without_a_reapplied_note(server):
+    """No tab loaded the file since the click: a save showing none of it is stale for sure."""
+    s = _text_story(server, "kai")
+    tab = s.open_tab(s.text_rel)
+    _update_helper(s)
+    s.save(rel=s.text_rel, tab=tab + "# mine\n")
+    assert (s.clone / HELPER).read_text() == HELPER_V2 + "# mine\n"
+    assert not [f for f in _files(s) if f.get("path") == HELPER]
+
+
+def test_two_stale_file_tabs_keep_the_update_and_both_typings(server):
+    """Fault (b) of #39: two file-editor tabs loaded before the update; tab 1 types and saves
+    (merged with the update), tab 2 types and saves: the update, tab 1's and tab 2's typing
+    are all on disk (tab 2 is merged from what it loaded, not from tab 1's text); the line
+    both changed keeps both versions between conflict markers, and the record says so; tab 1
+    saving again keeps everything. (Before: tab 2's save dropped tab 1's typing silently.)"""
+    s = _text_story(server, "lea")
+    tab1, tab2 = s.open_tab(s.text_rel), s.open_tab(s.text_rel)
+    _update_helper(s)
+    t1 = "# tab 1 note\n" + tab1.replace("def g(x):", "def g(x):  # tab 1")
+    s.save(rel=s.text_rel, tab=t1)
+    assert (s.clone / HELPER).read_text() == "# tab 1 note\n" + HELPER_V2.replace(
+        "def g(x):", "def g(x):  # tab 1")
+    t2 = "import math\n" + tab2.replace("def g(x):", "def g(x):  # tab 2")
+    s.save(rel=s.text_rel, tab=t2)
+    got = (s.clone / HELPER).read_text()
+    for line in ("import math", "return x + 2  # fixed", "def h(x):", "return x ** 2",
+                 "# tab 1 note", "def g(x):  # tab 1", "def g(x):  # tab 2"):
+        assert got.count(line) == 1, (line, got)
+    assert "return x + 1" not in got
+    assert got.index("<<<<<<<") < got.index("# tab 2") < got.index("=======") < got.index(
+        "g(x):  # tab 1") < got.index(">>>>>>>")
+    assert {"kind": "conflict-lines", "path": HELPER} in _files(s)
+    assert "reapplied" not in [f["kind"] for f in _files(s)]      # no tab loaded since
+    s.save(rel=s.text_rel, tab=t1 + "# more from tab 1\n")        # tab 1 again, its typing
+    assert (s.clone / HELPER).read_text() == got + "# more from tab 1\n"
+
+
+def test_a_tab_without_a_token_that_edited_the_updates_new_cell_is_not_stale(server):
+    """Fault (a) of #39 for a notebook tab without a token (another client, a token lost):
+    it reverted the update's fix and typed into the update's new cell. That cell's id came
+    with the update (no tab loaded before it has it), so the tab saw the update: its save
+    stands as it is, with no note. (Before: taken for a stale tab, the fix put back over the
+    student's revert, a copy and a note added.)"""
+    s = Story(server, "max")
+    s.publish(update_a)
+    s.click()
+    tab = json.loads((s.clone / NB).read_text())                   # no token
+    cell_of(tab, "new-a")["source"] = "y = x * 100  # mine"
+    cell_of(tab, "cell-1")["source"] = "x = 1\n"
+    s.save(tab)
+    want = {"cell-0": "# A lesson", "cell-1": "x = 1\n", "new-a": "y = x * 100  # mine",
+            "cell-2": upd.EXERCISE, "cell-3": "print(x)", "cell-4": "The end."}
+    assert s.sources() == want and list(s.sources()) == list(want)
+    assert s.items() == []
+
+
+def test_a_click_that_only_removed_lines_does_not_make_an_older_tab_current(tmp_path):
+    """Click 1 added a line, click 2 removed it again: a tab loaded before click 1 lacks the
+    line as a tab loaded after click 2 does, so click 2 tells nothing, and the tab is stale
+    since click 1 (was: taken for current, its save written as it was over both clicks)."""
+    from genviz_updates import git
+    from genviz_updates.textsave import stale_text_merge
+
+    git(tmp_path, "init", "-q", check=True)
+
+    def blob(text):
+        return git(tmp_path, "hash-object", "-w", "--stdin", input=text, check=True).stdout.strip()
+
+    v0, v1, v2 = "a\nb\n", "a\nnew\nb\nfix\n", "a\nb\nfix\n"
+    merges = [{"merge": "m1", "time": 1, "before": blob(v0), "after": blob(v1)},
+              {"merge": "m2", "time": 2, "before": blob(v1), "after": blob(v2)}]
+    assert stale_text_merge(tmp_path, merges, "a\nb\nmine\n") == (merges[0], v0)
+    assert stale_text_merge(tmp_path, merges, "a\nb\nfix\nmine\n") is None   # loaded after
+    assert stale_text_merge(tmp_path, merges, "a\nnew\nb\nfix\nmine\n") == (merges[1], v1)
+
+
+def test_a_text_record_under_the_old_name_is_still_read(tmp_path):
+    """Text records were ``t-<hash>.json`` (the notebooks' tokens' prefix, which seen prunes
+    beyond its bound); now ``f-<hash>.json``: a hub's records from before still count."""
+    import hashlib
+
+    from genviz_updates.seen import SEEN
+    from genviz_updates.textsave import read_text_merges, record_text_load
+
+    (tmp_path / SEEN).mkdir()
+    old = tmp_path / SEEN / f"t-{hashlib.sha1(HELPER.encode()).hexdigest()[:16]}.json"
+    merges = [{"merge": "m1", "time": 1.0, "before": "a" * 40, "after": "b" * 40}]
+    old.write_text(json.dumps({"path": HELPER, "merges": merges}))
+    assert read_text_merges(tmp_path, HELPER) == merges
+    record_text_load(tmp_path, HELPER, "text\n")        # written under the new name, kept
+    assert read_text_merges(tmp_path, HELPER) == merges
+    assert len(list((tmp_path / SEEN).glob("f-*.json"))) == 1
