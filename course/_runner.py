@@ -10,7 +10,7 @@ variables as plain JSON. It reports on its standard output, one JSON object per 
 
     {"event": "started", ...}
     {"event": "cell", "index": 3, "status": "ok" | "error" | "timeout" | "output" | "died",
-     "ename": ..., "evalue": ..., "exit": ..., "unsent": "why"}
+     "ename": ..., "evalue": ..., "exit": ..., "unsent": "why", "outputs": "digest"}
     {"event": "answers", "answers": {"answer_q1": {"value": ...} | {"refused": "why"} |
                                                   {"missing": true}}}
     {"event": "done"}
@@ -20,6 +20,7 @@ trusted: the grading process decodes each line strictly and re-checks every answ
 (course/plain.py). It never holds a reference answer, a hidden test or the course secret.
 """
 
+import hashlib
 import json
 import os
 import signal
@@ -195,6 +196,28 @@ def _size(content) -> int:
     return size + 64
 
 
+class Outputs:
+    """A cell's outputs, hashed as ``course.reasons.output_digest`` hashes a stored cell's."""
+
+    def __init__(self):
+        self.hash, self.last = hashlib.sha256(), None
+
+    def add(self, kind, content):
+        if kind not in ("stream", "execute_result", "display_data", "error"):
+            return
+        data = content.get("data") if isinstance(content.get("data"), dict) else {}
+        text = {"stream": content.get("text"), "error": content.get("ename")}.get(kind, data.get(
+            "text/plain"))
+        head = (kind, str(content.get("name")) if kind == "stream" else "")
+        if kind != "stream" or head != self.last:
+            self.hash.update(("\0%s\0%s\0" % head).encode())
+        self.last = head if kind == "stream" else None
+        self.hash.update(str(text or "").encode("utf-8", "backslashreplace"))
+
+    def digest(self):
+        return self.hash.hexdigest()[:16]
+
+
 def tasks_of_this_user() -> int:
     """Processes and threads of this user in this sandbox (what the process limit counts)."""
     uid, n = os.getuid(), 0
@@ -291,6 +314,7 @@ class Kernel:
         deadline = time.monotonic() + (seconds or self.cell_seconds)
         result = {"status": "ok"}
         text = []
+        outputs = Outputs()
         interrupted = None
         while True:
             now = time.monotonic()
@@ -318,6 +342,7 @@ class Kernel:
             kind = msg.get("msg_type")
             content = msg.get("content", {})
             if kind in ("stream", "display_data", "execute_result", "error", "update_display_data"):
+                outputs.add(kind, content)
                 if self.output_left >= 0:
                     self.output_left -= _size(content)
                 if collect and kind == "stream" and content.get("name") == "stdout":
@@ -339,6 +364,8 @@ class Kernel:
             if kind == "status" and content.get("execution_state") == "idle":
                 if collect:
                     result["text"] = "".join(text)
+                if not silent:
+                    result["outputs"] = outputs.digest()
                 if result["status"] == "ok":
                     self._check_reply(msg_id, result)
                 return result

@@ -49,10 +49,11 @@ import time
 
 import nbformat
 
+from course import reasons
 from course.assignments import ASSIGNMENTS
 from course.build import student_notebook, write_sources
 from course.cells import is_choice
-from course.gradebook import record_assignments, text_hash
+from course.gradebook import collection_time, record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.sandbox import Limits, Sandbox, SandboxUnavailable
 from course.shown import printable, unsurrogate
@@ -61,6 +62,9 @@ from course.variants import STUDENT_ID, fingerprint, load_secret
 REPORT_FIELDS = ["student_id", "assignment", "graded", "score", "max_score", "answers",
                  "handed_in", "sandbox", "problems"]
 MAX_NOTEBOOK_BYTES = 20_000_000
+# a lone surrogate escape in the notebook's JSON (a pair, an escaped emoji, is a character)
+LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|"
+                            rb"(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 # a submission larger than its release by these factors is refused before anything runs: a
 # student adds a few cells and figures, never thousands (the release's own counts, not the
 # student's, fix the time budget too: Limits.wall)
@@ -90,6 +94,11 @@ class Outcome:
     handed_in: str = ""             # when, and where that time came from (never the student)
     sandbox: str = ""               # the run's isolation as applied: memory bound, user namespaces
     values: dict = dataclasses.field(default_factory=dict)     # "q1" -> the answer, as JSON
+    rights: dict = dataclasses.field(default_factory=dict)     # "q1" -> this variant's right
+    #                                 numeric answer and tolerance (course.reasons.rights)
+    prompts: list = dataclasses.field(default_factory=list)    # the questions, as released
+    for_student: dict = dataclasses.field(default_factory=dict)  # a report line -> its words in
+    #                                 the feedback (no classmate's name there)
 
 
 # -- reading a submission ----------------------------------------------------------------------
@@ -172,6 +181,9 @@ def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
         # string of the notebook is made writable before anything else reads it
         text = json.dumps(unsurrogate(raw))
         nb = nbformat.reads(text, as_version=4)
+        if LONE_SURROGATE.search(data):
+            problems.append(f"{path.name} holds lone surrogates (not text: half of a character "
+                            "pair): shown escaped as \\udXXX, run as written")
     except Exception as err:  # nbformat raises several kinds for broken files
         first = printable((str(err).splitlines() or [""])[0][:120])
         return None, [f"{path.name} is not a valid notebook ({type(err).__name__}: {first})"]
@@ -577,6 +589,10 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
         return refused
 
     nb, outcome.problems = read_submission(folder, name, refuse)
+    if nb is not None:
+        found = collection_time(folder)
+        stamp = reasons.timestamp_line(folder, found[0] if found else None)
+        outcome.problems += [stamp] if stamp else []
     if nb is None:
         _finish(course, outcome, None, None, feedback, sandbox)
         return
@@ -613,6 +629,10 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     outcome.problems += problems
     where["stage"], where["cell"] = "checking the answers", None
     check_answers(exercises, answers, outcome, assignment, where)
+    where["stage"] = "saying why a question earned nothing"
+    outcome.prompts = [ex.prompt for ex in exercises]
+    outcome.rights = reasons.rights(exercises)
+    outcome.problems += reasons.why_lines(outcome, nb, cells, result.events, exercises)
     where["stage"] = "writing the autograded notebook and the feedback"
     outcome.graded = answers is not None
     outcome.working = {c[2]: text_hash(c[1]) for c in cells
@@ -694,11 +714,13 @@ def write_feedback(course, outcome: Outcome, exercises) -> pathlib.Path:
     for i, q in enumerate(a.questions, 1):
         verdict = outcome.verdicts.get(f"q{i}", "not graded")
         earned = outcome.earned.get(f"test_q{i}", 0.0)
-        prompt = exercises[i - 1].prompt if exercises else ""
+        prompt = exercises[i - 1].prompt if exercises else (
+            outcome.prompts[i - 1] if i <= len(outcome.prompts) else "")
         rows.append(f"<section><h2>Question {i}: {esc(verdict)} ({earned:g}/{q.points} "
                     f"points)</h2><p>{esc(prompt)}</p><p><b>{esc(outcome.feedback.get(f'q{i}', ''))}"
                     "</b></p></section>")
-    problems = "".join(f"<li>{esc(p)}</li>" for p in outcome.problems)
+    problems = "".join(f"<li>{esc(outcome.for_student.get(p, p))}</li>"
+                       for p in outcome.problems)
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             "<style>body{font-family:system-ui,sans-serif;max-width:46em;margin:2em auto;"
@@ -807,9 +829,25 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
             o.problems.insert(0, UNSAFE)
     order = {(s, n): k for k, (s, n) in enumerate(todo)}
     outcomes.sort(key=lambda o: order[(o.student_id, o.assignment)])
+    add_classmates(course, outcomes, feedback)
     everything = outcomes + decided
     everything.sort(key=lambda o: (o.student_id, o.assignment))
     return everything
+
+
+def add_classmates(course, outcomes, feedback: bool = True) -> None:
+    """Each wrong numeric answer that another student's variant takes as right gets a line
+    (:func:`course.reasons.classmate_lines`: the report names whom, the feedback no one), and
+    those students' feedback is written again with it."""
+    found = reasons.classmate_lines(outcomes)
+    for o in outcomes:
+        lines = found.get(id(o))
+        if not lines:
+            continue
+        o.problems[:0] = [report for report, _ in lines]
+        o.for_student.update(dict(lines))
+        if feedback and o.submitted:
+            write_feedback(course, o, None)
 
 
 def grade(course, *, secret: bytes | None = None, secret_file=None, jobs: int = 1,

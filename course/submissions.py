@@ -167,7 +167,7 @@ def _h(kind, why, expect, make, layout=None, answers=None):
 
 _h("hook_reads_hidden_test", "an IPython pre_run_cell hook reads every later cell's source "
    "(the hidden test in nbgrader) and sets the answer from it; it prints every source",
-   r"q1 not answered", _cell1('''
+   r"q1 not answered.*registers IPython hooks \(pre_run_cell\)", _cell1('''
     import re
     def _spy(info):
         src = info.raw_cell or ""
@@ -197,7 +197,13 @@ _h("exception_handler", "a custom exception handler swallows every error and cle
     '''))
 
 _h("fake_execute_result", "a hook sends a fake execute_result ('2 points') into every later "
-   "cell, as nbgrader reads partial credit from it", r"q1 not answered", _cell1('''
+   "cell, as nbgrader reads partial credit from it; the notebook is handed in with a forged "
+   "stored output in that answer cell (what the student's run 'showed')",
+   r"q1 not answered.*the stored output of cell \d+ \(answer_q1\) is not what the code printed "
+   r"when run.*registers IPython hooks \(post_run_cell\)",
+   lambda nb, ctx: _forged_output(_fake_result(nb, ctx)))
+
+_fake_result = _cell1('''
     ip = get_ipython()
     def _fake(*args):
         try:
@@ -209,7 +215,14 @@ _h("fake_execute_result", "a hook sends a fake execute_result ('2 points') into 
             pass
     ip.events.register("post_run_cell", _fake)
     answer_q1 = ...
-    '''))
+    ''')
+
+
+def _forged_output(nb):
+    cell_of(nb, "answer_q1").outputs = [nbformat.v4.new_output(
+        "execute_result", {"text/plain": "'answer_q1 is right: 2 points'"}, execution_count=3)]
+    return nb
+
 
 _h("reads_source_notebook", "looks for the instructor's source notebook, the gradebook and the "
    "course secret: the course folder's path (guessed), paths relative to the working directory, "
@@ -229,7 +242,8 @@ _h("reads_source_notebook", "looks for the instructor's source notebook, the gra
 
 _h("builder_on_notebook_data", "calls genviz's own exercise builders on the self-study "
    "notebook's data and reads their answers (what the 'Show solution' button and the website "
-   "show)", r"q1 wrong", lambda nb, ctx: _self_study(nb, ctx), answers="self-study")
+   "show)", r"q1 wrong.*q1: the self-study notebook's answer, not your variant's",
+   lambda nb, ctx: _self_study(nb, ctx), answers="self-study")
 
 
 def _self_study(nb, ctx):
@@ -262,7 +276,9 @@ for _ in range(60):
 
 _h("gradebook_writer", "starts a background process (its own session; and one more by a "
    "double fork) that outlives the notebook and writes full marks into every gradebook.db it "
-   "can find, and empties other students' submissions", r"q1 not answered",
+   "can find, and empties other students' submissions",
+   r"q1 not answered.*cell \d+ \(answer_q1\) starts processes \(subprocess\.Popen, os\.fork, "
+   r"os\.execv\): the sandbox ends them",
    lambda nb, ctx: fill(nb, {1: textwrap.dedent('''
     import os, subprocess, sys
     DAEMON = {daemon!r}
@@ -279,7 +295,8 @@ _h("gradebook_writer", "starts a background process (its own session; and one mo
     ''').strip().format(daemon=DAEMON, course=ctx.course, marker=MARKER)}))
 
 _h("patch_allclose", "patches numpy.allclose/isclose/array_equal to always say True",
-   r"q1 wrong", _cell1('''
+   r"q1 wrong.*replaces np\.allclose, np\.isclose, np\.array_equal in the notebook's kernel",
+   _cell1('''
     import numpy as np
     np.allclose = lambda *a, **k: True
     np.isclose = lambda *a, **k: True
@@ -443,7 +460,8 @@ _h("environment_secret", "looks for the course secret in the environment and in 
     '''))
 
 _h("classmate_answers", "hands in a classmate's right answers (their variant)",
-   r"q1 wrong", lambda nb, ctx: fill(nb, ctx.classmate_answers), answers="classmate")
+   r"q1 wrong.*q1: the right answer of another student's variant \([^)]*alice",
+   lambda nb, ctx: fill(nb, ctx.classmate_answers), answers="classmate")
 
 _h("claims_classmate_id", "hands in the classmate's own release with their right answers "
    "(the notebook says it was released to the classmate)",
@@ -511,7 +529,7 @@ _h("bytes_answer", "an answer that is bytes", r"answer q1 is not plain data \(an
     '''))
 
 _h("shell_escape", "shell commands from the notebook: a download, a look around the machine",
-   r"q1 not (answered|defined)", _cell1('''
+   r"q1 not answered.*runs shell commands \(curl, ls, cat\) in the sandbox", _cell1('''
     !curl -s -m 3 http://example.com
     !ls / /work /root /tmp
     !cat /etc/shadow
@@ -622,19 +640,22 @@ _h("surrogate_json", "a 36-byte notebook whose JSON holds a lone surrogate (vali
    "UTF-8 writer takes it)", r"is not a valid notebook", None,
    _raw_notebook(b'{"nbformat": "\\udc80", "cells": []}'))
 _h("surrogate_in_cells", "lone surrogates in an answer cell's source, the hand-graded working "
-   "and the metadata", r"q1 wrong", _surrogate_cells)
+   "and the metadata", r"q1 wrong.*holds lone surrogates .*shown escaped as \\udXXX.*q1: "
+   r"Expected a number", _surrogate_cells)
 _h("surrogate_exception", "pure ASCII code whose exception text holds a lone surrogate (no "
    "packer of the kernel takes it: the error used to be lost and the cell reported ok)",
    r"\(answer_q1\) raised ValueError: bad \\ud800\\udc80",
    _cell1('raise ValueError("bad " + chr(0xd800) + chr(0xdc80))'))
-_h("surrogate_answer", "an answer string that is a lone surrogate", r"q1 wrong",
+_h("surrogate_answer", "an answer string that is a lone surrogate",
+   r"q1 wrong.*q1: Expected a number or an array of numbers, got str",
    _cell1("answer_q1 = chr(0xdc80) * 3"))
 _h("terminal_escapes", "control sequences in the exception text (OSC 52 writes the grader's "
    "clipboard, OSC 0 the window title, CSI erases the line) and in an answer",
    r"raised ValueError: \\x1b\]52", _control_cell)
 _h("hostile_markdown", "links and images in the hand-graded working: javascript:, data:, "
    "entity-encoded variants, external images (a beacon), raw HTML, a fence breaker",
-   r"q1 not answered", lambda nb, ctx: fill(nb, {}, working=HOSTILE_MARKDOWN))
+   r"q1 not answered.*working_q\d+ holds links, images or HTML: shown to the grader as plain "
+   r"text", lambda nb, ctx: fill(nb, {}, working=HOSTILE_MARKDOWN))
 _h("odd_file_names", "the notebook under a name with a byte that is not UTF-8 and control "
    "characters (and no notebook of the right name)", r"no a\d\d_\w+\.ipynb in the submission "
    r"\(found: .*\\udcff", None, lambda course, student, ctx: _odd_names(course, student, ctx))
@@ -661,7 +682,8 @@ _h("user_namespace", "makes a user namespace (more kernel surface, root inside i
     answer_q1 = "inside a user namespace"
     '''))
 _h("forged_timestamp", "a timestamp.txt in the submission that says it was handed in on "
-   "2020-01-01", r"q1 not answered", None,
+   "2020-01-01", r"q1 not answered.*timestamp\.txt says '2020-01-01[^']*': not used, the "
+   r"hand-in time is the course's", None,
    lambda course, student, ctx: _forged_timestamp(course, student, ctx))
 
 

@@ -365,3 +365,16 @@ def test_the_hostile_working_is_one_fenced_block_in_the_autograded_notebook(host
         "grade_id", "").startswith("working_q")]
     assert working and all(c.source.startswith("```") and "beacon.invalid" in c.source
                            for c in working[:1])
+
+
+def test_a_classmates_answer_is_named_in_the_report_and_not_in_the_feedback(hostile_class):
+    """The classmate_answers row names alice (whose variant's right answers they are) in the
+    instructor's report; the student's own feedback says the same without her name."""
+    course = hostile_class["course"]
+    student = next(s for s, h in STUDENTS.items() if h.kind == "classmate_answers")
+    report = (course / "grading_report.csv").read_text(encoding="utf-8")
+    row = next(line for line in report.splitlines() if line.startswith(student))
+    assert "q2: the right answer of another student's variant (alice)" in row, row
+    page = (course / "feedback" / student / A / f"{A}.html").read_text(encoding="utf-8")
+    assert "q2: the right answer of another student&#x27;s variant</li>" in page
+    assert "alice" not in page

@@ -36,6 +36,7 @@ FLOORS = {
         "course.sandbox": 1,      # bubblewrap around one student's notebook
         "course.assignments": 2,  # the assignments, their questions and variants
         "course.gradebook": 3,    # nbgrader's gradebook
+        "course.reasons": 3,      # why a question earned nothing: provenance, what code did
         "course.build": 4,        # sources and releases written to disk
         "course.grade": 5, "course.submissions": 5,  # grading; simulated classes
     },
