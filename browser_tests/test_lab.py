@@ -247,15 +247,21 @@ def test_canvas_shows_the_kernels_state_after_a_burst(lab_nb, artifacts):
 
 
 def drag(page, i, k, steps=25):
-    """Drag explorer i's slider k with the mouse from one end to the other."""
+    """Drag explorer i's slider k with the mouse from one end to the other: towards the end
+    it is not at (a slider at its maximum, as 01's records n starts, is dragged from right to
+    left, so that the drag ends on a new value)."""
     box = page.locator(f"[data-gv-explorer='{i}'] input[type=range]").nth(k)
     box.scroll_into_view_if_needed()
+    at_max = box.evaluate("r => +r.value >= +r.max")
     b = box.bounding_box()
     y = b["y"] + b["height"] / 2
-    page.mouse.move(b["x"] + 4, y)
+    x0, x1 = b["x"] + 4, b["x"] + b["width"] - 4
+    if at_max:
+        x0, x1 = x1, x0
+    page.mouse.move(x0, y)
     page.mouse.down()
     for s in range(1, steps + 1):
-        page.mouse.move(b["x"] + 4 + (b["width"] - 8) * s / steps, y)
+        page.mouse.move(x0 + (x1 - x0) * s / steps, y)
         page.wait_for_timeout(16)
     page.mouse.up()
 

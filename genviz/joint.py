@@ -415,24 +415,27 @@ def dimensionality_curve(records, names=None) -> dict:
                 records_per_cell=arr.shape[0] / cells)
 
 
-def record_counts(n_records, *, step=2, low=10) -> np.ndarray:
-    """The numbers of records the dimensionality explorer's n slider offers: every ``step``-th
-    count up to all ``n_records`` (all the records are always a position), the smallest at
-    least ``low``; only ``n_records`` itself when there are fewer than ``low``.
+def record_counts(n_records, *, low=10, ratio=1.1) -> np.ndarray:
+    """The numbers of records the dimensionality explorer's n slider offers: from ``low`` up to
+    all ``n_records``, each about ``ratio`` times the one before (rounded; repeats dropped), so a
+    step of the slider moves n by about 10 % at every size, as the figure's log axis shows it;
+    only ``n_records`` itself when there are no more than ``low``.
 
-    With the course's 392 cars and 8 variables, step 2 makes 192 positions and a precomputed
-    grid over (d, n) of 8 x 192 = 1,536 states, inside the states' budget (issue #37: every
-    control an investigation needs moves without a kernel).
+    With the course's 392 cars and 8 variables: 40 positions, and a precomputed grid over
+    (d, n) of 8 x 40 = 320 states (issue #37: every control an investigation needs moves
+    without a kernel; a step of 1 would make 3,064, over the states' budget).
 
     Examples
     --------
-    >>> record_counts(20, step=3, low=10).tolist()
-    [11, 14, 17, 20]
+    >>> record_counts(20, low=10, ratio=1.5).tolist()
+    [10, 14, 20]
     >>> record_counts(4).tolist()
     [4]
     """
     n = check_int(n_records, "n_records", low=1)
-    step = check_int(step, "step", low=1)
     low = check_int(low, "low", low=1)
-    first = n - step * ((n - low) // step) if n >= low else n
-    return np.arange(first, n + 1, step)
+    ratio = check_scalar(ratio, "ratio", low=1.0, low_open=True)
+    if n <= low:
+        return np.array([n])
+    k = math.ceil(math.log(n / low) / math.log(ratio))
+    return np.unique(np.round(np.geomspace(low, n, k + 1)).astype(np.int64))

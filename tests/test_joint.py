@@ -108,18 +108,22 @@ def test_dimensionality_curve():
 
 
 def test_record_counts_are_the_explorers_positions():
-    # the course's cars: 10, 12, ..., 392 (192 positions; 8 variables x 192 = 1,536 states)
+    # the course's cars: 10 ... 392 in about 10 % steps (40 positions; 8 variables x 40 = 320
+    # states); closed form: round(10 * (392 / 10) ** (k / 39)), repeats dropped
     counts = record_counts(392)
-    assert counts.tolist() == list(range(10, 393, 2)) and counts.size * 8 <= 2000
-    assert record_counts(391).tolist() == list(range(11, 392, 2))  # all the records stay one
+    expect = sorted({round(10 * (392 / 10) ** (k / 39)) for k in range(40)})
+    assert counts.tolist() == expect and counts.size == 40 and counts.size * 8 <= 2000
+    assert counts[0] == 10 and counts[-1] == 392
     assert record_counts(7).tolist() == [7] and record_counts(10).tolist() == [10]
+    assert record_counts(11).tolist() == [10, 11]
 
 
-@given(st.integers(1, 5000), st.integers(1, 50), st.integers(1, 100))
-def test_record_counts_end_at_all_records_in_equal_steps(n, step, low):
-    counts = record_counts(n, step=step, low=low)
-    assert counts[-1] == n and np.all(np.diff(counts) == step)
-    assert counts[0] >= min(low, n) and (counts[0] - step < low or counts.size == 1)
+@given(st.integers(1, 10**6), st.integers(1, 500), st.floats(1.01, 3.0))
+def test_record_counts_rise_by_about_the_ratio_to_all_records(n, low, ratio):
+    counts = record_counts(n, low=low, ratio=ratio)
+    assert counts[-1] == n and counts[0] == min(low, n) and np.all(np.diff(counts) >= 1)
+    # no gap wider than the ratio allows (one more for the rounding)
+    assert np.all(counts[1:] <= np.ceil(counts[:-1] * ratio * (1 + 1e-12)) + 1)
 
 
 @pytest.mark.parametrize("call, exc, match", [
@@ -149,7 +153,7 @@ def test_record_counts_end_at_all_records_in_equal_steps(n, step, low):
     (lambda: dimensionality_curve(np.empty((0, 2))), ValueError, "non-empty 2-D"),
     (lambda: record_counts(0), ValueError, "n_records"),
     (lambda: record_counts(2.5), TypeError, "n_records"),
-    (lambda: record_counts(50, step=0), ValueError, "step"),
+    (lambda: record_counts(50, ratio=1.0), ValueError, "ratio"),
     (lambda: record_counts(50, low=-1), ValueError, "low"),
 ])
 def test_bad_inputs_give_clear_errors(call, exc, match):

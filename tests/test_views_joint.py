@@ -38,7 +38,7 @@ def test_dimensionality_view_counts():
 def test_dimensionality_explorer_sweep():
     a = auto_mpg()
     e = dimensionality_explorer(a.records, a.record_names)
-    assert sweep_explorer(e, n=5) == 5 + 5
+    assert sweep_explorer(e, n=5) == 5 + len(e.controls["n"].options)  # every position of n
     e.controls["d"].value = 8
     e.controls["n"].value = 392
     assert "cells = 1,440 (free parameters 1,439)" in e.readout.value

@@ -7,10 +7,11 @@ in the background (``genviz_updates.rebuild``) into a directory on every kernel'
 meanwhile is *awaiting* its grid (issue #39, item 5: the rebuild's result reaches the open
 explorers, the lecturer's included, with no cell run again):
 
-- its notice says why its moves ask the kernel, from the rebuild's status file when one lies
-  beside a prebuilt directory (``<states>/rebuild.json`` next to ``<states>/grids``): being
-  rebuilt since a time, the rebuild failed (the course team's command named), or no states on
-  this hub;
+- its notice says why its moves ask the kernel while the hub's rebuild, whose status file
+  lies beside a prebuilt directory (``<states>/rebuild.json`` next to ``<states>/grids``), is
+  running (since when) or has failed (the course team's command named); otherwise (no
+  rebuild, or one that is over) it says nothing: the kernel path is then the normal path of
+  a hub that keeps no states for this explorer;
 - one daemon thread per kernel looks for the awaited keys in the stores
   (:func:`genviz.widgets.states.load_grid`) every :func:`poll_seconds` (``GENVIZ_STATES_POLL``,
   default 20 s; a few ``stat`` calls) for at most :data:`WAIT_SECONDS`, and hands a grid to
@@ -82,8 +83,9 @@ def rebuild_notice(dirs) -> str:
         return ("Moves ask the kernel: the hub could not rebuild this explorer's precomputed "
                 "states after a course update (the course team: python -m genviz_updates "
                 "status).")
-    return ("Moves ask the kernel for now: this explorer's precomputed states are not on this "
-            "hub yet; it switches to them by itself if they are stored.")
+    # no rebuild running or failed: the course chose not to build states here (or this
+    # explorer is a notebook's own): the kernel path is the normal path, nothing to say
+    return ""
 
 
 def _open(ref) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from genviz.joint import record_counts
 from genviz.plots.joint import DimensionalityView
-from genviz.widgets._base import Explorer, explorer_factory, int_slider, readout_html
+from genviz.widgets._base import (Explorer, explorer_factory, int_slider, readout_html,
+                                  selection_slider)
 
 __all__ = ["dimensionality_explorer"]
 
@@ -14,10 +15,11 @@ def dimensionality_explorer(records, names, d=3, n=None, *, seed=0) -> Explorer:
     """Sliders for the number of variables ``d`` and of records ``n``; the readout gives the
     table size, its free parameters, and how many cells no record reaches."""
     view = DimensionalityView(records, names, d, n, seed=seed)
-    low = int(record_counts(view.N)[0])  # every 2nd count: the (d, n) grid fits the budget
+    # about 10 % more records a step: the (d, n) grid fits the states' budget
+    counts = sorted({*record_counts(view.N).tolist(), int(view.params["n"])})
     controls = {
         "d": int_slider("variables d", d, 1, view.D, grid=True),
-        "n": int_slider("records n", view.params["n"], low, view.N, 2, grid=True),
+        "n": selection_slider("records n", counts, int(view.params["n"]), grid=True),
     }
 
     def readout(s):
