@@ -403,6 +403,17 @@ def test_a_classmates_answers_and_the_self_study_answers_get_nothing(graded_clas
     assert _coinciding(A, classmate, right[classmate], secret) == AUTO  # right for the classmate
     verdicts = outcomes["nora"].verdicts
     assert all(verdicts[f"q{i}"] == "wrong" for i in range(1, 5)), verdicts
+    # and their rows say where each wrong numeric answer came from (course/reasons.py)
+    for i in range(1, 5):
+        q = f"q{i}"
+        assert f"{q}: the self-study notebook's answer, not your variant's" in \
+            outcomes["nora"].problems, outcomes["nora"].problems
+        named = [p for p in outcomes["mia"].problems
+                 if p.startswith(f"{q}: the right answer of another student's variant (")]
+        assert len(named) == 1 and (classmate in named[0] or " more)" in named[0]), \
+            outcomes["mia"].problems
+    assert not any("another student's variant" in p or "self-study" in p
+                   for p in outcomes["alice"].problems)  # a right answer has no provenance line
 
 
 def test_a_notebook_without_a_student_id_is_graded_on_the_folders_variant(graded_class):
