@@ -104,12 +104,23 @@ def test_the_notice_says_what_the_rebuild_status_says(tmp_path, status, expect):
 
 
 def test_a_wait_ends_after_its_bound_and_leaves_the_notice(hub, monkeypatch):
+    (hub.parent / "rebuild.json").write_text(json.dumps({"state": "failed"}))
     monkeypatch.setattr(W, "WAIT_SECONDS", 0.2)
     e = knn_regression_explorer(k=5)
     _show(e)
+    W.await_grid(e, e.grid_key, load=states.load_grid, on_loop=lambda fn: fn(),
+                 dirs=states.search_path())  # awaited again (a second view): still one wait
     assert W.awaited() == {e.grid_key: 1}
+    assert "could not rebuild" in e.notice
     assert _until(lambda: W.awaited() == {})
-    assert e.grid == b"" and e.notice == ""  # no rebuild status: nothing to say
+    assert e.grid == b"" and "could not rebuild" in e.notice  # the notice stays true
+    e.close()
+
+
+def test_without_a_rebuild_status_the_explorer_waits_silently(hub):
+    e = knn_regression_explorer(k=7)
+    _show(e)
+    assert W.awaited() == {e.grid_key: 1} and e.notice == ""
     e.close()
 
 

@@ -107,7 +107,9 @@ def await_grid(explorer, key: str, *, load, on_loop, dirs=()) -> None:
     global _thread
     explorer.notice = rebuild_notice(dirs)
     with _lock:
-        _waiting.setdefault(key, []).append(weakref.ref(explorer))
+        refs = _waiting.setdefault(key, [])
+        if not any(r() is explorer for r in refs):  # shown again (a second view): one wait
+            refs.append(weakref.ref(explorer))
         _since.setdefault(key, time.monotonic())
         if _thread is None:  # (the watcher clears it, under the lock, as it ends)
             _thread = threading.Thread(target=_watch, args=(load, on_loop),
