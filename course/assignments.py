@@ -320,7 +320,7 @@ curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=CURVES_SEED)
                 note="The learning curves are `curves_pois` (see the question before)."),
     ),
     working=(2,),
-    left_out=(("exercises.sigma_for_separable_sample(100)", INVESTIGATION),
+    left_out=(("exercises.rho_for_separable_sample()", INVESTIGATION),
               ("exercises.newton_hessian_derivation([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], "
                "[3.0, 1.0]], [0, 1, 0, 1])", DERIVATION),
               ("exercises.midpoint_boundary([0.0, 0.0], [1.5, 0.0], [[1.0, 0.8], [0.8, 1.0]])",

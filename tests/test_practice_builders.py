@@ -26,7 +26,7 @@ from genviz.exercises import naive_bayes as nbx
 from genviz.exercises import nb_vs_logistic as cx
 from genviz.exercises import nb_vs_logistic_practice as cvx
 from genviz.exercises import spam as sx
-from genviz.exercises.gda_practice import EXPLORER_START, FIT_EXPLORER_PHIS
+from genviz.exercises.gda_practice import EXPLORER_START, FIT_EXPLORER_PHIS, VS_EXPLORER_RHOS
 from genviz.exercises.kde_practice import EXPLORER_LOG_HS
 from genviz.exercises.naive_bayes_practice import QUERY_ALPHAS
 from genviz.exercises.observation import Observation
@@ -235,21 +235,43 @@ def test_newtons_hessian_refuses_a_slip_and_a_bad_point():
 
 
 def test_the_sample_becomes_separable_at_the_answer_by_a_linear_program():
+    """Oracle: a linear program (scipy's HiGHS) says the explorer's sample at n = 200 is strictly
+    separable at the answer and not one slider step above it; the Mahalanobis distances in the
+    solution by closed form; ρ's grid positions are the explorer's slider; bad inputs named."""
     from genviz.gaussian import cov_from_params
     from genviz.synthetic import DataModel
-    ex = gdx.sigma_for_separable_sample(100)
+    from genviz.widgets.gda import gda_vs_logistic_explorer
+    ex = gdx.rho_for_separable_sample()
     p = EXPLORER_START
 
-    def separable(s1):  # strictly separable: find w, b with s_i (w.x_i + b) >= 1
+    def separable(rho):  # strictly separable: find w, b with s_i (w.x_i + b) >= 1
         model = DataModel("gaussian", [p["mu0x"], p["mu0y"]], [p["mu1x"], p["mu1y"]],
-                          cov_from_params(s1, p["sigma2"], p["rho"]), phi=p["phi"])
-        X, y = model.sample(100, np.random.default_rng(0))
+                          cov_from_params(p["sigma1"], p["sigma2"], rho), phi=p["phi"])
+        X, y = model.sample(200, np.random.default_rng(0))
         s = 2 * y - 1
         A = -s[:, None] * np.column_stack([X, np.ones(len(y))])
         return linprog(np.zeros(3), A_ub=A, b_ub=-np.ones(len(y)), bounds=[(None, None)] * 3,
                        method="highs").status == 0
+    assert ex._answer == -0.85
     assert separable(ex._answer) and not separable(round(ex._answer + 0.05, 2))
     assert ex.kind == "investigation" and ex.objective == "04.1"
+    # Delta mu = (2, 1), unit variances: d^2 = (5 - 4 rho) / (1 - rho^2)
+    for rho in (0.3, -0.85):
+        assert f"{np.sqrt((5 - 4 * rho) / (1 - rho ** 2)):.2f}" in ex._solution
+    e = gda_vs_logistic_explorer()
+    try:
+        slider = e.controls["rho"]  # gridded: the search needs no kernel
+        assert slider.grid and slider.value == p["rho"]
+        assert np.allclose(VS_EXPLORER_RHOS,
+                           np.round(np.arange(slider._min, slider._max + 1e-9, slider._step), 2))
+    finally:
+        e.close()
+    with pytest.raises(ValueError, match="rho"):
+        gdx.rho_for_separable_sample(rho=1.5)
+    with pytest.raises(ValueError, match="n"):
+        gdx.rho_for_separable_sample(n=2)
+    with pytest.raises(ValueError, match="no ρ on the slider"):
+        gdx.rho_for_separable_sample(n=500, sigma1=2.0)
 
 
 def test_the_loan_question_and_the_midpoint():

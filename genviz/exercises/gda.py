@@ -9,7 +9,7 @@ from genviz.exercises.choice import _transfer
 from genviz.exercises.gda_practice import (EXPLORER_START, loan_model_choice, midpoint_boundary,
                                            newton_hessian_derivation,
                                            phi_for_boundary_through_origin, qda_quadratic_term,
-                                           shared_sigma_same_peak, sigma_for_separable_sample,
+                                           shared_sigma_same_peak, rho_for_separable_sample,
                                            zoo_new_species)
 from genviz.gaussian import cov_from_params
 from genviz.gda import GDA, logistic_params
@@ -22,7 +22,7 @@ __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "th
            "duplicated_data_concept", "predict_outliers",
            "poisson_bias_concept",
            "qda_quadratic_term", "phi_for_boundary_through_origin", "zoo_new_species",
-           "shared_sigma_same_peak", "newton_hessian_derivation", "sigma_for_separable_sample",
+           "shared_sigma_same_peak", "newton_hessian_derivation", "rho_for_separable_sample",
            "loan_model_choice", "midpoint_boundary"]
 
 

@@ -17,8 +17,8 @@ from genviz.logistic import sigmoid
 from genviz.synthetic import DataModel
 
 __all__ = ["qda_quadratic_term", "phi_for_boundary_through_origin", "zoo_new_species",
-           "shared_sigma_same_peak", "newton_hessian_derivation", "sigma_for_separable_sample",
-           "loan_model_choice", "midpoint_boundary", "FIT_EXPLORER_PHIS", "VS_EXPLORER_SIGMAS",
+           "shared_sigma_same_peak", "newton_hessian_derivation", "rho_for_separable_sample",
+           "loan_model_choice", "midpoint_boundary", "FIT_EXPLORER_PHIS", "VS_EXPLORER_RHOS",
            "EXPLORER_START"]
 
 #: the GDA-vs-logistic explorer's starting sliders (genviz.plots.gda_vs_logistic)
@@ -27,8 +27,8 @@ EXPLORER_START = dict(mu0x=-1.0, mu0y=-0.5, mu1x=1.0, mu1y=0.5, sigma1=1.0, sigm
 
 #: the GDA fit explorer's grid of the true phi (genviz.widgets.gda: 0.1 to 0.9, step 0.05)
 FIT_EXPLORER_PHIS = np.round(np.arange(0.1, 0.901, 0.05), 2)
-#: the GDA-vs-logistic explorer's grid of sigma1 and sigma2 (0.3 to 2.0, step 0.05)
-VS_EXPLORER_SIGMAS = np.round(np.arange(0.3, 2.001, 0.05), 2)
+#: the GDA-vs-logistic explorer's positions of the correlation rho (-0.9 to 0.9, step 0.05)
+VS_EXPLORER_RHOS = np.round(np.arange(-0.9, 0.901, 0.05), 2)
 
 
 # -- notebook 03 ---------------------------------------------------------------------------------
@@ -301,45 +301,56 @@ def newton_hessian_derivation(X, y, *, at=None) -> Derivation:
         hint="Only p depends on w, through σ(z); use the chain rule.")
 
 
-def sigma_for_separable_sample(n=100, *, seed=0, n_test=4000, **params) -> Exercise:
-    """Investigation with the GDA-vs-logistic explorer: at ``n`` training points, lower σ₁ from
-    its start; the first value on the slider at which the sample is linearly separable (the
-    readout says logistic regression needs a ridge). Found by running the explorer's trial
-    (:func:`genviz.studies.gda_vs_logistic.gda_vs_logistic_trial`, same seeds) at every slider position.
+def rho_for_separable_sample(n=200, *, seed=0, n_test=4000, **params) -> Exercise:
+    """Investigation with the GDA-vs-logistic explorer: at ``n`` training points, lower the
+    shared covariance's correlation ρ from its start; the first value on the slider at which the
+    sample is linearly separable (the readout says logistic regression needs a ridge). Found by
+    running the explorer's trial (:func:`genviz.studies.gda_vs_logistic.gda_vs_logistic_trial`,
+    same seeds) at every slider position. ρ is one of the explorer's gridded controls, so the
+    search needs no kernel (the website, a phone).
 
     Examples
     --------
-    >>> sigma_for_separable_sample(100)._answer
-    0.4
+    >>> rho_for_separable_sample()._answer
+    -0.85
     """
     p = {**EXPLORER_START, **params}
     n = check_int(n, "n", low=4)
-    start = check_scalar(p["sigma1"], "sigma1", low=0.3)
-    steps = [s for s in VS_EXPLORER_SIGMAS[::-1] if s <= start + 1e-9]
+    start = check_scalar(p["rho"], "rho", low=-0.9, high=0.9)
+    steps = [r for r in VS_EXPLORER_RHOS[::-1] if r <= start + 1e-9]
     found = None
-    for s in steps:
+    for r in steps:
         model = DataModel("gaussian", [p["mu0x"], p["mu0y"]], [p["mu1x"], p["mu1y"]],
-                          cov_from_params(s, p["sigma2"], p["rho"]), phi=p["phi"])
+                          cov_from_params(p["sigma1"], p["sigma2"], r), phi=p["phi"])
         if gda_vs_logistic_trial(model, n, n_test=n_test, seed=seed).lr_l2 > 0:
-            found = float(s)
+            found = float(r)
             break
     if found is None:
-        raise ValueError(f"no σ₁ on the slider makes {n} points separable; lower n")
+        raise ValueError(f"no ρ on the slider makes {n} points separable; lower n")
+    delta = np.subtract([p["mu1x"], p["mu1y"]], [p["mu0x"], p["mu0y"]])
+
+    def mahalanobis(r):
+        return float(np.sqrt(delta @ np.linalg.solve(cov_from_params(p["sigma1"], p["sigma2"],
+                                                                     r), delta)))
     return Exercise(
-        f"Investigate with the explorer (data 'Gaussian, shared Σ', other sliders at their "
-        f"start): set n = {n}, then lower σ₁ one step at a time from {start:g}. At which σ₁ "
-        f"does the readout first say the sample is linearly separable?",
+        f"Investigate with the explorer (data 'Gaussian, shared Σ', n = {n}, the other sliders "
+        f"at their start): lower ρ one step at a time from {start:g}. At which ρ does the "
+        f"readout first say the sample is linearly separable?",
         found,
         hint="Watch the note under the readout: it appears when no line misclassifies a "
              "training point, and logistic regression then needs a small ridge.",
-        solution=(rf"The sample is drawn from the same standard normals at every σ₁, so the "
-                  rf"points glide towards the class means as σ₁ shrinks, and from σ₁ = "
-                  rf"{found:g} on a line separates the two classes: the likelihood of logistic "
-                  rf"regression then keeps growing with $\|\theta\|$ and has no maximiser "
-                  rf"(the unregularised MLE does not exist); genviz refits with $\lambda = "
-                  rf"10^{{-3}}$. GDA is unaffected: its estimates are averages."),
+        solution=(rf"The sample is drawn from the same standard normals at every ρ, so the "
+                  rf"points glide as the shared ellipse turns and narrows. The means stay put, "
+                  rf"but their distance measured by $\Sigma$ (the Mahalanobis distance "
+                  rf"$\sqrt{{\Delta\mu^\top\Sigma^{{-1}}\Delta\mu}}$) grows from "
+                  rf"{mahalanobis(start):.2f} at ρ = {start:g} to {mahalanobis(found):.2f} at "
+                  rf"ρ = {found:g}: the ellipses are thin across the direction that separates "
+                  rf"the classes, and from ρ = {found:g} on a line separates them. The "
+                  rf"likelihood of logistic regression then keeps growing with $\|\theta\|$ "
+                  rf"and has no maximiser (the unregularised MLE does not exist); genviz refits "
+                  rf"with $\lambda = 10^{{-3}}$. GDA is unaffected: its estimates are averages."),
         kind="investigation", atol=0.005, rtol=0.0, objective="04.1",
-        claims=[rf"from σ ?[1₁] ?= ?{found:g} on a line separates"])
+        claims=[rf"from ρ ?= ?{found:g} on a line separates"])
 
 
 def loan_model_choice() -> OpenQuestion:

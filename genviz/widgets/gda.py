@@ -84,6 +84,8 @@ def gda_vs_logistic_explorer(*, family="gaussian", n=200, seed=0, n_test=4000) -
 
     controls = {
         **_gaussian_sliders(p, 2.0, continuous_update=False),
+        # ρ gridded: 04's investigation (the first ρ at which the sample is separable) offline
+        "rho": float_slider("ρ", p["rho"], -0.9, 0.9, 0.05, continuous_update=False, grid=True),
         "phi": float_slider("φ", p["phi"], 0.1, 0.9, 0.05, continuous_update=False),
         "n": int_slider("n", p["n"], 20, 2000, 10, continuous_update=False),
         "family": dropdown("data", [(FAMILY_LABELS[f], f) for f in FAMILIES], p["family"],
