@@ -8,7 +8,7 @@ student's code did (issue #38: every row of the report says why).
   (:func:`rights`, in the worker); the class is compared in the parent process afterwards
   (:func:`classmate_lines`), each answer checked by the other variant's own tolerance with
   genviz's :class:`~genviz.exercises._core.Exercise`. Choices and words are left out: their few
-  values coincide by chance (the shared-answers table, ``grade.FEW_VALUES``, lists those).
+  values coincide by chance (the shared-answers table, ``report.FEW_VALUES``, lists those).
 - **What the code did** (:func:`run_lines`, :func:`code_lines`, :func:`markdown_lines`): the
   first error of the run when a question is not answered or wrong; an answer cell whose stored
   output is not what its code printed when run; hooks, patches, processes and shell commands

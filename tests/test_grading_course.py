@@ -247,7 +247,9 @@ def graded_class(course_root, secret, tmp_path_factory):
     S.write(course, "carol", A, S.fill(rel["carol"], right["carol"] | {
         1: right["carol"][1].replace("answer_q1", "answer_ql"),      # misspelt
         2: "answer_q2 = [1.0, 2.0]\nraise RuntimeError('oops')",     # raises
-        3: "while True:\n    pass"}))                                 # never ends
+        # never ends (it waits: the cell limit interrupts it all the same, where a spinning
+        # loop burned the 5 s in CPU; the hostile corpus's infinite_loop is the spinning one)
+        3: "import time\nwhile True:\n    time.sleep(0.05)"}))
     nb = S.fill(rel["dave"], S.wrong_answers(A, "dave", secret) | {1: right["dave"][1]})
     nb.cells = [c for c in nb.cells if c.metadata["nbgrader"]["grade_id"] != "test_q1"]
     S.cell_of(nb, "test_q2").source = "print('all good')"           # edited test, wrong answer

@@ -38,6 +38,7 @@ FLOORS = {
         "course.gradebook": 3,    # nbgrader's gradebook
         "course.reasons": 3,      # why a question earned nothing: provenance, what code did
         "course.build": 4,        # sources and releases written to disk
+        "course.report": 4,       # the report, the feedback pages, grades.csv, the terminal
         "course.grade": 5, "course.submissions": 5,  # grading; simulated classes
     },
     "genviz_updates": {

@@ -136,18 +136,25 @@ def ridge_logistic(F, y, l2=1.0, w0=None, *, tol=1e-8, max_iter=2000):
     if w0.shape != (d + 1,):
         raise ValueError(f"w0 must have shape ({d + 1},), got {w0.shape}")
     Ft = F.T.tocsr()
+    # the Hessian's weights s(1 - s) at the point last evaluated: Newton-CG's CG steps ask for
+    # many products at one point, and each recomputed F @ w (a third of their F products)
+    at = {"w": None, "weights": None}
 
     def objective(w):
         z = F @ w[:-1] + w[-1]
-        r = expit(z) - y
+        s = expit(z)
+        at.update(w=w.copy(), weights=s * (1 - s))
+        r = s - y
         grad = np.empty_like(w)
         grad[:-1] = Ft @ r + l2 * w[:-1]
         grad[-1] = r.sum()
         return float(np.sum(np.logaddexp(0.0, z) - y * z) + 0.5 * l2 * w[:-1] @ w[:-1]), grad
 
     def hessp(w, v):
-        s = expit(F @ w[:-1] + w[-1])
-        u = (s * (1 - s)) * (F @ v[:-1] + v[-1])
+        if at["w"] is None or not np.array_equal(at["w"], w):
+            s = expit(F @ w[:-1] + w[-1])
+            at.update(w=w.copy(), weights=s * (1 - s))
+        u = at["weights"] * (F @ v[:-1] + v[-1])
         out = np.empty_like(v)
         out[:-1] = Ft @ u + l2 * v[:-1]
         out[-1] = u.sum()
