@@ -22,7 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from genviz_updates import git  # noqa: F401 (notices.git: imported from here by the puller)
+from genviz_updates import git, git_object  # noqa: F401 (notices.git: the puller imports it)
 from genviz_updates.notebooks import (cell_hash, content_key, delivered_changes,
                                       missed_changes, read_notebook, source)
 
@@ -43,7 +43,8 @@ def _out(repo, *args):
 
 
 def _blob(repo, rev, path, binary=False):
-    r = git(repo, "cat-file", "-p", f"{rev}:{path}", text=not binary)
+    r = git_object(repo, "-p", f"{rev}:{path}") if binary else \
+        git(repo, "cat-file", "-p", f"{rev}:{path}")
     return r.stdout if r.returncode == 0 else None
 
 
@@ -204,7 +205,7 @@ def _text_file(repo, blob: str) -> bool:
     size = _out(repo, "cat-file", "-s", blob)
     if not size.isdigit() or int(size) > MAX_TEXT:
         return False
-    data = git(repo, "cat-file", "blob", blob, text=False).stdout
+    data = git_object(repo, "blob", blob).stdout
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
