@@ -31,6 +31,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from nbgitpuller.errors import BranchExistError
 from nbgitpuller.pull import GitPuller, execute_cmd
 
 from genviz_updates.notices import _course_changes, git, kept_name, record_update
@@ -50,6 +51,15 @@ class SafePuller(GitPuller):
         self.kept: list[dict] = []
         self.notes: list[dict] = []
         self.day = time.strftime("%Y%m%d")
+
+    def branch_exists(self, branch):
+        """nbgitpuller's check that the course has ``branch`` (a head or a tag), with one
+        ``git ls-remote`` for both instead of one each: a round trip to the course's server
+        (and, for a local course, three processes) less per click."""
+        out = subprocess.run(["git", "ls-remote", "--heads", "--tags", "--", self.git_url],
+                             capture_output=True, text=True, check=True).stdout
+        if branch not in {line.split()[1].split("/", 2)[2] for line in out.splitlines()}:
+            raise BranchExistError()
 
     # --- helpers ------------------------------------------------------------------------------
     @property
