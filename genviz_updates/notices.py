@@ -22,7 +22,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from genviz_updates import git  # noqa: F401 (notices.git: imported from here by the puller)
+from genviz_updates import git, git_object  # noqa: F401 (notices.git: the puller imports it)
 from genviz_updates.notebooks import (cell_hash, content_key, delivered_changes,
                                       missed_changes, read_notebook, source)
 
@@ -43,7 +43,8 @@ def _out(repo, *args):
 
 
 def _blob(repo, rev, path, binary=False):
-    r = git(repo, "cat-file", "-p", f"{rev}:{path}", text=not binary)
+    r = git_object(repo, "-p", f"{rev}:{path}") if binary else \
+        git(repo, "cat-file", "-p", f"{rev}:{path}")
     return r.stdout if r.returncode == 0 else None
 
 
@@ -136,11 +137,17 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
     renamed).
     """
     repo = Path(repo)
-    after = _out(repo, "rev-parse", "HEAD")
-    theirs = _out(repo, "rev-parse", theirs) or theirs
+    # one git for the three (each line in the order asked); apart when one cannot be resolved
+    three = _out(repo, "rev-parse", "HEAD", theirs, "--absolute-git-dir").splitlines()
+    if len(three) == 3:
+        after, theirs, gitdir = three[0], three[1], Path(three[2])
+    else:
+        after = _out(repo, "rev-parse", "HEAD")
+        theirs = _out(repo, "rev-parse", theirs) or theirs
+        gitdir = None
     if not after or (after == before and not kept):
         return None
-    gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
+    gitdir = gitdir or Path(_out(repo, "rev-parse", "--absolute-git-dir"))
     base = _out(repo, "merge-base", before, theirs) or before
     changes = _course_changes(repo, base, theirs)
     renamed = {old: new for s, old, new in changes if s == "R" and old != new}
@@ -186,7 +193,7 @@ def record_update(repo, before: str, theirs: str, *, kept=(), notes=()) -> dict 
             if _conflicts(b_raw, o_raw, t_raw):
                 files.append({"kind": "kept-lines", "path": new})
     files += _kept_data(repo, changes, course_wins, base, before, after, day)
-    _delivered(repo, notebooks, renamed, before, after)
+    _delivered(repo, gitdir, notebooks, renamed, before, after)
     previous = read_state(gitdir)
     _carry(repo, previous, notebooks, renamed, theirs, after)
     state = {"version": 1, "merge": after, "before": before, "theirs": theirs,
@@ -204,7 +211,7 @@ def _text_file(repo, blob: str) -> bool:
     size = _out(repo, "cat-file", "-s", blob)
     if not size.isdigit() or int(size) > MAX_TEXT:
         return False
-    data = git(repo, "cat-file", "blob", blob, text=False).stdout
+    data = git_object(repo, "blob", blob).stdout
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -277,12 +284,11 @@ def _kept_data(repo, changes, course_wins, base, before, after, day) -> list:
     return files
 
 
-def _delivered(repo, notebooks, renamed, before, after):
+def _delivered(repo, gitdir, notebooks, renamed, before, after):
     """What the merge changed in each notebook (for the pre-save safety net)."""
     from genviz_updates.seen import record_merge
     from genviz_updates.textsave import record_text_merge
 
-    gitdir = Path(_out(repo, "rev-parse", "--absolute-git-dir"))
     for path in _out(repo, "diff", "--name-only", "-z", before, after).split("\0"):
         if not path:
             continue

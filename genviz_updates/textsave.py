@@ -61,7 +61,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from genviz_updates import git
+from genviz_updates import git, git_object
 
 __all__ = ["record_text_merge", "read_text_merges", "shows_merge", "stale_text_merge",
            "merge_text_save", "resolve_conflicts", "MAX_TEXT"]
@@ -150,7 +150,7 @@ def _loads(record: dict) -> list:
 
 
 def _text(repo, blob: str) -> str | None:
-    r = git(repo, "cat-file", "blob", blob, text=False)
+    r = git_object(repo, "blob", blob)
     if r.returncode != 0:
         return None
     try:

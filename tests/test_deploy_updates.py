@@ -606,3 +606,39 @@ def test_tiny_and_empty_notebooks_merge(tmp_path):
     assert merge_file("notebook", *(str(tmp_path / n) for n in ("base", "ours", "theirs"))) \
         == "merged"
     valid(tmp_path / "ours")
+
+
+def test_the_course_branch_is_checked_with_one_ls_remote_as_nbgitpuller_checks_it(tmp_path,
+                                                                                 monkeypatch):
+    """SafePuller.branch_exists (one ``git ls-remote --heads --tags``) accepts and refuses
+    exactly the names nbgitpuller's (two ls-remote) does: heads, tags, a name with a slash."""
+    from nbgitpuller import GitPuller
+    from nbgitpuller.errors import BranchExistError
+
+    work = tmp_path / "course"
+    subprocess.run(["git", "init", "-q", "-b", "main", str(work)], check=True)
+    g = ["git", "-C", str(work), "-c", "user.name=t", "-c", "user.email=t@t"]
+    (work / "a.txt").write_text("a\n")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "1"], ["tag", "-a", "v1", "-m", "v1"],
+                 ["branch", "feature/x"]):
+        subprocess.run([*g, *args], check=True)
+    url = f"file://{work}"
+    puller = SafePuller(url, str(tmp_path / "student"), branch="main")
+    expected = {"main": True, "v1": True, "feature/x": True, "v1^{}": True, "nope": False,
+                "x": False, "heads": False, "feature": False}
+    for name, exists in expected.items():
+        answers = []
+        for check in (GitPuller.branch_exists, SafePuller.branch_exists):
+            try:
+                check(puller, name)
+                answers.append(True)
+            except BranchExistError:
+                answers.append(False)
+        assert answers == [exists, exists], name
+    calls, real_run = [], subprocess.run
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: calls.append(a[0]) or real_run(*a, **k))
+    puller.branch_exists("main")
+    monkeypatch.undo()
+    assert [c[:2] for c in calls] == [["git", "ls-remote"]]
+    with pytest.raises(BranchExistError):
+        SafePuller(url, str(tmp_path / "student"), branch="nope")

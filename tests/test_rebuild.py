@@ -84,23 +84,27 @@ def _run(states, repo, commit, prebuilt=()):
     return rebuild.run_job(states, repo, commit, prebuilt=prebuilt, timeout=600)
 
 
-def _keys_on(repo: Path, commit: str, store: Path) -> dict:
+def _keys_on(repo: Path, commit: str, *stores: str) -> list[dict]:
     """In a fresh process running commit's code as a hub kernel does (GENVIZ_STATES=prebuilt,
-    the store on GENVIZ_STATES_PATH): each explorer's key and whether its grid is found."""
+    the first store on GENVIZ_STATES_PATH): each explorer's key and whether its grid is found,
+    then whether it is found with each further store on GENVIZ_STATES_PATH instead (read at
+    each lookup: one process answers for every store); one dict per store."""
     tree = repo.parent / f"tree-{commit[:8]}"
     if not tree.exists():
         tree.mkdir()
         subprocess.run(f"git -C {repo} archive {commit} | tar -x -C {tree}", shell=True,
                        check=True)
-    code = CELL + ("from genviz.widgets.states import load_grid\nimport json\n"
-                   "print(json.dumps({n: [e.grid_key, load_grid(e.grid_key) is not None] "
+    code = CELL + ("from genviz.widgets.states import load_grid\nimport json, os, sys\n"
+                   "for store in sys.argv[1:]:\n"
+                   "    os.environ['GENVIZ_STATES_PATH'] = store\n"
+                   "    print(json.dumps({n: [e.grid_key, load_grid(e.grid_key) is not None] "
                    "for n, e in [('kde', kde), ('knn', knn)]}))\n")
     env = {**os.environ, "PYTHONPATH": str(tree), "GENVIZ_STATES": "prebuilt",
-           "GENVIZ_STATES_PATH": str(store), "MPLBACKEND": "Agg",
+           "GENVIZ_STATES_PATH": stores[0], "MPLBACKEND": "Agg",
            "GENVIZ_STATES_CACHE": str(repo.parent / "no-cache")}
-    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
-                         cwd=tree, check=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    out = subprocess.run([sys.executable, "-c", code, *stores], env=env, capture_output=True,
+                         text=True, cwd=tree, check=True).stdout
+    return [json.loads(line) for line in out.strip().splitlines()[-len(stores):]]
 
 
 def test_a_docstring_update_keeps_every_grid_and_a_maths_change_rebuilds_exactly_its_grids(
@@ -136,13 +140,15 @@ def test_a_docstring_update_keeps_every_grid_and_a_maths_change_rebuilds_exactly
     assert new == {r["key"] for r in status["rebuilt"]} and not new & image_keys
 
     # the oracle of "whose key changed": the keys commit 3's code computes, against the image
-    keys = _keys_on(course, maths, os.pathsep.join([str(prebuilt), str(rebuild.grids_dir(states))]))
+    keys, before = _keys_on(course, maths,
+                            os.pathsep.join([str(prebuilt), str(rebuild.grids_dir(states))]),
+                            str(prebuilt))
     changed = {k for k, _ in keys.values()} - image_keys
     assert changed == new
     assert all(found for _, found in keys.values())  # prebuilt kernels find every grid
     # ... and without the rebuilt directory the k-NN slider falls back to the kernel
-    before = _keys_on(course, maths, str(prebuilt))
     assert before["kde"][1] and not before["knn"][1]
+    assert {n: k for n, (k, _) in before.items()} == {n: k for n, (k, _) in keys.items()}
 
     # the lecturer is told what was rebuilt
     assert "knn_regression_explorer" in rebuild.describe(rebuild.read_status(states))

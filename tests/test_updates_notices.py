@@ -228,3 +228,39 @@ def test_a_notebook_the_course_removed_is_called_edited_only_if_edited(course, t
     assert word in text and NB in text
     if not edit:
         assert "edited" not in text
+
+
+def test_an_object_named_by_its_id_is_read_once_and_by_its_whole_name(tmp_path, monkeypatch):
+    """genviz_updates.git_object: a read of ``<commit id>:<path>`` or ``blob <id>`` is kept (the
+    bytes never change) and not read again; another path of the same commit, a name that is not
+    an id (``HEAD:...``) and a failed read are read by git each time."""
+    import genviz_updates
+
+    repo = tmp_path / "r"
+    repo.mkdir()
+    for args in (["init", "-q"], ["config", "user.name", "t"], ["config", "user.email", "t@t"]):
+        genviz_updates.git(repo, *args, check=True)
+    (repo / "a.txt").write_text("first a\n")
+    (repo / "b.txt").write_text("first b\n")
+    genviz_updates.git(repo, "add", "-A", check=True)
+    genviz_updates.git(repo, "commit", "-q", "-m", "1", check=True)
+    one = genviz_updates.git(repo, "rev-parse", "HEAD").stdout.strip()
+    (repo / "a.txt").write_text("second a\n")
+    genviz_updates.git(repo, "commit", "-q", "-am", "2", check=True)
+    two = genviz_updates.git(repo, "rev-parse", "HEAD").stdout.strip()
+    blob = genviz_updates.git(repo, "rev-parse", f"{one}:b.txt").stdout.strip()
+    runs = []
+    real = genviz_updates.git
+    monkeypatch.setattr(genviz_updates, "git", lambda *a, **k: runs.append(a[1:]) or real(*a, **k))
+    read = genviz_updates.git_object
+    expected = [(("-p", f"{one}:a.txt"), b"first a\n"), (("-p", f"{two}:a.txt"), b"second a\n"),
+                (("-p", f"{one}:b.txt"), b"first b\n"), (("blob", blob), b"first b\n")]
+    for _ in range(2):
+        for args, data in expected:
+            assert read(repo, *args).stdout == data
+    assert len(runs) == len(expected)  # each read once
+    assert read(repo, "-p", "HEAD:a.txt").stdout == b"second a\n"
+    assert read(repo, "-p", "HEAD:a.txt").stdout == b"second a\n"
+    assert read(repo, "-p", f"{one}:gone.txt").returncode != 0
+    assert read(repo, "-p", f"{one}:gone.txt").returncode != 0
+    assert len(runs) == len(expected) + 4
