@@ -49,8 +49,8 @@ import itertools
 import json
 import os
 import pathlib
-import re
 import struct
+import subprocess
 import sys
 import tempfile
 import threading
@@ -404,8 +404,8 @@ def _on_kernel_loop(fn) -> None:
 
 # -- the build command ---------------------------------------------------------------------------
 def build_notebooks(paths, out: pathlib.Path, *, timeout: int = 900) -> list[dict]:
-    """Execute each notebook in a fresh kernel (driven from this process by nbclient, as
-    ``jupyter nbconvert --execute`` does, outputs discarded) with ``GENVIZ_STATES=build`` and ``GENVIZ_STATES_CACHE=out``: every explorer it
+    """Execute each notebook in a fresh kernel (``jupyter nbconvert --execute``, outputs
+    discarded) with ``GENVIZ_STATES=build`` and ``GENVIZ_STATES_CACHE=out``: every explorer it
     makes stores its grid in ``out``. Then writes the notebooks' manifest into ``out``
     (:func:`write_manifest`). Returns one row per notebook."""
     out = pathlib.Path(out).resolve()
@@ -419,10 +419,13 @@ def build_notebooks(paths, out: pathlib.Path, *, timeout: int = 900) -> list[dic
             before = set(out.glob("*.gvgrid"))
             log = pathlib.Path(scratch) / f"{path.stem}.jsonl"
             t0 = time.perf_counter()
-            failure = _execute(path.resolve(), {**env, "GENVIZ_STATES_LOG": str(log)}, timeout,
-                               log.with_suffix(".stderr"))
-            if failure:
-                raise RuntimeError(f"{path.name} failed:\n{failure[-3000:]}")
+            done = subprocess.run(
+                [sys.executable, "-m", "nbconvert", "--to", "notebook", "--execute",
+                 f"--ExecutePreprocessor.timeout={timeout}", "--output-dir", scratch,
+                 str(path.resolve())], cwd=path.parent,
+                env={**env, "GENVIZ_STATES_LOG": str(log)}, capture_output=True, text=True)
+            if done.returncode != 0:
+                raise RuntimeError(f"{path.name} failed:\n{done.stderr[-3000:]}")
             with contextlib.suppress(OSError):
                 for line in log.read_text(encoding="utf-8").splitlines():
                     with contextlib.suppress(ValueError, KeyError, TypeError):
@@ -435,28 +438,6 @@ def build_notebooks(paths, out: pathlib.Path, *, timeout: int = 900) -> list[dic
                   f"{report[-1]['seconds']} s", flush=True)
     write_manifest(out, course_fingerprint(paths), keys, paths)
     return report
-
-
-def _execute(path: pathlib.Path, env: dict, timeout: int, stderr: pathlib.Path) -> str | None:
-    """Run the notebook at ``path`` in a fresh kernel started with ``env`` in the notebook's
-    folder (its stderr into the file ``stderr``, as nbconvert's was captured), each cell
-    bounded by ``timeout`` seconds; why it failed, or None. nbclient in this process: an
-    nbconvert process per notebook cost ~0.7 CPU-s of start-up each."""
-    import nbclient
-    import nbformat
-
-    with open(stderr, "wb") as err:
-        try:
-            book = nbformat.read(path, as_version=4)
-            nbclient.NotebookClient(book, timeout=timeout,
-                                    resources={"metadata": {"path": str(path.parent)}}).execute(
-                env=env, stderr=err, cleanup_kc=True)  # the kernel is shut down after
-        except nbclient.exceptions.CellExecutionError as exc:  # the traceback, no colours
-            return re.sub(r"\x1b\[[0-9;]*m", "", str(exc)).strip()
-        except Exception as exc:  # noqa: BLE001 (a kernel that dies or does not start)
-            kernel = stderr.read_text(encoding="utf-8", errors="replace")[-2000:]
-            return f"{type(exc).__name__}: {exc}" + (f"\n{kernel}" if kernel else "")
-    return None
 
 
 def main(argv=None) -> int:
