@@ -64,7 +64,7 @@ def test_a_grid_stored_after_the_explorer_was_shown_reaches_it(hub):
         blob = states.build_grid(core)
     states.store_grid(e.grid_key, blob, hub)  # the rebuild job writes it
     assert _until(lambda: e.grid == blob)
-    assert e.notice == ""
+    assert _until(lambda: e.notice == "")  # set just after the grid, on the same loop
     assert W.awaited() == {}
     assert _until(lambda: W._thread is None)  # nothing awaited: the watcher ended
     e.close()
