@@ -96,14 +96,18 @@ def course(tmp_path_factory):
 def _plant(root: pathlib.Path, outcome) -> None:
     """The neutraliser bypassed for 'planted': its autograded notebook with the Markdown as
     the student wrote it, and its feedback page without escaping."""
+    import html
+
     from course import grade as G
+    from course import report as R
     from course import submissions as S
 
     mp = pytest.MonkeyPatch()
     try:
         mp.setattr(G, "_inert", lambda text: text)
-        mp.setattr(G, "printable", lambda text, **kw: str(text))
-        mp.setattr(G.html, "escape", lambda text, quote=True: text)
+        for module in (G, R):  # the feedback page is written by course.report
+            mp.setattr(module, "printable", lambda text, **kw: str(text))
+        mp.setattr(html, "escape", lambda text, quote=True: text)
         release = S.release(A, "planted", SECRET)
         submitted = nbformat.read(root / "submitted" / "planted" / A / f"{A}.ipynb",
                                   as_version=4)
