@@ -18,6 +18,7 @@ gridded and left where it starts (the grid's base). Checked here:
 
 from __future__ import annotations
 
+import copy
 import json
 import pathlib
 import shutil
@@ -51,6 +52,34 @@ def test_every_observation_of_the_course_can_be_made_without_a_kernel(course):
     for run in course.values():
         for obs in run["observations"]:
             assert obs["stages"], obs  # every box was recorded with its explorer
+
+
+def test_every_investigation_is_declared_and_moves_only_gridded_controls(course):
+    """scripts/offline_controls.INVESTIGATIONS names each investigation's explorer and the
+    controls it moves; each is gridded (#37 item 3). Planted: 04's ρ not gridded, an undeclared
+    investigation, an explorer the notebook does not make, a control it does not have."""
+    keys = [k for run in course.values() for k in run["investigations"]]
+    assert len(keys) >= 12 and sorted(keys) == sorted(OC.INVESTIGATIONS), keys
+    assert OC.investigation_gaps(course) == []
+    planted = copy.deepcopy(course)
+    for ex in planted["04_gda_vs_logistic_regression"]["explorers"]:
+        for c in ex["controls"]:
+            if c["name"] == "rho":
+                c["grid"] = False
+    assert OC.investigation_gaps(planted) == [
+        "04_gda_vs_logistic_regression investigation 04.1: it moves rho, which is not gridded "
+        "in gda_vs_logistic_explorer (needs a kernel)"]
+    planted = copy.deepcopy(course)
+    planted["02_multivariate_gaussian"]["investigations"].append("02.9")
+    assert OC.investigation_gaps(planted) == [
+        "02_multivariate_gaussian investigation 02.9: not declared in INVESTIGATIONS "
+        "(scripts/offline_controls.py): name its explorer and the controls it moves"]
+    declared = {**OC.INVESTIGATIONS, "02.5": ("kde_explorer", ("h",)),
+                "03.3": ("gda_fit_explorer", ("theta",))}
+    assert OC.investigation_gaps(course, declared) == [
+        "02_multivariate_gaussian investigation 02.5: the notebook makes no kde_explorer",
+        "03_gaussian_discriminant_analysis investigation 03.3: gda_fit_explorer has no control "
+        "theta"]
 
 
 def test_the_table_of_controls_in_architecture_md_is_fresh(course):
