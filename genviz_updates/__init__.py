@@ -31,14 +31,17 @@ def git(repo, *args, text=True, check=False, input=None):
 #: an object named by its full id, alone or with a path in it (``<commit>:<path>``)
 _OBJECT_ID = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?(?::|$)")
 _OBJECTS: collections.OrderedDict = collections.OrderedDict()
-_OBJECTS_KEPT, _OBJECT_MAX_BYTES = 64, 4 << 20
+#: at most 64 reads kept, each up to 4 MB and 16 MB in all: the cache lives in every student's
+#: Jupyter server, and saved notebooks with figures weigh megabytes
+_OBJECTS_KEPT, _OBJECT_MAX_BYTES, _OBJECTS_MAX_TOTAL = 64, 4 << 20, 16 << 20
 
 
 def git_object(repo, *args):
     """``git(repo, "cat-file", *args, text=False)``; when the object is named by its full id
     (``cat-file blob <id>``, ``cat-file -p <commit id>:<path>``: bytes that never change), a
-    successful read is kept (the last 64, each up to 4 MB) and not read again: a pull's record
-    and every save of a tab read the same blobs several times, a git process each."""
+    successful read is kept (the last 64, each up to 4 MB, 16 MB in all) and not read again: a
+    pull's record and every save of a tab read the same blobs several times, a git process
+    each."""
     spec = args[-1] if args else ""
     if not _OBJECT_ID.match(spec):
         return git(repo, "cat-file", *args, text=False)
@@ -49,6 +52,7 @@ def git_object(repo, *args):
     done = git(repo, "cat-file", *args, text=False)
     if done.returncode == 0 and len(done.stdout) <= _OBJECT_MAX_BYTES:
         _OBJECTS[key] = done
-        while len(_OBJECTS) > _OBJECTS_KEPT:
+        while len(_OBJECTS) > _OBJECTS_KEPT or \
+                sum(len(d.stdout) for d in _OBJECTS.values()) > _OBJECTS_MAX_TOTAL:
             _OBJECTS.popitem(last=False)
     return done

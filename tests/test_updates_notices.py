@@ -264,3 +264,13 @@ def test_an_object_named_by_its_id_is_read_once_and_by_its_whole_name(tmp_path, 
     assert read(repo, "-p", f"{one}:gone.txt").returncode != 0
     assert read(repo, "-p", f"{one}:gone.txt").returncode != 0
     assert len(runs) == len(expected) + 4
+    # bounded in all, not only per read: with room for 20 bytes the oldest reads go first
+    monkeypatch.setattr(genviz_updates, "_OBJECTS_MAX_TOTAL", 20)
+    genviz_updates._OBJECTS.clear()
+    runs.clear()
+    for args, _ in expected:  # 9 + 10 + 8 + 8 bytes: only the last two stay
+        read(repo, *args)
+    assert sum(len(d.stdout) for d in genviz_updates._OBJECTS.values()) <= 20
+    for args, data in reversed(expected):
+        assert read(repo, *args).stdout == data
+    assert len(runs) == 2 * len(expected) - 2  # the two kept were not read again
