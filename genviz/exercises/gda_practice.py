@@ -10,7 +10,7 @@ import numpy as np
 from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, OpenQuestion
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
-from genviz.gaussian import cov_from_params, mvn_pdf
+from genviz.gaussian import cov_from_params, mahalanobis, mvn_pdf
 from genviz.gda import GDA, logistic_params
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
 from genviz.logistic import sigmoid
@@ -327,11 +327,9 @@ def rho_for_separable_sample(n=200, *, seed=0, n_test=4000, **params) -> Exercis
             break
     if found is None:
         raise ValueError(f"no ρ on the slider makes {n} points separable; lower n")
-    delta = np.subtract([p["mu1x"], p["mu1y"]], [p["mu0x"], p["mu0y"]])
-
-    def mahalanobis(r):
-        return float(np.sqrt(delta @ np.linalg.solve(cov_from_params(p["sigma1"], p["sigma2"],
-                                                                     r), delta)))
+    def distance(r):  # between the class means, measured by the shared covariance at ρ = r
+        return float(mahalanobis([[p["mu1x"], p["mu1y"]]], [p["mu0x"], p["mu0y"]],
+                                 cov_from_params(p["sigma1"], p["sigma2"], r))[0])
     return Exercise(
         f"Investigate with the explorer (data 'Gaussian, shared Σ', n = {n}, the other sliders "
         f"at their start): lower ρ one step at a time from {start:g}. At which ρ does the "
@@ -343,7 +341,7 @@ def rho_for_separable_sample(n=200, *, seed=0, n_test=4000, **params) -> Exercis
                   rf"points glide as the shared ellipse turns and narrows. The means stay put, "
                   rf"but their distance measured by $\Sigma$ (the Mahalanobis distance "
                   rf"$\sqrt{{\Delta\mu^\top\Sigma^{{-1}}\Delta\mu}}$) grows from "
-                  rf"{mahalanobis(start):.2f} at ρ = {start:g} to {mahalanobis(found):.2f} at "
+                  rf"{distance(start):.2f} at ρ = {start:g} to {distance(found):.2f} at "
                   rf"ρ = {found:g}: the ellipses are thin across the direction that separates "
                   rf"the classes, and from ρ = {found:g} on a line separates them. The "
                   rf"likelihood of logistic regression then keeps growing with $\|\theta\|$ "
