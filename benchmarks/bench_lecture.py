@@ -35,6 +35,14 @@ not decompressed by the client), the hub's login page included; request and head
 not counted. Beside the phones, in the same run, ``--kernels`` (20) students vote the way a
 kernel does (``POST api/votes`` with a hub token of the service's scope, minted by the admin;
 no kernel is started, so this is the service's side of a kernel vote, not a kernel's cost).
+``--real-kernels`` (e.g. 20) adds, in the first phase, students who vote as they did before the
+lecture page: each logs in, has the hub spawn a single-user server, opens JupyterLab (the
+server's OAuth) and starts a kernel (benchmarks/class_bench/student.py, JupyterLab's messages
+without a browser), and the kernel sends the vote through the prediction boxes' hook
+(``genviz.widgets.room.send_stage``); their *vote -> chart* runs from the execute request to
+the first chart answer sent after it with enough voters (a kernel's acknowledgement, the execute
+reply, reaches the client after the chart's answer does). Reported beside the table: login -> kernel ready, vote -> chart by who voted, and
+the servers' and kernels' CPU and PSS at the end of the phase.
 
 *Vote -> chart* is, as in bench_votes.py, the time from sending a vote to the first answer of
 the lecturer's long poll (``api/questions/<q>?since=&wait=20``) received after the vote was
@@ -70,9 +78,18 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_votes import (cpu_s, lecturer_chart, load_arguments, percentile,  # noqa: E402
                          poll_tokens, pss_mb, run_and_append)
+from class_bench.student import Student, describe_exc  # noqa: E402
 from hub_testing import TrialHub  # noqa: E402
 
 NAV = {"Sec-Fetch-Mode": "navigate", "Accept-Encoding": "gzip"}
+#: what a real kernel runs to vote (``--real-kernels``): the prediction boxes' hook on the hub
+KERNEL_VOTE = """\
+from genviz.widgets import room
+_sent = room.send_stage({qid!r}, "vote1", {option})
+assert _sent is not None, "not on the hub: no GENVIZ_POLL_URL or JUPYTERHUB_API_TOKEN"
+_outcome = _sent.result(timeout=50)
+assert _outcome.ok, f"{{_outcome.status}} {{_outcome.message}}"
+"""
 FETCH = {"Sec-Fetch-Mode": "cors", "Sec-Fetch-Site": "same-origin", "Accept-Encoding": "gzip"}
 
 
@@ -223,8 +240,22 @@ class Bench:
                 pass
         return by_api, procs
 
+    def student_processes(self) -> dict:
+        """The single-user servers and the kernels below the hub: {"server": pids, "kernel": pids}."""
+        found = {"server": [], "kernel": []}
+        for pid in self.hub.processes():
+            try:
+                cmd = " ".join(psutil.Process(pid).cmdline())
+            except psutil.Error:
+                continue
+            if "jupyterhub-singleuser" in cmd:
+                found["server"].append(pid)
+            elif "ipykernel" in cmd:
+                found["kernel"].append(pid)
+        return found
+
     async def phase(self, n, n_kernels, qid, options, within, seed, existing_users=False,
-                    returning=False, observe=False):
+                    returning=False, observe=False, real_kernels=0):
         rng = random.Random(seed)
         hdr = {"Authorization": f"token {self.admin}"}
         warm: dict = {}  # returning phones: logged in before the lecture (not timed)
@@ -261,7 +292,8 @@ class Bench:
                     except asyncio.TimeoutError:
                         pass
 
-            acks: list = []   # (t_sent, t_ack)
+            acks: list = []   # (t_sent, t_ack, who): who is "phone", "token" or "kernel"
+            kjoins: list = []  # real kernels: login -> server spawned -> kernel ready (s)
             observing, observed, t_observe = asyncio.Event(), [], [0.0]
             last: dict = {}   # voter -> last option
             joins, bytes_, reqs, errors = [], [], [], []
@@ -283,7 +315,7 @@ class Bench:
                         option = rng.randrange(options)
                         t = time.monotonic()
                         await p.vote(qid, 1, option)
-                        acks.append((t, time.monotonic()))
+                        acks.append((t, time.monotonic(), "phone"))
                         last[p.name] = option
                         if rng.random() < 0.1:
                             await asyncio.sleep(rng.uniform(0.5, 2.0))
@@ -319,17 +351,65 @@ class Bench:
                         "question": qid, "option": option, "round": 1},
                         headers={"Authorization": f"token {token}"}) as r:
                     if r.status == 200:
-                        acks.append((t, time.monotonic()))
+                        acks.append((t, time.monotonic(), "token"))
                         last[name] = option
                     else:
                         errors.append(f"{name}: HTTP {r.status}")
+
+            async def real_kernel(i):
+                # a student as today: the hub's login, a single-user server spawned, JupyterLab
+                # opened (the server's OAuth), a kernel started through the server's sessions
+                # API and its websocket, then the vote sent BY THE KERNEL, as a committed
+                # prediction box sends it (genviz.widgets.room.send_stage, the boxes' hook)
+                await asyncio.sleep(rng.uniform(0, within))
+                name = f"r{n}-{i:03d}"
+                option = rng.randrange(options)
+                async with aiohttp.ClientSession(
+                        cookie_jar=aiohttp.CookieJar(unsafe=True),
+                        timeout=aiohttp.ClientTimeout(total=None, sock_connect=30)) as s:
+                    st = Student(self.hub.base, name, "vote.ipynb", log=lambda *a: None)
+                    st.http = s
+                    t0 = time.monotonic()
+                    try:
+                        await st.login()
+                        await st.spawn(240)
+                        await st.open_lab()
+                        await st.start_kernel(120)
+                        # the notebook's first cells ran before the student commits: the vote
+                        # below is timed from the press, not from the import of genviz
+                        await st.request("execute_request", {
+                            "code": "from genviz.widgets import room", "silent": False,
+                            "store_history": False, "user_expressions": {},
+                            "allow_stdin": False, "stop_on_error": True}, timeout=120)
+                        kjoins.append(time.monotonic() - t0)
+                        t = time.monotonic()
+                        reply = await st.request("execute_request", {
+                            "code": KERNEL_VOTE.format(qid=qid, option=option), "silent": False,
+                            "store_history": False, "user_expressions": {},
+                            "allow_stdin": False, "stop_on_error": True}, timeout=60)
+                        c = reply["content"]
+                        if c.get("status") == "ok":
+                            acks.append((t, time.monotonic(), "kernel"))
+                            last[name] = option
+                        else:
+                            errors.append(f"{name}: {c.get('ename')}: {c.get('evalue')}")
+                    except Exception as e:  # noqa: BLE001 - every failure is reported
+                        errors.append(f"{name}: {describe_exc(e)}")
+                    finally:
+                        if st.ws is not None:
+                            await st.ws.close()
+                        if st._reader is not None:
+                            st._reader.cancel()
 
             bg = [asyncio.create_task(sample()), asyncio.create_task(
                 lecturer_chart(http, self.poll, self.admin, qid, "long poll", seen, stop))]
             phones = [asyncio.create_task(phone(i)) for i in range(n)]
             kernels = [asyncio.create_task(kernel(k, t)) for k, t in ktokens.items()]
-            deadline = t_start + within + 60
-            while time.monotonic() < deadline and (len(acks) < n + len(ktokens) - len(errors)):
+            kernels += [asyncio.create_task(real_kernel(i)) for i in range(real_kernels)]
+            # spawning servers on 2 cores takes minutes, not seconds (benchmarks/class.md)
+            deadline = t_start + within + (300 if real_kernels else 60)
+            while time.monotonic() < deadline and (
+                    len(acks) < n + len(ktokens) + real_kernels - len(errors)):
                 await asyncio.sleep(0.2)
             await asyncio.sleep(2.5)  # the 10 % who change their mind, and the chart's last answer
             if observe:
@@ -354,13 +434,22 @@ class Bench:
             async with http.get(f"{self.poll}api/questions/{qid}", headers=hdr) as r:
                 final = await r.json()
             servers_api, servers_procs = await self.servers_started(http)
+            students = self.student_processes()
+            kernel_side = {
+                "cpu": {k: sum(cpu_s(p) for p in v) for k, v in students.items()},
+                "pss": {k: sum(pss_mb(p) for p in v) for k, v in students.items()},
+                "procs": {k: len(v) for k, v in students.items()}}
         # vote -> chart: the r-th acknowledged voter appears in an answer with >= r voters
         acks.sort(key=lambda a: a[1])
-        lat = []
-        for r_, (t_sent, t_ack) in enumerate(acks, start=1):
-            hit = next((t for t, v in seen if t >= t_ack and v >= r_), None)
+        lat, by_who = [], {}
+        for r_, (t_sent, t_ack, who) in enumerate(acks, start=1):
+            # a kernel's acknowledgement (the execute reply, after the kernel went idle) comes
+            # back later than the service's answer to the lecturer: from the send, for those
+            since = t_sent if who == "kernel" else t_ack
+            hit = next((t for t, v in seen if t >= since and v >= r_), None)
             if hit is not None:
                 lat.append(hit - t_sent)
+                by_who.setdefault(who, []).append(hit - t_sent)
         expected = [0] * options
         for opt in last.values():
             expected[opt] += 1
@@ -379,6 +468,12 @@ class Bench:
                 "pss_peak": {k: max(v, default=float("nan")) for k, v in pss.items()},
                 "servers_api": servers_api, "servers_procs": servers_procs,
                 "observe": observe, "observed": len(observed),
+                "real_kernels": real_kernels, "kernel_joined": len(kjoins),
+                "kernel_join_p50": percentile(kjoins, 50), "kernel_join_p95": percentile(kjoins, 95),
+                "kernel_join_max": max(kjoins, default=float("nan")),
+                "chart_by_who": {k: {"n": len(v), "p50": percentile(v, 50),
+                                     "p95": percentile(v, 95)} for k, v in by_who.items()},
+                "kernel_side": kernel_side,
                 "observe_p50": percentile(observed, 50), "observe_p95": percentile(observed, 95)}
 
 
@@ -415,6 +510,25 @@ def report(results, *, started, load, page) -> str:
              "(API / processes) | observation: explorer loaded, p50 / p95 (s) |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     lines += [_row(r) for r in results]
+    for r in results:
+        if not r.get("real_kernels"):
+            continue
+        who = r["chart_by_who"]
+        side = r["kernel_side"]
+        lines += ["", f"**{r['real_kernels']} students from kernels, as today, in the same run "
+                  f"as the {r['n']} phones** (`--real-kernels`): each logs in, the hub spawns "
+                  "a single-user server, JupyterLab opens, a kernel starts, and the kernel "
+                  "sends the vote (`room.send_stage`, the prediction boxes' hook). "
+                  f"{r['kernel_joined']}/{r['real_kernels']} reached a kernel; login -> kernel "
+                  f"ready (genviz imported) p50 {r['kernel_join_p50']:.1f} s / p95 {r['kernel_join_p95']:.1f} s / "
+                  f"max {r['kernel_join_max']:.1f} s. Vote -> chart by who voted (p50 / p95 ms): "
+                  + ", ".join(f"{k} {v['p50'] * 1000:.0f} / {v['p95'] * 1000:.0f} (n = {v['n']})"
+                              for k, v in sorted(who.items()))
+                  + f". Their processes at the end: {side['procs']['server']} servers, "
+                  f"{side['procs']['kernel']} kernels, CPU {side['cpu']['server']:.1f} s "
+                  f"(servers) + {side['cpu']['kernel']:.1f} s (kernels), PSS "
+                  f"{side['pss']['server']:.0f} + {side['pss']['kernel']:.0f} MB. The servers "
+                  "column above counts theirs: the phones started none."]
     errs = [e for r in results for e in r["errors"]]
     if errs:
         lines += ["", "First errors: " + "; ".join(errs[:5])]
@@ -447,7 +561,8 @@ async def run(args) -> str:
             r = await bench.phase(n, args.kernels, f"{qid}" if i == 0 else f"{qid}-{n}",
                                   len(q["options"]) if i == 0 else 4, args.within,
                                   seed=args.seed + n, existing_users=args.existing_users,
-                                  returning=args.returning, observe=args.observe)
+                                  returning=args.returning, observe=args.observe,
+                                  real_kernels=args.real_kernels if i == 0 else 0)
             results.append(r)
             print(_row(r), flush=True)
         # the page's weight, cold: one phone's page request, compressed and not
@@ -484,6 +599,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     load_arguments(p, seed=37, out="lecture.md")
     p.add_argument("--kernels", type=int, default=20, help="kernel-path votes beside the phones")
+    p.add_argument("--real-kernels", type=int, default=0,
+                   help="beside the phones (first N only), this many students vote as today: "
+                        "each from a kernel on their own single-user server")
     p.add_argument("--bundle", default=str(ROOT / "build" / "lecture_bundle.json"))
     p.add_argument("--question", default=None,
                    help="the bundle's question to open first (default: its first); its "
