@@ -179,11 +179,22 @@ def _gvo_size(c):
         return len(c.grid_values())
     except TypeError:
         return None
+def _gvo_plain(v):
+    try:
+        return _gvo_json.loads(_gvo_json.dumps(v.item() if hasattr(v, "item") else v))
+    except (TypeError, ValueError):
+        return str(v)
 def _gvo_built(explorer):
     _gvo_on_built(explorer)
     core = explorer._core
     controls = [{"name": n, "label": c.description, "kind": c.kind, "grid": c.grid,
-                 "positions": _gvo_size(c), "text": c.kind == "text"}
+                 "positions": _gvo_size(c), "text": c.kind == "text",
+                 "start": _gvo_plain(c.value),
+                 "options": [str(o[0]) for o in c.options]
+                 if c.kind == "choice" else None,
+                 "start_label": next((str(o[0]) for o in c.options if _gvo_plain(o[1])
+                                      == _gvo_plain(c.value)), None)
+                 if c.kind == "choice" else None}
                 for n, c in core.controls.items()]
     blob = getattr(explorer, "grid_bytes", None)
     states = len(_gvo_states.read_grid(blob)[0]["states"]) if blob else None

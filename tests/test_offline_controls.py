@@ -79,7 +79,61 @@ def test_every_investigation_is_declared_and_moves_only_gridded_controls(course)
     assert OC.investigation_gaps(course, declared) == [
         "02_multivariate_gaussian investigation 02.5: the notebook makes no kde_explorer",
         "03_gaussian_discriminant_analysis investigation 03.3: gda_fit_explorer has no control "
-        "theta"]
+        "theta",
+        "03_gaussian_discriminant_analysis investigation 03.3: its prompt names 'φ (true)' with "
+        "no value (\"φ. At which φ does the tru\u2026\"), a move of phi that INVESTIGATIONS "
+        "(scripts/offline_controls.py) does not list: add it"]
+
+
+
+def test_a_declaration_with_too_few_or_too_many_controls_fails_against_its_prompt(course):
+    """Read from the prompt (prompt_moves, prompt_keeps), not taken on trust: the declarations
+    before this check were both wrong -- 10's crossing investigation raises α from 1 to 10 and
+    did not list alpha; 05.3 works "at n = 1000", n's start, and listed n as moved. Planted:
+    those two, and 06.3 without the query's Outlook (set to Overcast, an option's label)."""
+    declared = {**OC.INVESTIGATIONS,
+                "10-crossing-with-regularisation": ("vocabulary_curve_explorer", ("d", "l2")),
+                "05.3": ("bandwidth_explorer", ("n", "h")),
+                "06.3": ("categorical_nb_explorer", ("alpha",))}
+    assert OC.investigation_gaps(course, declared) == [
+        "05_density_estimation investigation 05.3: INVESTIGATIONS (scripts/offline_controls.py) "
+        "lists n as moved, but the prompt keeps it at its start: remove it",
+        "06_naive_bayes_by_counting investigation 06.3: its prompt sets 'Outlook' to Overcast "
+        "(its start is 'Sunny'), a move of Outlook that INVESTIGATIONS "
+        "(scripts/offline_controls.py) does not list: add it",
+        "10_capstone_nb_vs_logistic investigation 10-crossing-with-regularisation: its prompt "
+        "sets 'α (naive Bayes)' to 10.0 (its start is '1'), a move of alpha that INVESTIGATIONS "
+        "(scripts/offline_controls.py) does not list: add it"]
+
+
+def _control(label, start, options=None, start_label=None):
+    return {"name": "c", "label": label, "start": start, "options": options,
+            "start_label": start_label}
+
+
+@pytest.mark.parametrize("prompt, control, moves, keeps", [
+    ("raise α from 1 to 10", _control("α (naive Bayes)", 1.0), "to 10.0", False),
+    ("raise λ from 1 to 100 (α at 1)", _control("α (naive Bayes)", 1.0), None, True),
+    ("keep σ₁ = 1, σ₂ = 1. What is the smallest ρ", _control("σ₂", 1.0), None, True),
+    ("keep σ₁ = 2", _control("σ", 1.0), None, False),           # σ₁ is not σ
+    ("move the true φ. At which φ", _control("φ", 0.5), "no value", False),
+    ("set d = 4 variables", _control("variables d", 3), "to 4.0", False),
+    ("d = 3,000 (presence)", _control("vocabulary d", 3000), None, True),
+    ("at ρ = −0.85", _control("ρ", -0.85), None, True),
+    ("data 'Gaussian, shared Σ', n = 200", _control(
+        "data", "gaussian", ["Gaussian, shared Σ", "outliers"], "Gaussian, shared Σ"), None, True),
+    ("data 'outliers'", _control("data", "gaussian", ["Gaussian, shared Σ", "outliers"],
+                                 "Gaussian, shared Σ"), "to outliers", False),
+    ("at d = 3000 (presence)", _control("features", "counts", ["counts", "presence"], "counts"),
+     "to presence", False),
+    ("the query ⟨Overcast, Cool⟩", _control("Outlook", "Sunny", ["Sunny", "Overcast"], "Sunny"),
+     "to Overcast", False),
+    ("what is the smallest d", _control("h", 0.3), None, False),  # not named: neither
+])
+def test_an_investigation_prompt_says_which_controls_it_moves(prompt, control, moves, keeps):
+    said = OC.prompt_moves(prompt, control)
+    assert (said is None) if moves is None else (moves in said), said
+    assert OC.prompt_keeps(prompt, control) is keeps
 
 
 def test_the_table_of_controls_in_architecture_md_is_fresh(course):
