@@ -15,8 +15,10 @@ import sys
 import pytest
 
 # pytest's own fixture for testing plugins and hooks (tests/test_durations_order.py runs a
-# conftest like this one in a temporary project)
-pytest_plugins = ["pytester"]
+# conftest like this one in a temporary project); tests/nbval_records.py: nbval's run of a
+# notebook also writes the records tests/course_records.py caches (each notebook executes once)
+sys.path.append(str(pathlib.Path(__file__).resolve().parent / "tests"))
+pytest_plugins = ["pytester", "nbval_records"]
 
 # One BLAS thread, as `make` exports it (see the Makefile: numpy's and scipy's OpenBLAS pools
 # spin against each other), also for a `pytest` run outside make: for the kernels and
