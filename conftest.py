@@ -90,8 +90,11 @@ def pytest_collection_modifyitems(config, items):
     if dist == "no":
         return
     # the longest files first (scripts/durations.py): with `--no-loadscope-reorder` (make
-    # test) xdist hands the files out in this order, so no long file is left for the end
-    durations.order_items(items, durations.read_table())
+    # test) xdist hands the files out in this order, so no long file is left for the end; the
+    # consumers of the notebooks' recorded runs after the notebooks, whose nbval runs record
+    # them (tests/nbval_records.py)
+    durations.order_items(items, durations.read_table(),
+                          config.pluginmanager.get_plugin("nbval_records").CONSUMERS)
     cells = [item for item in items if is_nbval_item(item)]
     if not cells:
         return
