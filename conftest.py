@@ -34,6 +34,7 @@ else:
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "scripts"))
 import checked_outputs  # noqa: E402
+import course_records  # noqa: E402  (tests/)
 import durations  # noqa: E402
 
 
@@ -93,8 +94,7 @@ def pytest_collection_modifyitems(config, items):
     # test) xdist hands the files out in this order, so no long file is left for the end; the
     # consumers of the notebooks' recorded runs after the notebooks, whose nbval runs record
     # them (tests/nbval_records.py)
-    recorder = config.pluginmanager.get_plugin("nbval_records")  # None with -p no:nbval_records
-    durations.order_items(items, durations.read_table(), getattr(recorder, "CONSUMERS", ()))
+    durations.order_items(items, durations.read_table(), course_records.CONSUMERS)
     cells = [item for item in items if is_nbval_item(item)]
     if not cells:
         return

@@ -216,6 +216,11 @@ ALL_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
               '"practice": _gvp_records, '
               '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]], '
               '"offline": {"explorers": _gvo_explorers, "observations": _gvo_boxes}}))')
+#: The test files that read these runs (:func:`notebook_run`), directly or through
+#: scripts/offline_controls.py and scripts/teaching_table.py: nbval's run of a notebook records
+#: it when one of them is collected (tests/nbval_records.py), and `make test` hands them out
+#: after the notebooks (scripts/durations.py).
+CONSUMERS = ("tests/test_offline_controls.py", "tests/test_practice.py", "tests/test_teaching.py")
 #: The grids the run builds go to the site's cache (scripts/build_site.py): ``make site`` finds them.
 STATES_CACHE = ROOT / "build" / "states"
 #: The environment :func:`notebook_run` adds for the kernel (also nbval's, tests/nbval_records.py).

@@ -57,9 +57,8 @@ import pytest
 import course_records as CR
 
 ROOT = Path(__file__).resolve().parents[1]
-#: The test files that read the recorded runs (course_records.notebook_run), directly or through
-#: scripts/offline_controls.py and scripts/teaching_table.py: nbval records only for them.
-CONSUMERS = ("tests/test_offline_controls.py", "tests/test_practice.py", "tests/test_teaching.py")
+#: The test files that read the recorded runs: nbval records only when one is collected.
+CONSUMERS = CR.CONSUMERS
 #: A report or hook that runs longer is abandoned (nothing recorded): the recorded run's limit.
 TIMEOUT = 600
 
