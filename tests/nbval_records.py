@@ -11,8 +11,8 @@ that came before. Decisions:
 
 - **When.** Only when the session collected a consumer (:data:`CONSUMERS`, checked against the
   files that call the recorded run by ``tests/test_nbval_records.py``) and every code cell of the
-  notebook (nbval runs only those with ``--nbval``/``--nbval-lax``), none blank or skipped (the
-  recorded run would skip a blank cell, nbval runs it: the cell numbers would differ). Otherwise
+  notebook is collected, in order, none blank or skipped (the recorded run would skip a blank
+  cell, nbval runs it: the cell numbers would differ). Otherwise
   nbval runs as before: ``pytest --nbval-lax notebooks`` alone builds no grids and records
   nothing; ``pytest tests/test_practice.py`` and the scripts run the notebooks themselves.
 - **Never waiting.** At the notebook's first cell the plugin takes the notebook's lock
@@ -20,7 +20,9 @@ that came before. Decisions:
   consumer holds it, or the records are cached already, nbval runs exactly as without this
   plugin (no hook, ``GENVIZ_STATES=off``, no grid built). A consumer keeps its logic: it waits
   for the lock, reads the cache, or runs the notebook itself. nbval waits for nobody, so there is
-  no cycle whatever xdist hands out where.
+  no cycle whatever xdist hands out where. So that nbval comes first, `make test` hands the
+  consumers out after the last notebook (``scripts/durations.py``); a consumer that meets a
+  notebook still running waits for that notebook, never the reverse.
 - **The kernel.** nbval starts its kernel (``IPyNbFile.setup``) in the first cell's setup, from
   this process's environment: around that setup the plugin adds :data:`course_records.ALL_ENV`
   and PYTHONPATH (:func:`course_records.kernel_env`) and restores the environment after; then it
@@ -33,8 +35,9 @@ that came before. Decisions:
   the records (:func:`course_records.save_run`: whole or not at all) -- only if every code cell
   was set up and passed in order (a failed, skipped or xfailed cell, a cell left out, an error
   in the hook or report: nothing is written, and a consumer runs the notebook itself). The lock
-  is released there in every case, at the file's teardown if the last cell never came, and at
-  the session's end (errors, KeyboardInterrupt); a dead process's lock is freed by the system.
+  is released there in every case -- when the notebook's file is torn down, whichever cell ran
+  last -- and at the session's end (``-x``, errors, KeyboardInterrupt); a dead process's lock is
+  freed by the system.
 - **Grids** go to ``build/states`` as the recorded run's (``ALL_ENV``): ``make site`` reuses them.
 
 What this relies on in nbval (0.11; ``tests/test_nbval_records.py`` fails if it changes): an
