@@ -72,16 +72,17 @@ def test_nbval_records_the_run_its_consumers_would_make(pytester, tmp_path, monk
     assert all(e["states"] for e in own["offline"]["explorers"]), "no grid built: not the env"
 
 
-def planted_notebook(path: Path, states: str, fail: bool) -> Path:
+def planted_notebook(path: Path, states: str, fail: bool, fail_first: bool = False) -> Path:
     """A notebook whose checked cell prints the kernel's GENVIZ_STATES (stored: ``states``),
-    then a cell that raises if ``fail``."""
+    then a cell that raises if ``fail`` (first, before the others, if ``fail_first``)."""
     printed = nbformat.v4.new_code_cell(
         "# NBVAL_CHECK_OUTPUT\nimport os\nprint(os.environ.get('GENVIZ_STATES'))",
         execution_count=2,
         outputs=[nbformat.v4.new_output("stream", name="stdout", text=f"{states}\n")])
     cells = [nbformat.v4.new_code_cell("x = 1", execution_count=1), printed]
     if fail:
-        cells.append(nbformat.v4.new_code_cell("raise ValueError('planted')", execution_count=3))
+        failing = nbformat.v4.new_code_cell("raise ValueError('planted')", execution_count=3)
+        cells.insert(0, failing) if fail_first else cells.append(failing)
     nbformat.write(nbformat.v4.new_notebook(cells=cells), path)
     return path
 
@@ -104,6 +105,12 @@ def test_a_failing_cell_records_nothing_and_frees_the_lock(pytester, tmp_path, m
     cached, lockfile = CR.cache_files(nb, CR.ALL_HOOK, CR.ALL_REPORT, CR.ALL_ENV)
     assert lockfile.exists() and lock_is_free(lockfile)
     assert not cached.exists() and not list(cached.parent.glob("*.json*"))
+    # -x: the session stops after the first cell, the notebook's file still set up
+    nb = planted_notebook(pytester.path / "first.ipynb", "build", fail=True, fail_first=True)
+    run_nbval(pytester, "-x", str(nb)).assert_outcomes(failed=1)
+    cached, lockfile = CR.cache_files(nb, CR.ALL_HOOK, CR.ALL_REPORT, CR.ALL_ENV)
+    assert lockfile.exists() and lock_is_free(lockfile)
+    assert not list(cached.parent.glob("*.json*"))
 
 
 @pytest.mark.slow
