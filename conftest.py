@@ -15,8 +15,10 @@ import sys
 import pytest
 
 # pytest's own fixture for testing plugins and hooks (tests/test_durations_order.py runs a
-# conftest like this one in a temporary project)
-pytest_plugins = ["pytester"]
+# conftest like this one in a temporary project); tests/nbval_records.py: nbval's run of a
+# notebook also writes the records tests/course_records.py caches (each notebook executes once)
+sys.path.append(str(pathlib.Path(__file__).resolve().parent / "tests"))
+pytest_plugins = ["pytester", "nbval_records"]
 
 # One BLAS thread, as `make` exports it (see the Makefile: numpy's and scipy's OpenBLAS pools
 # spin against each other), also for a `pytest` run outside make: for the kernels and
@@ -32,6 +34,7 @@ else:
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "scripts"))
 import checked_outputs  # noqa: E402
+import course_records  # noqa: E402  (tests/)
 import durations  # noqa: E402
 
 
@@ -88,8 +91,10 @@ def pytest_collection_modifyitems(config, items):
     if dist == "no":
         return
     # the longest files first (scripts/durations.py): with `--no-loadscope-reorder` (make
-    # test) xdist hands the files out in this order, so no long file is left for the end
-    durations.order_items(items, durations.read_table())
+    # test) xdist hands the files out in this order, so no long file is left for the end; the
+    # consumers of the notebooks' recorded runs after the notebooks, whose nbval runs record
+    # them (tests/nbval_records.py)
+    durations.order_items(items, durations.read_table(), course_records.CONSUMERS)
     cells = [item for item in items if is_nbval_item(item)]
     if not cells:
         return

@@ -13,8 +13,15 @@ time rule) leaves only short files for the end.
 from a run of the whole suite; the repository-wide ``conftest.py`` orders the collection by it
 (:func:`order`), and `make test` tells xdist to keep that order (``--no-loadscope-reorder``). A
 file not in the table yet (a new test file) is placed as a file of median length. The table
-needs no care for correctness: a stale one only costs time. Refresh it after adding a slow
-file::
+needs no care for correctness: a stale one only costs time.
+
+One rule comes before the length: **the notebooks before their consumers.** nbval's run of a
+notebook also writes the records that ``tests/test_offline_controls.py``, ``test_practice.py`` and
+``test_teaching.py`` read (``tests/nbval_records.py``); a consumer that starts before a notebook's
+nbval run runs the notebook itself (in nbclient) and nbval's run saves nothing, so each notebook
+would execute twice. The conftest passes those files as ``after_notebooks``: each is handed out
+after the last notebook (:func:`order`), and a consumer that meets a notebook still running
+waits for its lock, then reads its records. Refresh the table after adding a slow file::
 
     pytest -n auto --dist loadfile --junitxml=build/junit.xml ...   (or `make test` with
     PYTEST_ADDOPTS=--junitxml=build/junit.xml)
@@ -148,23 +155,35 @@ def _file_from_classname(classname: str) -> str:
     return ""
 
 
-def order(files: list[str], seconds: dict[str, float]) -> list[str]:
+def order(files: list[str], seconds: dict[str, float], after_notebooks=()) -> list[str]:
     """``files`` (each once, in collection order) sorted longest first by ``seconds``; a file
-    without a figure counts as the median of the known ones; ties keep collection order."""
+    without a figure counts as the median of the known ones; ties keep collection order. Then
+    each file named in ``after_notebooks`` that comes before the last notebook (``.ipynb``) is
+    moved right after it (those moved keep their order)."""
     if len(set(files)) != len(files):
         raise ValueError("files must not repeat a file")
     known = [float(seconds[f]) for f in files if f in seconds]
     default = statistics.median(known) if known else 0.0
     rank = {f: k for k, f in enumerate(files)}
-    return sorted(files, key=lambda f: (-float(seconds.get(f, default)), rank[f]))
+    out = sorted(files, key=lambda f: (-float(seconds.get(f, default)), rank[f]))
+    notebooks = [k for k, f in enumerate(out) if f.endswith(".ipynb")]
+    if not notebooks:
+        return out
+    last = out[notebooks[-1]]
+    moved = [f for f in out[:notebooks[-1]] if f in set(after_notebooks)]
+    rest = [f for f in out if f not in set(moved)]
+    at = rest.index(last) + 1
+    return rest[:at] + moved + rest[at:]
 
 
-def order_items(items: list, seconds: dict[str, float]) -> None:
-    """Reorder pytest ``items`` in place: files by :func:`order`, items within a file kept."""
+def order_items(items: list, seconds: dict[str, float], after_notebooks=()) -> None:
+    """Reorder pytest ``items`` in place: files by :func:`order` (``after_notebooks`` too),
+    items within a file kept."""
     by_file: dict[str, list] = {}
     for item in items:
         by_file.setdefault(file_of(item.nodeid), []).append(item)
-    items[:] = [item for f in order(list(by_file), seconds) for item in by_file[f]]
+    items[:] = [item for f in order(list(by_file), seconds, after_notebooks)
+                for item in by_file[f]]
 
 
 def read_table(path: Path = TABLE) -> dict[str, float]:

@@ -5,8 +5,13 @@ that wraps ``genviz.exercises._core.Exercise.__init__`` and records each item cr
 kind, objective, id, claims, prompt, reference value (numbers) or text, tolerances, explanation
 (choices and predictions), model answer (open questions), and the index of the notebook cell
 that created it (counted by a ``pre_run_cell`` event). Records are cached in
-``build/practice-cache/`` by the hash of the notebook and of genviz/, so only a changed notebook
-or library re-runs.
+``build/practice-cache/`` (or the directory ``GENVIZ_PRACTICE_CACHE`` names) by the hash of the
+notebook and of genviz/, so only a changed notebook or library re-runs.
+
+In `make test` nbval's own run of each notebook records it (``tests/nbval_records.py``: the same
+hook, report and environment in nbval's kernel, written under the same key with
+:func:`cache_files` and :func:`save_run`), so the consumers here find the cache and the notebook
+executes once; run alone, they run it themselves.
 
 (tests/test_teaching.py keeps its own, smaller records, TEACHING_HOOK; these are a superset of
 them. Both are recorded in the same kernel run, :func:`notebook_run`.)
@@ -222,17 +227,27 @@ ALL_REPORT = ('print("GENVIZ-RECORDS " + _gv_json.dumps({"items": _gv_records, '
               '"practice": _gvp_records, '
               '"cycles": [_gv_cycle(b) for b in _gv_boxes["observation"]], '
               '"offline": {"explorers": _gvo_explorers, "observations": _gvo_boxes}}))')
+#: The test files that read these runs (:func:`notebook_run`), directly or through
+#: scripts/offline_controls.py and scripts/teaching_table.py: nbval's run of a notebook records
+#: it when one of them is collected (tests/nbval_records.py), and `make test` hands them out
+#: after the notebooks (scripts/durations.py).
+CONSUMERS = ("tests/test_offline_controls.py", "tests/test_practice.py", "tests/test_teaching.py")
 #: The grids the run builds go to the site's cache (scripts/build_site.py): ``make site`` finds them.
 STATES_CACHE = ROOT / "build" / "states"
+#: The environment :func:`notebook_run` adds for the kernel (also nbval's, tests/nbval_records.py).
+ALL_ENV = {"GENVIZ_STATES": "build", "GENVIZ_STATES_CACHE": str(STATES_CACHE)}
+
+
+def all_items(run: dict) -> list[dict]:
+    """The records of a :func:`notebook_run` that carry an ``ordinal`` (made into ``cell``)."""
+    return run["items"] + run["practice"]
 
 
 def notebook_run(path: Path) -> dict:
     """The notebook run once with the three hooks: ``items`` (test_teaching's records),
     ``practice`` (:func:`item_records`'), ``cycles``, ``offline`` (scripts/offline_controls.py's);
     cached (see :func:`run_recorded`)."""
-    return run_recorded(path, ALL_HOOK, ALL_REPORT,
-                        items=lambda run: run["items"] + run["practice"],
-                        env={"GENVIZ_STATES": "build", "GENVIZ_STATES_CACHE": str(STATES_CACHE)})
+    return run_recorded(path, ALL_HOOK, ALL_REPORT, items=all_items, env=ALL_ENV)
 
 
 def item_records(path: Path) -> list[dict]:
@@ -240,23 +255,46 @@ def item_records(path: Path) -> list[dict]:
     return notebook_run(path)["practice"]
 
 
+def cache_dir() -> Path:
+    """Where recorded runs are cached: ``GENVIZ_PRACTICE_CACHE`` if set, else :data:`CACHE`."""
+    return Path(os.environ.get("GENVIZ_PRACTICE_CACHE") or CACHE)
+
+
+def cache_files(path: Path, hook: str, report: str, env=None) -> tuple[Path, Path]:
+    """The cached records of a recorded run of ``path`` and the lock file that guards them: keyed
+    by the hash of the notebook, of genviz (the site's fingerprint), of the hook and report and of
+    ``env``."""
+    env = dict(env or {})
+    key = hashlib.sha256(path.read_bytes() + _fingerprint().encode() + (hook + report).encode()
+                         + json.dumps(env, sort_keys=True).encode()).hexdigest()[:20]
+    folder = cache_dir()
+    return folder / f"{path.stem}-{key}.json", folder / f"{path.stem}-{key}.lock"
+
+
 def run_recorded(path: Path, hook: str, report: str, *, items, env=None):
     """Run the notebook once in a kernel (nbclient; genviz from this work tree) with ``hook`` as
     its first cell and ``report`` as its last; return the JSON the report prints after
     ``GENVIZ-RECORDS``, where ``items(run)`` lists the records whose ``ordinal`` (the how-many-th
     code cell made it) becomes ``cell`` (its index in the notebook). Cached by the hash of the
-    notebook, of genviz (the site's fingerprint) and of the hook. ``env``: more environment for
-    the kernel. Two test workers asking for the same run: the second waits for the first's."""
+    notebook, of genviz (the site's fingerprint) and of the hook (:func:`cache_files`). ``env``:
+    more environment for the kernel. Two test workers asking for the same run: the second waits
+    for the first's (nbval recording the notebook, tests/nbval_records.py, never waits: it
+    records only when it gets the lock at once)."""
     env = dict(env or {})
-    key = hashlib.sha256(path.read_bytes() + _fingerprint().encode() + (hook + report).encode()
-                         + json.dumps(env, sort_keys=True).encode()).hexdigest()[:20]
-    cached = CACHE / f"{path.stem}-{key}.json"
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / f"{path.stem}-{key}.lock", "w") as lock:
+    cached, lockfile = cache_files(path, hook, report, env)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with open(lockfile, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if cached.exists():
             return json.loads(cached.read_text())
         return _run(path, hook, report, items, env, cached)
+
+
+def kernel_env(extra_env: dict) -> dict:
+    """What a recorded run adds to the environment of its kernel: ``extra_env`` and this work
+    tree first on PYTHONPATH (the kernel imports this work tree's genviz)."""
+    return dict(extra_env, PYTHONPATH=os.pathsep.join(
+        [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
 
 
 def _run(path, hook, report, items, extra_env, cached) -> dict:
@@ -264,13 +302,12 @@ def _run(path, hook, report, items, extra_env, cached) -> dict:
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
-    n_cells = len(nb.cells)
+    cells = list(nb.cells)
     nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
     nb.cells.append(nbformat.v4.new_code_cell(report))
-    env = dict(os.environ, **extra_env, PYTHONPATH=os.pathsep.join(
-        [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env = dict(os.environ, **kernel_env(extra_env))
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(NB_DIR)}})
+                            resources={"metadata": {"path": str(path.parent)}})
     old = dict(os.environ)
     os.environ.update(env)  # the kernel inherits it: it imports this work tree's genviz
     try:
@@ -279,11 +316,18 @@ def _run(path, hook, report, items, extra_env, cached) -> dict:
         os.environ.clear()
         os.environ.update(old)
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    return save_run(cells, text, items, cached)
+
+
+def save_run(cells: list, text: str, items, cached: Path) -> dict:
+    """The run the report printed in ``text`` (after ``GENVIZ-RECORDS``), each record of
+    ``items(run)`` given the ``cell`` its ``ordinal`` names among the notebook's ``cells``;
+    written to ``cached`` whole or not at all."""
     run = json.loads(text.split("GENVIZ-RECORDS ", 1)[1])
-    code_cells = [i for i, c in enumerate(nb.cells[1:n_cells + 1]) if c.cell_type == "code"]
+    code_cells = [i for i, c in enumerate(cells) if c.cell_type == "code"]
     for r in items(run):
         r["cell"] = code_cells[r.pop("ordinal") - 1]
-    CACHE.mkdir(parents=True, exist_ok=True)
+    cached.parent.mkdir(parents=True, exist_ok=True)
     # written whole or not at all: parallel test workers (pytest-xdist) and concurrent runs of
     # the suite read this cache while another writes it
     partial = cached.with_name(f"{cached.name}.{os.getpid()}.tmp")

@@ -8,7 +8,6 @@ on a machine unlike the one that stored it. ``scripts/checked_outputs.py`` state
 
 from __future__ import annotations
 
-import json
 import os
 import pathlib
 import subprocess
@@ -161,7 +160,8 @@ def test_nbval_names_the_number_that_did_not_reproduce(tmp_path):
     (tmp_path / "conftest.py").write_text(
         (ROOT / "conftest.py").read_text().replace(
             'pathlib.Path(__file__).resolve().parent / "scripts"',
-            repr(str(ROOT / "scripts"))))
+            repr(str(ROOT / "scripts"))).replace(
+            'pathlib.Path(__file__).resolve().parent / "tests"', repr(str(ROOT / "tests"))))
     _notebook(tmp_path, "# NBVAL_CHECK_OUTPUT\nprint('steps 8, p =', round(2 / 3, 3))",
               "steps 8, p = 0.666\n")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}

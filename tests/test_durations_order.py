@@ -64,6 +64,21 @@ def test_the_order_is_a_permutation_sorted_by_seconds(seconds, files):
         assert out == list(files)
 
 
+def test_the_consumers_of_the_notebooks_runs_come_after_the_notebooks():
+    """nbval's runs record the notebooks (tests/nbval_records.py): a consumer handed out before
+    the last notebook is moved right after it; the rest keeps the longest-first order."""
+    seconds = {"consumer.py": 100.0, "long.py": 80.0, "nb/a.ipynb": 9.0, "other.py": 5.0,
+               "nb/b.ipynb": 3.0, "late.py": 1.0, "short_consumer.py": 0.5}
+    files = sorted(seconds)
+    assert T.order(files, seconds, after_notebooks=["consumer.py", "short_consumer.py"]) == \
+        ["long.py", "nb/a.ipynb", "other.py", "nb/b.ipynb", "consumer.py", "late.py",
+         "short_consumer.py"]
+    assert T.order(files, seconds) == sorted(files, key=lambda f: -seconds[f])
+    no_notebooks = [f for f in files if not f.endswith(".ipynb")]
+    assert T.order(no_notebooks, seconds, after_notebooks=["consumer.py"]) == \
+        sorted(no_notebooks, key=lambda f: -seconds[f])
+
+
 def test_items_are_grouped_by_file_and_keep_their_order_within_it():
     class Item:
         def __init__(self, nodeid):
