@@ -97,8 +97,11 @@ CORES      := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/nu
 SUITE_JOBS := $(if $(filter auto,$(TEST_JOBS)),$(shell echo $$(( $(CORES) + 1 ))),$(TEST_JOBS))
 PARALLEL  := -n $(TEST_JOBS) --dist loadfile --no-loadscope-reorder
 SUITE_PARALLEL := -n $(SUITE_JOBS) --dist loadfile --no-loadscope-reorder
+# nbval waits 60 s for a kernel to start by default; on 2 busy cores (three workers, sandboxes,
+# hubs) one start in 89 once took longer, and the notebook's cells all failed: 180 s.
+NBVAL_OPTS := --nbval-kernel-startup-timeout=180
 test: $(STAMP) $(IRI_PTH)
-	MPLBACKEND=Agg $(PY) -m pytest $(SUITE_PARALLEL) --durations=25 --doctest-modules --nbval-lax genviz tests notebooks
+	MPLBACKEND=Agg $(PY) -m pytest $(SUITE_PARALLEL) --durations=25 --doctest-modules --nbval-lax $(NBVAL_OPTS) genviz tests notebooks
 
 .PHONY: test-fast
 test-fast: $(STAMP) $(IRI_PTH)
