@@ -211,10 +211,19 @@ _gvo_init = _gvo_obsmod.ObservationBox.__init__
 def _gvo_box(self, *args, **kwargs):
     _gvo_init(self, *args, **kwargs)
     obs, ex = self.observation, self.explorer
-    rec = {"id": self.prediction.id, "explorer": _gvo_index.get(id(ex)), "stages": {}}
+    rec = {"id": self.prediction.id, "explorer": _gvo_index.get(id(ex)), "stages": {},
+           "prompt": obs.prompt, "settings": {}}
     if ex is not None and id(ex) in _gvo_index:
+        controls = ex._core.controls
         for stage in obs.stages:
-            rec["stages"][stage] = _gvo_states.offline_reach(ex, obs.setting_at(stage))
+            setting = obs.setting_at(stage)
+            rec["stages"][stage] = _gvo_states.offline_reach(ex, setting)
+            # each value as the prompt would name it: a choice by its option's label
+            rec["settings"][stage] = {
+                k: (next((str(o[0]) for o in controls[k].options
+                          if _gvo_plain(o[1]) == _gvo_plain(v)), str(v))
+                    if k in controls and controls[k].kind == "choice" else _gvo_plain(v))
+                for k, v in setting.items()}
     _gvo_boxes.append(rec)
 _gvo_obsmod.ObservationBox.__init__ = _gvo_box
 '''

@@ -106,6 +106,30 @@ def test_a_declaration_with_too_few_or_too_many_controls_fails_against_its_promp
         "(scripts/offline_controls.py) does not list: add it"]
 
 
+def test_every_observation_prompt_gives_its_controls_the_values_its_box_checks(course):
+    """What the prompt tells the learner to set is what the box checks: every value the prompt
+    gives a control ("at origin 0.15", "n = 200", "on 'Gaussian + 10% outliers in class 1'") is
+    one of the box's settings (observation_prompt_gaps). Planted: each of those three changed
+    in the prompt alone; and an option label shared by two controls (06's "warm", Water's
+    value and one of Temp's options) is not taken for the wrong one."""
+    assert OC.observation_prompt_gaps(course) == []
+    planted = copy.deepcopy(course)
+    edits = {"05-bin-origin": ("origin 0.15", "origin 0.2"),
+             "05-cv-fewer-points": ("n = 200", "n = 400"),
+             "04-outliers": ("'Gaussian + 10% outliers in class 1'", "'Poisson counts'")}
+    for run in planted.values():
+        for obs in run["observations"]:
+            if obs["id"] in edits:
+                assert edits[obs["id"]][0] in obs["prompt"], obs["prompt"]
+                obs["prompt"] = obs["prompt"].replace(*edits[obs["id"]])
+    found = OC.observation_prompt_gaps(planted)
+    assert [g.split(":")[0] for g in found] == [
+        "04_gda_vs_logistic_regression 04-outliers", "05_density_estimation 05-bin-origin",
+        "05_density_estimation 05-cv-fewer-points"], found
+    assert "'data' the value Poisson counts" in found[0] and "[0.0, 0.15]" in found[1]
+    assert "'n' the value 400.0" in found[2]
+
+
 def _control(label, start, options=None, start_label=None):
     return {"name": "c", "label": label, "start": start, "options": options,
             "start_label": start_label}
