@@ -45,6 +45,7 @@ def course():
 
 
 # -- the course ------------------------------------------------------------------------------------
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_every_observation_of_the_course_can_be_made_without_a_kernel(course):
     n = sum(len(run["observations"]) for run in course.values())
     assert n >= 19, f"only {n} observation boxes found: the recording hook lost some"
@@ -54,6 +55,7 @@ def test_every_observation_of_the_course_can_be_made_without_a_kernel(course):
             assert obs["stages"], obs  # every box was recorded with its explorer
 
 
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_every_investigation_is_declared_and_moves_only_gridded_controls(course):
     """scripts/offline_controls.INVESTIGATIONS names each investigation's explorer and the
     controls it moves; each is gridded (#37 item 3). Planted: 04's ρ not gridded, an undeclared
@@ -86,6 +88,7 @@ def test_every_investigation_is_declared_and_moves_only_gridded_controls(course)
 
 
 
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_a_declaration_with_too_few_or_too_many_controls_fails_against_its_prompt(course):
     """Read from the prompt (prompt_moves, prompt_keeps), not taken on trust: the declarations
     before this check were both wrong -- 10's crossing investigation raises α from 1 to 10 and
@@ -106,6 +109,7 @@ def test_a_declaration_with_too_few_or_too_many_controls_fails_against_its_promp
         "(scripts/offline_controls.py) does not list: add it"]
 
 
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_every_observation_prompt_gives_its_controls_the_values_its_box_checks(course):
     """What the prompt tells the learner to set is what the box checks: every value the prompt
     gives a control ("at origin 0.15", "n = 200", "on 'Gaussian + 10% outliers in class 1'") is
@@ -160,12 +164,14 @@ def test_an_investigation_prompt_says_which_controls_it_moves(prompt, control, m
     assert OC.prompt_keeps(prompt, control) is keeps
 
 
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_the_table_of_controls_in_architecture_md_is_fresh(course):
     assert OC.documented_table() == OC.table(course), (
         "ARCHITECTURE.md's table of explorer controls is stale: run "
         "`python scripts/offline_controls.py --write`")
 
 
+@pytest.mark.slow  # the course's records: every notebook run once (cached)
 def test_every_grid_of_the_course_is_within_its_budget(course):
     for notebook, run in course.items():
         for ex in run["explorers"]:
