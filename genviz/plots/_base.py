@@ -31,7 +31,7 @@ from genviz.plots.style import tidy_ticks
 
 __all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
-           "plain_text", "fmt", "finish_layout"]
+           "plain_text", "fmt", "finish_layout", "layout_pass"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
@@ -58,8 +58,20 @@ def finish_layout(fig, *, pad=0.04) -> None:
     """
     tidy_ticks(fig)
     fig.set_layout_engine("constrained", w_pad=pad, h_pad=pad)
-    fig.draw_without_rendering()
+    layout_pass(fig)
     fig.set_layout_engine("none")
+
+
+def layout_pass(fig) -> None:
+    """``fig.draw_without_rendering()`` (what runs its layout engine), flagged for a view's
+    draw handler: a layout pass draws no pixels, so the view keeps no background from it and
+    settles its layers with a second pass that draws none either (it drew the whole figure
+    with Agg: a raster per view built, thrown away as the view's next redraw is a full one)."""
+    fig._genviz_layout_pass = True
+    try:
+        fig.draw_without_rendering()
+    finally:
+        fig._genviz_layout_pass = False
 
 
 _MISSING = object()
@@ -629,6 +641,14 @@ class View:
 
     def _on_draw(self, event) -> None:
         canvas = self.fig.canvas
+        if getattr(self.fig, "_genviz_layout_pass", False):
+            # finish_layout's pass (no pixels): new layers are settled by a second pass, as
+            # the whole draw below used to do (the layout engine runs again: the same axes),
+            # without rasterising; the next redraw is a full one and keeps the background
+            if self._sync_layers():
+                self.fig.draw_without_rendering()
+            self._full_redraw = True
+            return
         if canvas.is_saving():
             # savefig draws every artist, animated ones in their z-order: no background to
             # keep, nothing to draw again (a second pass would darken translucent artists)
