@@ -51,10 +51,12 @@ def new_figure(figsize=(6.4, 4.8), **kwargs):
 def finish_layout(fig, *, pad=0.04) -> None:
     """Place the axes, titles, labels and outside legends once, without overlaps.
 
-    Runs matplotlib's constrained layout a single time (it measures every text, so lecture-size
-    fonts get the room they need), then freezes the positions: later slider updates neither pay
-    for a layout pass nor move the axes under a cached blit background. In lecture style the
-    automatic tick locators are thinned first (:func:`genviz.plots.style.tidy_ticks`).
+    Runs matplotlib's constrained layout once (on a view's figure twice: its draw handler
+    settles the view's layers with a second pass, :func:`layout_pass`; it measures every text,
+    so lecture-size fonts get the room they need), then freezes the positions: later slider
+    updates neither pay for a layout pass nor move the axes under a cached blit background. In
+    lecture style the automatic tick locators are thinned first
+    (:func:`genviz.plots.style.tidy_ticks`).
     Call it at the end of a view's ``__init__``, after everything static is drawn.
     """
     tidy_ticks(fig)
