@@ -32,7 +32,7 @@ from genviz.plots.style import tidy_ticks
 
 __all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
-           "plain_text", "fmt", "finish_layout", "layout_pass"]
+           "plain_text", "fmt", "finish_layout"]
 
 
 def new_figure(figsize=(6.4, 4.8), **kwargs):
@@ -51,30 +51,16 @@ def new_figure(figsize=(6.4, 4.8), **kwargs):
 def finish_layout(fig, *, pad=0.04) -> None:
     """Place the axes, titles, labels and outside legends once, without overlaps.
 
-    Runs matplotlib's constrained layout once (on a view's figure twice: its draw handler
-    settles the view's layers with a second pass, :func:`layout_pass`; it measures every text,
-    so lecture-size fonts get the room they need), then freezes the positions: later slider
-    updates neither pay for a layout pass nor move the axes under a cached blit background. In
-    lecture style the automatic tick locators are thinned first
-    (:func:`genviz.plots.style.tidy_ticks`).
+    Runs matplotlib's constrained layout a single time (it measures every text, so lecture-size
+    fonts get the room they need), then freezes the positions: later slider updates neither pay
+    for a layout pass nor move the axes under a cached blit background. In lecture style the
+    automatic tick locators are thinned first (:func:`genviz.plots.style.tidy_ticks`).
     Call it at the end of a view's ``__init__``, after everything static is drawn.
     """
     tidy_ticks(fig)
     fig.set_layout_engine("constrained", w_pad=pad, h_pad=pad)
-    layout_pass(fig)
+    fig.draw_without_rendering()
     fig.set_layout_engine("none")
-
-
-def layout_pass(fig) -> None:
-    """``fig.draw_without_rendering()`` (what runs its layout engine), flagged for a view's
-    draw handler: a layout pass draws no pixels, so the view keeps no background from it and
-    settles its layers with a second pass that draws none either (it drew the whole figure
-    with Agg: a raster per view built, thrown away as the view's next redraw is a full one)."""
-    fig._genviz_layout_pass = True
-    try:
-        fig.draw_without_rendering()
-    finally:
-        fig._genviz_layout_pass = False
 
 
 _MISSING = object()
@@ -660,14 +646,6 @@ class View:
 
     def _on_draw(self, event) -> None:
         canvas = self.fig.canvas
-        if getattr(self.fig, "_genviz_layout_pass", False):
-            # finish_layout's pass (no pixels): new layers are settled by a second pass, as
-            # the whole draw below used to do (the layout engine runs again: the same axes),
-            # without rasterising; the next redraw is a full one and keeps the background
-            if self._sync_layers():
-                self.fig.draw_without_rendering()
-            self._full_redraw = True
-            return
         if canvas.is_saving():
             # savefig draws every artist, animated ones in their z-order: no background to
             # keep, nothing to draw again (a second pass would darken translucent artists)

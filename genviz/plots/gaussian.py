@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projection)
 
-from genviz.plots._base import View, finish_layout, fmt, layout_pass, new_figure
+from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, beside_legend, explorer_figsize,
                                 is_lecture_mode, legend_columns, panel_position, panel_row_width,
                                 tidy_ticks)
@@ -97,7 +97,7 @@ def _paint_gaussian_figure(r: GaussianFigureResult):
         # constrained layout does not see a 3-D axes' z label: the last one needs a margin
         tidy_ticks(fig)
         fig.set_layout_engine("constrained", rect=(0.0, 0.0, 0.94, 1.0))
-        layout_pass(fig)
+        fig.draw_without_rendering()
         fig.set_layout_engine("none")
     else:
         finish_layout(fig)
