@@ -24,6 +24,7 @@ from matplotlib.axes import Axes
 from matplotlib.axis import Axis
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.layout_engine import PlaceHolderLayoutEngine
 from matplotlib.transforms import Bbox
 
 from genviz.plots import _record
@@ -74,9 +75,25 @@ def _same(a, b) -> bool:
 
 
 def figure_png(fig, dpi=None) -> bytes:
-    """The figure rendered to PNG bytes (Agg)."""
+    """The figure rendered to PNG bytes (Agg).
+
+    A figure laid out by :func:`finish_layout` keeps matplotlib's no-op placeholder engine,
+    and with any engine set ``savefig`` first draws the whole figure (drawing disabled) for a
+    layout that does nothing: the engine is taken off for the call (the same PNG, one draw
+    instead of two)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi)
+    engine = fig.get_layout_engine()
+    frozen = isinstance(engine, PlaceHolderLayoutEngine)
+    if frozen:
+        fig.set_layout_engine(None)
+        frozen = fig.get_layout_engine() is None  # rcParams may ask for an engine: keep it
+        if not frozen:
+            fig.set_layout_engine(engine)
+    try:
+        fig.savefig(buf, format="png", dpi=dpi)
+    finally:
+        if frozen:
+            fig.set_layout_engine(engine)
     return buf.getvalue()
 
 

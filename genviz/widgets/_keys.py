@@ -148,6 +148,29 @@ def _drop_docstrings(tree: ast.Module) -> str:
     return ast.dump(tree)
 
 
+def _import_statements(tree: ast.Module) -> list:
+    """Every ``import`` and ``from ... import`` statement of a module, at any depth (inside
+    functions, classes, ``if``/``try``/``with`` blocks), in source order; found once per parsed
+    tree (kept on it). Imports are statements, so only statement lists are searched, not the
+    expressions that make most of a tree (``ast.walk`` over every node of every module, again
+    for each factory, was most of a fingerprint's cost)."""
+    found = getattr(tree, "_genviz_imports", None)
+    if found is None:
+        found, todo = [], [tree]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.append(node)
+                continue
+            for field in node._fields:
+                value = getattr(node, field, None)
+                if isinstance(value, list):
+                    todo.extend(v for v in reversed(value)
+                                if isinstance(v, (ast.stmt, ast.excepthandler, ast.match_case)))
+        tree._genviz_imports = found
+    return found
+
+
 #: Packages whose code never draws a state: the exercises (questions, feedback texts, the
 #: observation's checks; the states module reads an observation's setting, never its text). A
 #: fix there (a full stop in a feedback message) keeps every grid; :func:`code_fingerprint`
@@ -178,7 +201,7 @@ def genviz_imports(name: str, root: pathlib.Path | None = None, *,
             continue
         seen.add(mod)
         package = mod if path.name == "__init__.py" else mod.rpartition(".")[0]
-        for node in ast.walk(_parsed(path)):
+        for node in _import_statements(_parsed(path)):
             if isinstance(node, ast.Import):
                 todo.extend(a.name for a in node.names if a.name.split(".")[0] == "genviz")
             elif isinstance(node, ast.ImportFrom):
