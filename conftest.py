@@ -82,18 +82,34 @@ def is_nbval_item(item) -> bool:
     return hasattr(item, "cell_num") and str(item.fspath).endswith(".ipynb")
 
 
+def given_dist(config) -> str:
+    """The ``--dist`` mode of the run. xdist's workers, which collect and run the tests, see
+    ``config.option.dist == "no"`` (xdist's ``remote.setup_config`` sets it) and the controller
+    collects nothing: so in a worker the mode is read from the arguments as parsed before that
+    (``known_args_namespace``), and ``-n`` without ``--dist`` is xdist's ``load``. (Until
+    2026-12-01 this hook read ``config.option.dist`` and returned early in every worker: no
+    file order and no mode check ever applied in `make test`.)"""
+    if not hasattr(config, "workerinput"):
+        return getattr(config.option, "dist", "no") or "no"
+    known = config.known_args_namespace
+    dist = getattr(known, "dist", "no") or "no"
+    if dist == "no" and getattr(known, "numprocesses", None):
+        dist = "load"
+    return dist
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     # the tests measured slow in the inner loop (tests/slow_tests.json, scripts/durations.py)
     # are marked slow, before `-m "not slow"` (make test-fast) deselects by marker
     durations.mark_slow(items, durations.read_table(durations.SLOW_TABLE), pytest.mark.slow)
-    dist = getattr(config.option, "dist", "no")
+    dist = given_dist(config)
     if dist == "no":
         return
     # the longest files first (scripts/durations.py): with `--no-loadscope-reorder` (make
     # test) xdist hands the files out in this order, so no long file is left for the end; the
-    # consumers of the notebooks' recorded runs after the notebooks, whose nbval runs record
-    # them (tests/nbval_records.py)
+    # notebooks first and the consumers of their recorded runs last, so that nbval's runs
+    # record them (tests/nbval_records.py)
     durations.order_items(items, durations.read_table(), course_records.CONSUMERS)
     cells = [item for item in items if is_nbval_item(item)]
     if not cells:

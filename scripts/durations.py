@@ -19,9 +19,14 @@ One rule comes before the length: **the notebooks before their consumers.** nbva
 notebook also writes the records that ``tests/test_offline_controls.py``, ``test_practice.py`` and
 ``test_teaching.py`` read (``tests/nbval_records.py``); a consumer that starts before a notebook's
 nbval run runs the notebook itself (in nbclient) and nbval's run saves nothing, so each notebook
-would execute twice. The conftest passes those files as ``after_notebooks``: each is handed out
-after the last notebook (:func:`order`), and a consumer that meets a notebook still running
-waits for its lock, then reads its records. Refresh the table after adding a slow file::
+would execute twice. So the notebooks are handed out **first** and the consumers (the conftest
+passes them as ``after_notebooks``) **last** (:func:`order`); the other files in between, longest
+first. Handing a consumer out right after the last notebook was not enough: xdist queues files
+on a worker before it runs them, so in a whole run (2026-12-01) a consumer started on one
+worker while notebooks still waited in another's queue, ran every notebook itself (128 s), and
+nbval's runs then recorded nothing. A consumer that still meets a notebook running waits for its
+lock, then reads its records (never the reverse: no cycle). Refresh the table after adding a
+slow file::
 
     pytest -n auto --dist loadfile --junitxml=build/junit.xml ...   (or `make test` with
     PYTEST_ADDOPTS=--junitxml=build/junit.xml)
@@ -157,23 +162,20 @@ def _file_from_classname(classname: str) -> str:
 
 def order(files: list[str], seconds: dict[str, float], after_notebooks=()) -> list[str]:
     """``files`` (each once, in collection order) sorted longest first by ``seconds``; a file
-    without a figure counts as the median of the known ones; ties keep collection order. Then
-    each file named in ``after_notebooks`` that comes before the last notebook (``.ipynb``) is
-    moved right after it (those moved keep their order)."""
+    without a figure counts as the median of the known ones; ties keep collection order. When
+    there are notebooks (``.ipynb``) and ``after_notebooks`` names files: the notebooks first,
+    the files named last, each group longest first."""
     if len(set(files)) != len(files):
         raise ValueError("files must not repeat a file")
     known = [float(seconds[f]) for f in files if f in seconds]
     default = statistics.median(known) if known else 0.0
     rank = {f: k for k, f in enumerate(files)}
     out = sorted(files, key=lambda f: (-float(seconds.get(f, default)), rank[f]))
-    notebooks = [k for k, f in enumerate(out) if f.endswith(".ipynb")]
-    if not notebooks:
+    notebooks = [f for f in out if f.endswith(".ipynb")]
+    consumers = [f for f in out if f in set(after_notebooks)]
+    if not notebooks or not consumers:
         return out
-    last = out[notebooks[-1]]
-    moved = [f for f in out[:notebooks[-1]] if f in set(after_notebooks)]
-    rest = [f for f in out if f not in set(moved)]
-    at = rest.index(last) + 1
-    return rest[:at] + moved + rest[at:]
+    return notebooks + [f for f in out if f not in set(notebooks + consumers)] + consumers
 
 
 def order_items(items: list, seconds: dict[str, float], after_notebooks=()) -> None:

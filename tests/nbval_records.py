@@ -21,7 +21,7 @@ that came before. Decisions:
   plugin (no hook, ``GENVIZ_STATES=off``, no grid built). A consumer keeps its logic: it waits
   for the lock, reads the cache, or runs the notebook itself. nbval waits for nobody, so there is
   no cycle whatever xdist hands out where. So that nbval comes first, `make test` hands the
-  consumers out after the last notebook (``scripts/durations.py``); a consumer that meets a
+  notebooks out first and the consumers last (``scripts/durations.py``); a consumer that meets a
   notebook still running waits for that notebook, never the reverse.
 - **The kernel.** nbval starts its kernel (``IPyNbFile.setup``) in the first cell's setup, from
   this process's environment: around that setup the plugin adds :data:`course_records.ALL_ENV`

@@ -64,14 +64,16 @@ def test_the_order_is_a_permutation_sorted_by_seconds(seconds, files):
         assert out == list(files)
 
 
-def test_the_consumers_of_the_notebooks_runs_come_after_the_notebooks():
-    """nbval's runs record the notebooks (tests/nbval_records.py): a consumer handed out before
-    the last notebook is moved right after it; the rest keeps the longest-first order."""
+def test_the_notebooks_come_first_and_the_consumers_of_their_runs_last():
+    """nbval's runs record the notebooks (tests/nbval_records.py): the notebooks are handed out
+    first and the consumers last (xdist queues files on a worker before running them: a
+    consumer right after the last notebook still started before queued notebooks); each group
+    and the files between keep the longest-first order."""
     seconds = {"consumer.py": 100.0, "long.py": 80.0, "nb/a.ipynb": 9.0, "other.py": 5.0,
                "nb/b.ipynb": 3.0, "late.py": 1.0, "short_consumer.py": 0.5}
     files = sorted(seconds)
     assert T.order(files, seconds, after_notebooks=["consumer.py", "short_consumer.py"]) == \
-        ["long.py", "nb/a.ipynb", "other.py", "nb/b.ipynb", "consumer.py", "late.py",
+        ["nb/a.ipynb", "nb/b.ipynb", "long.py", "other.py", "late.py", "consumer.py",
          "short_consumer.py"]
     assert T.order(files, seconds) == sorted(files, key=lambda f: -seconds[f])
     no_notebooks = [f for f in files if not f.endswith(".ipynb")]

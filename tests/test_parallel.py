@@ -100,3 +100,44 @@ def test_nbval_cells_get_one_group_per_notebook_under_loadgroup():
     Option.dist = "each"
     with pytest.raises(pytest.UsageError, match="--dist each would split"):
         root_conftest.pytest_collection_modifyitems(Config(), items)
+
+
+@pytest.mark.slow
+def test_the_workers_run_the_files_in_the_conftests_order(tmp_path):
+    """In xdist's workers, which collect and run the tests, ``config.option.dist`` is "no":
+    the root conftest reads the mode as given (``given_dist``), so `make test`'s order applies
+    -- here the notebook, collected last, runs first (the notebooks before the rest,
+    scripts/durations.py). Planted: reading ``config.option.dist`` there (as until 2026-12-01)
+    leaves collection order, the notebook last."""
+    pytest.importorskip("xdist")
+    report = tmp_path / "junit.xml"
+    out = _pytest("-n", "1", "--dist", "loadfile", "--no-loadscope-reorder", "--nbval-lax",
+                  "--record-notebooks=no", f"--junitxml={report}", "-q",
+                  "tests/test_durations_order.py", NOTEBOOK)
+    assert out.returncode == 0, out.stdout[-2000:]
+    import xml.etree.ElementTree as ET
+
+    classes = [tc.get("classname") for tc in ET.parse(report).iter("testcase")]
+    assert classes[0].startswith("notebooks.00_start_here") and \
+        classes[-1] == "tests.test_durations_order", classes
+
+
+def test_the_mode_given_is_read_in_a_worker_too():
+    import argparse
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("root_conftest", ROOT / "conftest.py")
+    root_conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(root_conftest)
+
+    class Config:
+        option = argparse.Namespace(dist="no")
+
+    worker = Config()
+    worker.workerinput = {}
+    for known, want in [({"dist": "loadfile", "numprocesses": 3}, "loadfile"),
+                        ({"dist": "no", "numprocesses": 3}, "load"),
+                        ({"dist": "no", "numprocesses": None}, "no")]:
+        worker.known_args_namespace = argparse.Namespace(**known)
+        assert root_conftest.given_dist(worker) == want
+    assert root_conftest.given_dist(Config()) == "no"  # the controller, or no xdist
