@@ -106,11 +106,11 @@ def pytest_collection_modifyitems(config, items):
     dist = given_dist(config)
     if dist == "no":
         return
-    # the longest files first (scripts/durations.py): with `--no-loadscope-reorder` (make
-    # test) xdist hands the files out in this order, so no long file is left for the end; the
-    # notebooks first and the consumers of their recorded runs last, so that nbval's runs
-    # record them (tests/nbval_records.py)
-    durations.order_items(items, durations.read_table(), course_records.CONSUMERS)
+    # with `--no-loadscope-reorder` (make test) xdist hands the files out in this order: the
+    # collection order (measured faster on 2 cores than the longest first: scripts/durations.py)
+    # but the notebooks first and the consumers of their recorded runs last, so that nbval's
+    # runs record them (tests/nbval_records.py)
+    durations.order_items(items, {}, course_records.CONSUMERS)
     cells = [item for item in items if is_nbval_item(item)]
     if not cells:
         return
