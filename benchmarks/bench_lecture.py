@@ -396,10 +396,7 @@ class Bench:
                     except Exception as e:  # noqa: BLE001 - every failure is reported
                         errors.append(f"{name}: {describe_exc(e)}")
                     finally:
-                        if st.ws is not None:
-                            await st.ws.close()
-                        if st._reader is not None:
-                            st._reader.cancel()
+                        await st.close_tab()
 
             bg = [asyncio.create_task(sample()), asyncio.create_task(
                 lecturer_chart(http, self.poll, self.admin, qid, "long poll", seen, stop))]

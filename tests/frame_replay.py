@@ -15,7 +15,6 @@ import io
 import numpy as np
 from matplotlib.backend_bases import GraphicsContextBase
 from matplotlib.backends.backend_agg import RendererAgg
-from matplotlib.layout_engine import PlaceHolderLayoutEngine
 from matplotlib.path import Path
 from matplotlib.transforms import Bbox, IdentityTransform, TransformedPath
 from PIL import Image
@@ -157,28 +156,14 @@ def replay(background_png: bytes, frame: bytes, pool: bytes = b"") -> np.ndarray
 
 
 def savefig_rgba(fig) -> np.ndarray:
-    """matplotlib's own rendering of the figure (every artist in its z-order).
+    """matplotlib's own rendering of the figure (every artist in its z-order), at its dpi,
+    through ``genviz.plots._base.figure_bytes`` (one draw, not the layout pre-draw savefig
+    makes for the placeholder engine a frozen layout leaves)."""
+    from genviz.plots._base import figure_bytes
 
-    A view's figure keeps the no-op layout engine matplotlib leaves when
-    ``finish_layout`` freezes the layout (``PlaceHolderLayoutEngine``); with any engine set,
-    ``savefig`` first draws the whole figure once with drawing disabled, for a layout that this
-    one never does (about 40 % of the call). That engine is taken off for the call: the same
-    pixels, one draw."""
-    out = io.BytesIO()
-    engine = fig.get_layout_engine()
-    frozen = isinstance(engine, PlaceHolderLayoutEngine)
-    if frozen:
-        fig.set_layout_engine(None)
-        frozen = fig.get_layout_engine() is None  # rcParams may ask for an engine: keep it
-        if not frozen:
-            fig.set_layout_engine(engine)
-    try:
-        fig.savefig(out, format="rgba", dpi=fig.dpi)
-    finally:
-        if frozen:
-            fig.set_layout_engine(engine)
+    raw = figure_bytes(fig, "rgba", fig.dpi)
     w, h = fig.canvas.get_width_height(physical=True)
-    return np.frombuffer(out.getvalue(), np.uint8).reshape(h, w, 4)
+    return np.frombuffer(raw, np.uint8).reshape(h, w, 4)
 
 
 #: the side and step (px) of the tiles :func:`unmatched_tile` counts over

@@ -78,3 +78,31 @@ def test_style_re_exports_the_panel_layouts_and_the_modes_unchanged():
     assert moved, "style re-exports nothing of genviz.plots._modes"
     for name in moved:
         assert getattr(style, name) is getattr(_modes, name), name
+
+
+def test_figure_bytes_of_a_frozen_layout_are_savefigs_own():
+    """figure_bytes takes the placeholder engine a frozen layout leaves off for the call (one
+    draw instead of two): the bytes are matplotlib's savefig's with the engine on (the oracle),
+    and the engine is back afterwards. Planted: a figure drawn at another dpi differs."""
+    import io
+
+    from matplotlib.layout_engine import PlaceHolderLayoutEngine
+
+    from genviz.plots._base import figure_bytes, finish_layout
+
+    fig = new_figure(figsize=(3, 2))
+    ax = fig.add_subplot()
+    ax.plot([0, 1, 2], [0, 1, 0.5])
+    ax.set_title("a frozen layout")
+    finish_layout(fig)
+    engine = fig.get_layout_engine()
+    assert isinstance(engine, PlaceHolderLayoutEngine)
+    oracles = {}
+    for fmt in ("rgba", "png"):
+        oracle = io.BytesIO()
+        fig.savefig(oracle, format=fmt, dpi=fig.dpi)
+        oracles[fmt] = oracle.getvalue()
+        assert figure_bytes(fig, fmt, fig.dpi) == oracles[fmt]
+        assert fig.get_layout_engine() is engine
+    bigger = figure_bytes(fig, "rgba", fig.dpi * 2)
+    assert len(bigger) == 4 * len(oracles["rgba"]) and bigger != oracles["rgba"]

@@ -30,7 +30,7 @@ from matplotlib.transforms import Bbox
 from genviz.plots import _record
 from genviz.plots.style import tidy_ticks
 
-__all__ = ["View", "new_figure", "show", "figure_png", "can_blit",
+__all__ = ["View", "new_figure", "show", "figure_png", "figure_bytes", "can_blit",
            "describe_figure", "figure_description", "set_description", "image_bundle",
            "plain_text", "fmt", "finish_layout"]
 
@@ -75,11 +75,16 @@ def _same(a, b) -> bool:
 
 
 def figure_png(fig, dpi=None) -> bytes:
-    """The figure rendered to PNG bytes (Agg).
+    """The figure rendered to PNG bytes (Agg): :func:`figure_bytes` as PNG."""
+    return figure_bytes(fig, "png", dpi)
+
+
+def figure_bytes(fig, fmt: str, dpi=None) -> bytes:
+    """The figure as ``savefig`` writes it in ``fmt`` ("png", "rgba", ...).
 
     A figure laid out by :func:`finish_layout` keeps matplotlib's no-op placeholder engine,
     and with any engine set ``savefig`` first draws the whole figure (drawing disabled) for a
-    layout that does nothing: the engine is taken off for the call (the same PNG, one draw
+    layout that does nothing: the engine is taken off for the call (the same bytes, one draw
     instead of two)."""
     buf = io.BytesIO()
     engine = fig.get_layout_engine()
@@ -90,7 +95,7 @@ def figure_png(fig, dpi=None) -> bytes:
         if not frozen:
             fig.set_layout_engine(engine)
     try:
-        fig.savefig(buf, format="png", dpi=dpi)
+        fig.savefig(buf, format=fmt, dpi=dpi)
     finally:
         if frozen:
             fig.set_layout_engine(engine)
