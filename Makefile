@@ -92,6 +92,13 @@ lab-grader: $(STAMP) $(IRI_PTH) $(LAB_OVERRIDES)
 # 2 cores 8:25 against 9:15 with two workers, the same 5,333 tests passing. `make test-fast`
 # never waits, so one worker a core. TEST_JOBS=N sets both. (nproc counts OMP_NUM_THREADS,
 # which this Makefile exports as 1: CORES asks without it.)
+# configurable-http-proxy (JupyterHub's proxy, a Node.js program) for the trial hub and the tests
+# that start one: from PATH, else npm installs it into build/node, where deploy/run_hub.py
+# find_proxy looks. Without npm those tests skip and say so; without this line a fresh machine's
+# `make test` skipped or failed every hub test (7 errors on 2026-12-01, CHP not on PATH).
+ENSURE_PROXY = @command -v configurable-http-proxy >/dev/null 2>&1 \
+	|| test -x build/node/node_modules/.bin/configurable-http-proxy \
+	|| { command -v npm >/dev/null 2>&1 && npm install --silent --prefix build/node configurable-http-proxy; } || true
 TEST_JOBS ?= auto
 CORES      := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
 SUITE_JOBS := $(if $(filter auto,$(TEST_JOBS)),$(shell echo $$(( $(CORES) + 1 ))),$(TEST_JOBS))
@@ -101,6 +108,7 @@ SUITE_PARALLEL := -n $(SUITE_JOBS) --dist loadfile --no-loadscope-reorder
 # hubs) one start in 89 once took longer, and the notebook's cells all failed: 180 s.
 NBVAL_OPTS := --nbval-kernel-startup-timeout=180
 test: $(STAMP) $(IRI_PTH)
+	$(ENSURE_PROXY)
 	MPLBACKEND=Agg $(PY) -m pytest $(SUITE_PARALLEL) --durations=25 --doctest-modules --nbval-lax $(NBVAL_OPTS) genviz tests notebooks
 
 .PHONY: test-fast
@@ -140,6 +148,7 @@ $(BROWSER_STAMP): $(STAMP) $(IRI_PTH)
 # worker's kernels share the cores (with two workers 07's gridded p95 was 41 ms against 16).
 BROWSER_JOBS ?= 2
 test-browser: $(BROWSER_STAMP)
+	$(ENSURE_PROXY)
 	@test -x $(CHROMIUM) || { echo "make test-browser needs Chromium at $(CHROMIUM)."; \
 		echo "Install it with: apt-get install -y chromium   (as root)"; exit 1; }
 	GENVIZ_CHROMIUM=$(CHROMIUM) $(PY) -m pytest browser_tests -v -p no:cacheprovider \
@@ -273,6 +282,5 @@ lecture-bundle: $(STAMP) $(IRI_PTH)
 	MPLBACKEND=Agg $(PY) deploy/poll/lecture_bundle.py build --out $(VENV)/share/genviz/lecture_bundle.json
 
 hub: $(HUB_STAMP) $(LAB_OVERRIDES)
-	@command -v configurable-http-proxy >/dev/null 2>&1 || test -x build/node/node_modules/.bin/configurable-http-proxy \
-		|| { command -v npm >/dev/null 2>&1 && npm install --silent --prefix build/node configurable-http-proxy; } || true
+	$(ENSURE_PROXY)
 	HUB_PORT=$(HUB_PORT) $(PY) deploy/run_hub.py

@@ -32,6 +32,27 @@ import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_HUB = ROOT / "deploy" / "run_hub.py"
+NO_PROXY = ("configurable-http-proxy is not installed: `make test` installs it into build/node "
+            "when npm is there (apt-get install nodejs npm), or npm install -g "
+            "configurable-http-proxy")
+
+
+def find_proxy(env=None) -> str | None:
+    """configurable-http-proxy as the trial hub finds it (deploy/run_hub.py ``find_proxy``:
+    $GENVIZ_CHP, PATH, then the project's build/node), or None."""
+    from file_modules import load_file
+    return load_file(RUN_HUB, "run_hub_find_proxy").find_proxy(env)
+
+
+def require_proxy(env=None) -> str:
+    """The proxy's path; inside pytest a test without one is skipped with NO_PROXY."""
+    chp = find_proxy(env)
+    if chp is None:
+        if "pytest" in sys.modules:
+            import pytest
+            pytest.skip(NO_PROXY)
+        raise RuntimeError(NO_PROXY)
+    return chp
 
 
 def _ephemeral_range() -> tuple[int, int]:
@@ -101,6 +122,7 @@ class TrialHub:
 
     def start(self, timeout: float = 180) -> str:
         """Start the runner; wait until the hub's API answers. Returns the runner's output so far."""
+        require_proxy(self.env())
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.log_path, "ab")
         try:

@@ -22,7 +22,7 @@ import pytest
 import yaml
 from traitlets.config import Config, PyFileConfigLoader
 
-from hub_testing import fake_tljh_package, free_port_block
+from hub_testing import fake_tljh_package, find_proxy, free_port_block
 from file_modules import load_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -383,7 +383,7 @@ def test_the_trial_hub_itself_refuses_a_wide_address(tmp_path):
     env = dict(os.environ, HUB_PORT=str(port), GENVIZ_HUB_API_PORT=str(port + 1),
                GENVIZ_PROXY_API_PORT=str(port + 2), GENVIZ_POLL_PORT=str(port + 3),
                GENVIZ_HUB_HOME=str(tmp_path / "home"), GENVIZ_HUB_STATE=str(tmp_path / "state"),
-               GENVIZ_CHP=shutil.which("configurable-http-proxy") or "configurable-http-proxy")
+               GENVIZ_CHP=find_proxy() or "configurable-http-proxy")
     out = subprocess.run([sys.executable, "-m", "jupyterhub", "-f", str(DEPLOY / "jupyterhub_config.py"),
                           "--ip=0.0.0.0"], env=env, capture_output=True, text=True, timeout=120,
                          start_new_session=True)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
 import stat
 import subprocess
@@ -20,7 +19,7 @@ import pytest
 import requests
 from traitlets.config import PyFileConfigLoader
 
-from hub_testing import terminate
+from hub_testing import require_proxy, terminate
 from lecture_testing import LocalLectureService
 from poll_testing import KEY, LocalPollService, poll
 
@@ -225,9 +224,7 @@ def _free_port() -> int:
 def _proxy(target_port: int):
     """configurable-http-proxy on a free 127.0.0.1 port in front of ``target_port``; yields
     the proxy's port and stops it (by its PID) after."""
-    chp = shutil.which("configurable-http-proxy")
-    if chp is None:
-        pytest.skip("configurable-http-proxy is not installed (npm install -g configurable-http-proxy)")
+    chp = require_proxy()
     port, api = _free_port(), _free_port()
     proc = subprocess.Popen(
         [chp, "--ip=127.0.0.1", f"--port={port}", "--api-ip=127.0.0.1", f"--api-port={api}",
