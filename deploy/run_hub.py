@@ -81,11 +81,14 @@ def port_in_use(port: int, host: str = "127.0.0.1") -> bool:
 
 
 def find_proxy(env=None) -> str | None:
-    """configurable-http-proxy: $GENVIZ_CHP, then PATH, then the project-local npm install."""
+    """configurable-http-proxy: $GENVIZ_CHP, then PATH, then the project-local npm install
+    (``build/node``, which `make hub` and `make test` fill; $GENVIZ_LOCAL_NODE_BIN names another
+    folder, as the tests do to see the launcher without one)."""
     env = os.environ if env is None else env
     if env.get("GENVIZ_CHP"):
         return shutil.which(env["GENVIZ_CHP"])
-    path = os.pathsep.join([env.get("PATH", ""), str(LOCAL_NODE_BIN)])
+    local = env.get("GENVIZ_LOCAL_NODE_BIN", str(LOCAL_NODE_BIN))
+    path = os.pathsep.join([env.get("PATH", ""), local])
     return shutil.which("configurable-http-proxy", path=path)
 
 

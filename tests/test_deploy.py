@@ -202,9 +202,15 @@ def test_single_user_keeps_a_short_runtime_dir_it_is_given(monkeypatch):
 # --- the launcher ---------------------------------------------------------------------------
 
 def test_launcher_names_a_missing_proxy_and_how_to_install_it(tmp_path):
-    env = {"PATH": str(tmp_path), "HUB_PORT": str(_free_port())}
+    env = {"PATH": str(tmp_path), "HUB_PORT": str(_free_port()),
+           "GENVIZ_LOCAL_NODE_BIN": str(tmp_path / "no-node")}  # not the project's build/node
     found = [p for p in run_hub.problems(env) if "configurable-http-proxy" in p]
     assert len(found) == 1 and "npm install -g configurable-http-proxy" in found[0]
+    (tmp_path / "node").mkdir()  # the project-local install is found when PATH has none
+    chp = tmp_path / "node" / "configurable-http-proxy"
+    chp.write_text("#!/bin/sh\n")
+    chp.chmod(0o755)
+    assert run_hub.find_proxy({**env, "GENVIZ_LOCAL_NODE_BIN": str(tmp_path / "node")}) == str(chp)
     bad = run_hub.problems({**env, "GENVIZ_CHP": "/nonexistent/chp"})
     assert any("GENVIZ_CHP='/nonexistent/chp' is not a command" in p for p in bad)
 
@@ -247,7 +253,8 @@ def test_launcher_refuses_a_token_jupyterhub_would_reject():
 
 
 def test_launcher_exits_2_and_prints_every_problem(tmp_path):
-    env = dict(os.environ, PATH=str(tmp_path), HUB_PORT="x")
+    env = dict(os.environ, PATH=str(tmp_path), HUB_PORT="x",
+               GENVIZ_LOCAL_NODE_BIN=str(tmp_path / "no-node"))  # not the project's build/node
     env.pop("GENVIZ_CHP", None)
     out = subprocess.run([sys.executable, str(DEPLOY / "run_hub.py")], env=env,
                          capture_output=True, text=True, timeout=60)
