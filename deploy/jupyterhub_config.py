@@ -59,6 +59,8 @@ def _load(path, name):
 hub_auth = _load(DEPLOY / "hub_auth.py", "genviz_hub_auth")
 poll = _load(DEPLOY / "poll" / "hub_config.py", "genviz_poll_hub_config")
 rebuild = _load(DEPLOY / "rebuild_config.py", "genviz_rebuild_config")
+# the hub's sqlite in WAL mode: a login does not wait for a disk flush (deploy/hub_db.py)
+_load(DEPLOY / "hub_db.py", "genviz_hub_db")
 
 
 def _env_int(name, default):

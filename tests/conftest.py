@@ -29,3 +29,24 @@ def fresh_prediction_records(monkeypatch):
     monkeypatch.setattr(predictions, "report_stage", lambda *args: None)
     yield
     predictions.clear_prediction_records()
+
+
+@pytest.fixture
+def engine_listeners(monkeypatch):
+    """Every SQLAlchemy event listener added while the test runs, ``[(target, name, fn)]``,
+    removed afterwards: deploy/hub_db.py (run by the hub snippets the tests execute) listens on
+    every Engine of the process, and later tests in the same worker open sqlite databases of
+    their own (nbgrader's gradebook) that must stay as they are."""
+    import sqlalchemy.event
+
+    added, real = [], sqlalchemy.event.listen
+
+    def listen(target, identifier, fn, *args, **kwargs):
+        added.append((target, identifier, fn))
+        return real(target, identifier, fn, *args, **kwargs)
+
+    monkeypatch.setattr(sqlalchemy.event, "listen", listen)
+    yield added
+    for target, identifier, fn in added:
+        if sqlalchemy.event.contains(target, identifier, fn):
+            sqlalchemy.event.remove(target, identifier, fn)

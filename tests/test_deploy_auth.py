@@ -25,6 +25,8 @@ from traitlets.config import Config, PyFileConfigLoader
 from hub_testing import fake_tljh_package, find_proxy, free_port_block
 from file_modules import load_file
 
+pytestmark = pytest.mark.usefixtures("engine_listeners")
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 
@@ -176,8 +178,14 @@ def _run_extra_config(c: Config) -> str | None:
     return None
 
 
-def test_z2jh_hub_as_shipped_refuses_to_start_naming_the_setting(capsys):
+def _wal_listeners(engine_listeners) -> list:
+    """The deploy/hub_db.py listeners added (conftest.engine_listeners removes them after)."""
+    return [fn for _, name, fn in engine_listeners if (name, fn.__name__) == ("connect", "wal_on_connect")]
+
+
+def test_z2jh_hub_as_shipped_refuses_to_start_naming_the_setting(capsys, engine_listeners):
     assert _run_extra_config(_chart_config(Z2JH)) == "genviz-refuse-open-login"
+    assert len(_wal_listeners(engine_listeners)) == 1  # genviz-hub-db ran: the hub's sqlite in WAL
     err = capsys.readouterr().err
     assert "hub.config.JupyterHub.authenticator_class is 'dummy'" in err
     assert "allowed_users, allowed_groups or allowed_organizations" in err
@@ -319,14 +327,17 @@ def _load_snippet(monkeypatch, fake, auth_yaml):
     return PyFileConfigLoader(path.name, path=str(path.parent)).load_config()
 
 
-def test_tljh_hub_snippet_stops_a_hub_whose_login_admits_anyone(monkeypatch, fake_tljh, capsys):
+def test_tljh_hub_snippet_stops_a_hub_whose_login_admits_anyone(monkeypatch, fake_tljh, capsys,
+                                                                 engine_listeners):
     with pytest.raises(SystemExit):
         _load_snippet(monkeypatch, fake_tljh, "")
     assert "auth.FirstUseAuthenticator.allow_all" in capsys.readouterr().err
+    assert not _wal_listeners(engine_listeners)  # refused before anything else
     c = _load_snippet(monkeypatch, fake_tljh,
                       "auth:\n  type: oauthenticator.github.GitHubOAuthenticator\n"
                       "  GitHubOAuthenticator:\n    allowed_organizations: [my-course]\n")
     assert c.Spawner.http_timeout == 180
+    assert len(_wal_listeners(engine_listeners)) == 1  # deploy/hub_db.py: the hub's sqlite in WAL
 
 
 def test_tljh_hub_snippet_outside_tljh_refuses(monkeypatch, capsys):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import time
 
 import psutil
@@ -55,6 +56,16 @@ def _poll_pid(hub) -> int:
     (pid,) = [p for p in hub.processes()
               if "genviz_poll.py" in " ".join(psutil.Process(p).cmdline())]
     return pid
+
+
+def test_the_hubs_database_writes_ahead(hub):
+    """deploy/hub_db.py on the trial hub: its sqlite in WAL mode (a login does not wait for a
+    disk flush; benchmarks/lecture.md). The mode is stored in the file: sqlite reports it."""
+    db = sqlite3.connect(f"file:{hub.state / 'jupyterhub.sqlite'}?mode=ro", uri=True)
+    try:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        db.close()
 
 
 def test_server_tokens_reach_the_service_with_the_right_powers(hub):

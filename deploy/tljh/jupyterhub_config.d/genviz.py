@@ -31,6 +31,10 @@ except ImportError as exc:
                      f"Littlest JupyterHub's jupyterhub_config.d.") from None
 _hub_auth.refuse_open_login(_tljh, "tljh")
 
+# The hub's sqlite (/opt/tljh/state) in WAL mode: 300 phones logging in at once do not queue
+# behind disk flushes (deploy/hub_db.py says what it trades).
+_load(f"{GENVIZ_REPO}/deploy/hub_db.py", "genviz_hub_db")
+
 # The project's single-user settings: deploy/singleuser first (kernels over IPC in a short
 # runtime directory, the course-update notice in every kernel); postBuild put etc/jupyter (no
 # Nagle on websockets; voila.py: Voila's offline default template) and the genviz-a11y extension

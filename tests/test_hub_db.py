@@ -1,0 +1,81 @@
+"""deploy/hub_db.py: the hub's sqlite in write-ahead-log mode (benchmarks/lecture.md: 300 phones'
+logins queued behind the default mode's disk flushes). The oracle is sqlite itself: what
+``PRAGMA journal_mode`` and ``PRAGMA synchronous`` report on a connection the hub's engine
+opens, against a plain connection's defaults. The trial hub's own database is checked in
+tests/test_poll_hub.py, the TLJH snippet and Z2JH's extraConfig in tests/test_deploy_auth.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+import yaml
+from sqlalchemy import create_engine, text
+
+from file_modules import load_file
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+sync = load_file(DEPLOY / "z2jh" / "sync_extra_config.py", "sync_extra_config_hub_db")
+
+pytestmark = pytest.mark.usefixtures("engine_listeners")
+
+
+def _modes(engine) -> tuple[str, int]:
+    with engine.connect() as conn:
+        return (conn.execute(text("PRAGMA journal_mode")).scalar(),
+                conn.execute(text("PRAGMA synchronous")).scalar())
+
+
+def test_the_hubs_engine_writes_ahead_where_sqlites_default_does_not(tmp_path):
+    plain = sqlite3.connect(tmp_path / "plain.sqlite")
+    assert (plain.execute("PRAGMA journal_mode").fetchone()[0],
+            plain.execute("PRAGMA synchronous").fetchone()[0]) == ("delete", 2)  # FULL
+    plain.close()
+    before = create_engine(f"sqlite:///{tmp_path / 'before.sqlite'}")
+    assert _modes(before) == ("delete", 2)
+    load_file(DEPLOY / "hub_db.py", "hub_db_under_test")
+    engine = create_engine(f"sqlite:///{tmp_path / 'hub.sqlite'}")
+    assert _modes(engine) == ("wal", 1)  # NORMAL
+    with engine.begin() as conn:
+        conn.execute(text("CREATE TABLE users (name TEXT)"))
+        conn.execute(text("INSERT INTO users VALUES ('ada')"))
+    assert (tmp_path / "hub.sqlite-wal").exists()
+    # the mode is the file's: another process's plain connection reads the row and sees WAL
+    other = sqlite3.connect(tmp_path / "hub.sqlite")
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert other.execute("SELECT name FROM users").fetchall() == [("ada",)]
+    other.close()
+    engine.dispose()
+    before.dispose()
+
+
+def test_a_database_that_is_not_sqlite_is_left_alone():
+    hub_db = load_file(DEPLOY / "hub_db.py", "hub_db_not_sqlite")
+
+    class OtherDriver:  # a PostgreSQL or MySQL DBAPI connection: never sent sqlite's pragmas
+        def cursor(self):
+            raise AssertionError("a pragma was sent to a database that is not sqlite")
+
+    hub_db.wal_on_connect(OtherDriver(), None)
+
+
+def test_the_listener_is_added_once_per_process(engine_listeners):
+    hub_db = load_file(DEPLOY / "hub_db.py", "hub_db_once")
+    hub_db.use_wal()
+    hub_db.use_wal()
+    assert [(name, fn.__name__) for _, name, fn in engine_listeners] == [("connect", "wal_on_connect")]
+
+
+def test_z2jh_carries_hub_db_verbatim_and_a_stale_copy_is_seen():
+    values_text = (DEPLOY / "z2jh" / "values.yaml").read_text()
+    values = yaml.safe_load(values_text)
+    source = (DEPLOY / "hub_db.py").read_text()
+    assert values["hub"]["extraConfig"]["genviz-hub-db"] == source, \
+        "run: python deploy/z2jh/sync_extra_config.py"
+    assert sync.COPIES["genviz-hub-db"] == "hub_db.py"
+    stale = values_text.replace("PRAGMA synchronous=NORMAL", "PRAGMA synchronous=FULL")
+    assert stale != values_text
+    assert sync.synced(stale, source, "genviz-hub-db") == values_text
