@@ -1,4 +1,5 @@
-"""Course updates meet what a student does *during* a click (issue #39, red team).
+"""Course updates meet what a student does *during* a click, and what git's text merge does
+at one (issue #39, red team).
 
 nbgitpuller's click commits the student's changes, then merges. A tab's save (an autosave, a
 Ctrl-S in the tab the student left open while clicking the course link) can land between
@@ -22,11 +23,11 @@ pytest.importorskip("nbgitpuller")
 
 from nbgitpuller.pull import GitPuller  # noqa: E402
 from test_deploy_updates import (B_EDIT, EXERCISE_FIX, FIX_X, NB, ben_clone, edit_cell,  # noqa: E402
-                                 items, publish_fix, sources, valid)
+                                 flat, items, publish, publish_fix, pull, sources, valid)
 from test_deploy_updates import course, drivers  # noqa: E402,F401 (fixtures)
 
 from genviz_updates import puller as puller_module  # noqa: E402
-from genviz_updates.notices import read_state  # noqa: E402
+from genviz_updates.notices import read_state, repo_notice  # noqa: E402
 from genviz_updates.puller import SafePuller  # noqa: E402
 
 TYPED = "print('typed during the click')\n"
@@ -107,3 +108,25 @@ def test_a_save_the_merge_still_refuses_is_kept_as_a_named_copy(course, tmp_path
     assert len(copies) == 1 and sources(copies[0])[3].startswith(TYPED)
     assert sources(ben / NB)[1] == FIX_X
     assert [f["path"] for f in read_state(ben / ".git")["files"] if f["kind"] == "kept-copy"] == [NB]
+
+
+def test_a_click_that_drops_a_course_change_next_to_the_students_says_so(course, tmp_path):
+    """At a click, nbgitpuller's ``git merge -Xours`` takes the student's side of a conflict
+    hunk, and git makes one hunk of edits next to each other: the student changed g's last
+    line, the course added h after it -- h does not arrive. The notice said "you and the
+    course changed the same lines"; it now says neighbouring lines too, and that the course's
+    are not in the copy (the way to get them stays)."""
+    url, work, ben = ben_clone(course, tmp_path)
+    helper = "notebooks/helper.py"
+    v1 = "def g(x):\n    return 2 * x\n"
+    (work / helper).write_text(v1)
+    publish(work, url, "helper")
+    pull(url, ben)
+    (ben / helper).write_text(v1.replace("2 * x", "2 * x  # mine"))
+    (work / helper).write_text(v1 + "\n\ndef h(x):\n    return 3\n")
+    publish(work, url, "h")
+    pull(url, ben)
+    assert "def h" not in (ben / helper).read_text()      # git's -Xours: h did not arrive
+    told = flat(repo_notice(read_state(ben / ".git")))
+    assert f"{helper}: you and the course changed the same or neighbouring lines" in told
+    assert "the course's are not in your copy" in told
