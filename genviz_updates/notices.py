@@ -532,8 +532,9 @@ _FILE_WORDS = {
                           "need it.",
     "not-updated": "{path}: the course updated this file but your copy was kept; to get the "
                    "course's version, rename yours and click the course link again.",
-    "kept-lines": "{path}: you and the course changed the same lines; your lines are kept. To "
-                  "get the course's version, rename yours and click the course link again.",
+    "kept-lines": "{path}: you and the course changed the same or neighbouring lines; there "
+                  "your lines are kept and the course's are not in your copy. To get the "
+                  "course's version, rename yours and click the course link again.",
     "reapplied": "{path}: saved from an editor tab that showed none of the course's update "
                  "of this file. A tab opened before the update cannot be told from one where "
                  "you removed it on purpose, so the update was put back (nothing you typed "

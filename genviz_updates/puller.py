@@ -14,8 +14,10 @@ subclass keeps that flow and nbgitpuller's own commands, and overrides three of 
   removed is restored to the course version the student last had, so the course's rename or
   removal merges cleanly (nbgitpuller's ``git checkout origin/BRANCH -- FILE`` fails on every
   click then: the file is not in origin);
-- ``merge``: if ``git merge`` still fails, the merge is abandoned, every file the student
-  changed is kept as a copy, and the student's copy becomes the course's version (a merge
+- ``merge``: a tab's save that lands after nbgitpuller's commit of the student's changes (git
+  refuses to merge over it) is committed too and the merge tried again; if ``git merge``
+  still fails, the merge is abandoned, every file the student changed (committed, or saved
+  since) is kept as a copy, and the student's copy becomes the course's version (a merge
   commit, so the next update merges normally); then :func:`genviz_updates.notices.record_update`
   writes what the update did not deliver.
 
@@ -40,6 +42,8 @@ __all__ = ["SafePuller", "ATTRIBUTES"]
 
 #: the merge attributes the drivers need (also the course repository's .gitattributes)
 ATTRIBUTES = "*.ipynb merge=genviz-notebook\ngenviz/data/** merge=genviz-course\n"
+#: merges tried again when a tab's save landed during the click (git refuses to overwrite it)
+SAVED_DURING_CLICK_RETRIES = 3
 IDENTITY = ["-c", "user.email=nbgitpuller@nbgitpuller.link", "-c", "user.name=nbgitpuller"]
 
 
@@ -162,12 +166,21 @@ class SafePuller(GitPuller):
             yield f"genviz: {filename} is gone from the course too; restored for the merge\n"
 
     def merge(self):
-        before = self._git("rev-parse", "HEAD").stdout.strip()
-        try:
-            yield from super().merge()
-        except subprocess.CalledProcessError as exc:
-            yield f"genviz: the merge stopped ({exc}); keeping your versions as copies\n"
-            yield from self._rescue(before)
+        for attempt in range(SAVED_DURING_CLICK_RETRIES + 1):
+            before = self._git("rev-parse", "HEAD").stdout.strip()
+            try:
+                yield from super().merge()
+                break
+            except subprocess.CalledProcessError as exc:
+                if attempt < SAVED_DURING_CLICK_RETRIES and self._saved_meanwhile():
+                    # a tab saved after nbgitpuller's commit of the student's changes: git
+                    # refused to overwrite it; commit that save too and merge again
+                    yield "genviz: a file was saved during the update; merging with it\n"
+                    yield from self.commit_all()
+                    continue
+                yield f"genviz: the merge stopped ({exc}); keeping your versions as copies\n"
+                yield from self._rescue(before)
+                break
         try:
             state = record_update(self.repo_dir, before, self.upstream, kept=self.kept,
                                   notes=self.notes)
@@ -181,13 +194,23 @@ class SafePuller(GitPuller):
                 yield (f"genviz: {n} thing{'s' if n > 1 else ''} to tell you; each notebook "
                        f"concerned says what when you run a cell\n")
 
+    def _saved_meanwhile(self) -> bool:
+        """No merge under way, and a tracked file differs from HEAD in the working tree (what
+        a save landing after nbgitpuller's commit leaves, and git's merge refuses to touch)."""
+        if self._git("rev-parse", "-q", "--verify", "MERGE_HEAD").returncode == 0:
+            return False
+        return self._git("diff-files", "--quiet").returncode == 1
+
     def _rescue(self, before):
-        """Take the course's version; keep every file the student changed as a copy."""
+        """Take the course's version; keep every file the student changed as a copy (those
+        committed before the click and those saved since, which the reset would overwrite)."""
         self._git("merge", "--abort")
         self._git("reset", "--mixed")
         base = self._git("merge-base", before, self.upstream).stdout.strip()
         mine = self._lines("diff", "--name-only", "-z", "--no-renames", base, before) \
             if base else self._lines("ls-tree", "-r", "-z", "--name-only", before)
+        mine = list(dict.fromkeys(mine + self._lines("diff", "--name-only", "-z",
+                                                     "--no-renames", before)))
         for rel in mine:
             if (Path(self.repo_dir) / rel).is_file():
                 yield self._keep(rel, "the update could not be merged with your version", False)

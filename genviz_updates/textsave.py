@@ -13,7 +13,8 @@ jupyter_server's ``ContentsHandler.put`` hands the model to the save as it is. S
 - each time a tab loaded the file (the contents API handed out its content: opened or reloaded
   in the editor), when, and the text (:func:`record_text_load`; each distinct text once, the
   latest ``MAX_LOADS``);
-- the texts the latest saves sent (``MAX_SENT``; what those tabs hold after saving);
+- the texts the latest saves sent, with their times (``MAX_SENT``; what those tabs hold
+  after saving);
 - when a save last put an update back for a tab that may have removed it (``reapplied``).
 
 A save whose text differs from the disk is compared with the clicks: if it shows nothing a
@@ -27,7 +28,9 @@ that click, and the file before it. So the same tab saving again is merged from 
 (its earlier typing is on disk already), and a second stale tab from what it loaded: its save
 keeps the update *and* the first tab's typing (issue #39 (b); before, it was merged from the
 first tab's text, and that typing looked deleted). Where both sides only inserted lines at the
-same place both are kept; where the tab and the course changed the same lines, the tab's lines
+same place both are kept; edits git only met next to each other (the tab changed a function's
+last line, the course added a function after it: one conflict for git) are both applied,
+line by line; where the tab and the course changed the same lines, the tab's lines
 are kept (as the click's text merge keeps the student's, ``kept-lines`` in the record); where
 the tab and *another tab's save* changed the same lines, both versions are kept between
 conflict markers (``conflict-lines``): neither tab's typing is dropped. A save that shows the
@@ -137,6 +140,19 @@ def record_text_load(gitdir, rel: str, text: str | None = None) -> None:
     _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
 
 
+def _sent(record: dict) -> list:
+    """[(time, text), ...] of the texts saves sent, oldest first (a text recorded without its
+    time, as before, dated 0)."""
+    out = []
+    for x in record.get("sent", []):
+        if isinstance(x, str):
+            out.append((0.0, x))
+        elif isinstance(x, list) and len(x) == 2 and isinstance(x[0], (int, float)) \
+                and isinstance(x[1], str):
+            out.append((float(x[0]), x[1]))
+    return out
+
+
 def _loads(record: dict) -> list:
     """[(time, text or None), ...] of a record's loads (a record of times only: no text)."""
     texts = record.get("texts") if isinstance(record.get("texts"), dict) else {}
@@ -207,10 +223,10 @@ def merge_text_save(repo, gitdir, rel: str, saved: str, disk: str) -> tuple[str,
     (a file with a record: one a click changed or a tab loaded): the tab holds it after."""
     record = _read(gitdir, rel)
     result = _merge_save(repo, record, rel, saved, disk)
-    sent = [x for x in record.get("sent", []) if isinstance(x, str)]
+    sent = _sent(record)
     if (record or result) and len(saved.encode("utf-8")) <= MAX_LOADED \
-            and sent[-1:] != [saved]:
-        record["sent"] = (sent + [saved])[-MAX_SENT:]
+            and [x for _, x in sent[-1:]] != [saved]:
+        record["sent"] = [[t, x] for t, x in sent + [(time.time(), saved)]][-MAX_SENT:]
         _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
     elif result:
         _write(gitdir, rel, {k: v for k, v in record.items() if k != "path"})
@@ -242,15 +258,16 @@ def _merge_save(repo, record, rel, saved, disk):
         # and said (a tab still open from before the update, saving after that reload, looks
         # the same: then the record names what to do)
         return saved, [{"kind": "update-removed", "path": rel}]
-    sent = [x for x in record.get("sent", []) if isinstance(x, str)][-MAX_SENT:]
+    sent = _sent(record)[-MAX_SENT:]
     # the base: what this tab last loaded or saved, unknown (nothing in a save says it), taken
     # as the nearest of what saves sent (the same tab saving again: its earlier typing is on
     # disk already), what tabs loaded before that click (another tab's save since would look
     # deleted) and the file before the click: the fewest lines apart from the tab's
-    # text, the latest first on a tie. Issue #39 (b): another stale tab's text is not this
-    # tab's base (its typing would look deleted).
-    candidates = [*reversed(sent), *(x for t, x in reversed(loaded)
-                                     if x is not None and t < first["time"]), before]
+    # text, the latest first on a tie (by time, saves and loads together: a tab reloaded
+    # after its stale save holds the merged file, not what it sent). Issue #39 (b): another
+    # stale tab's text is not this tab's base (its typing would look deleted).
+    dated = sent + [(t, x) for t, x in loaded if x is not None and t < first["time"]]
+    candidates = [x for _, x in sorted(dated, key=lambda e: -e[0])] + [before]
     base = min(candidates, key=lambda x: _apart(x, saved))  # min keeps the first of a tie
     nonce = secrets.token_hex(8)
     labels = [f"{side}-{nonce}" for side in ("yours", "base", "course")]
@@ -327,8 +344,11 @@ def resolve_conflicts(text: str, labels, course=None) -> tuple[str, set] | None:
         elif part == "base" and bare == "=======":
             part = "theirs"
         elif part == "theirs" and bare == end:
+            apart = _apart_edits(blocks)
             if not any(x.strip() for x in blocks["base"]):
                 out += blocks["theirs"] + blocks["ours"]
+            elif apart is not None:  # neighbouring edits, not the same lines: both applied
+                out += apart
             elif course is None or _course_side(blocks, course):
                 out += blocks["ours"]
                 kinds.add("kept-lines")
@@ -344,6 +364,32 @@ def resolve_conflicts(text: str, labels, course=None) -> tuple[str, set] | None:
     if part is not None:
         return None
     return "".join(out), kinds
+
+
+def _apart_edits(blocks: dict) -> list | None:
+    """A conflict's lines with both sides' edits applied, where git only met them next to
+    each other: no base line changed or removed by both, no insert inside the other side's
+    change (the tab changed a function's last line, the course added a function after it:
+    git calls that one conflict, and keeping the tab's side dropped the course's function).
+    Inserts at the same place: the course's first. None where they touch the same lines."""
+    from difflib import SequenceMatcher
+
+    base = blocks["base"]
+    edits = []
+    for rank, side in ((1, "ours"), (0, "theirs")):
+        ops = SequenceMatcher(None, base, blocks[side], autojunk=False).get_opcodes()
+        edits += [(i1, i2, rank, blocks[side][j1:j2]) for tag, i1, i2, j1, j2 in ops
+                  if tag != "equal"]
+    for a in edits:
+        for b in edits:
+            if a[2] == 1 and b[2] == 0 and (max(a[0], b[0]) < min(a[1], b[1])
+                                            or a[0] < b[0] < a[1] or b[0] < a[0] < b[1]):
+                return None
+    out, at = [], 0
+    for i1, i2, _, lines in sorted(edits, key=lambda e: (e[0], e[1] > e[0], e[2])):
+        out += base[at:i1] + lines
+        at = i2
+    return out + base[at:]
 
 
 def _course_side(blocks: dict, course) -> bool:

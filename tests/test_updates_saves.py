@@ -625,3 +625,88 @@ def test_a_text_record_under_the_old_name_is_still_read(tmp_path):
     record_text_load(tmp_path, HELPER, "text\n")        # written under the new name, kept
     assert read_text_merges(tmp_path, HELPER) == merges
     assert len(list((tmp_path / SEEN).glob("f-*.json"))) == 1
+
+
+def test_a_stale_file_tab_next_to_an_update_keeps_both(server):
+    """Red team (#39): the tab changed g's last line; the course added a function right after
+    it (git merge-file calls that one conflict). Before, the tab's side was kept, the
+    course's function dropped, and the record said both changed the same lines. Now both
+    edits stand, nothing is said; after three clicks too (a line added above, f fixed)."""
+    s = _text_story(server, "noor")
+    tab = s.open_tab(s.text_rel)
+    added = HELPER_V1 + "\n\ndef h(x):\n    return 3\n"
+    (s.work / HELPER).write_text(added)
+    upd.publish(s.work, s.url, "h added")
+    s.click()
+    s.save(rel=s.text_rel, tab=tab.replace("2 * x", "2 * x  # mine"))
+    assert (s.clone / HELPER).read_text() == added.replace("2 * x", "2 * x  # mine")
+    assert not [f for f in _files(s) if f.get("path") == HELPER]
+    tab = s.open_tab(s.text_rel)
+    for v in (added.replace("x + 1", "x + 2"), "import math\n" + added.replace("x + 1", "x + 2")):
+        (s.work / HELPER).write_text(v)
+        upd.publish(s.work, s.url, "more")
+        s.click()
+    s.save(rel=s.text_rel, tab=tab.replace("return 3", "return 3  # mine too"))
+    assert (s.clone / HELPER).read_text() == ("import math\n" + added.replace("x + 1", "x + 2")
+                                              .replace("2 * x", "2 * x  # mine")
+                                              .replace("return 3", "return 3  # mine too"))
+
+
+def test_resolve_conflicts_applies_edits_that_only_meet():
+    """The hunks git merge-file reports for edits next to each other: both applied (the
+    course's insert first where both insert at one place); the same line changed on both
+    sides still keeps the tab's (oracle: the three versions written by hand)."""
+    from genviz_updates.textsave import resolve_conflicts
+
+    def hunk(ours, base, theirs):
+        return ("<<<<<<< tab\n" + ours + "||||||| base\n" + base + "=======\n" + theirs
+                + ">>>>>>> disk\n")
+
+    cases = [  # (ours, base, theirs) -> merged, kinds
+        (("a2\n", "a\n", "a\nnew\n"), ("a2\nnew\n", set())),
+        (("a\n", "a\nb\n", "a2\nb\n"), ("a2\n", set())),                   # tab deleted b
+        (("x\na\n", "a\n", "new\n"), ("x\nnew\n", set())),                 # insert, replace
+        (("a\nt\nb\n", "a\nb\n", "a\nc\nb\n"), ("a\nc\nt\nb\n", set())),    # both insert: course first
+        (("a mine\n", "a\n", "a course\n"), ("a mine\n", {"kept-lines"})),
+    ]
+    for (ours, base, theirs), want in cases:
+        assert resolve_conflicts("top\n" + hunk(ours, base, theirs) + "end\n",
+                                 ("tab", "base", "disk")) == ("top\n" + want[0] + "end\n",
+                                                              want[1]), (ours, base, theirs)
+
+
+@pytest.mark.xfail(strict=True, reason="red team #39, not fixed: a tab of a notebook without "
+                   "cell ids (nbformat 4.4) saved with JupyterLab's new random ids after a "
+                   "click keeps its old version of the fixed cell as an extra cell, unmarked "
+                   "and untold (seen.py's snapshot is keyed by cell id)")
+def test_a_stale_tab_of_a_notebook_without_ids_keeps_the_fix_once_or_says_so(server):
+    """The course's notebook has no cell ids (nbformat 4.4); a tab loads it, the course fixes
+    cell 1 and inserts a cell, the student clicks; the tab (JupyterLab gives every cell a
+    random id and saves 4.5) types in cell 3 and saves. Wanted: the fix, the new cell and the
+    typing, the fixed cell once -- or, where both versions are kept, the note that says so."""
+    import uuid
+
+    s = Story(server, "otto")
+    nb = json.loads((s.work / NB).read_text())
+    for c in nb["cells"]:
+        c.pop("id", None)
+    nb["nbformat_minor"] = 4
+    (s.work / NB).write_text(json.dumps(nb, indent=1))
+    upd.publish(s.work, s.url, "4.4")
+    s.click()
+    tab = s.open_tab()
+    assert [c.get("id") for c in tab["cells"]] == [None] * 5
+    nb["cells"][1]["source"] = upd.FIX_X
+    nb["cells"].insert(2, {"cell_type": "code", "metadata": {}, "outputs": [],
+                           "execution_count": None, "source": "y = x * 10  # update A"})
+    (s.work / NB).write_text(json.dumps(nb, indent=1))
+    upd.publish(s.work, s.url, "A")
+    s.click()
+    for c in tab["cells"]:
+        c["id"] = uuid.uuid4().hex[:8]
+    tab["nbformat_minor"] = 5
+    tab["cells"][3]["source"] = "print(x, 'mine')"
+    s.save(tab)
+    got = [c.source for c in s.disk().cells]
+    assert upd.FIX_X in got and "y = x * 10  # update A" in got and "print(x, 'mine')" in got
+    assert "x = 1\n" not in got or any(c.get("id") == NOTE_ID for c in s.disk().cells)
