@@ -31,12 +31,13 @@ def fresh_prediction_records(monkeypatch):
     predictions.clear_prediction_records()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def engine_listeners(monkeypatch):
     """Every SQLAlchemy event listener added while the test runs, ``[(target, name, fn)]``,
-    removed afterwards: deploy/hub_db.py (run by the hub snippets the tests execute) listens on
-    every Engine of the process, and later tests in the same worker open sqlite databases of
-    their own (nbgrader's gradebook) that must stay as they are."""
+    removed afterwards, in every test: deploy/hub_db.py (run by every hub configuration a test
+    loads in-process: the trial hub's, TLJH's snippet, Z2JH's extraConfig) listens on every
+    Engine of the process, as a hub wants, and later tests in the same worker open sqlite
+    databases of their own (nbgrader's gradebook) that must stay as they are."""
     import sqlalchemy.event
 
     added, real = [], sqlalchemy.event.listen

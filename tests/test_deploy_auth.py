@@ -25,7 +25,6 @@ from traitlets.config import Config, PyFileConfigLoader
 from hub_testing import fake_tljh_package, find_proxy, free_port_block
 from file_modules import load_file
 
-pytestmark = pytest.mark.usefixtures("engine_listeners")
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 sync = load_file(DEPLOY / "z2jh" / "sync_extra_config.py", "sync_extra_config_hub_db")
 
-pytestmark = pytest.mark.usefixtures("engine_listeners")
 
 
 def _modes(engine) -> tuple[str, int]:

@@ -32,7 +32,8 @@ def test_make_test_runs_in_parallel_by_file_and_test_fast_skips_the_slow():
     assert "-n $(TEST_JOBS)" in parallel and "--dist loadfile" in parallel
     suite = re.search(r"^SUITE_PARALLEL\s*:?=\s*(.*)$", make, re.M).group(1)
     assert "-n $(SUITE_JOBS)" in suite and "--dist loadfile" in suite
-    test = re.search(r"^test: .*\n\t(.*)$", make, re.M).group(1)
+    # the recipe's pytest line (before it, $(ENSURE_PROXY) installs the hub's proxy)
+    test = re.search(r"^test: .*\n(?:\t.*\n)*?\t(.*-m pytest.*)$", make, re.M).group(1)
     fast = re.search(r"^test-fast: .*\n\t(.*)$", make, re.M).group(1)
     assert "$(SUITE_PARALLEL)" in test and "notebooks" in test and "--nbval-lax" in test
     assert "$(PARALLEL)" in fast and '-m "not slow"' in fast
