@@ -197,3 +197,69 @@ def test_a_wrong_form_says_what_was_expected():
     o.verdicts["q2"] = "wrong"
     o.feedback["q2"] = "Not quite. Hint: h"
     assert W.form_lines(o) == ["q1: Expected a number or an array of numbers, got str."]
+
+
+# -- every pattern that reads a student's text is linear (issue #38, kind slow_patterns) -----------
+
+def _unbounded_or_nested(pattern: str, flags: int = 0) -> list[str]:
+    """The repeats of ``pattern`` that make a backtracking engine super-linear: a repeat without
+    an upper bound (``*``, ``+``, ``{n,}``), or a repeat inside another repeat."""
+    import re._constants as C
+    import re._parser as P
+
+    found = []
+    repeats = (C.MAX_REPEAT, C.MIN_REPEAT, getattr(C, "POSSESSIVE_REPEAT", C.MAX_REPEAT))
+
+    def walk(items, depth):
+        for op, av in items:
+            if op in repeats:
+                low, high, sub = av
+                if high == C.MAXREPEAT:
+                    found.append(f"unbounded repeat {op} {low}..")
+                if depth:
+                    found.append(f"repeat nested in a repeat {op} {low}..{high}")
+                walk(sub, depth + 1)
+            elif op == C.SUBPATTERN:
+                walk(av[-1], depth)
+            elif op == C.BRANCH:
+                for branch in av[1]:
+                    walk(branch, depth)
+            elif op in (C.ASSERT, C.ASSERT_NOT):
+                walk(av[1], depth)
+
+    walk(P.parse(pattern, flags), 0)
+    return found
+
+
+def test_every_pattern_on_a_students_text_has_bounded_unnested_repeats():
+    """course/reasons.py reads each cell's source and Markdown with regular expressions; with a
+    bounded repeat that is not inside another, one match attempt costs at most a constant, so a
+    search is linear in the text. Planted: the patterns as they were (``^\\s*`` at every line
+    start over blank lines, ``<[^>]*`` from every ``<``: an hour on 1 MB) are caught."""
+    for pattern in W.LINEAR:
+        assert _unbounded_or_nested(pattern.pattern, pattern.flags) == [], pattern.pattern
+    assert {W._HOOK, W._PATCH, W._PROCESS, W._SHELL, W._LIVE} == set(W.LINEAR)
+    import re
+
+    before = [r"^\s*((?:np|numpy|builtins|math|json)\.\w+)\s*=[^=]",
+              r"(?im)<\s*(?:a|img)\b|!\[[^\]]*\]\(|<[^>]*\bon\w+\s*=", r"(a{1,3})*b"]
+    assert all(_unbounded_or_nested(p, re.M) for p in before)
+
+
+def test_the_crafted_texts_of_a_megabyte_are_read_to_the_end():
+    """The texts of the slow_patterns kind, and others built to make each pattern backtrack, at
+    1 MB each: read to the end (the line after the padding is found). Quadratic in the length,
+    as the patterns were, this took hours (600,000 blank lines: about 50 minutes for one
+    pattern, measured at 10,000 lines and scaled); no clock is read here."""
+    pad = {"blank lines": "\n" * 1_000_000, "spaces": " " * 1_000_000, "bangs": "!" * 1_000_000,
+           "angles": "<" * 1_000_000, "angle words": "<on " * 250_000,
+           "brackets": "![" * 500_000, "parens": "](" * 500_000,
+           "long tags": ("<" + "x" * 199) * 5_000, "long refs": ("\n[" + "x" * 398) * 2_500}
+    for name, text in pad.items():
+        code = text + "\n!ls\nnp.allclose = 1\nget_ipython().events.register('pre_run_cell', f)"
+        lines = W.code_lines([("code", code, "answer_q1")])
+        assert [line.split(" ")[3] for line in lines] == ["registers", "replaces", "runs"], name
+        assert W.markdown_lines([("markdown", text + "\n[x](javascript:1)", "working_q6")]), name
+    assert W.code_lines([("code", S.SLOW_CODE, "answer_q1")]) == [
+        "cell 1 (answer_q1) runs shell commands (ls) in the sandbox"]
+    assert W.markdown_lines([("markdown", S.SLOW_MARKDOWN, "working_q6")])

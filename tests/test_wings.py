@@ -39,7 +39,9 @@ FLOORS = {
         "course.reasons": 3,      # why a question earned nothing: provenance, what code did
         "course.build": 4,        # sources and releases written to disk
         "course.report": 4,       # the report, the feedback pages, grades.csv, the terminal
-        "course.grade": 5, "course.submissions": 5,  # grading; simulated classes
+        "course.grade": 5, "course.handin": 5,  # grading; a submission made from a release
+        "course.hostile": 6,      # the hostile corpus
+        "course.submissions": 7,  # simulated classes: handin and hostile under one name
     },
     "genviz_updates": {
         "genviz_updates": 0, "genviz_updates.notebooks": 0, "genviz_updates.rebuild": 0,
