@@ -138,11 +138,14 @@ def _loose_notebooks(course: pathlib.Path, student: str) -> dict[str, str]:
             if e.name.endswith(".ipynb") and not e.is_dir(follow_symlinks=False)}
 
 
-def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
+def read_submission(folder: pathlib.Path, assignment: str, refuse=None, max_bytes=None):
     """(notebook or None, problems) — never follows a link, never reads more than 20 MB.
-    ``refuse(raw, size)``, given the decoded JSON and the file's size in bytes, may return why
-    the notebook is not read further (:func:`too_large`): it is asked before nbformat parses
-    and validates the notebook, the costly part for thousands of cells."""
+    ``max_bytes()``, asked after the file's size is known and before a byte of it is read, may
+    give a lower bound (:func:`byte_limit`: the release's size times MAX_BYTES_FACTOR, +2 MB):
+    a larger file is refused from its size alone, never read or decoded. ``refuse(raw, size)``,
+    given the decoded JSON and the file's size in bytes, may return why the notebook is not read
+    further (:func:`too_large`): it is asked before nbformat parses and validates the
+    notebook, the costly part for thousands of cells."""
     if folder.is_symlink():
         return None, [f"the folder {folder.name}/ is a symbolic link: not graded"]
     if not folder.is_dir():
@@ -165,13 +168,18 @@ def read_submission(folder: pathlib.Path, assignment: str, refuse=None):
     if info.st_size > MAX_NOTEBOOK_BYTES:
         return None, [f"{path.name} is {info.st_size / 1e6:.0f} MB, more than the limit of "
                       f"{MAX_NOTEBOOK_BYTES / 1e6:.0f} MB: not graded"]
+    limit = max_bytes() if max_bytes is not None else None
+    if limit is not None and info.st_size > limit:
+        return None, [too_many_bytes(info.st_size, limit)]
     problems = []
     if info.st_nlink > 1:
         problems.append(f"{path.name} has {info.st_nlink} hard links (another name for the same "
                         "file elsewhere): graded, check by hand")
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as fh:
-        data = fh.read(MAX_NOTEBOOK_BYTES + 1)
+        data = fh.read(min(MAX_NOTEBOOK_BYTES, limit or MAX_NOTEBOOK_BYTES) + 1)
+    if limit is not None and len(data) > limit:  # it grew after lstat
+        return None, problems + [too_many_bytes(len(data), limit)]
     try:
         raw = json.loads(data.decode("utf-8"))
     except Exception as err:  # not UTF-8, not JSON
@@ -507,11 +515,19 @@ def too_large(nb, release, size: int | None = None) -> str | None:
                 f"release's {len(release.cells)} (+20): not graded")
     if size is None:
         size = len(nbformat.writes(nb).encode("utf-8"))
-    limit = MAX_BYTES_FACTOR * len(nbformat.writes(release).encode("utf-8")) + 2_000_000
-    if size > limit:
-        return (f"the notebook is {size / 1e6:.1f} MB, more than {MAX_BYTES_FACTOR} times the "
-                f"release's size (+2 MB, {limit / 1e6:.1f} MB): not graded")
-    return None
+    limit = byte_limit(release)
+    return too_many_bytes(size, limit) if size > limit else None
+
+
+def byte_limit(release) -> int:
+    """The most bytes a submission of ``release`` may have: MAX_BYTES_FACTOR times the
+    release's own size, +2 MB (figures)."""
+    return MAX_BYTES_FACTOR * len(nbformat.writes(release).encode("utf-8")) + 2_000_000
+
+
+def too_many_bytes(size: int, limit: int) -> str:
+    return (f"refused: the notebook is {size / 1e6:.1f} MB, more than {MAX_BYTES_FACTOR} times "
+            f"the release's size (+2 MB, {limit / 1e6:.1f} MB): not graded")
 
 
 def wall_budget(release, limits: Limits) -> Limits:
@@ -531,14 +547,22 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     built = []
 
     def refuse(raw, size):  # the size, from the JSON as read, before nbformat parses it
-        where["stage"] = "building the student's release"
-        built.append(student_notebook(assignment, student, secret))
+        if not built:
+            where["stage"] = "building the student's release"
+            built.append(student_notebook(assignment, student, secret))
+        if raw is None:
+            return None
         where["stage"] = "comparing the notebook with the release"
         refused = too_large(raw, built[0][0], size)
         where["stage"] = "reading the notebook"
         return refused
 
-    nb, outcome.problems = read_submission(folder, name, refuse)
+    def max_bytes():  # from the file's size, before a byte of it is read or decoded
+        refuse(None, 0)
+        where["stage"] = "reading the notebook"
+        return byte_limit(built[0][0])
+
+    nb, outcome.problems = read_submission(folder, name, refuse, max_bytes)
     if nb is not None:
         found = collection_time(folder)
         stamp = reasons.timestamp_line(folder, found[0] if found else None)

@@ -643,6 +643,12 @@ _h("slow_patterns", "text crafted so that the grader's regular expressions backt
    lambda nb, ctx: fill(nb, {1: SLOW_CODE}, working=SLOW_MARKDOWN))
 
 
+_h("oversize_notebook", "a 3 MB notebook (its release: 13 kB) under the absolute 20 MB: decoded "
+   "whole, it cost the grader its memory and time before its size was compared",
+   r"refused: the notebook is 3\.\d MB, more than 20 times the release's size",
+   lambda nb, ctx: fill(nb, {1: "padding = '" + "y" * 3_000_000 + "'"}))
+
+
 #: A folder name that is not UTF-8, with control characters: a student of its own (its row
 #: says the id is not valid), written by the class tests beside the hostile corpus.
 ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"

@@ -673,3 +673,26 @@ def test_the_spread_lists_a_question_whose_many_answers_are_shared_in_pairs():
     assert G.answer_spread([outcome(k, 0.1 * k) for k in range(12)]) == []
     few_shared = [outcome(k, 0.1 * k) for k in range(9)] + [outcome(9, 0.0), outcome(10, 0.1)]
     assert G.answer_spread(few_shared) == []  # 4 of 11 share: under SHARED_SHARE
+
+
+def test_a_notebook_far_larger_than_its_release_in_bytes_is_refused_before_it_is_read(
+        tmp_path, monkeypatch):
+    """Issue #38, oversize notebook: a file of more than MAX_BYTES_FACTOR (20) times its
+    release's bytes (+2 MB) but under the absolute 20 MB is refused from its size (lstat), its
+    JSON never decoded (the grader's memory and time); the row says so. One of the right size is
+    decoded. Planted: without the check before reading, the 3 MB notebook is decoded first."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    limit = G.byte_limit(S.release(A, "bob", SECRET))
+    assert 2_000_000 < limit < 3_000_000  # a03's release is ~13 kB
+    nb = S.fill(S.release(A, "bob", SECRET), {1: "x = '" + "y" * limit + "'"})
+    S.write(course, "bob", A, nb)
+    decoded = []
+    loads = G.json.loads
+    monkeypatch.setattr(G.json, "loads",
+                        lambda text, *a, **k: decoded.append(len(text)) or loads(text, *a, **k))
+    bob = G.grade_one(course, "bob", A, SECRET, _Exploding(), Limits())
+    assert decoded == [] and not bob.graded and bob.submitted, bob.problems
+    (why,) = [p for p in bob.problems if p.startswith("refused: the notebook is")]
+    assert f"more than {G.MAX_BYTES_FACTOR} times the release's size" in why, why
+    alice = G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())
+    assert max(decoded) > 10_000 and alice.graded, alice.problems  # her notebook, decoded
