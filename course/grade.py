@@ -574,6 +574,12 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     release, _, exercises = built[0] if built else student_notebook(assignment, student, secret)
     where["stage"] = "comparing the notebook with the release"
     meta = nb.get("metadata", {}).get("genviz", {})
+    other = meta.get("assignment") if isinstance(meta, dict) else None
+    if isinstance(other, str) and other != name:  # another assignment's notebook, as released
+        outcome.problems.append(f"refused: the notebook is a release of {other[:64]!r} (its "
+                                f"metadata), not of {name!r}: not graded")
+        _finish(course, outcome, None, None, feedback, sandbox)
+        return
     claimed = meta.get("student") if isinstance(meta, dict) else None
     if not isinstance(claimed, str):
         outcome.problems.append(f"the notebook carries no student id (not a release made for "
@@ -686,8 +692,13 @@ def plan(course: pathlib.Path, roster=None):
     loose = {s: _loose_notebooks(course, s) for s in students}
     found = sorted({a for s in students for a in _folder_assignments(course, s)}
                    | {a for s in students for a in loose[s] if a in ASSIGNMENTS})
-    names = [a for a in found if a in ASSIGNMENTS]
+    made = course_assignments(course, {a: sum(1 for s in students if a in loose[s] or (
+        os.path.lexists(course / "submitted" / s / a))) for a in found if a in ASSIGNMENTS},
+        len(students))
+    names = [a for a in found if a in made]
     unknown = [a for a in found if a not in ASSIGNMENTS]
+    not_made = [a for a in found if a in ASSIGNMENTS and a not in made]
+    released = _released(course, names)
     everyone = sorted(set(students) | set(roster or ()) | set(odd))
     jobs, decided = [], []
     for student in everyone:
@@ -708,6 +719,12 @@ def plan(course: pathlib.Path, roster=None):
             if student in students and (course / "submitted" / student / n).exists():
                 decided.append(Outcome(student, n, known_student=False,
                                        problems=[f"unknown assignment {n!r}"]))
+        for n in not_made:
+            if student in students and (os.path.lexists(course / "submitted" / student / n)
+                                        or n in loose.get(student, {})):
+                decided.append(Outcome(student, n, known_student=False, submitted=True, problems=[
+                    f"refused: the course did not release {n!r} (no source/{n}/{n}.ipynb, and "
+                    "fewer than half the class handed it in): not graded"]))
         for n, file in sorted(loose.get(student, {}).items()):
             if n not in ASSIGNMENTS:
                 decided.append(Outcome(student, n, known_student=False, submitted=True, problems=[
@@ -715,7 +732,13 @@ def plan(course: pathlib.Path, roster=None):
                     f"no assignment {n!r}: not graded"]))
         for n in names:
             file = loose.get(student, {}).get(n)
-            if file and not os.path.lexists(course / "submitted" / student / n):
+            if released.get(n) and student not in released[n]:
+                handed = os.path.lexists(course / "submitted" / student / n) or bool(file)
+                decided.append(Outcome(student, n, known_student=False, submitted=handed,
+                                       problems=[f"refused: {n} was released to other students, "
+                                                 f"not to {student} (no release/{student}/{n}/)"
+                                                 + (": not graded" if handed else "")]))
+            elif file and not os.path.lexists(course / "submitted" / student / n):
                 decided.append(Outcome(student, n, submitted=True, problems=[
                     f"the notebook was handed in as submitted/{student}/{file}, not in the "
                     f"folder submitted/{student}/{n}/: not graded (move it there and grade "
@@ -723,6 +746,38 @@ def plan(course: pathlib.Path, roster=None):
             else:
                 jobs.append((student, n))
     return jobs, decided, names
+
+
+def course_assignments(course: pathlib.Path, handed=None, students: int = 0) -> set[str]:
+    """The assignments this course made: those whose source notebook is in the course
+    (``source/<n>/<n>.ipynb``, a regular file: ``make assignments`` wrote it, or an earlier
+    grading of it), and, in a course folder that holds only what was collected, those that at
+    least half of the ``students`` with a folder handed in (``handed``: assignment -> how many).
+    A folder named after any other assignment, even one genviz knows, is refused (issue #38,
+    kind other_assignment): it was graded and added to the gradebook."""
+    made = {n for n, k in (handed or {}).items() if students and 2 * k >= students}
+    for n in ASSIGNMENTS:
+        try:
+            if stat.S_ISREG(os.lstat(course / "source" / n / f"{n}.ipynb").st_mode):
+                made.add(n)
+        except OSError:
+            pass
+    return made
+
+
+def _released(course: pathlib.Path, names) -> dict[str, set]:
+    """assignment -> the students with a release of it (``release/<student>/<n>/<n>.ipynb``);
+    empty when the course keeps no releases (then the source alone says it was released)."""
+    out = {n: set() for n in names}
+    top = course / "release"
+    if not top.is_dir() or top.is_symlink():
+        return out
+    for entry in os.scandir(top):
+        if entry.is_dir(follow_symlinks=False):
+            for n in names:
+                if os.path.isfile(os.path.join(entry.path, n, f"{n}.ipynb")):
+                    out[n].add(entry.name)
+    return out
 
 
 def _worker(args):
@@ -752,7 +807,7 @@ def run_all(course, *, secret: bytes, jobs: int = 1, limits: Limits = Limits(),
     sandbox.probe()  # refuse to start without a sandbox (SandboxUnavailable)
     userns = (sandbox.disable_userns, sandbox.userns)
     missing = [n for n in names if not (course / "source" / n / f"{n}.ipynb").exists()]
-    if missing:
+    if missing:  # the course's own (course_assignments), handed in by half the class or more
         write_sources(course, missing)
     record_assignments(course, names)
     if jobs == 1 or len(todo) < 2:

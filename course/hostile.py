@@ -649,6 +649,33 @@ _h("oversize_notebook", "a 3 MB notebook (its release: 13 kB) under the absolute
    lambda nb, ctx: fill(nb, {1: "padding = '" + "y" * 3_000_000 + "'"}))
 
 
+def _other_assignment(course, student, ctx):
+    """A folder named after an assignment genviz knows and the course did not release."""
+    folder = pathlib.Path(course) / "submitted" / student / OTHER
+    folder.mkdir(parents=True, exist_ok=True)
+    nb = fill(release(ctx.assignment, student, _secret_of(ctx)), ctx.classmate_answers)
+    nb.metadata["genviz"]["assignment"] = OTHER
+    (folder / f"{OTHER}.ipynb").write_text(json.dumps(nb, ensure_ascii=True))
+
+
+def _metadata_of(other: str):
+    def make(nb, ctx):
+        nb = fill(nb, ctx.classmate_answers)
+        nb.metadata["genviz"]["assignment"] = other
+        return nb
+    return make
+
+
+#: an assignment genviz knows that the hostile class's course does not release
+OTHER = "a06_naive_bayes"
+_h("other_assignment", "a folder named after an assignment genviz knows and the course did not "
+   "release (it was graded, and added to the gradebook)",
+   r"refused: the course did not release 'a06_naive_bayes'", None, _other_assignment)
+_h("metadata_other_assignment", "the assignment's folder holds a notebook whose metadata names "
+   "another assignment (a classmate's answers in it)", r"refused: the notebook is a release of "
+   r"'a06_naive_bayes' \(its metadata\), not of 'a03_gda'", _metadata_of(OTHER))
+
+
 #: A folder name that is not UTF-8, with control characters: a student of its own (its row
 #: says the id is not valid), written by the class tests beside the hostile corpus.
 ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"

@@ -125,6 +125,7 @@ def test_a_file_where_a_folder_belongs_gets_a_row_that_says_so(tmp_path):
     row, never "nothing submitted". Planted: the same layout with the notebook moved into its
     folder is a job to grade."""
     course = _course(tmp_path, {"bob": {}})
+    B.write_releases(course, ["alice"], SECRET, [A])  # alice was given a03 too
     submitted = course / "submitted"
     (submitted / "stray.ipynb").write_text("{}")
     (submitted / "alice").mkdir()
@@ -696,3 +697,56 @@ def test_a_notebook_far_larger_than_its_release_in_bytes_is_refused_before_it_is
     assert f"more than {G.MAX_BYTES_FACTOR} times the release's size" in why, why
     alice = G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())
     assert max(decoded) > 10_000 and alice.graded, alice.problems  # her notebook, decoded
+
+
+# -- only the course's own assignments are graded ---------------------------------------------
+
+def test_only_assignments_the_course_released_to_the_student_are_graded(tmp_path, monkeypatch):
+    """Issue #38, kind other_assignment: a folder named after an assignment genviz knows that the
+    course did not make (no source/<n>/<n>.ipynb, and fewer than half the class handed it in),
+    or one the course released to other students
+    and not to this one, is refused with a row that says so, never run, never put in the
+    gradebook. Planted: with every assignment genviz knows taken as the course's and no
+    release read (the rule before), both are graded."""
+    course = tmp_path / "course"
+    for path in ("source/a03_gda/a03_gda.ipynb", "release/alice/a03_gda/a03_gda.ipynb",
+                 "release/carol/a03_gda/a03_gda.ipynb", "submitted/carol/a03_gda/a03_gda.ipynb",
+                 "submitted/alice/a03_gda/a03_gda.ipynb", "submitted/bob/a03_gda/a03_gda.ipynb",
+                 "submitted/alice/a06_naive_bayes/a06_naive_bayes.ipynb"):
+        (course / path).parent.mkdir(parents=True, exist_ok=True)
+        (course / path).write_text("{}")
+    jobs, decided, names = G.plan(course)
+    assert jobs == [("alice", "a03_gda"), ("carol", "a03_gda")] and names == ["a03_gda"]
+    why = {(o.student_id, o.assignment): (o.problems, o.known_student, o.submitted)
+           for o in decided}
+    assert why == {
+        ("alice", "a06_naive_bayes"): (["refused: the course did not release 'a06_naive_bayes' "
+                                        "(no source/a06_naive_bayes/a06_naive_bayes.ipynb, and "
+                                        "fewer than half the class handed it in): not graded"],
+                                       False, True),
+        ("bob", "a03_gda"): (["refused: a03_gda was released to other students, not to bob (no "
+                              "release/bob/a03_gda/): not graded"], False, True)}
+    # a folder of submissions only: what half the class handed in is the course's
+    (course / "source" / "a03_gda" / "a03_gda.ipynb").unlink()
+    assert G.plan(course)[2] == ["a03_gda"]
+    monkeypatch.setattr(G, "course_assignments", lambda *a: set(ASSIGNMENTS))
+    monkeypatch.setattr(G, "_released", lambda course, names: {})
+    assert {("alice", "a06_naive_bayes"), ("bob", "a03_gda")} <= set(G.plan(course)[0])
+
+
+def test_a_notebook_whose_metadata_names_another_assignment_is_refused(tmp_path):
+    """Issue #38: the a03 folder holds a notebook released for another assignment (its
+    metadata says so): refused with a row, not run. Planted: with the metadata of its own
+    assignment, the same notebook runs."""
+    course = _course(tmp_path, {"alice": {}})
+    nb = S.fill(S.release(A, "alice", SECRET), {})
+    nb.metadata["genviz"]["assignment"] = "a06_naive_bayes"
+    S.write(course, "alice", A, nb)
+    sandbox = _Exploding()
+    alice = G.grade_one(course, "alice", A, SECRET, sandbox, Limits())
+    assert not alice.graded and alice.submitted and alice.problems == [
+        "refused: the notebook is a release of 'a06_naive_bayes' (its metadata), not of "
+        "'a03_gda': not graded"]
+    nb.metadata["genviz"]["assignment"] = A
+    S.write(course, "alice", A, nb)
+    assert G.grade_one(course, "alice", A, SECRET, sandbox, Limits()).graded
