@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import json
 import os
 import pathlib
@@ -52,7 +53,7 @@ from course import reasons, report
 from course.assignments import ASSIGNMENTS
 from course.build import student_notebook, write_sources
 from course.cells import is_choice
-from course.gradebook import collection_time, record_assignments, text_hash
+from course.gradebook import MAX_ENTRIES, collection_time, record_assignments, text_hash
 from course.plain import NotPlain, check_answer
 from course.report import (answer_spread, export, sandbox_lines, terminal_lines,
                            write_feedback, write_report, write_spread)
@@ -69,6 +70,7 @@ LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|
 # student's, fix the time budget too: Limits.wall)
 MAX_CELLS_FACTOR = 4                # cells: at most 4 x the release's cells + 20
 MAX_BYTES_FACTOR = 20               # bytes: at most 20 x the release's bytes + 2 MB (figures)
+MAX_STUDENT_ENTRIES = 100          # entries of submitted/<student>/ read (folders, notebooks)
 MAX_PROBLEMS = 25                   # report lines kept per submission (then "and N more")
 MAX_PROBLEM_CHARS = 300             # characters kept per report line
 UNSAFE = "no sandbox: graded with --unsafe"
@@ -125,16 +127,21 @@ def _listing(course: pathlib.Path, roster=None):
     return students, odd
 
 
-def _folder_assignments(course: pathlib.Path, student: str) -> list[str]:
-    folder = course / "submitted" / student
-    return sorted(e.name for e in os.scandir(folder) if e.is_dir() or e.is_symlink())
+def _entries(folder, bound: int) -> list:
+    """At most ``bound`` + 1 entries of ``folder``, read lazily (a folder of a million entries
+    is not listed): more than ``bound`` says there are more."""
+    with os.scandir(folder) as it:
+        return list(itertools.islice(it, bound + 1))
 
 
-def _loose_notebooks(course: pathlib.Path, student: str) -> dict[str, str]:
+def _folder_assignments(entries) -> list[str]:
+    return sorted(e.name for e in entries if e.is_dir() or e.is_symlink())
+
+
+def _loose_notebooks(entries) -> dict[str, str]:
     """assignment -> file name, for each notebook put directly in ``submitted/<student>/``
     instead of in its assignment's folder."""
-    folder = course / "submitted" / student
-    return {e.name[:-len(".ipynb")]: e.name for e in os.scandir(folder)
+    return {e.name[:-len(".ipynb")]: e.name for e in entries
             if e.name.endswith(".ipynb") and not e.is_dir(follow_symlinks=False)}
 
 
@@ -150,7 +157,7 @@ def read_submission(folder: pathlib.Path, assignment: str, refuse=None, max_byte
         return None, [f"the folder {folder.name}/ is a symbolic link: not graded"]
     if not folder.is_dir():
         return None, ["nothing submitted"]
-    entries = list(os.scandir(folder))
+    entries = _entries(folder, MAX_ENTRIES)
     if not entries:
         return None, ["empty submission folder"]
     path = folder / f"{assignment}.ipynb"
@@ -544,6 +551,13 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
     assignment = ASSIGNMENTS[name]
     folder = course / "submitted" / student / name
     outcome.submitted = folder.is_dir() or folder.is_symlink()
+    found = collection_time(folder)  # (bounded: at most MAX_ENTRIES + 1 entries read)
+    if found is not None and found[2] > MAX_ENTRIES:
+        outcome.problems = [f"refused: the submission folder holds more than {MAX_ENTRIES} files "
+                            "and folders: not graded (hand in the notebook and the few files "
+                            "it reads)"]
+        _finish(course, outcome, None, None, feedback, sandbox)
+        return
     built = []
 
     def refuse(raw, size):  # the size, from the JSON as read, before nbformat parses it
@@ -564,7 +578,6 @@ def _grade_one(course, outcome, secret, sandbox, limits, feedback, where) -> Non
 
     nb, outcome.problems = read_submission(folder, name, refuse, max_bytes)
     if nb is not None:
-        found = collection_time(folder)
         stamp = reasons.timestamp_line(folder, found[0] if found else None)
         outcome.problems += [stamp] if stamp else []
     if nb is None:
@@ -689,8 +702,11 @@ def plan(course: pathlib.Path, roster=None):
     """(jobs to grade, outcomes decided without running): every student of ``submitted/`` (and
     of the roster) gets a row for every assignment found."""
     students, odd = _listing(course)
-    loose = {s: _loose_notebooks(course, s) for s in students}
-    found = sorted({a for s in students for a in _folder_assignments(course, s)}
+    listed = {s: _entries(course / "submitted" / s, MAX_STUDENT_ENTRIES) for s in students}
+    flooded = {s for s in students if len(listed[s]) > MAX_STUDENT_ENTRIES}
+    listed.update({s: [] for s in flooded})  # none of their names is an assignment's
+    loose = {s: _loose_notebooks(listed[s]) for s in students}
+    found = sorted({a for s in students for a in _folder_assignments(listed[s])}
                    | {a for s in students for a in loose[s] if a in ASSIGNMENTS})
     made = course_assignments(course, {a: sum(1 for s in students if a in loose[s] or (
         os.path.lexists(course / "submitted" / s / a))) for a in found if a in ASSIGNMENTS},
@@ -714,6 +730,12 @@ def plan(course: pathlib.Path, roster=None):
         if roster is not None and student not in roster:
             decided += [Outcome(student, n, known_student=False, submitted=True, problems=[
                 f"student id {student!r} is not on the roster: not graded"]) for n in names]
+            continue
+        if student in flooded:
+            decided += [Outcome(student, n, submitted=True, problems=[
+                f"refused: submitted/{student}/ holds more than {MAX_STUDENT_ENTRIES} files and "
+                "folders: not graded (one folder per assignment, each with its notebook)"])
+                for n in names]
             continue
         for n in unknown:
             if student in students and (course / "submitted" / student / n).exists():

@@ -106,7 +106,10 @@ def _sidecar(course, student, name) -> pathlib.Path:
 HANDED_IN_SOURCE = ("the collection time of the folder submitted/<student>/<assignment>/: the "
                     "latest inode change time of the folder and of everything in it, which no "
                     "copy or unzip can set")
-MAX_ENTRIES = 100_000   # entries of a submission folder read for its collection time
+#: files and folders (at any depth) a submission folder may hold: the grader reads no more of
+#: it (its collection time), and ``course.grade`` refuses a folder that holds more (issue #38,
+#: kind folder_flood); a notebook and the few files it reads are a handful
+MAX_ENTRIES = 1_000
 
 
 def collection_time(folder) -> tuple[float, str, int] | None:
@@ -118,7 +121,9 @@ def collection_time(folder) -> tuple[float, str, int] | None:
     ``rsync -t``, ``unzip`` and ``touch`` can set a modification time to any value, never a
     ctime (any change sets it to the moment of the change). Returns
     (ctime, the relative name of the entry that has it -- "" for the folder --, entries read),
-    or None when ``folder`` is missing, a link or not a folder."""
+    or None when ``folder`` is missing, a link or not a folder. Reads at most MAX_ENTRIES + 1
+    entries, each directory lazily (a folder of a million files is not listed): a count above
+    MAX_ENTRIES says there are more."""
     try:
         info = os.lstat(folder)
     except OSError:
@@ -127,23 +132,26 @@ def collection_time(folder) -> tuple[float, str, int] | None:
         return None  # a link (S_ISLNK) or a file
     latest, newest, count = info.st_ctime, "", 0
     todo = [(os.fspath(folder), "")]
-    while todo and count < MAX_ENTRIES:
+    while todo and count <= MAX_ENTRIES:
         path, rel = todo.pop()
         try:
-            entries = list(os.scandir(path))
+            entries = os.scandir(path)
         except OSError:
             continue
-        for entry in entries[:MAX_ENTRIES - count]:
-            count += 1
-            name = f"{rel}{entry.name}"
-            try:
-                ctime = entry.stat(follow_symlinks=False).st_ctime
-            except OSError:
-                continue
-            if ctime > latest:
-                latest, newest = ctime, name
-            if entry.is_dir(follow_symlinks=False):
-                todo.append((entry.path, name + "/"))
+        with entries:
+            for entry in entries:
+                if count > MAX_ENTRIES:
+                    break
+                count += 1
+                name = f"{rel}{entry.name}"
+                try:
+                    ctime = entry.stat(follow_symlinks=False).st_ctime
+                except OSError:
+                    continue
+                if ctime > latest:
+                    latest, newest = ctime, name
+                if entry.is_dir(follow_symlinks=False):
+                    todo.append((entry.path, name + "/"))
     return latest, newest, count
 
 
@@ -232,7 +240,7 @@ def handed_in(course, outcome, lms: HandInTimes | None = None) -> str:
     ctime, newest, count = found
     note = f"not in {lms.source}; " if lms is not None else ""  # an export without it
     which = shown_name(newest) if newest else "the folder itself"
-    read = (f"the first {count} entries read" if count >= MAX_ENTRIES else
+    read = (f"the first {count} entries read" if count > MAX_ENTRIES else
             f"{count} entr{'y' if count == 1 else 'ies'} in it")
     return (f"{_utc(ctime):%Y-%m-%d %H:%M:%S} UTC, {note}from {HANDED_IN_SOURCE} (the "
             f"latest: {which}; {read})")

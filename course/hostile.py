@@ -676,6 +676,35 @@ _h("metadata_other_assignment", "the assignment's folder holds a notebook whose 
    r"'a06_naive_bayes' \(its metadata\), not of 'a03_gda'", _metadata_of(OTHER))
 
 
+def _folder_flood(course, student, ctx):
+    """The notebook, 3,000 empty files in folders 60 deep, and a 100 MB file (sparse)."""
+    folder = write(course, student, ctx.assignment,
+                   fill(release(ctx.assignment, student, _secret_of(ctx)), {})).parent
+    here = folder
+    for k in range(3000):
+        if k % 50 == 0:
+            here = here / f"d{k // 50}"
+            here.mkdir()
+        (here / f"f{k}").touch()
+    with open(folder / "data.bin", "wb") as fh:
+        fh.truncate(100_000_000)
+
+
+def _student_folder_flood(course, student, ctx):
+    write(course, student, ctx.assignment, fill(release(ctx.assignment, student, _secret_of(ctx)),
+                                                ctx.classmate_answers))
+    for k in range(300):
+        (pathlib.Path(course) / "submitted" / student / f"x{k:03d}").mkdir()
+
+
+_h("folder_flood", "the submission folder holds thousands of files in deep folders and a large "
+   "file (every entry was read, three times, for the hand-in time)",
+   r"refused: the submission folder holds more than 1000 files and folders", None, _folder_flood)
+_h("student_folder_flood", "the student's folder holds 300 folders beside the assignment's (each "
+   "was an 'unknown assignment' row)", r"refused: submitted/[^/]+/ holds more than 100 files "
+   "and folders", None, _student_folder_flood)
+
+
 #: A folder name that is not UTF-8, with control characters: a student of its own (its row
 #: says the id is not valid), written by the class tests beside the hostile corpus.
 ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"

@@ -750,3 +750,54 @@ def test_a_notebook_whose_metadata_names_another_assignment_is_refused(tmp_path)
     nb.metadata["genviz"]["assignment"] = A
     S.write(course, "alice", A, nb)
     assert G.grade_one(course, "alice", A, SECRET, sandbox, Limits()).graded
+
+
+# -- a submission folder full of files ----------------------------------------------------------
+
+def _flood(folder, n: int, per_dir: int = 50):
+    """``n`` empty files, ``per_dir`` to a folder, each folder inside the one before (deep)."""
+    here = folder
+    for k in range(n):
+        if k % per_dir == 0:
+            here = here / f"d{k // per_dir}"
+            here.mkdir()
+        (here / f"f{k}").touch()
+
+
+def test_a_submission_folder_with_thousands_of_files_is_refused_after_reading_a_bound(
+        tmp_path, monkeypatch):
+    """Issue #38, kind folder_flood: an assignment folder holding more than MAX_ENTRIES (1,000)
+    files and folders at any depth is refused with a row (never run; no file of it enters the
+    sandbox, which gets the cells alone), and no more than MAX_ENTRIES + 1 entries of it are
+    read, each directory lazily. Planted: with the bound raised, the same folder is graded."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    _flood(course / "submitted" / "bob" / A, 3000)
+    found = GB.collection_time(course / "submitted" / "bob" / A)
+    assert found[2] == GB.MAX_ENTRIES + 1 == 1001
+    sandbox = _Exploding()
+    bob = G.grade_one(course, "bob", A, SECRET, sandbox, Limits())
+    assert not bob.graded and bob.submitted and bob.problems == [
+        "refused: the submission folder holds more than 1000 files and folders: not graded "
+        "(hand in the notebook and the few files it reads)"] and sandbox.limits == []
+    assert G.grade_one(course, "alice", A, SECRET, sandbox, Limits()).graded
+    monkeypatch.setattr(G, "MAX_ENTRIES", 10_000)
+    monkeypatch.setattr(GB, "MAX_ENTRIES", 10_000)
+    assert G.grade_one(course, "bob", A, SECRET, sandbox, Limits()).graded
+
+
+def test_a_student_folder_with_hundreds_of_entries_is_refused_with_a_row(tmp_path,
+                                                                         monkeypatch):
+    """submitted/<student>/ holding more than MAX_STUDENT_ENTRIES (100) entries: no more than
+    101 are read, none of its names becomes an assignment (a row each), and the student gets one
+    row per assignment that says so. Planted: with the bound raised, each folder name is an
+    'unknown assignment' row of its own (hundreds of rows)."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    for k in range(300):
+        (course / "submitted" / "bob" / f"x{k}").mkdir()
+    jobs, decided, names = G.plan(course)
+    assert jobs == [("alice", A)] and names == [A]
+    assert [(o.student_id, o.assignment, o.problems) for o in decided] == [
+        ("bob", A, ["refused: submitted/bob/ holds more than 100 files and folders: not graded "
+                    "(one folder per assignment, each with its notebook)"])]
+    monkeypatch.setattr(G, "MAX_STUDENT_ENTRIES", 10_000)
+    assert len(G.plan(course)[1]) == 300
