@@ -46,6 +46,7 @@ import signal
 import stat
 import sys
 import time
+import warnings
 
 import nbformat
 
@@ -199,7 +200,13 @@ def read_submission(folder: pathlib.Path, assignment: str, refuse=None, max_byte
         # a lone surrogate is valid JSON ("\\udc80") and no UTF-8 writer takes it: every
         # string of the notebook is made writable before anything else reads it
         text = json.dumps(unsurrogate(raw))
-        nb = nbformat.reads(text, as_version=4)
+        with warnings.catch_warnings():  # nbformat warns once per repeated cell id, on the
+            warnings.simplefilter("ignore")  # grader's terminal, quoting the student's id
+            nb = nbformat.reads(text, as_version=4)
+        repeated = _repeated_ids(raw)
+        if repeated:
+            problems.append(f"{repeated} cells repeat another cell's id (renamed to be read; "
+                            "the grader goes by the nbgrader grade ids): graded")
         if LONE_SURROGATE.search(data):
             problems.append(f"{path.name} holds lone surrogates (not text: half of a character "
                             "pair): shown escaped as \\udXXX, run as written")
@@ -209,6 +216,14 @@ def read_submission(folder: pathlib.Path, assignment: str, refuse=None, max_byte
     if not isinstance(nb.get("cells"), list):
         return None, [f"{path.name} is not a valid notebook (no cells)"]
     return nb, problems
+
+
+def _repeated_ids(raw) -> int:
+    """How many cells of the notebook's JSON carry an id an earlier cell carries."""
+    cells = raw.get("cells") if isinstance(raw, dict) else None
+    ids = [c.get("id") for c in cells if isinstance(c, dict) and isinstance(c.get("id"), str)] \
+        if isinstance(cells, list) else []
+    return len(ids) - len(set(ids))
 
 
 def _source(cell) -> str:
@@ -702,7 +717,12 @@ def plan(course: pathlib.Path, roster=None):
     """(jobs to grade, outcomes decided without running): every student of ``submitted/`` (and
     of the roster) gets a row for every assignment found."""
     students, odd = _listing(course)
-    listed = {s: _entries(course / "submitted" / s, MAX_STUDENT_ENTRIES) for s in students}
+    listed, unreadable = {}, {}
+    for s in students:
+        try:
+            listed[s] = _entries(course / "submitted" / s, MAX_STUDENT_ENTRIES)
+        except OSError as err:  # a folder unpacked with mode 000 (unzip keeps modes)
+            listed[s], unreadable[s] = [], f"{type(err).__name__}: {err.strerror}"
     flooded = {s for s in students if len(listed[s]) > MAX_STUDENT_ENTRIES}
     listed.update({s: [] for s in flooded})  # none of their names is an assignment's
     loose = {s: _loose_notebooks(listed[s]) for s in students}
@@ -730,6 +750,11 @@ def plan(course: pathlib.Path, roster=None):
         if roster is not None and student not in roster:
             decided += [Outcome(student, n, known_student=False, submitted=True, problems=[
                 f"student id {student!r} is not on the roster: not graded"]) for n in names]
+            continue
+        if student in unreadable:
+            decided += [Outcome(student, n, submitted=True, problems=[
+                f"could not be graded: the folder submitted/{student}/ could not be read "
+                f"({unreadable[student]})"]) for n in names or ["?"]]
             continue
         if student in flooded:
             decided += [Outcome(student, n, submitted=True, problems=[

@@ -705,6 +705,18 @@ _h("student_folder_flood", "the student's folder holds 300 folders beside the as
    "and folders", None, _student_folder_flood)
 
 
+def _one_id(nb, ctx):
+    nb = fill(nb, {1: "answer_q1 = 0.5"})
+    for cell in nb.cells:
+        cell["id"] = "\x1b]0;grading finished: all OK\x07"
+    return nb
+
+
+_h("duplicate_cell_ids", "every cell carries the same id, with control characters in it "
+   "(nbformat warned once per cell on the grader's terminal, quoting it)",
+   r"\d+ cells repeat another cell's id", _one_id)
+
+
 #: A folder name that is not UTF-8, with control characters: a student of its own (its row
 #: says the id is not valid), written by the class tests beside the hostile corpus.
 ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"

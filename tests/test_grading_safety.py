@@ -801,3 +801,47 @@ def test_a_student_folder_with_hundreds_of_entries_is_refused_with_a_row(tmp_pat
                     "(one folder per assignment, each with its notebook)"])]
     monkeypatch.setattr(G, "MAX_STUDENT_ENTRIES", 10_000)
     assert len(G.plan(course)[1]) == 300
+
+
+def test_repeated_cell_ids_are_a_row_and_nothing_on_the_graders_terminal(tmp_path):
+    """Every cell of the notebook with one id (control characters in it): nbformat renames them
+    and warned once per cell on the grader's terminal (stderr), quoting the student's id; now
+    the row says so and no warning is emitted. Planted: nbformat's own reading warns."""
+    import warnings
+
+    course = _course(tmp_path, {"alice": {}})
+    nb = json.loads(json.dumps(S.fill(S.release(A, "alice", SECRET), {})))
+    for cell in nb["cells"]:
+        cell["id"] = "\x1b]0;all OK\x07"
+    folder = course / "submitted" / "alice" / A
+    (folder / f"{A}.ipynb").write_text(json.dumps(nb))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        alice = G.grade_one(course, "alice", A, SECRET, _Exploding(), Limits())
+        assert caught == [] and alice.graded
+        assert f"{len(nb['cells']) - 1} cells repeat another cell's id" in alice.problems[0]
+        nbformat.reads(json.dumps(nb), as_version=4)
+        assert caught  # planted: what nbformat does when nobody silences it
+
+
+def test_an_unreadable_student_folder_is_a_row_and_the_class_goes_on(tmp_path, monkeypatch):
+    """submitted/<student>/ that cannot be listed (mode 000 as unzip restores it, for a grader
+    who is not root) stopped the whole run with a PermissionError before any grading; now it is
+    that student's row. Simulated (the tests run as root, who reads any folder): listing it
+    raises. Planted: without the catch, plan raises."""
+    course = _course(tmp_path, {"alice": {}, "bob": {}})
+    scandir = os.scandir
+
+    def refusing(path="."):
+        if os.fspath(path).endswith(os.sep + "bob"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return scandir(path)
+
+    monkeypatch.setattr(G.os, "scandir", refusing)
+    jobs, decided, names = G.plan(course)
+    assert jobs == [("alice", A)]
+    assert [(o.student_id, o.problems) for o in decided] == [("bob", [
+        "could not be graded: the folder submitted/bob/ could not be read (PermissionError: "
+        "Permission denied)"])]
+    with pytest.raises(PermissionError):
+        refusing(course / "submitted" / "bob")
