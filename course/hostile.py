@@ -706,7 +706,7 @@ _h("student_folder_flood", "the student's folder holds 300 folders beside the as
 
 
 def _one_id(nb, ctx):
-    nb = fill(nb, {1: "answer_q1 = 0.5"})
+    nb = fill(nb, {1: "answer_q1 = -1.0"})
     for cell in nb.cells:
         cell["id"] = "\x1b]0;grading finished: all OK\x07"
     return nb

@@ -39,6 +39,7 @@ FLOORS = {
         "course.reasons": 3,      # why a question earned nothing: provenance, what code did
         "course.build": 4,        # sources and releases written to disk
         "course.report": 4,       # the report, the feedback pages, grades.csv, the terminal
+        "course.intake": 4,       # reading a submission: listing, bounds, the merge
         "course.grade": 5, "course.handin": 5,  # grading; a submission made from a release
         "course.hostile": 6,      # the hostile corpus
         "course.submissions": 7,  # simulated classes: handin and hostile under one name
