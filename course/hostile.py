@@ -717,6 +717,38 @@ _h("duplicate_cell_ids", "every cell carries the same id, with control character
    r"\d+ cells repeat another cell's id", _one_id)
 
 
+def _depth_bomb(course, student, ctx):
+    """The student's own release with 100,000 nested lists in its metadata (200 kB)."""
+    folder = pathlib.Path(course) / "submitted" / student / ctx.assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(release(ctx.assignment, student, _secret_of(ctx)))
+    (folder / f"{ctx.assignment}.ipynb").write_text(
+        text[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def _char_list(nb, ctx):
+    nb = fill(nb, {})
+    cell_of(nb, "answer_q1")["source"] = list("answer_q1 = -1.0\n" + "#" * 150_000)
+    return nb
+
+
+def _base64_output(nb, ctx):
+    nb = fill(nb, {1: "answer_q1 = -1.0"})
+    cell_of(nb, "answer_q1")["outputs"] = [nbformat.v4.new_output(
+        "display_data", data={"image/png": "iVBORw0KGgo" + "A" * 1_500_000,
+                              "text/plain": "<Figure: 2 points>"})]
+    return nb
+
+
+_h("depth_bomb", "the notebook's JSON nests 100,000 lists (every recursive reader of JSON "
+   "would overflow)", r"is not a valid notebook \(RecursionError", None, _depth_bomb)
+_h("char_list_source", "an answer cell whose source is a list of 150,000 one-character "
+   "strings", r"q1 wrong", _char_list)
+_h("huge_image_output", "a stored output of 1.5 MB of base64 (an image) claiming '2 points' "
+   "under an answer", r"q1 wrong.*the stored output of cell \d+ \(answer_q1\) is not what the "
+   "code printed", _base64_output)
+
+
 #: A folder name that is not UTF-8, with control characters: a student of its own (its row
 #: says the id is not valid), written by the class tests beside the hostile corpus.
 ODD_FOLDER = b"h-\xff\x1b]0;all OK\x07"
