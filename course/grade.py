@@ -4,8 +4,10 @@
 
 Per submission, in this order:
 
-1. **Read** (this process, no student code): the notebook must be a regular file (not a link)
-   of at most 20 MB and valid JSON. The student's *own* release is rebuilt from the course's
+1. **Read** (this process, no student code; :mod:`course.intake`): only the course's
+   assignments (:func:`course_assignments`), folders read lazily and bounded; the notebook must
+   be a regular file (not a link) of at most 20 MB and of 20 x its release's bytes (+2 MB),
+   judged from its size before it is read, and valid JSON. The student's *own* release is rebuilt from the course's
    records — the student id of the folder and the course secret give the variant
    (:mod:`course.variants`) — and the notebook is checked against it: the student id in its
    metadata, the read-only cells (an edited one is replaced by the original, a deleted one put
