@@ -1,0 +1,109 @@
+"""Pairing cells that have no usable ids (standard library only).
+
+A notebook older than nbformat 4.5 has no cell ids, and JupyterLab gives each of its cells a
+new random id when a tab loads it (and saves them): such cells can only be paired by content.
+:func:`align` does it for :func:`genviz_updates.notebooks.match_cells` (the merge and
+:func:`~genviz_updates.notebooks.missed_changes` alike): runs of identical cells pair in order
+(``difflib`` on the cells' content), and inside a run one side replaced, cells pair by **best
+similarity**, in order: the pairing that keeps the order and has the largest total similarity
+(a dynamic programme over the run, bounded by :data:`WINDOW`). So a rewritten cell pairs with
+its old version even where the course inserted a cell next to it that happens to look more
+like it character by character (``x = 1`` rewritten as ``x = 2  # fixed``, ``y = x * 10``
+inserted after it: the greedy first-fit pairing this replaced took the fix for an insert and
+the old cell for deleted, or the insert for the fix).
+
+Similarity (:func:`similarity`) is the larger of the ratio of common lines and of common
+whitespace-separated words (``difflib``): character ratios rate any two short cells of code
+alike (``v3 = 3`` and ``v7 = 7`` share most characters). Two cells pair when they have one type
+and a similarity of at least :data:`FLOOR`; in a run where both sides have as many cells, a
+cell also pairs with the one at its position (an edit in place, whatever it rewrote).
+
+What cannot be told apart by content: a cell deleted and an unrelated one inserted at the
+same place, of one type, in a run of equal size, pair as a rewrite (what a student who edited
+that cell then gets: their cell kept and the course's new one named, ``kept-yours``).
+"""
+
+from __future__ import annotations
+
+import difflib
+
+__all__ = ["align", "similarity", "FLOOR", "WINDOW"]
+
+#: the least similarity (0..1) for two cells of one type to pair, outside an equal-size run
+FLOOR = 0.3
+#: how far (in cells) from its place in a replaced run a cell looks for its other version:
+#: bounds the work on a notebook whose every cell changed to O(n * WINDOW) comparisons
+WINDOW = 25
+
+
+def _ratio(a: list, b: list) -> float:
+    if not a and not b:
+        return 1.0
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def similarity(a: dict, b: dict) -> float:
+    """How alike two cells' sources are, 0..1 (0 for cells of two types)."""
+    from genviz_updates.notebooks import source
+
+    if a.get("cell_type") != b.get("cell_type"):
+        return 0.0
+    sa, sb = source(a), source(b)
+    if sa == sb:
+        return 1.0
+    return max(_ratio(sa.splitlines(), sb.splitlines()), _ratio(sa.split(), sb.split()))
+
+
+def _pair_run(a_cells, b_cells, ia: list, jb: list) -> dict:
+    """{a index: b index} inside one replaced run: the order-keeping pairing of largest total
+    similarity (pairs below :data:`FLOOR` only at the same position of an equal-size run)."""
+    m, n = len(ia), len(jb)
+    same_size = m == n
+    weight = {}
+    for p in range(m):
+        for q in range(max(0, p - WINDOW), min(n, p + WINDOW + 1)):
+            a, b = a_cells[ia[p]], b_cells[jb[q]]
+            if a.get("cell_type") != b.get("cell_type"):
+                continue
+            s = similarity(a, b)
+            if s >= FLOOR:
+                weight[p, q] = 1.0 + s  # a pair counts more than any similarity
+            elif same_size and p == q:
+                weight[p, q] = 1.0
+    if not weight:
+        return {}
+    # best[p][q]: the largest total over a[p:], b[q:]
+    best = [[0.0] * (n + 1) for _ in range(m + 1)]
+    for p in range(m - 1, -1, -1):
+        row, nxt = best[p], best[p + 1]
+        for q in range(n - 1, -1, -1):
+            w = weight.get((p, q))
+            row[q] = max(nxt[q], row[q + 1], (w + nxt[q + 1]) if w is not None else 0.0)
+    out, p, q = {}, 0, 0
+    while p < m and q < n:
+        w = weight.get((p, q))
+        if w is not None and best[p][q] == w + best[p + 1][q + 1]:
+            out[ia[p]] = jb[q]
+            p, q = p + 1, q + 1
+        elif best[p][q] == best[p + 1][q]:
+            p += 1
+        else:
+            q += 1
+    return out
+
+
+def align(a_cells, b_cells, a_idx, b_idx) -> dict:
+    """Match cells ``a_idx`` of a to cells ``b_idx`` of b by content: {a index: b index}.
+    Equal runs in order, then each replaced run by :func:`_pair_run`."""
+    from genviz_updates.notebooks import content_key
+
+    ka = [content_key(a_cells[i]) for i in a_idx]
+    kb = [content_key(b_cells[j]) for j in b_idx]
+    out = {}
+    sm = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            out.update({a_idx[i1 + k]: b_idx[j1 + k] for k in range(i2 - i1)})
+        elif tag == "replace":
+            out.update(_pair_run(a_cells, b_cells, a_idx[i1:i2], b_idx[j1:j2]))
+    return out
