@@ -107,3 +107,24 @@ def align(a_cells, b_cells, a_idx, b_idx) -> dict:
         elif tag == "replace":
             out.update(_pair_run(a_cells, b_cells, a_idx[i1:i2], b_idx[j1:j2]))
     return out
+
+
+def keyed_by_id(loaded_ids: list, *notebooks) -> bool:
+    """Whether a tab's save can be merged by cell id: every cell the tab loaded
+    (``loaded_ids``, its snapshot's) had an id, and each of ``notebooks`` (the tab's, the
+    disk's) still has some of them. Not so: a notebook without ids, whose cells JupyterLab
+    gave new random ids in the tab; a disk whose ids another such save replaced."""
+    if not loaded_ids:
+        return True
+    if not all(loaded_ids):
+        return False
+    for nb in notebooks:
+        have = {c.get("id") for c in nb.get("cells", [])}
+        if nb.get("cells") and not have & set(loaded_ids):
+            return False
+    return True
+
+
+def without_ids(nb: dict) -> dict:
+    """``nb`` with its cells' ids taken out (a shallow copy): its cells are paired by content."""
+    return dict(nb, cells=[{k: v for k, v in c.items() if k != "id"} for c in nb["cells"]])

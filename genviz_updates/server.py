@@ -222,13 +222,15 @@ def _save_text(model, path, contents_manager):
                               "".join(f" ({n['kind']})" for n in notes))
 
 
-def _course_items(items, merges, disk):
+def _course_items(items, merges, disk, by_id=True):
     """The items about a change a recorded course merge brought (the cell on disk is as a
     click left it, or a click removed it; for ``output-not-updated``, its outputs are as a
-    click left them), not another tab's."""
+    click left them), not another tab's. ``by_id`` False: by the course cell's content."""
     from genviz_updates.notebooks import cell_hash
     from genviz_updates.seen import introduced, introduced_parts, output_hash
 
+    if not by_id:
+        return _course_items_by_content(items, merges, disk)
     brought = set().union(*(introduced(m) for m in merges)) if merges else set()
     outputs = {p for m in merges for p in introduced_parts(m) if p[0][0] == "o"}
     cells = {c.get("id"): c for c in disk.get("cells", [])}
@@ -247,18 +249,63 @@ def _course_items(items, merges, disk):
     return [i for i in items if course(i)]
 
 
+def _course_items_by_content(items, merges, disk):
+    """:func:`_course_items` where ids cannot be used (an item has no id): the disk's cell of
+    the item's course source is a version a click brought (for ``output-not-updated``, with
+    the outputs it brought); a deletion, where a click removed a cell of that type."""
+    from genviz_updates.notebooks import cell_hash, source
+    from genviz_updates.seen import output_hash
+
+    def union(sets):
+        return set().union(*sets) if merges else set()
+
+    brought = union({c[2] for c in m["after"]} - {c[2] for c in m["before"]} for m in merges)
+    outputs = union({(c[2], c[3]) for c in m["after"]} - {(c[2], c[3]) for c in m["before"]}
+                    for m in merges)
+    removed = union({(c[1], c[2]) for c in m["before"]} - {(c[1], c[2]) for c in m["after"]}
+                    for m in merges)
+
+    def course(i):
+        if i["kind"] in ("kept-deleted", "not-deleted"):
+            return any(kind == i.get("cell_type") for kind, _ in removed)
+        cells = [c for c in disk.get("cells", []) if c.get("cell_type") == i.get("cell_type")
+                 and source(c) == i.get("course")]
+        if i["kind"] == "output-not-updated":
+            return any((cell_hash(c), output_hash(c)) in outputs for c in cells)
+        return any(cell_hash(c) in brought for c in cells)
+
+    return [i for i in items if course(i)]
+
+
 #: what a save's merge tells: the tab's version of a cell kept over a course change to it
 TOLD = ("kept-yours", "you-deleted", "kept-deleted", "output-not-updated")
 
 
 def _merge_tab(cells, meta, content, disk, merges):
     from genviz_updates.notebooks import merge_notebooks, missed_changes
+    from genviz_updates.pairing import keyed_by_id
     from genviz_updates.seen import base_notebook
 
     base = base_notebook(cells, content, disk, meta)
-    merged = merge_notebooks(base, content, disk)
-    items = [i for i in missed_changes(base, content, disk, merged) if i["kind"] in TOLD]
-    return merged, _course_items(items, merges, disk)
+    by_id = keyed_by_id([c[0] for c in cells], content, disk)
+    base, theirs = _keyed(base, disk, by_id)
+    merged = merge_notebooks(base, content, theirs)
+    items = [i for i in missed_changes(base, content, theirs, merged) if i["kind"] in TOLD]
+    return merged, _course_items(items, merges, disk, by_id)
+
+
+def _keyed(base, disk, by_id):
+    """(base, theirs) for a save's merge. Where ids cannot be used (``pairing.keyed_by_id``:
+    the tab loaded cells without ids, or has other ids than the disk), the tab's cells are
+    paired with what it loaded and with the disk's by content: the base's and the disk's ids
+    are left out, the tab's kept (the merge's cells take the tab's ids, a course cell it
+    lacks a new one). Before, the save was merged by id and the tab's old version of a cell
+    the course fixed was kept as an extra cell, unmarked and untold."""
+    if by_id:
+        return base, disk
+    from genviz_updates.pairing import without_ids
+
+    return without_ids(base), without_ids(disk)
 
 
 def _merge_stale(merges, content, disk):
@@ -267,16 +314,21 @@ def _merge_stale(merges, content, disk):
     import copy
 
     from genviz_updates.notebooks import cell_hash, merge_notebooks, missed_changes
-    from genviz_updates.seen import KEY, base_notebook, introduced, stale_since
+    from genviz_updates.seen import KEY, base_notebook, by_content, introduced, stale_since
 
     since = stale_since(merges, content.get("cells", []), content.get("metadata"))
     if since is None:
         return None
+    tab = {c.get("id"): c for c in content.get("cells", [])}
+    by_id = not by_content(merges, set(tab) - {None})
     base = base_notebook(since["before"], content, disk, since.get("before_meta"))
-    merged = merge_notebooks(base, content, disk)
+    base, theirs = _keyed(base, disk, by_id)
+    merged = merge_notebooks(base, content, theirs)
     later = merges[merges.index(since):]
     brought = set().union(*(introduced(m) for m in later))
-    tab = {c.get("id"): c for c in content.get("cells", [])}
+    if not by_id:  # the cells a merge brought, by content (what the tab's ids cannot say)
+        brought = {(c.get("id"), cell_hash(c)) for c in merged["cells"]
+                   if cell_hash(c) in {h for _, h in brought}}
     have_copy = {(c.get("metadata", {}).get(KEY) or {}).get("your_version_of"): cell_hash(c)
                  for c in merged["cells"]}
     cells, kept = [], 0
@@ -299,8 +351,9 @@ def _merge_stale(merges, content, disk):
     merged["cells"] = cells
     # told as after a tab with a token: a cell the tab ran whose stored output a course
     # merge changed (the tab's run is kept), a cell it deleted that a course merge changed
-    ran = _course_items([i for i in missed_changes(base, content, disk, merged)
-                         if i["kind"] in ("output-not-updated", "you-deleted")], later, disk)
+    ran = _course_items([i for i in missed_changes(base, content, theirs, merged)
+                         if i["kind"] in ("output-not-updated", "you-deleted")], later, disk,
+                        by_id)
     if not kept:
         return merged, ran
     return merged, [{"kind": "kept-both", "id": NOTE_ID, "index": 1, "cell_type": "markdown",
