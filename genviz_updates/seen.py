@@ -206,13 +206,16 @@ def take_token(content: dict) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = None) -> dict:
+def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = None,
+                  older=()) -> dict:
     """A notebook standing for a recorded snapshot: each recorded cell is the cell of
     ``theirs`` (else ``ours``) with the same id and content hash; a cell neither has any more
     gets a placeholder content that differs from both sides (so both count as changed).
     Its outputs and each metadata key are, part by part, those of a cell of that id on either
     side that has them as recorded, else a placeholder that differs from both; the notebook's
-    metadata likewise from ``meta`` ({key: hash}; None, a record without it: ``ours``')."""
+    metadata likewise from ``meta`` ({key: hash}; None, a record without it: ``ours``').
+    A cell whose id no side has (cells without ids) is looked up by its content hash, in
+    ``theirs``, ``ours``, then ``older`` (earlier versions of the notebook)."""
     pool: dict = {}
     by_id: dict = {}
     by_hash: dict = {}
@@ -223,9 +226,16 @@ def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = Non
             by_hash.setdefault(cell_hash(c), c)
             if cid:
                 by_id.setdefault(cid, []).append(c)
+    older = iter(older)
     out = []
     for entry in cells:
         cid, kind, h = entry[:3]
+        if cid not in by_id and h not in by_hash:
+            for nb in older:  # read only as far as needed
+                for c in nb.get("cells", []):
+                    by_hash.setdefault(cell_hash(c), c)
+                if h in by_hash:
+                    break
         c = pool.get((cid, h))
         if c is None and cid not in by_id:
             # no side has the id (a notebook without ids, whose cells a tab gave new random

@@ -180,10 +180,10 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
         if disk is not None and (snapshot(disk) != snap["cells"]
                                  or meta_snapshot(disk) != snap.get("meta")):
             result = _merge_tab(snap["cells"], snap.get("meta"), content, disk,
-                                read_merges(gitdir, rel))
+                                read_merges(gitdir, rel), top, rel)
         write_token(gitdir, token, rel, snapshot(content), meta_snapshot(content))  # its base
     else:
-        result = (_merge_stale(read_merges(gitdir, rel), content, disk)
+        result = (_merge_stale(read_merges(gitdir, rel), content, disk, top, rel)
                   if disk is not None else None)
     if result is None:
         return
@@ -281,39 +281,67 @@ def _course_items_by_content(items, merges, disk):
 TOLD = ("kept-yours", "you-deleted", "kept-deleted", "output-not-updated")
 
 
-def _merge_tab(cells, meta, content, disk, merges):
-    from genviz_updates.notebooks import merge_notebooks, missed_changes
+def _merge_tab(cells, meta, content, disk, merges, top=None, rel=None):
+    from genviz_updates.notebooks import merge_notebooks
     from genviz_updates.pairing import keyed_by_id
     from genviz_updates.seen import base_notebook
 
-    base = base_notebook(cells, content, disk, meta)
     by_id = keyed_by_id([c[0] for c in cells], content, disk)
-    base, theirs = _keyed(base, disk, by_id)
-    merged = merge_notebooks(base, content, theirs)
-    items = [i for i in missed_changes(base, content, theirs, merged) if i["kind"] in TOLD]
+    base = base_notebook(cells, content, disk, meta,
+                         () if by_id else _older(top, rel, merges))
+    base = _keyed(base, by_id)
+    merged = merge_notebooks(base, content, disk)
+    items = [i for i in _missed(base, content, disk, merged, by_id) if i["kind"] in TOLD]
     return merged, _course_items(items, merges, disk, by_id)
 
 
-def _keyed(base, disk, by_id):
-    """(base, theirs) for a save's merge. Where ids cannot be used (``pairing.keyed_by_id``:
-    the tab loaded cells without ids, or has other ids than the disk), the tab's cells are
-    paired with what it loaded and with the disk's by content: the base's and the disk's ids
-    are left out, the tab's kept (the merge's cells take the tab's ids, a course cell it
-    lacks a new one). Before, the save was merged by id and the tab's old version of a cell
-    the course fixed was kept as an extra cell, unmarked and untold."""
+def _older(top, rel, merges):
+    """The notebook before each recorded merge, newest first (read lazily from git): where
+    cells are paired by content, a base cell both sides changed since must have its text (by
+    id, a placeholder that differs from both did; by content it paired with nothing, and the
+    tab's old version of a cell the course fixed came out beside the fix, untold)."""
+    from genviz_updates import git_object
+    from genviz_updates.notebooks import read_notebook
+
+    for m in reversed(merges if top else []):
+        done = git_object(top, "-p", f"{m.get('merge')}^1:{rel}")
+        if done.returncode == 0:
+            try:
+                yield read_notebook(done.stdout)
+            except (ValueError, UnicodeDecodeError):
+                continue
+
+
+def _keyed(base, by_id):
+    """The base of a save's merge. Where ids cannot be used (``pairing.keyed_by_id``: the
+    tab loaded cells without ids, or has other ids than the disk), its cells' ids are left
+    out: every cell is paired by content, and the merge's cells take the disk's ids where
+    the disk has them, else the tab's, else new ones. Before, the save was merged by id and
+    the tab's old version of a cell the course fixed was kept as an extra cell, unmarked and
+    untold."""
     if by_id:
-        return base, disk
+        return base
     from genviz_updates.pairing import without_ids
 
-    return without_ids(base), without_ids(disk)
+    return without_ids(base)
 
 
-def _merge_stale(merges, content, disk):
+def _missed(base, content, disk, merged, by_id):
+    """``missed_changes`` of a save's merge (by content where ids cannot be used)."""
+    from genviz_updates.notebooks import missed_changes
+    from genviz_updates.pairing import without_ids
+
+    if by_id:
+        return missed_changes(base, content, disk, merged)
+    return missed_changes(base, content, without_ids(disk), without_ids(merged))
+
+
+def _merge_stale(merges, content, disk, top=None, rel=None):
     """A save with no known token: merged against the merge the tab shows nothing of; what
     the merge kept that the tab lacks is kept *and* marked, with a note (it cannot tell)."""
     import copy
 
-    from genviz_updates.notebooks import cell_hash, merge_notebooks, missed_changes
+    from genviz_updates.notebooks import cell_hash, merge_notebooks
     from genviz_updates.seen import KEY, base_notebook, by_content, introduced, stale_since
 
     since = stale_since(merges, content.get("cells", []), content.get("metadata"))
@@ -321,9 +349,10 @@ def _merge_stale(merges, content, disk):
         return None
     tab = {c.get("id"): c for c in content.get("cells", [])}
     by_id = not by_content(merges, set(tab) - {None})
-    base = base_notebook(since["before"], content, disk, since.get("before_meta"))
-    base, theirs = _keyed(base, disk, by_id)
-    merged = merge_notebooks(base, content, theirs)
+    base = base_notebook(since["before"], content, disk, since.get("before_meta"),
+                         () if by_id else _older(top, rel, merges[merges.index(since):]))
+    base = _keyed(base, by_id)
+    merged = merge_notebooks(base, content, disk)
     later = merges[merges.index(since):]
     brought = set().union(*(introduced(m) for m in later))
     if not by_id:  # the cells a merge brought, by content (what the tab's ids cannot say)
@@ -351,7 +380,7 @@ def _merge_stale(merges, content, disk):
     merged["cells"] = cells
     # told as after a tab with a token: a cell the tab ran whose stored output a course
     # merge changed (the tab's run is kept), a cell it deleted that a course merge changed
-    ran = _course_items([i for i in missed_changes(base, content, theirs, merged)
+    ran = _course_items([i for i in _missed(base, content, disk, merged, by_id)
                          if i["kind"] in ("output-not-updated", "you-deleted")], later, disk,
                         by_id)
     if not kept:
