@@ -69,7 +69,7 @@ def _pair_run(a_cells, b_cells, ia: list, jb: list) -> dict:
             if s >= FLOOR:
                 weight[p, q] = 1.0 + s  # a pair counts more than any similarity
             elif same_size and p == q:
-                weight[p, q] = 1.0
+                weight[p, q] = 0.6  # two such never outweigh one similar pair
     if not weight:
         return {}
     # best[p][q]: the largest total over a[p:], b[q:]
