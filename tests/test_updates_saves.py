@@ -34,7 +34,7 @@ from test_deploy_kernels import _api, singleuser_server  # noqa: E402
 from genviz_updates.__main__ import main as cli  # noqa: E402
 from genviz_updates.notices import Watcher  # noqa: E402
 from genviz_updates.seen import KEY  # noqa: E402
-from genviz_updates.server import NOTE_ID  # noqa: E402
+from genviz_updates.server import NOTE_ID, NOTE_TEXT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "genviz-test-token"  # tests/test_deploy_kernels.py's
@@ -736,9 +736,8 @@ def test_a_stale_tab_of_a_notebook_without_ids_keeps_the_fix_once_or_says_so(ser
     random id and saves 4.5) types in cell 3 and saves. The fix, the new cell and the
     typing, each once, nothing to tell; a second save and the next click change nothing.
     Red team #39: the tab's old ``x = 1`` was kept as an extra cell, unmarked and untold
-    (seen.py's snapshot and the merge keyed by cell id). Planted: ``_keyed`` returning the
-    sides with their ids (as before) fails it; so does ``base_notebook`` without its lookup by
-    content (a placeholder base cell)."""
+    (seen.py's snapshot and the merge keyed by cell id). Planted: ``base_notebook`` without
+    its lookup by content (a placeholder base cell, as before) fails it."""
     s, nb = idless_story(server, "otto")
     tab = s.open_tab()
     assert [c.get("id") for c in tab["cells"]] == [None] * 5
@@ -762,8 +761,7 @@ def test_a_stale_tab_of_a_notebook_without_ids_keeps_the_fix_once_or_says_so(ser
 
 def test_a_stale_tab_without_ids_that_deleted_a_cell_keeps_the_deletion_and_the_update(server):
     """The same stale tab deletes ``print(x)`` and saves: the update arrives, the deletion
-    stands, the old ``x = 1`` is not put back. Planted: ``_keyed`` returning the sides with
-    their ids fails it."""
+    stands, the old ``x = 1`` is not put back. Planted: as above."""
     s, nb = idless_story(server, "olga")
     tab = s.open_tab()
     idless_update_a(s, nb)
@@ -778,8 +776,9 @@ def test_a_stale_tab_without_ids_that_edited_the_fixed_cell_keeps_its_text_and_i
     """A conflict: the stale tab edited the cell the course fixed. The tab's text stands
     where the cell was, the course's fix is told (``kept-yours``, with the course's text, a
     running kernel says it), the new cell arrives. Planted: the first-fit pairing this
-    replaced (pairing._pair_run taking the first cell of the run above the ratio) paired the
-    old cell with the inserted one, and the fix arrived beside the tab's version, untold."""
+    replaced (a character ratio of 0.5) paired the old cell with nothing, and the fix arrived
+    beside the tab's version, as if the course had deleted the old cell; so does
+    ``_merge_tab`` without the older versions (``_older``: the base cell a placeholder)."""
     s, nb = idless_story(server, "omar")
     tab = s.open_tab()
     idless_update_a(s, nb)
@@ -819,9 +818,9 @@ def test_a_save_without_a_token_or_ids_keeps_both_and_says_so(server):
     """A tab of the notebook without ids, opened before this server ran (no token), saved
     after update A with JupyterLab's random ids: as a save without a token of a notebook
     with ids -- the update kept and marked, the tab's older version of the fixed cell kept
-    below it, the note at the top, told once. Planted: ``stale_since`` keyed by id only (the
-    tab's random ids are none of a merge's) took the tab for stale since its first merge,
-    which is right here, but a tab loaded after the click was taken for stale too (below)."""
+    below it, the note at the top, told once. A tab loaded after the click, which reverted
+    the fix, is not stale: its revert stands. Planted: ``stale_since`` keyed by id only (the
+    tab's random ids are none of a merge's) took that tab for stale too and put the fix back."""
     s, nb = idless_story(server, "oona")
     stale = lab_ids(json.loads((s.clone / NB).read_text()))       # no token
     idless_update_a(s, nb)
@@ -843,3 +842,26 @@ def test_a_save_without_a_token_or_ids_keeps_both_and_says_so(server):
     assert idless_sources(s2) == ["# A lesson", "x = 1\n", NEW_A, upd.EXERCISE, "print(x)",
                                   "The end."]
     assert s2.items() == []
+
+
+def test_a_save_without_a_token_whose_ids_are_all_new_is_merged_by_content(server):
+    """Another tab's save gave the notebook without ids JupyterLab's random ids, and the
+    click after it recorded those; a tab opened before the server ran (no token, ids of its
+    own) types and saves. Merged by content as above: the update kept and marked, the tab's
+    old version of the fixed cell below the fix, the typing, the note. Planted: ``_keyed``
+    keeping the base's ids (the recorded merge's): no base cell matched a tab cell by id, and
+    every cell of the tab came out beside the disk's (a save from a tab with ids nothing on
+    disk shares)."""
+    s, nb = idless_story(server, "ossi")
+    stale = lab_ids(json.loads((s.clone / NB).read_text()))        # no token
+    s.save(lab_ids(s.open_tab()))                                  # another tab: ids on disk
+    assert all(c.get("id") for c in s.disk().cells)
+    idless_update_a(s, nb)
+    stale["cells"][3]["source"] = "print(x, 'mine')"
+    s.save(stale)
+    assert idless_sources(s) == [upd.flat(NOTE_TEXT) and s.disk().cells[0].source, "# A lesson",
+                                 upd.FIX_X, "x = 1\n", NEW_A, upd.EXERCISE, "print(x, 'mine')",
+                                 "The end."]
+    assert s.disk().cells[0].id == NOTE_ID
+    assert [i["kind"] for i in s.items()] == ["kept-both"]
+
