@@ -287,7 +287,7 @@ def _merge_tab(cells, meta, content, disk, merges, top=None, rel=None):
     from genviz_updates.seen import base_notebook
 
     by_id = keyed_by_id([c[0] for c in cells], content, disk)
-    base = base_notebook(cells, content, disk, meta,
+    base = base_notebook(_cells(cells, by_id), content, disk, meta,
                          () if by_id else _older(top, rel, merges))
     base = _keyed(base, by_id)
     merged = merge_notebooks(base, content, disk)
@@ -310,6 +310,13 @@ def _older(top, rel, merges):
                 yield read_notebook(done.stdout)
             except (ValueError, UnicodeDecodeError):
                 continue
+
+
+def _cells(snap, by_id):
+    """A snapshot's cells, their ids left out where ids cannot be used (each base cell is
+    then found by its content: by id, a cell the disk has under that id with other content
+    became a placeholder, which pairs with nothing by content)."""
+    return snap if by_id else [[None] + list(c[1:]) for c in snap]
 
 
 def _keyed(base, by_id):
@@ -349,7 +356,7 @@ def _merge_stale(merges, content, disk, top=None, rel=None):
         return None
     tab = {c.get("id"): c for c in content.get("cells", [])}
     by_id = not by_content(merges, set(tab) - {None})
-    base = base_notebook(since["before"], content, disk, since.get("before_meta"),
+    base = base_notebook(_cells(since["before"], by_id), content, disk, since.get("before_meta"),
                          () if by_id else _older(top, rel, merges[merges.index(since):]))
     base = _keyed(base, by_id)
     merged = merge_notebooks(base, content, disk)
@@ -360,17 +367,25 @@ def _merge_stale(merges, content, disk, top=None, rel=None):
                    if cell_hash(c) in {h for _, h in brought}}
     have_copy = {(c.get("metadata", {}).get(KEY) or {}).get("your_version_of"): cell_hash(c)
                  for c in merged["cells"]}
+    if by_id:
+        tab_of = {k: tab[c.get("id")] for k, c in enumerate(merged["cells"]) if c.get("id") in tab}
+    else:  # the tab's cell of each merged cell, by content (the merge kept the disk's ids)
+        from genviz_updates.pairing import align
+
+        pairs = align(merged["cells"], content["cells"], range(len(merged["cells"])),
+                      range(len(content["cells"])))
+        tab_of = {k: content["cells"][j] for k, j in pairs.items()}
     cells, kept = [], 0
-    for cell in merged["cells"]:
+    for k, cell in enumerate(merged["cells"]):
         cells.append(cell)
-        cid = cell.get("id")
-        if (cid, cell_hash(cell)) not in brought or (cid in tab and cell_hash(tab[cid])
+        cid, mine = cell.get("id"), tab_of.get(k)
+        if (cid, cell_hash(cell)) not in brought or (mine is not None and cell_hash(mine)
                                                      == cell_hash(cell)):
             continue
         kept += 1
         cell.setdefault("metadata", {})[KEY] = {"kept": "course update; your tab did not show it"}
-        if cid and cid in tab and have_copy.get(cid) != cell_hash(tab[cid]):
-            mine = copy.deepcopy(tab[cid])  # the tab's version too: both kept
+        if cid and mine is not None and have_copy.get(cid) != cell_hash(mine):
+            mine = copy.deepcopy(mine)  # the tab's version too: both kept
             mine["id"] = f"{cid[:40]}-yours-{cell_hash(mine)[:8]}"
             mine.setdefault("metadata", {})[KEY] = {"your_version_of": cid}
             cells.append(mine)
