@@ -289,7 +289,6 @@ def _merge_tab(cells, meta, content, disk, merges, top=None, rel=None):
     by_id = keyed_by_id([c[0] for c in cells], content, disk)
     base = base_notebook(_cells(cells, by_id), content, disk, meta,
                          () if by_id else _older(top, rel, merges))
-    base = _keyed(base, by_id)
     merged = merge_notebooks(base, content, disk)
     items = [i for i in _missed(base, content, disk, merged, by_id) if i["kind"] in TOLD]
     return merged, _course_items(items, merges, disk, by_id)
@@ -313,24 +312,15 @@ def _older(top, rel, merges):
 
 
 def _cells(snap, by_id):
-    """A snapshot's cells, their ids left out where ids cannot be used (each base cell is
-    then found by its content: by id, a cell the disk has under that id with other content
-    became a placeholder, which pairs with nothing by content)."""
+    """A snapshot's cells for the base of a save's merge. Where ids cannot be used
+    (``pairing.keyed_by_id``: the tab loaded cells without ids, or has other ids than the
+    disk), their ids are left out: each base cell is found by its content (by id, one the
+    disk has under that id with other content became a placeholder, which pairs with
+    nothing), the base has no ids, so every cell is paired by content, and the merge's cells
+    take the disk's ids where the disk has them, else the tab's, else new ones. Before, the
+    save was merged by id and the tab's old version of a cell the course fixed was kept as
+    an extra cell, unmarked and untold."""
     return snap if by_id else [[None] + list(c[1:]) for c in snap]
-
-
-def _keyed(base, by_id):
-    """The base of a save's merge. Where ids cannot be used (``pairing.keyed_by_id``: the
-    tab loaded cells without ids, or has other ids than the disk), its cells' ids are left
-    out: every cell is paired by content, and the merge's cells take the disk's ids where
-    the disk has them, else the tab's, else new ones. Before, the save was merged by id and
-    the tab's old version of a cell the course fixed was kept as an extra cell, unmarked and
-    untold."""
-    if by_id:
-        return base
-    from genviz_updates.pairing import without_ids
-
-    return without_ids(base)
 
 
 def _missed(base, content, disk, merged, by_id):
@@ -358,7 +348,6 @@ def _merge_stale(merges, content, disk, top=None, rel=None):
     by_id = not by_content(merges, set(tab) - {None})
     base = base_notebook(_cells(since["before"], by_id), content, disk, since.get("before_meta"),
                          () if by_id else _older(top, rel, merges[merges.index(since):]))
-    base = _keyed(base, by_id)
     merged = merge_notebooks(base, content, disk)
     later = merges[merges.index(since):]
     brought = set().union(*(introduced(m) for m in later))

@@ -848,10 +848,10 @@ def test_a_save_without_a_token_whose_ids_are_all_new_is_merged_by_content(serve
     """Another tab's save gave the notebook without ids JupyterLab's random ids, and the
     click after it recorded those; a tab opened before the server ran (no token, ids of its
     own) types and saves. Merged by content as above: the update kept and marked, the tab's
-    old version of the fixed cell below the fix, the typing, the note. Planted: ``_keyed``
-    keeping the base's ids (the recorded merge's): no base cell matched a tab cell by id, and
-    every cell of the tab came out beside the disk's (a save from a tab with ids nothing on
-    disk shares)."""
+    old version of the fixed cell below the fix, the typing, the note. Planted: ``_cells``
+    keeping the recorded merge's ids: the fixed cell's base was a placeholder (the disk has
+    its id with the fix), which paired with nothing, and the tab's ``x = 1`` came out above
+    the fix as the tab's own cell, with no copy below."""
     s, nb = idless_story(server, "ossi")
     stale = lab_ids(json.loads((s.clone / NB).read_text()))        # no token
     s.save(lab_ids(s.open_tab()))                                  # another tab: ids on disk
