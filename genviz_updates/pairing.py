@@ -12,9 +12,11 @@ like it character by character (``x = 1`` rewritten as ``x = 2  # fixed``, ``y =
 inserted after it: the greedy first-fit pairing this replaced took the fix for an insert and
 the old cell for deleted, or the insert for the fix).
 
-Similarity (:func:`similarity`) is the larger of the ratio of common lines and of common
-whitespace-separated words (``difflib``): character ratios rate any two short cells of code
-alike (``v3 = 3`` and ``v7 = 7`` share most characters). Two cells pair when they have one type
+Similarity (:func:`similarity`) is the ratio of common lines (``difflib``) where both cells
+have several lines and share enough of them, else the larger of that and the ratio of common
+whitespace-separated words: character ratios rate any two short cells of code alike (``v3 =
+3`` and ``v7 = 7`` share most characters), and words alone rate a cell's older, shorter
+version above its edit with a line typed below. Two cells pair when they have one type
 and a similarity of at least :data:`FLOOR`; in a run where both sides have as many cells, a
 cell also pairs with the one at its position (an edit in place, whatever it rewrote).
 
@@ -31,6 +33,10 @@ __all__ = ["align", "similarity", "FLOOR", "WINDOW"]
 
 #: the least similarity (0..1) for two cells of one type to pair, outside an equal-size run
 FLOOR = 0.3
+#: the least similarity for a cell to pair with one elsewhere (a cell one side moved and
+#: maybe edited), and the most comparisons made to find such pairs
+MOVED = 0.6
+MAX_MOVED = 2500
 #: how far (in cells) from its place in a replaced run a cell looks for its other version:
 #: bounds the work on a notebook whose every cell changed to O(n * WINDOW) comparisons
 WINDOW = 25
@@ -51,7 +57,11 @@ def similarity(a: dict, b: dict) -> float:
     sa, sb = source(a), source(b)
     if sa == sb:
         return 1.0
-    return max(_ratio(sa.splitlines(), sb.splitlines()), _ratio(sa.split(), sb.split()))
+    la, lb = sa.splitlines(), sb.splitlines()
+    lines = _ratio(la, lb)
+    if min(len(la), len(lb)) >= 2 and lines >= FLOOR:
+        return lines  # cells of lines: a line typed below (or changed) is what an edit is
+    return max(lines, _ratio(sa.split(), sb.split()))
 
 
 def _pair_run(a_cells, b_cells, ia: list, jb: list) -> dict:
@@ -106,7 +116,42 @@ def align(a_cells, b_cells, a_idx, b_idx) -> dict:
             out.update({a_idx[i1 + k]: b_idx[j1 + k] for k in range(i2 - i1)})
         elif tag == "replace":
             out.update(_pair_run(a_cells, b_cells, a_idx[i1:i2], b_idx[j1:j2]))
+    _pair_moved(a_cells, b_cells, a_idx, b_idx, out)
     return out
+
+
+def _pair_moved(a_cells, b_cells, a_idx, b_idx, out: dict) -> None:
+    """Pair, in ``out``, the cells left without a pair on both sides that one side moved:
+    equal content first (in order), then a similarity of at least :data:`MOVED`, best
+    first (at most :data:`MAX_MOVED` comparisons). Without it a cell the course moved was
+    taken for deleted and inserted: a student's edit of it kept beside the course's cell."""
+    from genviz_updates.notebooks import content_key
+
+    taken = set(out.values())
+    rest_a = [i for i in a_idx if i not in out]
+    rest_b = [j for j in b_idx if j not in taken]
+    if not rest_a or not rest_b:
+        return
+    by_key: dict = {}
+    for j in rest_b:
+        by_key.setdefault(content_key(b_cells[j]), []).append(j)
+    for i in rest_a:
+        same = by_key.get(content_key(a_cells[i]))
+        if same:
+            out[i] = same.pop(0)
+    taken = set(out.values())
+    rest_a = [i for i in rest_a if i not in out]
+    rest_b = [j for j in rest_b if j not in taken]
+    if not rest_a or not rest_b or len(rest_a) * len(rest_b) > MAX_MOVED:
+        return
+    scored = sorted(((similarity(a_cells[i], b_cells[j]), i, j) for i in rest_a for j in rest_b),
+                    key=lambda x: -x[0])
+    for s, i, j in scored:
+        if s < MOVED:
+            break
+        if i not in out and j not in taken:
+            out[i] = j
+            taken.add(j)
 
 
 def keyed_by_id(loaded_ids: list, *notebooks) -> bool:

@@ -219,11 +219,13 @@ def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = Non
     pool: dict = {}
     by_id: dict = {}
     by_hash: dict = {}
+    all_by_hash: dict = {}
     for nb in (theirs, ours):
         for c in nb.get("cells", []):
             cid = c.get("id") if isinstance(c.get("id"), str) else None
             pool.setdefault((cid, cell_hash(c)), c)
             by_hash.setdefault(cell_hash(c), c)
+            all_by_hash.setdefault(cell_hash(c), []).append(c)
             if cid:
                 by_id.setdefault(cid, []).append(c)
     older = iter(older)
@@ -252,7 +254,8 @@ def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = Non
         else:
             c.pop("id", None)
         if len(entry) >= 5:  # outputs and metadata recorded: each from the side that has it
-            sides = found + by_id.get(cid, [])
+            # its outputs and metadata: from a cell of that id, or without ids, of that content
+            sides = found + (by_id.get(cid, []) if cid else all_by_hash.get(h, []))
             if kind == "code":
                 have = next((x for x in sides if x.get("cell_type") == "code"
                              and output_hash(x) == entry[3]), None)

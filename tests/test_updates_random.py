@@ -697,8 +697,9 @@ class IdlessTabTrial(TabTrial):
     def publish(self, nb):
         nb = copy.deepcopy(nb)
         for c in nb.cells:
-            if not self.TAG.match(c.source):  # a course type change: a new text, same cell
-                c.source = f"#{c.id}\n{c.source}"
+            if not self.TAG.match(c.source):  # a course type change: without ids, what it
+                self.counter += 1             # is, a cell deleted and another inserted
+                c.source = f"#c{self.counter}\n{c.source}"
             c.pop("id", None)
         nb.nbformat_minor = 4
         super().publish(nb)
