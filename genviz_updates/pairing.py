@@ -48,11 +48,25 @@ def _ratio(a: list, b: list) -> float:
     return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+def _copy(cell) -> bool:
+    """Whether ``cell`` is a tab's older version a save kept below the course's
+    (``server._merge_stale``): equal to the base's cell in text, and never that cell."""
+    mark = (cell.get("metadata") or {}).get("genviz_updates")
+    return isinstance(mark, dict) and bool(mark.get("your_version_of"))
+
+
+def _key(cell) -> tuple:
+    from genviz_updates.notebooks import content_key
+
+    return content_key(cell) + (_copy(cell),)
+
+
 def similarity(a: dict, b: dict) -> float:
-    """How alike two cells' sources are, 0..1 (0 for cells of two types)."""
+    """How alike two cells' sources are, 0..1 (0 for cells of two types, and for a kept
+    copy of a tab's version and another cell)."""
     from genviz_updates.notebooks import source
 
-    if a.get("cell_type") != b.get("cell_type"):
+    if a.get("cell_type") != b.get("cell_type") or _copy(a) != _copy(b):
         return 0.0
     sa, sb = source(a), source(b)
     if sa == sb:
@@ -105,10 +119,8 @@ def _pair_run(a_cells, b_cells, ia: list, jb: list) -> dict:
 def align(a_cells, b_cells, a_idx, b_idx) -> dict:
     """Match cells ``a_idx`` of a to cells ``b_idx`` of b by content: {a index: b index}.
     Equal runs in order, then each replaced run by :func:`_pair_run`."""
-    from genviz_updates.notebooks import content_key
-
-    ka = [content_key(a_cells[i]) for i in a_idx]
-    kb = [content_key(b_cells[j]) for j in b_idx]
+    ka = [_key(a_cells[i]) for i in a_idx]
+    kb = [_key(b_cells[j]) for j in b_idx]
     out = {}
     sm = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
@@ -125,8 +137,6 @@ def _pair_moved(a_cells, b_cells, a_idx, b_idx, out: dict) -> None:
     equal content first (in order), then a similarity of at least :data:`MOVED`, best
     first (at most :data:`MAX_MOVED` comparisons). Without it a cell the course moved was
     taken for deleted and inserted: a student's edit of it kept beside the course's cell."""
-    from genviz_updates.notebooks import content_key
-
     taken = set(out.values())
     rest_a = [i for i in a_idx if i not in out]
     rest_b = [j for j in b_idx if j not in taken]
@@ -134,9 +144,9 @@ def _pair_moved(a_cells, b_cells, a_idx, b_idx, out: dict) -> None:
         return
     by_key: dict = {}
     for j in rest_b:
-        by_key.setdefault(content_key(b_cells[j]), []).append(j)
+        by_key.setdefault(_key(b_cells[j]), []).append(j)
     for i in rest_a:
-        same = by_key.get(content_key(a_cells[i]))
+        same = by_key.get(_key(a_cells[i]))
         if same:
             out[i] = same.pop(0)
     taken = set(out.values())
