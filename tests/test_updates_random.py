@@ -774,6 +774,27 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids(tmp_path):
     assert not failures, failures[:5]
 
 
+@pytest.mark.xfail(strict=True, reason="seen on seeds 10-39 (5 of 30 fail: 13, 14, 15, 20, 29): "
+                   "short cells of one pattern ('Text 7.', 'Text 8.') pair as a rewrite where the "
+                   "course deleted one and inserted the other (a word similarity of 0.33, as "
+                   "'x = 1' and its fix), and a cell moved and fixed pairs as a deletion and an "
+                   "insert; the tab's edit then stands for the other cell (told: kept-yours, "
+                   "kept-deleted), which the oracle, naming cells by their first line, counts as "
+                   "lost; 14 (a deleted cell back after a click) and 20 (a tab's cell metadata) "
+                   "not diagnosed")
+def test_randomized_saves_from_tabs_of_a_notebook_without_ids_more_seeds(tmp_path):
+    """Seeds 10-39 of the trials above: what content alone cannot tell (see the reason)."""
+    failures = []
+    for seed in range(10, 40):
+        trial = IdlessTabTrial(seed, tmp_path / f"t{seed}")
+        for _ in range(4):
+            problems = trial.tab_round()
+            if problems:
+                failures.append((seed, problems))
+                break
+    assert not failures, failures
+
+
 # --- saves from file-editor tabs opened at random earlier points (issue #39, item 1) --------------
 
 TEXT_REL = "notebooks/helper.py"
