@@ -865,3 +865,26 @@ def test_a_save_without_a_token_whose_ids_are_all_new_is_merged_by_content(serve
     assert s.disk().cells[0].id == NOTE_ID
     assert [i["kind"] for i in s.items()] == ["kept-both"]
 
+
+
+def test_a_stale_tab_without_ids_of_duplicate_empty_and_moved_cells(server):
+    """Try to break it: identical cells (two ``print(x)``, two empty ones), the tab fills one
+    empty cell and deletes a ``print(x)``; the course moves ``x = 1`` up and fixes it. Each
+    cell once, the tab's typing and deletion stand, the fix arrives, nothing to tell."""
+    s, nb = idless_story(server, "ozzy", ["# A lesson", "", "print(x)", "x = 1\n", "print(x)",
+                                          "", "# The end"])
+    tab = s.open_tab()
+    fixed = nb["cells"].pop(3)
+    fixed["source"] = upd.FIX_X
+    nb["cells"].insert(1, fixed)
+    idless_publish(s, nb, "moved and fixed")
+    lab_ids(tab)
+    tab["cells"][5]["source"] = "z = 'mine'"
+    del tab["cells"][4]
+    s.save(tab)
+    assert idless_sources(s) == ["# A lesson", upd.FIX_X, "", "print(x)", "z = 'mine'",
+                                 "# The end"]
+    assert s.items() == []
+    s.save(tab)                                                    # an autosave: the same
+    assert idless_sources(s) == ["# A lesson", upd.FIX_X, "", "print(x)", "z = 'mine'",
+                                 "# The end"]
