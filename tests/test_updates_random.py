@@ -766,8 +766,9 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids(tmp_path):
     """The tab trials on a course notebook without cell ids (nbformat 4.4), saved from tabs
     with JupyterLab's random ids: the same oracle (no update lost, no edit of the tab lost,
     valid notebooks, no false notice or status line). Seeded; ``GENVIZ_IDLESS_TAB_TRIALS``
-    trials (10). Planted: ``seen.base_notebook`` without its lookup by content fails most
-    seeds (the tab's old version of a changed cell kept beside the course's)."""
+    trials (10). Planted: ``seen.base_notebook`` without its lookup by content fails all 10
+    seeds; ``pairing._copy`` always False (a kept copy pairs with the base's cell) fails
+    seed 5."""
     failures = _run_trials(IDLESS_TAB_TRIALS,
                            lambda seed: IdlessTabTrial(seed, tmp_path / f"t{seed}"),
                            IdlessTabTrial.tab_round, lambda seed: 4, "saves")
