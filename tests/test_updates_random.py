@@ -14,7 +14,8 @@ a second round on top. After every pull an oracle that knows what each side did 
 - no false notice: each item named is a real change that did not arrive, of the right kind.
 
 ``GENVIZ_UPDATE_TRIALS`` sets the number of trials (default 100 in ``make test``;
-``GENVIZ_TAB_TRIALS``, 20, of notebook tabs' saves; ``GENVIZ_TEXT_TAB_TRIALS``, 30, of
+``GENVIZ_TAB_TRIALS``, 20, of notebook tabs' saves; ``GENVIZ_IDLESS_TAB_TRIALS``, 12, of
+saves from tabs of a notebook without ids; ``GENVIZ_TEXT_TAB_TRIALS``, 30, of
 file-editor tabs' saves); the report
 of a run (trials, kinds of changes) goes to stdout with ``-s``. The last test plants the
 violation: plain nbgitpuller (``git merge -Xours`` with no drivers) fails the same oracle.
@@ -675,7 +676,7 @@ def test_randomized_saves_from_tabs_opened_at_random_earlier_points(tmp_path):
 
 # --- the same, of a notebook without cell ids (nbformat 4.4; issue #39) -------------------------------
 
-IDLESS_TAB_TRIALS = int(os.environ.get("GENVIZ_IDLESS_TAB_TRIALS", "10"))
+IDLESS_TAB_TRIALS = int(os.environ.get("GENVIZ_IDLESS_TAB_TRIALS", "12"))
 
 
 class IdlessTabTrial(TabTrial):
@@ -766,16 +767,16 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids(tmp_path):
     """The tab trials on a course notebook without cell ids (nbformat 4.4), saved from tabs
     with JupyterLab's random ids: the same oracle (no update lost, no edit of the tab lost,
     valid notebooks, no false notice or status line). Seeded; ``GENVIZ_IDLESS_TAB_TRIALS``
-    trials (10). Planted: ``seen.base_notebook`` without its lookup by content fails all 10
-    seeds; ``pairing._copy`` always False (a kept copy pairs with the base's cell) fails
-    seed 5."""
+    trials (12). Planted: ``seen.base_notebook`` without its lookup by content fails all of
+    seeds 0-9; ``pairing._copy`` always False (a kept copy of a tab's version pairs with the
+    base's cell it equals) fails seed 11."""
     failures = _run_trials(IDLESS_TAB_TRIALS,
                            lambda seed: IdlessTabTrial(seed, tmp_path / f"t{seed}"),
                            IdlessTabTrial.tab_round, lambda seed: 4, "saves")
     assert not failures, failures[:5]
 
 
-@pytest.mark.xfail(strict=True, reason="seen on seeds 10-39 (5 of 30 fail: 13, 14, 15, 20, 29): "
+@pytest.mark.xfail(strict=True, reason="seen on seeds 12-39 (5 of 28 fail: 13, 14, 15, 20, 29): "
                    "short cells of one pattern ('Text 7.', 'Text 8.') pair as a rewrite where the "
                    "course deleted one and inserted the other (a word similarity of 0.33, as "
                    "'x = 1' and its fix), and a cell moved and fixed pairs as a deletion and an "
@@ -784,9 +785,9 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids(tmp_path):
                    "lost; 14 (a deleted cell back after a click) and 20 (a tab's cell metadata) "
                    "not diagnosed")
 def test_randomized_saves_from_tabs_of_a_notebook_without_ids_more_seeds(tmp_path):
-    """Seeds 10-39 of the trials above: what content alone cannot tell (see the reason)."""
+    """Seeds 12-39 of the trials above: what content alone cannot tell (see the reason)."""
     failures = []
-    for seed in range(10, 40):
+    for seed in range(12, 40):
         trial = IdlessTabTrial(seed, tmp_path / f"t{seed}")
         for _ in range(4):
             problems = trial.tab_round()
