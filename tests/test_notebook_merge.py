@@ -224,7 +224,7 @@ def test_merge_keeps_student_edits_and_delivers_or_names_every_course_change(n, 
     assert json.loads(nbm.dumps_notebook(merged)) == merged
 
 
-# --- cells without ids (nbformat 4.4): paired by content (genviz_updates.pairing) ------------------
+# --- cells without ids (nbformat 4.4): paired by content (genviz_updates.pairing) -----------------
 
 def plain_nb(*sources):
     """A notebook without cell ids (nbformat 4.4): code cells, markdown for '# ...'."""

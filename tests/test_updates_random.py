@@ -674,7 +674,7 @@ def test_randomized_saves_from_tabs_opened_at_random_earlier_points(tmp_path):
     assert not failures, failures[:5]
 
 
-# --- the same, of a notebook without cell ids (nbformat 4.4; issue #39) -------------------------------
+# --- the same, of a notebook without cell ids (nbformat 4.4; issue #39) ---------------------------
 
 IDLESS_TAB_TRIALS = int(os.environ.get("GENVIZ_IDLESS_TAB_TRIALS", "12"))
 

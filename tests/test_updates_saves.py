@@ -675,7 +675,7 @@ def test_resolve_conflicts_applies_edits_that_only_meet():
                                                               want[1]), (ours, base, theirs)
 
 
-# --- a notebook without cell ids (nbformat 4.4): a tab's cells get JupyterLab's random ids ------------
+# --- a notebook without cell ids (nbformat 4.4): a tab's cells get JupyterLab's random ids --------
 
 NEW_A = "y = x * 10  # update A"
 
