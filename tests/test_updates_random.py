@@ -755,6 +755,18 @@ class IdlessTabTrial(TabTrial):
                 item["id"] = m.group(1) if m else real.get(item.get("id"), item.get("id"))
         return state
 
+    def tab_round(self) -> list[str]:
+        """A round, and no cell twice on disk (nbformat's validator, which the oracle calls,
+        renames a duplicated id: the oracle's view by name would not see it)."""
+        from genviz_updates.seen import KEY
+
+        problems = super().tab_round()
+        names = collections.Counter(
+            self.pid(c) for c in nbformat.read(self.student / NB, as_version=4).cells
+            if c.get("id") != NOTE_ID and not (c.metadata.get(KEY) or {}).get("your_version_of"))
+        twice = sorted(n for n, k in names.items() if k > 1)
+        return problems + ([f"a cell twice on disk: {twice}"] if twice else [])
+
     def open_tab(self):
         super().open_tab()
         tab = self.tabs[-1][0]
