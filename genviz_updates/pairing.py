@@ -38,8 +38,9 @@ __all__ = ["align", "similarity", "FLOOR", "WINDOW"]
 #: the least similarity (0..1) for two cells of one type to pair
 FLOOR = 0.3
 #: the least similarity for a cell to pair with one elsewhere (a cell one side moved and
-#: maybe edited), and the most comparisons made to find such pairs
-MOVED = 0.6
+#: maybe edited: a cell of two lines with one changed is 0.5), and the most comparisons
+#: made to find such pairs
+MOVED = 0.5
 MAX_MOVED = 2500
 #: how far (in cells) from its place in a replaced run a cell looks for its other version:
 #: bounds the work on a notebook whose every cell changed to O(n * WINDOW) comparisons

@@ -310,3 +310,18 @@ def test_similarity_tells_a_rewrite_from_another_short_cell():
     assert similarity(code("v3 = 3\nprint(v3)"), code("v7 = 7\nprint(v7)")) < FLOOR
     assert similarity(code("v3 = 3\nprint(v3)"), code("v3 = 3\nprint(v3)\n# fix 1")) > 0.6
     assert similarity(code("a"), {"cell_type": "markdown", "source": "a"}) == 0
+
+
+def test_without_ids_a_cell_moved_and_fixed_pairs_with_its_old_version():
+    """The course moved a two-line cell and changed one line of it; the student had deleted
+    it. Paired as one cell: the deletion stands and the change is named (you-deleted).
+    Planted: a move needing a similarity of 0.6 (as first written) took it for a deletion
+    and an insert, and the deleted cell came back (the id-less trials' seed 14)."""
+    p, q, r = "p = 1\nprint(p)", "q = 2\nprint(q)", "r = 3\nprint(r)"
+    base = plain_nb(p, q, r)
+    ours = plain_nb(q, r)
+    theirs = plain_nb(q, "p = 1\nprint(p + 1)", r)
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == [q, r]
+    assert [(i["kind"], i["course"]) for i in missed_changes(base, ours, theirs, merged)] == [
+        ("you-deleted", "p = 1\nprint(p + 1)")]
