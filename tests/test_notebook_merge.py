@@ -316,7 +316,8 @@ def test_without_ids_a_cell_moved_and_fixed_pairs_with_its_old_version():
     """The course moved a two-line cell and changed one line of it; the student had deleted
     it. Paired as one cell: the deletion stands and the change is named (you-deleted).
     Planted: a move needing a similarity of 0.6 (as first written) took it for a deletion
-    and an insert, and the deleted cell came back (the id-less trials' seed 14)."""
+    and an insert, and the deleted cell came back (the id-less trials' seed 14); so does
+    ``pairing._pair_moved`` off."""
     p, q, r = "p = 1\nprint(p)", "q = 2\nprint(q)", "r = 3\nprint(r)"
     base = plain_nb(p, q, r)
     ours = plain_nb(q, r)
@@ -325,3 +326,18 @@ def test_without_ids_a_cell_moved_and_fixed_pairs_with_its_old_version():
     assert sources(merged) == [q, r]
     assert [(i["kind"], i["course"]) for i in missed_changes(base, ours, theirs, merged)] == [
         ("you-deleted", "p = 1\nprint(p + 1)")]
+
+
+def test_without_ids_a_cell_the_course_moved_is_one_cell():
+    """The course moved a cell to the end, unchanged; the student had edited it. One cell,
+    the student's text, where the course put it. Planted: ``pairing._pair_moved`` off took
+    the move for a deletion and an insert, and the cell was there twice (the student's,
+    kept-deleted, and the course's)."""
+    p, q, r = "p = 1\nprint(p)", "q = 2\nprint(q)", "r = 3\nprint(r)"
+    base = plain_nb(p, q, r)
+    ours = plain_nb(p + "\n# mine", q, r)
+    theirs = plain_nb(q, r, p)
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == [q, r, p + "\n# mine"]
+    assert missed_changes(base, ours, theirs, merged) == []
+
