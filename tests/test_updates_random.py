@@ -781,7 +781,9 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids(tmp_path):
     valid notebooks, no false notice or status line). Seeded; ``GENVIZ_IDLESS_TAB_TRIALS``
     trials (12). Planted: ``seen.base_notebook`` without its lookup by content fails all of
     seeds 0-9; ``pairing._copy`` always False (a kept copy of a tab's version pairs with the
-    base's cell it equals) fails seed 11."""
+    base's cell it equals) fails seed 11; its outputs and metadata taken only from a cell of
+    its id (none, without ids) fail seeds 5 and 7 (a course change of a stored output
+    undone, and named as the tab's run)."""
     failures = _run_trials(IDLESS_TAB_TRIALS,
                            lambda seed: IdlessTabTrial(seed, tmp_path / f"t{seed}"),
                            IdlessTabTrial.tab_round, lambda seed: 4, "saves")
