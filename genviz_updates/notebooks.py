@@ -42,20 +42,11 @@ from __future__ import annotations
 
 import bisect
 import copy
-import difflib
 import hashlib
 import json
 
 __all__ = ["read_notebook", "dumps_notebook", "merge_notebooks", "missed_changes",
            "delivered_changes", "source", "content_key", "cell_hash", "outputs_key"]
-
-#: how similar two cells must be (difflib ratio) to be taken for one edited cell when ids
-#: cannot be used
-SIMILAR = 0.5
-#: how far ahead a cell looks for its edited version inside a replaced run (bounds the work
-#: on a notebook whose every cell changed to O(n) comparisons)
-WINDOW = 25
-
 
 # --- reading and writing ------------------------------------------------------------------------
 
@@ -170,27 +161,10 @@ def _unique_ids(cells, prefer=None):
 
 
 def _align(a_cells, b_cells, a_idx, b_idx) -> dict:
-    """Match cells a_idx of a to cells b_idx of b by content: equal runs, then similar cells
-    of the same type inside replaced runs, in order."""
-    ka = [content_key(a_cells[i]) for i in a_idx]
-    kb = [content_key(b_cells[j]) for j in b_idx]
-    out = {}
-    sm = difflib.SequenceMatcher(None, ka, kb, autojunk=False)
-    for tag, i1, i2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            out.update({a_idx[i1 + k]: b_idx[j1 + k] for k in range(i2 - i1)})
-        elif tag == "replace":
-            j = j1
-            for i in range(i1, i2):
-                for jj in range(j, min(j2, j + WINDOW)):
-                    ca, cb = a_cells[a_idx[i]], b_cells[b_idx[jj]]
-                    same_size = (i2 - i1) == (j2 - j1) and jj - j1 == i - i1
-                    ratio = difflib.SequenceMatcher(None, source(ca), source(cb)).ratio()
-                    if ca.get("cell_type") == cb.get("cell_type") and (same_size or ratio >= SIMILAR):
-                        out[a_idx[i]] = b_idx[jj]
-                        j = jj + 1
-                        break
-    return out
+    """Match cells a_idx of a to cells b_idx of b by content (``genviz_updates.pairing``)."""
+    from genviz_updates.pairing import align
+
+    return align(a_cells, b_cells, a_idx, b_idx)
 
 
 def match_cells(a_cells, b_cells, a_ids=None, b_ids=None) -> dict:
@@ -198,7 +172,8 @@ def match_cells(a_cells, b_cells, a_ids=None, b_ids=None) -> dict:
 
     By id where every cell of both sides has one (a duplicated id counts for one cell only;
     the others, with ``a_ids``/``b_ids`` None there, are matched to cells of identical
-    content); by content alignment where a side has cells without ids (nbformat < 4.5).
+    content); by content alignment where a side has cells without ids (nbformat < 4.5;
+    ``genviz_updates.pairing``: best similarity inside a replaced run).
     """
     complete = all(_ids(a_cells)) and all(_ids(b_cells))
     a_ids = _ids(a_cells) if a_ids is None else a_ids

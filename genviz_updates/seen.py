@@ -54,7 +54,8 @@ from genviz_updates.notebooks import cell_hash
 
 __all__ = ["SEEN", "KEY", "snapshot", "meta_snapshot", "output_hash", "stamp", "take_token",
            "read_token", "write_token", "base_notebook", "record_merge", "read_merges",
-           "introduced", "introduced_parts", "inserted_ids", "stale_since", "MAX_TOKENS", "MAX_MERGES"]
+           "introduced", "introduced_parts", "inserted_ids", "stale_since", "by_content",
+           "MAX_TOKENS", "MAX_MERGES"]
 
 SEEN = "genviz-seen"
 #: the notebook metadata key that carries a tab's token (never written to disk)
@@ -205,35 +206,56 @@ def take_token(content: dict) -> str | None:
     return token if isinstance(token, str) else None
 
 
-def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = None) -> dict:
+def base_notebook(cells: list, ours: dict, theirs: dict, meta: dict | None = None,
+                  older=()) -> dict:
     """A notebook standing for a recorded snapshot: each recorded cell is the cell of
     ``theirs`` (else ``ours``) with the same id and content hash; a cell neither has any more
     gets a placeholder content that differs from both sides (so both count as changed).
     Its outputs and each metadata key are, part by part, those of a cell of that id on either
     side that has them as recorded, else a placeholder that differs from both; the notebook's
-    metadata likewise from ``meta`` ({key: hash}; None, a record without it: ``ours``')."""
+    metadata likewise from ``meta`` ({key: hash}; None, a record without it: ``ours``').
+    A cell whose id no side has (cells without ids) is looked up by its content hash, in
+    ``theirs``, ``ours``, then ``older`` (earlier versions of the notebook)."""
     pool: dict = {}
     by_id: dict = {}
+    by_hash: dict = {}
+    all_by_hash: dict = {}
     for nb in (theirs, ours):
         for c in nb.get("cells", []):
             cid = c.get("id") if isinstance(c.get("id"), str) else None
             pool.setdefault((cid, cell_hash(c)), c)
+            by_hash.setdefault(cell_hash(c), c)
+            all_by_hash.setdefault(cell_hash(c), []).append(c)
             if cid:
                 by_id.setdefault(cid, []).append(c)
+    older = iter(older)
     out = []
     for entry in cells:
         cid, kind, h = entry[:3]
+        if cid not in by_id and h not in by_hash:
+            for nb in older:  # read only as far as needed
+                for c in nb.get("cells", []):
+                    by_hash.setdefault(cell_hash(c), c)
+                if h in by_hash:
+                    break
         c = pool.get((cid, h))
+        if c is None and cid not in by_id:
+            # no side has the id (a notebook without ids, whose cells a tab gave new random
+            # ids; a side whose ids another tab's save replaced): the content, whoever has it
+            c = by_hash.get(h)
         found = [c] if c is not None else []
         if c is None:
             c = {"cell_type": kind, "metadata": {}, "source": f"\0genviz: not known {h}"}
             if kind == "code":
                 c.update(outputs=[], execution_count=None)
-            if cid:
-                c["id"] = cid
         c = copy.deepcopy(c)
+        if cid:
+            c["id"] = cid
+        else:
+            c.pop("id", None)
         if len(entry) >= 5:  # outputs and metadata recorded: each from the side that has it
-            sides = found + by_id.get(cid, [])
+            # its outputs and metadata: from a cell of that id, or without ids, of that content
+            sides = found + (by_id.get(cid, []) if cid else all_by_hash.get(h, []))
             if kind == "code":
                 have = next((x for x in sides if x.get("cell_type") == "code"
                              and output_hash(x) == entry[3]), None)
@@ -323,6 +345,8 @@ def stale_since(merges: list, cells: list, meta: dict | None = None) -> dict | N
     pairs = {(c.get("id") if isinstance(c.get("id"), str) else None, cell_hash(c))
              for c in cells}
     tab_ids = {cid for cid, _ in pairs if cid}
+    if by_content(merges, tab_ids):
+        return _stale_by_content(merges, {h for _, h in pairs})
     shown = None
     found = None
     for m in reversed(merges):
@@ -347,5 +371,29 @@ def stale_since(merges: list, cells: list, meta: dict | None = None) -> dict | N
         if any(shown.get(slot) == before.get(slot) and (slot[0] == "nb" or slot[1] in slot_ids)
                and not (slot[0] == "o" and before.get(slot) == empty)
                for slot, _ in changed):
+            found = m
+    return found
+
+
+def by_content(merges: list, tab_ids: set) -> bool:
+    """Whether the recorded merges' cells cannot be told by id from a tab's with ``tab_ids``:
+    the notebook had cells without ids at a click (nbformat < 4.5), or the tab's ids are
+    none of theirs (JupyterLab gave an id-less notebook's cells random ids)."""
+    rec = [c[0] for m in merges for c in m["before"] + m["after"]]
+    return bool(rec) and (not all(rec) or not (set(rec) & tab_ids))
+
+
+def _stale_by_content(merges: list, hashes: set) -> dict | None:
+    """:func:`stale_since` where ids cannot be used: a merge the tab shows a cell version it
+    brought of was seen; one whose removed cell versions the tab still shows was not. A
+    merge that changed only outputs or metadata proves nothing either way here."""
+    found = None
+    for m in reversed(merges):
+        before, after = {c[2] for c in m["before"]}, {c[2] for c in m["after"]}
+        if after - before:
+            if (after - before) & hashes:
+                break
+            found = m
+        elif (before - after) & hashes:
             found = m
     return found

@@ -180,10 +180,10 @@ def pre_save_hook(model, path, contents_manager, **kwargs):
         if disk is not None and (snapshot(disk) != snap["cells"]
                                  or meta_snapshot(disk) != snap.get("meta")):
             result = _merge_tab(snap["cells"], snap.get("meta"), content, disk,
-                                read_merges(gitdir, rel))
+                                read_merges(gitdir, rel), top, rel)
         write_token(gitdir, token, rel, snapshot(content), meta_snapshot(content))  # its base
     else:
-        result = (_merge_stale(read_merges(gitdir, rel), content, disk)
+        result = (_merge_stale(read_merges(gitdir, rel), content, disk, top, rel)
                   if disk is not None else None)
     if result is None:
         return
@@ -222,13 +222,15 @@ def _save_text(model, path, contents_manager):
                               "".join(f" ({n['kind']})" for n in notes))
 
 
-def _course_items(items, merges, disk):
+def _course_items(items, merges, disk, by_id=True):
     """The items about a change a recorded course merge brought (the cell on disk is as a
     click left it, or a click removed it; for ``output-not-updated``, its outputs are as a
-    click left them), not another tab's."""
+    click left them), not another tab's. ``by_id`` False: by the course cell's content."""
     from genviz_updates.notebooks import cell_hash
     from genviz_updates.seen import introduced, introduced_parts, output_hash
 
+    if not by_id:
+        return _course_items_by_content(items, merges, disk)
     brought = set().union(*(introduced(m) for m in merges)) if merges else set()
     outputs = {p for m in merges for p in introduced_parts(m) if p[0][0] == "o"}
     cells = {c.get("id"): c for c in disk.get("cells", [])}
@@ -247,49 +249,132 @@ def _course_items(items, merges, disk):
     return [i for i in items if course(i)]
 
 
+def _course_items_by_content(items, merges, disk):
+    """:func:`_course_items` where ids cannot be used (an item has no id): the disk's cell of
+    the item's course source is a version a click brought (for ``output-not-updated``, with
+    the outputs it brought); a deletion, where a click removed a cell of that type."""
+    from genviz_updates.notebooks import cell_hash, source
+    from genviz_updates.seen import output_hash
+
+    def union(sets):
+        return set().union(*sets) if merges else set()
+
+    brought = union({c[2] for c in m["after"]} - {c[2] for c in m["before"]} for m in merges)
+    outputs = union({(c[2], c[3]) for c in m["after"]} - {(c[2], c[3]) for c in m["before"]}
+                    for m in merges)
+    removed = union({(c[1], c[2]) for c in m["before"]} - {(c[1], c[2]) for c in m["after"]}
+                    for m in merges)
+
+    def course(i):
+        if i["kind"] in ("kept-deleted", "not-deleted"):
+            return any(kind == i.get("cell_type") for kind, _ in removed)
+        cells = [c for c in disk.get("cells", []) if c.get("cell_type") == i.get("cell_type")
+                 and source(c) == i.get("course")]
+        if i["kind"] == "output-not-updated":
+            return any((cell_hash(c), output_hash(c)) in outputs for c in cells)
+        return any(cell_hash(c) in brought for c in cells)
+
+    return [i for i in items if course(i)]
+
+
 #: what a save's merge tells: the tab's version of a cell kept over a course change to it
 TOLD = ("kept-yours", "you-deleted", "kept-deleted", "output-not-updated")
 
 
-def _merge_tab(cells, meta, content, disk, merges):
-    from genviz_updates.notebooks import merge_notebooks, missed_changes
+def _merge_tab(cells, meta, content, disk, merges, top=None, rel=None):
+    from genviz_updates.notebooks import merge_notebooks
+    from genviz_updates.pairing import keyed_by_id
     from genviz_updates.seen import base_notebook
 
-    base = base_notebook(cells, content, disk, meta)
+    by_id = keyed_by_id([c[0] for c in cells], content, disk)
+    base = base_notebook(_cells(cells, by_id), content, disk, meta,
+                         () if by_id else _older(top, rel, merges))
     merged = merge_notebooks(base, content, disk)
-    items = [i for i in missed_changes(base, content, disk, merged) if i["kind"] in TOLD]
-    return merged, _course_items(items, merges, disk)
+    items = [i for i in _missed(base, content, disk, merged, by_id) if i["kind"] in TOLD]
+    return merged, _course_items(items, merges, disk, by_id)
 
 
-def _merge_stale(merges, content, disk):
+def _older(top, rel, merges):
+    """The notebook before each recorded merge, newest first (read lazily from git): where
+    cells are paired by content, a base cell both sides changed since must have its text (by
+    id, a placeholder that differs from both did; by content it paired with nothing, and the
+    tab's old version of a cell the course fixed came out beside the fix, untold)."""
+    from genviz_updates import git_object
+    from genviz_updates.notebooks import read_notebook
+
+    for m in reversed(merges if top else []):
+        done = git_object(top, "-p", f"{m.get('merge')}^1:{rel}")
+        if done.returncode == 0:
+            try:
+                yield read_notebook(done.stdout)
+            except (ValueError, UnicodeDecodeError):
+                continue
+
+
+def _cells(snap, by_id):
+    """A snapshot's cells for the base of a save's merge. Where ids cannot be used
+    (``pairing.keyed_by_id``: the tab loaded cells without ids, or has other ids than the
+    disk), their ids are left out: each base cell is found by its content (by id, one the
+    disk has under that id with other content became a placeholder, which pairs with
+    nothing), the base has no ids, so every cell is paired by content, and the merge's cells
+    take the disk's ids where the disk has them, else the tab's, else new ones. Before, the
+    save was merged by id and the tab's old version of a cell the course fixed was kept as
+    an extra cell, unmarked and untold."""
+    return snap if by_id else [[None] + list(c[1:]) for c in snap]
+
+
+def _missed(base, content, disk, merged, by_id):
+    """``missed_changes`` of a save's merge (by content where ids cannot be used)."""
+    from genviz_updates.notebooks import missed_changes
+    from genviz_updates.pairing import without_ids
+
+    if by_id:
+        return missed_changes(base, content, disk, merged)
+    return missed_changes(base, content, without_ids(disk), without_ids(merged))
+
+
+def _merge_stale(merges, content, disk, top=None, rel=None):
     """A save with no known token: merged against the merge the tab shows nothing of; what
     the merge kept that the tab lacks is kept *and* marked, with a note (it cannot tell)."""
     import copy
 
-    from genviz_updates.notebooks import cell_hash, merge_notebooks, missed_changes
-    from genviz_updates.seen import KEY, base_notebook, introduced, stale_since
+    from genviz_updates.notebooks import cell_hash, merge_notebooks
+    from genviz_updates.seen import KEY, base_notebook, by_content, introduced, stale_since
 
     since = stale_since(merges, content.get("cells", []), content.get("metadata"))
     if since is None:
         return None
-    base = base_notebook(since["before"], content, disk, since.get("before_meta"))
+    tab = {c.get("id"): c for c in content.get("cells", [])}
+    by_id = not by_content(merges, set(tab) - {None})
+    base = base_notebook(_cells(since["before"], by_id), content, disk, since.get("before_meta"),
+                         () if by_id else _older(top, rel, merges[merges.index(since):]))
     merged = merge_notebooks(base, content, disk)
     later = merges[merges.index(since):]
     brought = set().union(*(introduced(m) for m in later))
-    tab = {c.get("id"): c for c in content.get("cells", [])}
+    if not by_id:  # the cells a merge brought, by content (what the tab's ids cannot say)
+        brought = {(c.get("id"), cell_hash(c)) for c in merged["cells"]
+                   if cell_hash(c) in {h for _, h in brought}}
     have_copy = {(c.get("metadata", {}).get(KEY) or {}).get("your_version_of"): cell_hash(c)
                  for c in merged["cells"]}
+    if by_id:
+        tab_of = {k: tab[c.get("id")] for k, c in enumerate(merged["cells"]) if c.get("id") in tab}
+    else:  # the tab's cell of each merged cell, by content (the merge kept the disk's ids)
+        from genviz_updates.pairing import align
+
+        pairs = align(merged["cells"], content["cells"], range(len(merged["cells"])),
+                      range(len(content["cells"])))
+        tab_of = {k: content["cells"][j] for k, j in pairs.items()}
     cells, kept = [], 0
-    for cell in merged["cells"]:
+    for k, cell in enumerate(merged["cells"]):
         cells.append(cell)
-        cid = cell.get("id")
-        if (cid, cell_hash(cell)) not in brought or (cid in tab and cell_hash(tab[cid])
+        cid, mine = cell.get("id"), tab_of.get(k)
+        if (cid, cell_hash(cell)) not in brought or (mine is not None and cell_hash(mine)
                                                      == cell_hash(cell)):
             continue
         kept += 1
         cell.setdefault("metadata", {})[KEY] = {"kept": "course update; your tab did not show it"}
-        if cid and cid in tab and have_copy.get(cid) != cell_hash(tab[cid]):
-            mine = copy.deepcopy(tab[cid])  # the tab's version too: both kept
+        if cid and mine is not None and have_copy.get(cid) != cell_hash(mine):
+            mine = copy.deepcopy(mine)  # the tab's version too: both kept
             mine["id"] = f"{cid[:40]}-yours-{cell_hash(mine)[:8]}"
             mine.setdefault("metadata", {})[KEY] = {"your_version_of": cid}
             cells.append(mine)
@@ -299,8 +384,9 @@ def _merge_stale(merges, content, disk):
     merged["cells"] = cells
     # told as after a tab with a token: a cell the tab ran whose stored output a course
     # merge changed (the tab's run is kept), a cell it deleted that a course merge changed
-    ran = _course_items([i for i in missed_changes(base, content, disk, merged)
-                         if i["kind"] in ("output-not-updated", "you-deleted")], later, disk)
+    ran = _course_items([i for i in _missed(base, content, disk, merged, by_id)
+                         if i["kind"] in ("output-not-updated", "you-deleted")], later, disk,
+                        by_id)
     if not kept:
         return merged, ran
     return merged, [{"kind": "kept-both", "id": NOTE_ID, "index": 1, "cell_type": "markdown",

@@ -222,3 +222,122 @@ def test_merge_keeps_student_edits_and_delivers_or_names_every_course_change(n, 
         else:
             assert item["id"] in edited and item["id"] not in t
     assert json.loads(nbm.dumps_notebook(merged)) == merged
+
+
+# --- cells without ids (nbformat 4.4): paired by content (genviz_updates.pairing) -----------------
+
+def plain_nb(*sources):
+    """A notebook without cell ids (nbformat 4.4): code cells, markdown for '# ...'."""
+    cells = []
+    for src in sources:
+        kind = "markdown" if src.startswith("# ") else "code"
+        c = {k: v for k, v in cell("x", kind).items() if k != "id"}
+        cells.append(dict(c, source=src))
+    return nb(*cells, minor=4)
+
+
+def sources(n):
+    return [nbm.source(c) for c in n["cells"]]
+
+
+FIX = "x = 2  # fixed: the notes use 2\n"
+NEW = "y = x * 10  # update A"
+
+
+def test_without_ids_a_rewritten_cell_pairs_with_its_old_version_not_with_an_insert():
+    """The course rewrote ``x = 1`` and inserted a cell after it; character for character
+    the inserted cell is as much like ``x = 1`` as the fix is. The student's edit of the
+    old cell is the student's, the fix is named (kept-yours), the insert arrives, each once.
+    Planted: the first-fit pairing this replaced (a difflib character ratio of 0.5) paired
+    nothing, so the fix arrived beside the student's cell, named as a course deletion."""
+    base = plain_nb("# A", "x = 1\n", "answer = None")
+    ours = plain_nb("# A", "x = 5  # mine", "answer = None")
+    theirs = plain_nb("# A", FIX, NEW, "answer = None")
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == ["# A", "x = 5  # mine", NEW, "answer = None"]
+    assert "id" not in merged["cells"][0] and merged["nbformat_minor"] == 4
+    nbformat.validate(nbformat.from_dict(merged))
+    (item,) = missed_changes(base, ours, theirs, merged)
+    assert (item["kind"], item["index"], item["course"]) == ("kept-yours", 2, FIX)
+    assert sources(merge_notebooks(base, base, theirs)) == sources(theirs)
+
+
+def test_without_ids_a_deletion_next_to_an_edit_is_not_paired_by_position():
+    """A replaced run of equal size (the course deleted ``a``, fixed ``b`` and inserted
+    ``n`` after it): ``b`` pairs with its fix, not by position with ``n``. Planted: pairing
+    by position in an equal-size run paired ``b`` with ``n``, and the student's edit of
+    ``b`` hid the course's new cell (named only) while ``a``'s "fix" arrived."""
+    b_src = "b = compute(2)\nprint(b)"
+    base = plain_nb("a = 1", b_src, "# end")
+    ours = plain_nb("a = 1", b_src + "  # mine", "# end")
+    theirs = plain_nb(b_src + "\n# fixed", "n = 'a new cell'", "# end")
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == [b_src + "  # mine", "n = 'a new cell'", "# end"]
+    assert [(i["kind"], i["course"]) for i in missed_changes(base, ours, theirs, merged)] == [
+        ("kept-yours", b_src + "\n# fixed")]
+
+
+def test_without_ids_missed_changes_still_names_what_did_not_arrive():
+    """Deletions both ways, by content: the course changed a cell the student deleted
+    (you-deleted), the course deleted a cell the student edited (kept-deleted)."""
+    base = plain_nb("# A", "p = 1\nprint(p)", "q = 2\nprint(q)", "# end")
+    ours = plain_nb("# A", "q = 2\nprint(q)\n# mine", "# end")
+    theirs = plain_nb("# A", "p = 1\nprint(p)\n# course fix", "# end")
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == ["# A", "q = 2\nprint(q)\n# mine", "# end"]
+    kinds = [(i["kind"], i["course"]) for i in missed_changes(base, ours, theirs, merged)]
+    assert sorted(kinds) == [("kept-deleted", ""), ("you-deleted", "p = 1\nprint(p)\n# course fix")]
+
+
+def test_without_ids_duplicate_empty_and_moved_cells():
+    """Try to break it: identical cells (two empty ones, two ``print(x)``), an empty cell
+    the student filled, a cell the course moved. Each cell once, the student's text kept,
+    the course's changes in."""
+    base = plain_nb("# A", "", "print(x)", "x = 1", "print(x)", "", "# end")
+    ours = plain_nb("# A", "", "print(x)", "x = 1", "print(x)", "z = 'mine'", "# end")
+    theirs = plain_nb("# A", "x = 1", "", "print(x)", "print(x)", "", "# end")  # x moved up
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == ["# A", "x = 1", "", "print(x)", "print(x)", "z = 'mine'", "# end"]
+    assert missed_changes(base, ours, theirs, merged) == []
+    nbformat.validate(nbformat.from_dict(merged))
+
+
+def test_similarity_tells_a_rewrite_from_another_short_cell():
+    from genviz_updates.pairing import FLOOR, similarity
+
+    code = lambda s: {"cell_type": "code", "source": s}  # noqa: E731
+    assert similarity(code("x = 1\n"), code(FIX)) >= FLOOR > similarity(code("x = 1\n"), code(NEW))
+    assert similarity(code("v3 = 3\nprint(v3)"), code("v7 = 7\nprint(v7)")) < FLOOR
+    assert similarity(code("v3 = 3\nprint(v3)"), code("v3 = 3\nprint(v3)\n# fix 1")) > 0.6
+    assert similarity(code("a"), {"cell_type": "markdown", "source": "a"}) == 0
+
+
+def test_without_ids_a_cell_moved_and_fixed_pairs_with_its_old_version():
+    """The course moved a two-line cell and changed one line of it; the student had deleted
+    it. Paired as one cell: the deletion stands and the change is named (you-deleted).
+    Planted: a move needing a similarity of 0.6 (as first written) took it for a deletion
+    and an insert, and the deleted cell came back (the id-less trials' seed 14); so does
+    ``pairing._pair_moved`` off."""
+    p, q, r = "p = 1\nprint(p)", "q = 2\nprint(q)", "r = 3\nprint(r)"
+    base = plain_nb(p, q, r)
+    ours = plain_nb(q, r)
+    theirs = plain_nb(q, "p = 1\nprint(p + 1)", r)
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == [q, r]
+    assert [(i["kind"], i["course"]) for i in missed_changes(base, ours, theirs, merged)] == [
+        ("you-deleted", "p = 1\nprint(p + 1)")]
+
+
+def test_without_ids_a_cell_the_course_moved_is_one_cell():
+    """The course moved a cell to the end, unchanged; the student had edited it. One cell,
+    the student's text, where the course put it. Planted: ``pairing._pair_moved`` off took
+    the move for a deletion and an insert, and the cell was there twice (the student's,
+    kept-deleted, and the course's)."""
+    p, q, r = "p = 1\nprint(p)", "q = 2\nprint(q)", "r = 3\nprint(r)"
+    base = plain_nb(p, q, r)
+    ours = plain_nb(p + "\n# mine", q, r)
+    theirs = plain_nb(q, r, p)
+    merged = merge_notebooks(base, ours, theirs)
+    assert sources(merged) == [q, r, p + "\n# mine"]
+    assert missed_changes(base, ours, theirs, merged) == []
+

@@ -34,7 +34,7 @@ from test_deploy_kernels import _api, singleuser_server  # noqa: E402
 from genviz_updates.__main__ import main as cli  # noqa: E402
 from genviz_updates.notices import Watcher  # noqa: E402
 from genviz_updates.seen import KEY  # noqa: E402
-from genviz_updates.server import NOTE_ID  # noqa: E402
+from genviz_updates.server import NOTE_ID, NOTE_TEXT  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "genviz-test-token"  # tests/test_deploy_kernels.py's
@@ -675,38 +675,217 @@ def test_resolve_conflicts_applies_edits_that_only_meet():
                                                               want[1]), (ours, base, theirs)
 
 
-@pytest.mark.xfail(strict=True, reason="red team #39, not fixed: a tab of a notebook without "
-                   "cell ids (nbformat 4.4) saved with JupyterLab's new random ids after a "
-                   "click keeps its old version of the fixed cell as an extra cell, unmarked "
-                   "and untold (seen.py's snapshot is keyed by cell id)")
-def test_a_stale_tab_of_a_notebook_without_ids_keeps_the_fix_once_or_says_so(server):
-    """The course's notebook has no cell ids (nbformat 4.4); a tab loads it, the course fixes
-    cell 1 and inserts a cell, the student clicks; the tab (JupyterLab gives every cell a
-    random id and saves 4.5) types in cell 3 and saves. Wanted: the fix, the new cell and the
-    typing, the fixed cell once -- or, where both versions are kept, the note that says so."""
-    import uuid
+# --- a notebook without cell ids (nbformat 4.4): a tab's cells get JupyterLab's random ids --------
 
-    s = Story(server, "otto")
+NEW_A = "y = x * 10  # update A"
+
+
+def idless_story(server, name, cells=None):
+    """A Story whose course notebook has no cell ids (nbformat 4.4; ``cells``: its sources,
+    code but for a first line starting '#'), published and clicked; (story, course dict)."""
+    s = Story(server, name)
     nb = json.loads((s.work / NB).read_text())
+    if cells is not None:
+        nb["cells"] = [{"cell_type": "markdown", "metadata": {}, "source": src}
+                       if src.startswith("# ") else
+                       {"cell_type": "code", "metadata": {}, "outputs": [],
+                        "execution_count": None, "source": src} for src in cells]
     for c in nb["cells"]:
         c.pop("id", None)
     nb["nbformat_minor"] = 4
+    idless_publish(s, nb, "4.4")
+    return s, nb
+
+
+def idless_publish(s, nb, message):
     (s.work / NB).write_text(json.dumps(nb, indent=1))
-    upd.publish(s.work, s.url, "4.4")
+    upd.publish(s.work, s.url, message)
     s.click()
-    tab = s.open_tab()
-    assert [c.get("id") for c in tab["cells"]] == [None] * 5
+
+
+def idless_update_a(s, nb):
+    """The course fixes cell 1 and inserts a cell after it; the student clicks."""
     nb["cells"][1]["source"] = upd.FIX_X
     nb["cells"].insert(2, {"cell_type": "code", "metadata": {}, "outputs": [],
-                           "execution_count": None, "source": "y = x * 10  # update A"})
-    (s.work / NB).write_text(json.dumps(nb, indent=1))
-    upd.publish(s.work, s.url, "A")
-    s.click()
+                           "execution_count": None, "source": NEW_A})
+    idless_publish(s, nb, "A")
+
+
+def lab_ids(tab):
+    """What JupyterLab does to a notebook without ids it loaded: a random id for each cell,
+    saved as nbformat 4.5."""
+    import uuid
+
     for c in tab["cells"]:
         c["id"] = uuid.uuid4().hex[:8]
     tab["nbformat_minor"] = 5
+    return tab
+
+
+def idless_sources(s):
+    """The notebook's sources, in order (it is valid, its ids unique)."""
+    nb = s.disk()
+    ids = [c.get("id") for c in nb.cells]
+    assert len(set(ids)) == len(ids), ids
+    return [c.source for c in nb.cells]
+
+
+def test_a_stale_tab_of_a_notebook_without_ids_keeps_the_fix_once_or_says_so(server):
+    """The course's notebook has no cell ids (nbformat 4.4); a tab loads it, the course fixes
+    cell 1 and inserts a cell, the student clicks; the tab (JupyterLab gives every cell a
+    random id and saves 4.5) types in cell 3 and saves. The fix, the new cell and the
+    typing, each once, nothing to tell; a second save and the next click change nothing.
+    Red team #39: the tab's old ``x = 1`` was kept as an extra cell, unmarked and untold
+    (seen.py's snapshot and the merge keyed by cell id). Planted: ``base_notebook`` without
+    its lookup by content (a placeholder base cell, as before) fails it."""
+    s, nb = idless_story(server, "otto")
+    tab = s.open_tab()
+    assert [c.get("id") for c in tab["cells"]] == [None] * 5
+    idless_update_a(s, nb)
+    lab_ids(tab)
     tab["cells"][3]["source"] = "print(x, 'mine')"
+    want = ["# A lesson", upd.FIX_X, NEW_A, upd.EXERCISE, "print(x, 'mine')", "The end."]
+    for _ in range(2):  # a save, then an autosave
+        s.save(tab)
+        assert idless_sources(s) == want
+        assert s.items() == []
+    tab["cells"][4]["source"] = "The end. Mine."                   # and it types on
     s.save(tab)
-    got = [c.source for c in s.disk().cells]
-    assert upd.FIX_X in got and "y = x * 10  # update A" in got and "print(x, 'mine')" in got
-    assert "x = 1\n" not in got or any(c.get("id") == NOTE_ID for c in s.disk().cells)
+    want[-1] = "The end. Mine."
+    assert idless_sources(s) == want
+    (s.work / "README.md").write_text("news\n")
+    upd.publish(s.work, s.url)
+    s.click()
+    assert idless_sources(s) == want and s.items() == []
+
+
+def test_a_stale_tab_without_ids_that_deleted_a_cell_keeps_the_deletion_and_the_update(server):
+    """The same stale tab deletes ``print(x)`` and saves: the update arrives, the deletion
+    stands, the old ``x = 1`` is not put back. Planted: as above."""
+    s, nb = idless_story(server, "olga")
+    tab = s.open_tab()
+    idless_update_a(s, nb)
+    lab_ids(tab)
+    del tab["cells"][3]
+    s.save(tab)
+    assert idless_sources(s) == ["# A lesson", upd.FIX_X, NEW_A, upd.EXERCISE, "The end."]
+    assert s.items() == []
+
+
+def test_a_stale_tab_without_ids_that_edited_the_fixed_cell_keeps_its_text_and_is_told(server):
+    """A conflict: the stale tab edited the cell the course fixed. The tab's text stands
+    where the cell was, the course's fix is told (``kept-yours``, with the course's text, a
+    running kernel says it), the new cell arrives. Planted: the first-fit pairing this
+    replaced (a character ratio of 0.5) paired the old cell with nothing, and the fix arrived
+    beside the tab's version, as if the course had deleted the old cell; so does
+    ``_merge_tab`` without the older versions (``_older``: the base cell a placeholder)."""
+    s, nb = idless_story(server, "omar")
+    tab = s.open_tab()
+    idless_update_a(s, nb)
+    kernel = Watcher(s.clone / NB, started=0)
+    kernel.check()
+    lab_ids(tab)
+    tab["cells"][1]["source"] = "x = 5  # mine"
+    s.save(tab)
+    assert idless_sources(s) == ["# A lesson", "x = 5  # mine", NEW_A, upd.EXERCISE,
+                                 "print(x)", "The end."]
+    (item,) = s.items()
+    assert (item["kind"], item["course"], item["index"]) == ("kept-yours", upd.FIX_X, 2)
+    text = upd.flat(kernel.check())
+    assert "your version is kept" in text and upd.flat(upd.FIX_X) in text
+    assert cli(["status", str(s.clone / NB)]) == 1
+
+
+def test_a_tab_without_ids_open_across_two_clicks_keeps_both_updates_and_its_typing(server):
+    """Loaded before update A; A clicked, then B (the last cell revised, a markdown cell
+    inserted at the top); the tab types and saves: A, B and the typing, each once."""
+    s, nb = idless_story(server, "olaf")
+    tab = s.open_tab()
+    idless_update_a(s, nb)
+    nb["cells"][-1]["source"] = "The end, revised."
+    nb["cells"].insert(1, {"cell_type": "markdown", "metadata": {},
+                           "source": "Read this first (update B)."})
+    idless_publish(s, nb, "B")
+    lab_ids(tab)
+    tab["cells"][2]["source"] = upd.B_EDIT
+    s.save(tab)
+    assert idless_sources(s) == ["# A lesson", "Read this first (update B).", upd.FIX_X, NEW_A,
+                                 upd.B_EDIT, "print(x)", "The end, revised."]
+    assert s.items() == []
+
+
+def test_a_save_without_a_token_or_ids_keeps_both_and_says_so(server):
+    """A tab of the notebook without ids, opened before this server ran (no token), saved
+    after update A with JupyterLab's random ids: as a save without a token of a notebook
+    with ids -- the update kept and marked, the tab's older version of the fixed cell kept
+    below it, the note at the top, told once. A tab loaded after the click, which reverted
+    the fix, is not stale: its revert stands. Planted: ``stale_since`` keyed by id only (the
+    tab's random ids are none of a merge's) took that tab for stale too and put the fix back."""
+    s, nb = idless_story(server, "oona")
+    stale = lab_ids(json.loads((s.clone / NB).read_text()))       # no token
+    idless_update_a(s, nb)
+    fresh = lab_ids(json.loads((s.clone / NB).read_text()))       # no token, after the click
+    for _ in range(2):
+        s.save(stale)
+        disk = s.disk()
+        assert disk.cells[0].id == NOTE_ID
+        assert idless_sources(s)[1:] == ["# A lesson", upd.FIX_X, "x = 1\n", NEW_A,
+                                         upd.EXERCISE, "print(x)", "The end."]
+        assert disk.cells[3].metadata[KEY]["your_version_of"] == disk.cells[2].id
+        assert disk.cells[4].metadata[KEY]["kept"]
+    assert [i["kind"] for i in s.items()] == ["kept-both"]
+    s2, nb2 = idless_story(server, "olli")
+    idless_update_a(s2, nb2)
+    fresh = lab_ids(json.loads((s2.clone / NB).read_text()))      # loaded after the click
+    fresh["cells"][1]["source"] = "x = 1\n"                       # reverted the fix
+    s2.save(fresh)
+    assert idless_sources(s2) == ["# A lesson", "x = 1\n", NEW_A, upd.EXERCISE, "print(x)",
+                                  "The end."]
+    assert s2.items() == []
+
+
+def test_a_save_without_a_token_whose_ids_are_all_new_is_merged_by_content(server):
+    """Another tab's save gave the notebook without ids JupyterLab's random ids, and the
+    click after it recorded those; a tab opened before the server ran (no token, ids of its
+    own) types and saves. Merged by content as above: the update kept and marked, the tab's
+    old version of the fixed cell below the fix, the typing, the note. Planted: ``_cells``
+    keeping the recorded merge's ids: the fixed cell's base was a placeholder (the disk has
+    its id with the fix), which paired with nothing, and the tab's ``x = 1`` came out above
+    the fix as the tab's own cell, with no copy below."""
+    s, nb = idless_story(server, "ossi")
+    stale = lab_ids(json.loads((s.clone / NB).read_text()))        # no token
+    s.save(lab_ids(s.open_tab()))                                  # another tab: ids on disk
+    assert all(c.get("id") for c in s.disk().cells)
+    idless_update_a(s, nb)
+    stale["cells"][3]["source"] = "print(x, 'mine')"
+    s.save(stale)
+    assert idless_sources(s) == [NOTE_TEXT, "# A lesson",
+                                 upd.FIX_X, "x = 1\n", NEW_A, upd.EXERCISE, "print(x, 'mine')",
+                                 "The end."]
+    assert s.disk().cells[0].id == NOTE_ID
+    assert [i["kind"] for i in s.items()] == ["kept-both"]
+
+
+
+def test_a_stale_tab_without_ids_of_duplicate_empty_and_moved_cells(server):
+    """Try to break it: identical cells (two ``print(x)``, two empty ones), the tab fills one
+    empty cell and deletes a ``print(x)``; the course moves ``x = 1`` up and fixes it. Each
+    cell once, the tab's typing and deletion stand, the fix arrives, nothing to tell. Planted:
+    main's genviz_updates (seen.py, server.py, notebooks.py before #39's id-less fix) fails it."""
+    s, nb = idless_story(server, "ozzy", ["# A lesson", "", "print(x)", "x = 1\n", "print(x)",
+                                          "", "# The end"])
+    tab = s.open_tab()
+    fixed = nb["cells"].pop(3)
+    fixed["source"] = upd.FIX_X
+    nb["cells"].insert(1, fixed)
+    idless_publish(s, nb, "moved and fixed")
+    lab_ids(tab)
+    tab["cells"][5]["source"] = "z = 'mine'"
+    del tab["cells"][4]
+    s.save(tab)
+    assert idless_sources(s) == ["# A lesson", upd.FIX_X, "", "print(x)", "z = 'mine'",
+                                 "# The end"]
+    assert s.items() == []
+    s.save(tab)                                                    # an autosave: the same
+    assert idless_sources(s) == ["# A lesson", upd.FIX_X, "", "print(x)", "z = 'mine'",
+                                 "# The end"]
