@@ -45,6 +45,8 @@ import copy
 import hashlib
 import json
 
+from genviz_updates.pairing import align, content_key, source
+
 __all__ = ["read_notebook", "dumps_notebook", "merge_notebooks", "missed_changes",
            "delivered_changes", "source", "content_key", "cell_hash", "outputs_key"]
 
@@ -66,19 +68,6 @@ def read_notebook(text) -> dict:
 def dumps_notebook(nb: dict) -> str:
     """JSON text as jupyter-server writes it (indent 1, sorted keys, trailing newline)."""
     return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def source(cell: dict) -> str:
-    src = cell.get("source", "")
-    return "".join(src) if isinstance(src, list) else str(src)
-
-
-def content_key(cell: dict) -> tuple:
-    """What counts as an *edit* of a cell: its type, source and attachments (not outputs,
-    execution counts or metadata)."""
-    att = cell.get("attachments")
-    return (cell.get("cell_type"), source(cell),
-            json.dumps(att, sort_keys=True) if att else "")
 
 
 def cell_hash(cell: dict) -> str:
@@ -162,8 +151,6 @@ def _unique_ids(cells, prefer=None):
 
 def _align(a_cells, b_cells, a_idx, b_idx) -> dict:
     """Match cells a_idx of a to cells b_idx of b by content (``genviz_updates.pairing``)."""
-    from genviz_updates.pairing import align
-
     return align(a_cells, b_cells, a_idx, b_idx)
 
 

@@ -32,8 +32,9 @@ named, ``kept-yours``); a cell whose type changed is another cell.
 from __future__ import annotations
 
 import difflib
+import json
 
-__all__ = ["align", "similarity", "FLOOR", "WINDOW"]
+__all__ = ["align", "similarity", "source", "content_key", "FLOOR", "WINDOW"]
 
 #: the least similarity (0..1) for two cells of one type to pair
 FLOOR = 0.3
@@ -45,6 +46,20 @@ MAX_MOVED = 2500
 #: how far (in cells) from its place in a replaced run a cell looks for its other version:
 #: bounds the work on a notebook whose every cell changed to O(n * WINDOW) comparisons
 WINDOW = 25
+
+
+def source(cell: dict) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else str(src)
+
+
+def content_key(cell: dict) -> tuple:
+    """What counts as an *edit* of a cell: its type, source and attachments (not outputs,
+    execution counts or metadata)."""
+    att = cell.get("attachments")
+    return (cell.get("cell_type"), source(cell),
+            json.dumps(att, sort_keys=True) if att else "")
+
 
 
 def _ratio(a: list, b: list) -> float:
@@ -61,16 +76,12 @@ def _copy(cell) -> bool:
 
 
 def _key(cell) -> tuple:
-    from genviz_updates.notebooks import content_key
-
     return content_key(cell) + (_copy(cell),)
 
 
 def similarity(a: dict, b: dict) -> float:
     """How alike two cells' sources are, 0..1 (0 for cells of two types, and for a kept
     copy of a tab's version and another cell)."""
-    from genviz_updates.notebooks import source
-
     if a.get("cell_type") != b.get("cell_type") or _copy(a) != _copy(b):
         return 0.0
     sa, sb = source(a), source(b)

@@ -45,7 +45,8 @@ FLOORS = {
         "course.submissions": 7,  # simulated classes: handin and hostile under one name
     },
     "genviz_updates": {
-        "genviz_updates": 0, "genviz_updates.notebooks": 0, "genviz_updates.rebuild": 0,
+        "genviz_updates": 0, "genviz_updates.pairing": 0, "genviz_updates.notebooks": 0,
+        "genviz_updates.rebuild": 0,
         "genviz_updates.seen": 1, "genviz_updates.driver": 1, "genviz_updates.textsave": 1,
         "genviz_updates.notices": 2,
         "genviz_updates.kernel": 3, "genviz_updates.puller": 3,
