@@ -593,18 +593,20 @@ def plan(course: pathlib.Path, roster=None):
 def course_assignments(course: pathlib.Path, handed=None, students: int = 0) -> set[str]:
     """The assignments this course made: those whose source notebook is in the course
     (``source/<n>/<n>.ipynb``, a regular file: ``make assignments`` wrote it, or an earlier
-    grading of it), and, in a course folder that holds only what was collected, those that at
-    least half of the ``students`` with a folder handed in (``handed``: assignment -> how many).
+    grading of it), and, in a course folder that holds no source notebook at all (only what
+    was collected), those that at least half of the ``students`` with a folder handed in (``handed``: assignment -> how many).
     A folder named after any other assignment, even one genviz knows, is refused (issue #38,
     kind other_assignment): it was graded and added to the gradebook."""
-    made = {n for n, k in (handed or {}).items() if students and 2 * k >= students}
+    made = set()
     for n in ASSIGNMENTS:
         try:
             if stat.S_ISREG(os.lstat(course / "source" / n / f"{n}.ipynb").st_mode):
                 made.add(n)
         except OSError:
             pass
-    return made
+    if made:  # the course keeps its sources: what students hand in adds nothing
+        return made
+    return {n for n, k in (handed or {}).items() if students and 2 * k >= students}
 
 
 def _released(course: pathlib.Path, names) -> dict[str, set]:

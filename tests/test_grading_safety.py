@@ -734,6 +734,27 @@ def test_only_assignments_the_course_released_to_the_student_are_graded(tmp_path
     assert {("alice", "a06_naive_bayes"), ("bob", "a03_gda")} <= set(G.plan(course)[0])
 
 
+def test_a_course_with_sources_takes_no_assignment_from_what_students_hand_in(tmp_path):
+    """The half-the-class rule is for a folder of collected submissions only: where the course
+    keeps a source notebook, an assignment it did not make stays refused however many hand it
+    in. Planted: the rule applied beside the sources (as first merged), and two of three
+    students handing in a06 made it the course's."""
+    course = tmp_path / "course"
+    for path in ("source/a03_gda/a03_gda.ipynb",
+                 *(f"submitted/{s}/a03_gda/a03_gda.ipynb" for s in ("alice", "bob", "carol")),
+                 *(f"submitted/{s}/a06_naive_bayes/a06_naive_bayes.ipynb" for s in ("alice", "bob"))):
+        (course / path).parent.mkdir(parents=True, exist_ok=True)
+        (course / path).write_text("{}")
+    assert G.course_assignments(course, {"a03_gda": 3, "a06_naive_bayes": 2}, 3) == {"a03_gda"}
+    jobs, decided, names = G.plan(course)
+    assert names == ["a03_gda"] and all(a == "a03_gda" for _, a in jobs)
+    assert {(o.student_id, o.assignment) for o in decided} == {
+        ("alice", "a06_naive_bayes"), ("bob", "a06_naive_bayes")}
+    (course / "source" / "a03_gda" / "a03_gda.ipynb").unlink()  # collected submissions only
+    assert G.course_assignments(course, {"a03_gda": 3, "a06_naive_bayes": 2}, 3) == {
+        "a03_gda", "a06_naive_bayes"}
+
+
 def test_a_notebook_whose_metadata_names_another_assignment_is_refused(tmp_path):
     """Issue #38: the a03 folder holds a notebook released for another assignment (its
     metadata says so): refused with a row, not run. Planted: with the metadata of its own
