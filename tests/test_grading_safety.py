@@ -13,6 +13,7 @@ import unicodedata
 
 import nbformat
 import pytest
+import regex
 
 from course import build as B
 from course import cells as C
@@ -303,13 +304,28 @@ def test_terminal_lines_escape_what_a_terminal_would_obey():
 # -- one definition of the characters shown escaped ---------------------------------------------
 
 #: The oracle, written here on its own (not read from course.shown): every character of these
-#: Unicode categories is shown escaped wherever a submission's text is written.
+#: Unicode categories is shown escaped wherever a submission's text is written; so is every
+#: character Unicode lists as drawn as nothing (Default_Ignorable_Code_Point, read from the
+#: `regex` package's own Unicode tables) but the variation selectors, and U+2800 BRAILLE
+#: PATTERN BLANK. In names the variation selectors and every space but U+0020 too.
 KIND = {"Cc", "Cf", "Cs", "Zl", "Zp"}
-OF_THE_KIND = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) in KIND)
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_SELECTOR = regex.compile(r"\p{Variation_Selector}")
+
+
+def _is_of_the_kind(c: str) -> bool:
+    return (unicodedata.category(c) in KIND or c == "\u2800"
+            or (_IGNORABLE.match(c) is not None and _SELECTOR.match(c) is None))
+
+
+OF_THE_KIND = "".join(chr(n) for n in range(0x110000) if _is_of_the_kind(chr(n)))
+SELECTORS = "".join(chr(n) for n in range(0x110000) if _SELECTOR.match(chr(n)))
+OTHER_SPACES = "".join(chr(n) for n in range(0x110000)
+                       if unicodedata.category(chr(n)) == "Zs" and n != 0x20)
 
 
 def _of_the_kind(text: str, keep: str = "") -> set:
-    return {c for c in text if unicodedata.category(c) in KIND and c not in keep}
+    return {c for c in text if _is_of_the_kind(c) and c not in keep}
 
 
 def test_the_kind_is_every_control_format_surrogate_and_separator():
@@ -323,8 +339,24 @@ def test_the_kind_is_every_control_format_surrogate_and_separator():
     assert _of_the_kind(shown) == set() and shown.isascii()
     assert _of_the_kind(printable(OF_THE_KIND, lines=True)) == {"\n", "\t"}
     assert printable("\U000e0041") == "\\U000e0041"
-    rest = "".join(chr(n) for n in range(0x110000) if unicodedata.category(chr(n)) not in KIND)
+    rest = "".join(chr(n) for n in range(0x110000) if not _is_of_the_kind(chr(n)))
     assert printable(rest) == rest and printable(rest, lines=True) == rest
+
+
+def test_what_draws_nothing_is_shown_escaped_and_names_that_read_alike_differ():
+    """Letters and marks that draw nothing (the Hangul fillers, U+2800, the combining grapheme
+    joiner; Unicode's Default_Ignorable_Code_Point) are escaped in text: "alice\\u3164" does
+    not read as "alice". Variation selectors stay in text (the emoji form of a heart) and are
+    escaped in names, as is every space but U+0020: no two names that read alike."""
+    for blank in ("\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "\u034f", "\u17b4",
+                  "\u17b5"):
+        assert blank in OF_THE_KIND and printable("alice" + blank) == (
+            "alice\\u" + f"{ord(blank):04x}")
+    assert printable("\u2764\ufe0f" + SELECTORS) == "\u2764\ufe0f" + SELECTORS
+    shown = name("alice" + SELECTORS + OTHER_SPACES + OF_THE_KIND)
+    assert shown.isascii() and shown.startswith("alice\\u180b")
+    assert "\\xa0" in shown and "\\u3000" in shown and "\\u3164" in shown
+    assert name("ali ce") == "ali ce" and name("élodie") == "élodie"
 
 
 def test_every_outlet_shows_the_kind_escaped(tmp_path):
