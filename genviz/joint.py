@@ -355,11 +355,16 @@ def _check_missing(arr: np.ndarray, what: str) -> None:
                              f"category: drop or fill that record first")
 
 
-def _as_records(records, d: int) -> np.ndarray:
+def _records_array(records) -> np.ndarray:
+    """``records`` as an object array; a single string is refused (it is not a table)."""
     if isinstance(records, (str, bytes)):
         raise TypeError(f"records must be a table of records (rows of values), got the single "
                         f"string {records!r}")
-    arr = np.asarray(records, dtype=object)
+    return np.asarray(records, dtype=object)
+
+
+def _as_records(records, d: int) -> np.ndarray:
+    arr = _records_array(records)
     if arr.ndim == 1 and d == 1:
         arr = arr[:, None]
     if arr.ndim != 2 or arr.shape[1] != d:
@@ -389,10 +394,7 @@ def dimensionality_curve(records, names=None) -> dict:
     >>> c["cells"].tolist(), c["empty_fraction"].tolist()
     ([2, 4], [0.0, 0.5])
     """
-    if isinstance(records, (str, bytes)):
-        raise TypeError(f"records must be a table of records (rows of values), got the single "
-                        f"string {records!r}")
-    arr = np.asarray(records, dtype=object)
+    arr = _records_array(records)
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"records must be a non-empty 2-D array (n_records, n_variables), got "
                          f"shape {arr.shape}")

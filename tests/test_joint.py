@@ -151,6 +151,11 @@ def test_record_counts_rise_by_about_the_ratio_to_all_records(n, low, ratio):
     (lambda: JointTable(ALARM_VARS, ALARM_P).independence_gap("Theft", "Theft"), ValueError,
      "disjoint"),
     (lambda: dimensionality_curve(np.empty((0, 2))), ValueError, "non-empty 2-D"),
+    # a single string is not a table of records (one refusal, wherever records are read)
+    (lambda: JointTable.from_records("ab", ["V"]), TypeError, "table of records.*single string"),
+    (lambda: JointTable(ALARM_VARS, ALARM_P).log_likelihood("alarm"), TypeError,
+     "table of records.*single string"),
+    (lambda: dimensionality_curve("ab"), TypeError, "table of records.*single string"),
     (lambda: record_counts(0), ValueError, "n_records"),
     (lambda: record_counts(2.5), TypeError, "n_records"),
     (lambda: record_counts(50, ratio=1.0), ValueError, "ratio"),

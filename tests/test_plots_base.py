@@ -8,7 +8,7 @@ import pytest
 
 from genviz.plots import CLASS_COLORS, PALETTE, figure_png, lecture_mode, new_figure, set_lecture_mode, show
 from genviz.plots._base import can_blit
-from genviz.plots.style import is_lecture_mode
+from genviz.plots.style import is_lecture_mode, plane_axes
 
 
 def test_lecture_mode_switches_and_restores_rcparams():
@@ -37,6 +37,18 @@ def test_palette_is_okabe_ito_and_first_two_classes_differ_in_lightness():
     # Classes 0 and 1 stay distinguishable in greyscale too.
     assert abs(_luminance(CLASS_COLORS[0]) - _luminance(CLASS_COLORS[1])) > 0.05
     assert len(set(CLASS_COLORS)) == len(CLASS_COLORS)
+
+
+def test_plane_axes_sets_the_box_equal_aspect_and_both_labels_or_only_x1():
+    """The panel of the plane the GDA, Gaussian, naive Bayes and k-NN painters share."""
+    fig = new_figure()
+    left, right = fig.subplots(1, 2)
+    plane_axes(left, (-1.0, 2.0, -3.0, 4.0))
+    plane_axes(right, (-2.0, 2.0, -2.0, 2.0), ylabel=False)
+    assert left.get_xlim() == (-1.0, 2.0) and left.get_ylim() == (-3.0, 4.0)
+    assert left.get_aspect() == right.get_aspect() == 1.0  # "equal"
+    assert (left.get_xlabel(), left.get_ylabel()) == ("$x_1$", "$x_2$")
+    assert (right.get_xlabel(), right.get_ylabel()) == ("$x_1$", "")
 
 
 def test_new_figure_is_agg_whatever_pyplot_backend_and_can_blit(monkeypatch):

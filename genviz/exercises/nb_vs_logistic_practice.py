@@ -27,6 +27,14 @@ def _check_sweep(sweep) -> VocabularyCurves:
     return sweep
 
 
+def _setting(sweep, d, kind):
+    """The sweep's default curves at the setting ``(d, kind)``; a setting it lacks is refused."""
+    if (d, kind) not in sweep.curves:
+        raise ValueError(f"(d, kind) must be a setting of the sweep {sorted(sweep.curves)}, got "
+                         f"{(d, kind)!r}")
+    return sweep.curves[(d, kind)]
+
+
 def _crossing(sweep, d, kind, name="d"):
     if (d, kind) not in sweep.curves:
         raise ValueError(f"{name} must be one of the sweep's vocabulary sizes "
@@ -153,11 +161,7 @@ def lead_in_standard_errors(sweep, d, kind, n) -> Exercise:
     kind)`` and size ``n``, in standard errors of the paired difference (naive Bayes' test
     error minus logistic regression's over the repetitions, which share their training
     e-mails): the statistic behind :func:`genviz.nb_vs_logistic.leader` and the crossing."""
-    v = _check_sweep(sweep)
-    if (d, kind) not in v.curves:
-        raise ValueError(f"(d, kind) must be a setting of the sweep {sorted(v.curves)}, got "
-                         f"{(d, kind)!r}")
-    c = v.curves[(d, kind)]
+    c = _setting(_check_sweep(sweep), d, kind)
     sizes = [int(s) for s in c.sizes]
     if n not in sizes:
         raise ValueError(f"n must be one of the sweep's sizes {sizes}, got {n!r}")
@@ -246,9 +250,7 @@ def crossing_with_regularisation(sweep, d=3000, kind="presence", l2=None,
     direction of :func:`~genviz.studies.gda_vs_logistic_curves.crossing_size` at each setting
     against the default's (no crossing in range counts as beyond the largest n)."""
     v = _check_sweep(sweep)
-    if (d, kind) not in v.curves:
-        raise ValueError(f"(d, kind) must be a setting of the sweep {sorted(v.curves)}, got "
-                         f"{(d, kind)!r}")
+    _setting(v, d, kind)
     l2 = max(v.l2_values) if l2 is None else l2
     alpha = max(v.alpha_values) if alpha is None else alpha
     for name, value, default, values in (("l2", l2, v.l2, v.l2_values),

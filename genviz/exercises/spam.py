@@ -10,7 +10,8 @@ import numpy as np
 
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
-from genviz.exercises.spam_transfer import _added_word_transfer, _threshold_transfer
+from genviz.exercises.spam_transfer import (_added_word_transfer, _log_odds_with_word,
+                                            _threshold_transfer)
 from genviz.model_selection import binary_metrics
 from genviz.text import Vocabulary, bag_of_words
 
@@ -29,6 +30,12 @@ def _check_word(word, vocabulary: Vocabulary) -> int:
     if word not in vocabulary.index:
         raise ValueError(f"word {word!r} is not in the vocabulary; pick one of its words")
     return vocabulary.index[word]
+
+
+def _check_text(text) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    return text
 
 
 def laplace_phi(X_train, y_train, vocabulary: Vocabulary, word: str = "free",
@@ -112,9 +119,7 @@ def email_log_odds(model, vocabulary: Vocabulary, text: str) -> Exercise:
     >>> bool(ex.check(b + w[v.index["free"]] + w[v.index["meeting"]]))
     True
     """
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
-    x = bag_of_words([text], vocabulary)
+    x = bag_of_words([_check_text(text)], vocabulary)
     return Exercise(
         f"Using the weights w and bias b of model.linear_form(), what is the log-odds "
         f"log P(x, spam) - log P(x, ham) of the email {text!r}?",
@@ -203,10 +208,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
     (computed with the model's ``decision_function``). The observation: the log-odds of the
     email with the word added at its end."""
     _check_word(word, vocabulary)
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
-    before, after = (float(model.decision_function(bag_of_words([t], vocabulary))[0])
-                     for t in (text, f"{text} {word}"))
+    before, after = _log_odds_with_word(model, vocabulary, _check_text(text), word)
     flips = (before > 0) != (after > 0)
     answer = 3 if before == after else (2 if after > before else (0 if flips else 1))
     return Prediction(
@@ -239,9 +241,7 @@ def predict_added_word(model, vocabulary: Vocabulary, text: str, word: str) -> P
 def doubled_email(model, vocabulary: Vocabulary, text: str) -> Choice:
     """Conceptual: the multinomial log-odds of an email sent twice over (every count doubled);
     computed with the model's ``decision_function`` and ``linear_form``."""
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a string, got {type(text).__name__}")
-    x = bag_of_words([text], vocabulary)
+    x = bag_of_words([_check_text(text)], vocabulary)
     once, twice = (float(model.decision_function(x * k)[0]) for k in (1, 2))
     _, b = model.linear_form()
     word_part = once - b

@@ -69,11 +69,17 @@ def _threshold_transfer(c=1.0, lower=0.1, higher=10.0) -> Choice:
         claims=[r"smaller c flags[^.]{0,40}weaker evidence"])
 
 
+def _log_odds_with_word(model, vocabulary, text, word) -> tuple[float, float]:
+    """The model's log-odds of the email ``text``, and of it with ``word`` added at its end."""
+    before, after = (float(model.decision_function(bag_of_words([t], vocabulary))[0])
+                     for t in (text, f"{text} {word}"))
+    return before, after
+
+
 def _added_word_transfer(model, vocabulary, word, text="click here for free money") -> Choice:
     """After 07-added-word: the same word added to a short email whose margin is small (its
     log-odds before and after computed with the model's ``decision_function``)."""
-    before, after = (float(model.decision_function(bag_of_words([t], vocabulary))[0])
-                     for t in (text, f"{text} {word}"))
+    before, after = _log_odds_with_word(model, vocabulary, text, word)
     flips = (before > 0) != (after > 0)
     answer = 0 if flips else (3 if after > before else 1)
     return _transfer(

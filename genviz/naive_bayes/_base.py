@@ -201,13 +201,16 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
     def _log_normaliser(self, joint):
         with np.errstate(divide="ignore", invalid="ignore"):
             norm = logsumexp(joint, axis=1, keepdims=True)
-        bad = np.flatnonzero(~np.isfinite(norm[:, 0]))
+        self._refuse_zero_evidence(np.flatnonzero(~np.isfinite(norm[:, 0])))
+        return norm
+
+    def _refuse_zero_evidence(self, bad):
+        """Raise the one 0/0 error naming the rows ``bad`` (indices), if there are any."""
         if bad.size:
             raise ValueError(
                 f"X row(s) {bad[:10].tolist()} have probability 0 under every "
                 f"class{self._zero_evidence_cause}, so the posterior is 0/0. "
                 f"{self._zero_evidence_hint}")
-        return norm
 
     def predict_log_proba(self, X):
         """Log-posterior ``log P(y=k|x)``: the joint minus its logsumexp over classes, (n, K).
@@ -218,12 +221,7 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
         check_fitted(self, "classes_")
         X = self._check_X(X)
         out = self._log_posterior(X, self._log_likelihood(X) + self.class_log_prior_)
-        bad = np.flatnonzero(np.isnan(out).any(axis=1))
-        if bad.size:
-            raise ValueError(
-                f"X row(s) {bad[:10].tolist()} have probability 0 under every "
-                f"class{self._zero_evidence_cause}, so the posterior is 0/0. "
-                f"{self._zero_evidence_hint}")
+        self._refuse_zero_evidence(np.flatnonzero(np.isnan(out).any(axis=1)))
         return out
 
     def predict_proba(self, X):

@@ -495,18 +495,9 @@ class Recorder(RendererBase):
     def _fast_clean(self, path, transform):
         """A collection path in canvas pixels: a plain affine transform when it has no NaN
         (the common case, ~10x faster than ``Path.cleaned``), else ``_clean``."""
-        v = path.vertices
-        if not np.isfinite(v).all():
+        if not np.isfinite(path.vertices).all():
             return self._clean(path, transform)
-        codes = path.codes
-        if codes is None:
-            codes = np.full(len(v), Path.LINETO, np.uint8)
-            if len(codes):
-                codes[0] = Path.MOVETO
-        else:
-            codes = np.asarray(codes, np.uint8)
-            keep = codes != Path.STOP
-            v, codes = v[keep], codes[keep]
+        v, codes = self._raw_codes(path)
         return transform.transform_affine(v) if len(v) else v.reshape(0, 2), codes
 
     def _collection_generic(self, gc, *args):

@@ -8,7 +8,7 @@ from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projec
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (DENSITY_CMAP, PALETTE, PANEL_CMAP, beside_legend, explorer_figsize,
                                 is_lecture_mode, legend_columns, panel_position, panel_row_width,
-                                tidy_ticks)
+                                plane_axes, tidy_ticks)
 from genviz.studies.gaussian import (K_SIGMAS, GaussianFigureResult, GaussianResult,
                                      GaussianStudy, gaussian_figure_study)
 
@@ -84,11 +84,7 @@ def _paint_gaussian_figure(r: GaussianFigureResult):
         else:
             ax = fig.add_subplot(1, n, i + 1)
             ax.contour(r.xs, r.xs, panel.density, levels=panel.levels, cmap=DENSITY_CMAP)
-            ax.set_xlim(-lim, lim)
-            ax.set_ylim(-lim, lim)
-            ax.set_aspect("equal")
-            ax.set_xlabel("$x_1$")
-            ax.set_ylabel("$x_2$")
+            plane_axes(ax, (-lim, lim, -lim, lim))
             ax.grid(alpha=0.3)
         ax.set_title(title, fontsize="medium")
     if r.kind == "surface":
@@ -173,11 +169,7 @@ class GaussianView(View, study=GaussianStudy):
         (self._mean_marker,) = ax.plot([], [], "P", color="white", mec="k", ms=9,
                                        label=r"mean $\mu$")
         self.animate(*self._ellipses, *self._axes_lines, self._mean_marker)
-        ax.set_xlim(-L, L)
-        ax.set_ylim(-L, L)
-        ax.set_aspect("equal")
-        ax.set_xlabel("$x_1$")
-        ax.set_ylabel("$x_2$")
+        plane_axes(ax, (-L, L, -L, L))
         ax.set_title("contours and samples", fontsize="medium")
         if self.ax3d is not None:
             # Two panels share the width: the legend goes under both (three columns).

@@ -11,7 +11,7 @@ from mpl_toolkits.mplot3d import Axes3D  # noqa: F401  (registers the 3-D projec
 from genviz._moved import moved_names
 from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.style import (CLASS_COLORS, DENSITY_CMAP, PALETTE, explorer_figsize,
-                                legend_columns, subplot_grid)
+                                legend_columns, plane_axes, subplot_grid)
 from genviz.studies.gda import (CovarianceFigureResult, GDAFigureResult, GDAFitResult,
                                 GDAFitStudy, PosteriorFigureResult, covariance_figure_study,
                                 gda_figure_study, posterior_figure_study)
@@ -78,8 +78,7 @@ def _paint_gda(r: GDAFigureResult, *, figsize=(6.0, 5.0)):
                    linewidths=2)
     ax.plot(*r.means.T, "P", color="white", mec="k", ms=10, ls="none",
             label=r"means $\mu_0, \mu_1$")
-    ax.set(xlim=r.box[:2], ylim=r.box[2:], xlabel="$x_1$", ylabel="$x_2$")
-    ax.set_aspect("equal")
+    plane_axes(ax, r.box)
     # under the axes: inside, any corner covers training points
     fig.legend(loc="outside lower center", ncol=2, fontsize="small", frameon=False)
     ax.set_title("GDA: shared $\\Sigma$, and the boundary", fontsize="medium")
@@ -133,8 +132,7 @@ def _paint_covariance(r: CovarianceFigureResult, *, figsize=None):
         ax.set_title(("shared $\\Sigma$: linear boundary" if panel.shared_cov
                       else "$\\Sigma_0, \\Sigma_1$: quadratic boundary")
                      + f"\ntraining error {panel.training_error:.1%}", fontsize="medium")
-        ax.set(xlim=r.box[:2], ylim=r.box[2:], xlabel="$x_1$", ylabel="$x_2$")
-        ax.set_aspect("equal")
+        plane_axes(ax, r.box)
     fig.axes[0].legend(loc="upper left", fontsize="small", framealpha=0.85)
     finish_layout(fig)
     return fig
@@ -187,8 +185,7 @@ class GDAFitView(View, study=GDAFitStudy):
                                               label="fitted: $p(y=1\\mid x)=0.5$")[0])
         self._true = self.animate(ax.plot([], [], color=COLORS["bayes"], lw=1.2, ls="--",
                                           label="true boundary")[0])
-        ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$", ylabel="$x_2$")
-        ax.set_aspect("equal")
+        plane_axes(ax, box)
         ax.set_title("fitted Gaussians, boundary", fontsize="medium")
         axs.plot(static.scores, static.sigmoid, color=COLORS["gda"], lw=2,
                  label=r"$\sigma(\theta^Tx+\theta_0)$")

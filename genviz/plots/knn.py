@@ -15,7 +15,7 @@ from genviz.plots._base import View, finish_layout, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one figure for every topic; re-exported
 from genviz.plots.style import (CLASS_COLORS, PALETTE, by_layout, colorbar_below,
                                 explorer_figsize, legend_columns, legend_or_under,
-                                row_or_pair_over_one,
+                                plane_axes, row_or_pair_over_one,
                                 subplot_grid, text_size)
 from genviz.studies.knn import (KNNClassificationResult, KNNClassificationStudy,
                                 KNNRegressionResult, KNNRegressionStudy, ThreeClassNNResult,
@@ -32,10 +32,7 @@ REGION_CMAP = ListedColormap(["#b9d3e8", "#f3c7a6"])
 
 
 def _style(ax, lim, title):
-    ax.set_xlim(-lim, lim)
-    ax.set_ylim(-lim, lim)
-    ax.set_aspect("equal")
-    ax.set_xlabel("$x_1$")
+    plane_axes(ax, (-lim, lim, -lim, lim), ylabel=False)  # x_2: the left column only, below
     ax.set_title(title, fontsize="medium")
 
 

@@ -12,7 +12,7 @@ from genviz.plots._base import View, fmt, new_figure
 from genviz.plots.regions import decision_regions_figure  # one regions figure; re-exported
 from genviz.plots.style import (CLASS_COLORS, FIGURE_WIDTH_BUDGET, PALETTE, by_layout,
                                 explorer_figsize, grouped_bar_positions, is_narrow_mode, light,
-                                narrow_top_and_pairs, subplot_grid, table_panel_grid)
+                                narrow_top_and_pairs, plane_axes, subplot_grid, table_panel_grid)
 from genviz.studies.naive_bayes import (CategoricalNBResult, CategoricalNBStudy,
                                         DiscretizeResult, DiscretizeStudy, KDENBResult,
                                         KDENBStudy, NBvsGDAResult, NBvsGDAStudy)
@@ -205,11 +205,7 @@ class NBvsGDAView(View, study=NBvsGDAStudy):
         cmap = ListedColormap([light(CLASS_COLORS[0], 0.85), light(CLASS_COLORS[1], 0.85)])
         for ax, title in zip(self.axes, ["naive Bayes: diagonal Σₖ",
                                          "GDA: full shared Σ"]):
-            ax.set_xlim(-lim, lim)
-            ax.set_ylim(-lim, lim)
-            ax.set_aspect("equal")
-            ax.set_xlabel("$x_1$")
-            ax.set_ylabel("$x_2$")
+            plane_axes(ax, (-lim, lim, -lim, lim))
             ax.set_title(title, fontsize="medium")
             self.regions.append(self.animate(ax.imshow(
                 np.zeros(static.shape), origin="lower", extent=static.extent,

@@ -27,7 +27,7 @@ from genviz.plots.panels import (beside_legend, colorbar_below, legend_columns, 
 __all__ = ["PALETTE", "CLASS_COLORS", "DENSITY_CMAP", "PANEL_CMAP", "set_lecture_mode", "lecture_mode",
            "is_lecture_mode", "FIGURE_DPI", "FIGURE_WIDTH_BUDGET", "LECTURE_FIGURE_BOX",
            "figure_width_budget", "explorer_figsize", "tidy_ticks", "panel_row_width",
-           "panel_grid", "light", "cmap_colors", "class_colors", "table_panel_grid",
+           "panel_grid", "plane_axes", "light", "cmap_colors", "class_colors", "table_panel_grid",
            "grouped_bar_positions", "NARROW_FIGURE_WIDTH", "narrow_mode", "is_narrow_mode",
            "panel_shape", "panel_position", "subplot_grid", "MIN_TEXT_PT", "by_layout",
            "text_size", "legend_columns", "beside_legend", "legend_or_under", "top_and_pair", "row_or_pair_over_one",
@@ -86,6 +86,16 @@ def light(color, amount=0.75):
     """``color`` mixed with white (``amount`` = 0: the colour, 1: white): region shading."""
     r, g, b = to_rgb(color)
     return (r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+def plane_axes(ax, box, *, ylabel: bool = True) -> None:
+    """A panel of the plane ``(x_1, x_2)``: limits ``box = (x_lo, x_hi, y_lo, y_hi)``, equal
+    aspect, the axes labelled ``x_1`` and (unless ``ylabel=False``: a panel right of another)
+    ``x_2``."""
+    ax.set(xlim=box[:2], ylim=box[2:], xlabel="$x_1$")
+    if ylabel:
+        ax.set_ylabel("$x_2$")
+    ax.set_aspect("equal")
 
 
 def table_panel_grid(n: int) -> tuple[int, int]:
