@@ -14,9 +14,11 @@ the old cell for deleted, or the insert for the fix).
 
 Similarity (:func:`similarity`) is the ratio of common lines (``difflib``) where both cells
 have several lines and share enough of them, else the larger of that and the ratio of common
-whitespace-separated words: character ratios rate any two short cells of code alike (``v3 =
-3`` and ``v7 = 7`` share most characters), and words alone rate a cell's older, shorter
-version above its edit with a line typed below. Two cells pair when they have one type
+whitespace-separated words, or of common code tokens where one cell is the other with code
+added (:func:`added_to`: ``print(x)`` and ``print(x, 'mine')`` share no word): character
+ratios, and tokens in general, rate any two short cells of code alike (``v3 = 3`` and ``v7 =
+7`` share most characters), and words alone rate a cell's older, shorter version above its
+edit with a line typed below. Two cells pair when they have one type
 and a similarity of at least :data:`FLOOR`, also where both sides have as many cells in the
 run: a cell rewritten beyond that is taken for deleted and another inserted. What a student
 who edited it then gets is both cells, told (``kept-deleted``): nothing lost. Pairing by
@@ -33,8 +35,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 
-__all__ = ["align", "similarity", "source", "content_key", "FLOOR", "WINDOW"]
+__all__ = ["align", "similarity", "added_to", "source", "content_key", "FLOOR", "WINDOW"]
 
 #: the least similarity (0..1) for two cells of one type to pair
 FLOOR = 0.3
@@ -91,7 +94,27 @@ def similarity(a: dict, b: dict) -> float:
     lines = _ratio(la, lb)
     if min(len(la), len(lb)) >= 2 and lines >= FLOOR:
         return lines  # cells of lines: a line typed below (or changed) is what an edit is
-    return max(lines, _ratio(sa.split(), sb.split()))
+    return max(lines, _ratio(sa.split(), sb.split()), added_to(sa, sb))
+
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+
+
+def added_to(sa: str, sb: str) -> float:
+    """How alike two sources are where one is the other with code added (every token of the
+    shorter, in order, in the longer: ``print(x)`` and ``print(x, 'mine')``), else 0: the
+    share of tokens (words, numbers, single punctuation characters) the two have in common,
+    ``2 * shorter / (both)``. Words miss such an edit (``print(x)`` is no word of the other);
+    tokens alone pair unrelated short cells (``v3 = 3`` and ``v7 = 7`` share ``=``), which
+    no token added turns into one another."""
+    ta, tb = _TOKEN.findall(sa), _TOKEN.findall(sb)
+    short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
+    if not short:
+        return 0.0
+    rest = iter(long_)
+    if not all(t in rest for t in short):  # a subsequence: each found after the one before
+        return 0.0
+    return 2 * len(short) / (len(ta) + len(tb))
 
 
 def _pair_run(a_cells, b_cells, ia: list, jb: list) -> dict:
