@@ -439,7 +439,7 @@ def test_without_ids_the_last_cell_deleted_is_no_rewrite_into_one_appended():
 def test_align_takes_a_weak_pair_only_where_its_place_says_so():
     """Hand-worked: ``x = 1`` and FIX (0.33, below MOVED) pair between two equal cells, or
     as the one cell replaced by one; not at a notebook's start or end against two cells. A
-    pair of at least MOVED pairs there too."""
+    pair of at least MOVED, in lines or in words, pairs there too."""
     from genviz_updates.pairing import MOVED, align, similarity
 
     def pairs(a, b):
@@ -455,3 +455,8 @@ def test_align_takes_a_weak_pair_only_where_its_place_says_so():
     assert pairs(["# A", "x = 1"], ["# A", FIX]) == {0: 0, 1: 1}
     assert pairs(["x = 1"], [FIX]) == {0: 0}
     assert pairs(["# A", "x = 1"], ["# A", "x = 1  # fixed", NEW]) == {0: 0, 1: 1}
+    # lines 0.4 (one of 2 and 3), words 6/11: a cell both sides edited, at the end. Planted:
+    # lines alone there left it unpaired (the id-less trials' seeds 15 and 21 lost the edit)
+    old, new = "t = 2\nshow(t, 'fixed')", "t = 2\nshow(t)\n# typed"
+    assert similarity(code(old), code(new)) == pytest.approx(0.4)
+    assert pairs(["# A", old], ["# A", new, "n = 3"]) == {0: 0, 1: 1}
