@@ -12,13 +12,13 @@ like it character by character (``x = 1`` rewritten as ``x = 2  # fixed``, ``y =
 inserted after it: the greedy first-fit pairing this replaced took the fix for an insert and
 the old cell for deleted, or the insert for the fix).
 
-A pair below :data:`MOVED` is taken only where its place says so: the run lies between two
-equal cells, or is one cell against one. At a notebook's start or end, against several
-cells, two cells must have at least :data:`MOVED` of their lines or of their words in
-common, as a moved cell must: cells a course appended after the one it deleted are
-candidates nothing rules out (the id-less randomized trials' seeds 13 and 29: ``#c5|Text
-5.`` deleted at the end and ``#c15|Text 15.`` appended, words 0.33, paired as a rewrite, and
-a stale tab's edit of the old cell stood for the new one, which was lost).
+A pair below :data:`MOVED` (in lines and in words) is taken where its place says so: between
+two equal cells, or other pairs, or flush with the notebook's start or end on both sides. At
+an end where one side has cells left unpaired, such a pair is dropped: cells a course
+appended after the one it deleted are candidates nothing rules out (the id-less randomized
+trials' seeds 13 and 29: ``#c5|Text 5.`` deleted at the end and ``#c15|Text 15.`` appended,
+words 0.33, paired as a rewrite, and a stale tab's edit of the old cell stood for the new
+one, which was lost). Between equal cells the same pair is taken (``x = 1`` and its fix).
 
 Similarity (:func:`similarity`) is the ratio of common lines (``difflib``) where both cells
 have several lines and share enough of them, else the larger of that and the ratio of common
@@ -42,6 +42,7 @@ and the new one is named, ``kept-yours``); a cell whose type changed is another 
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import re
 
@@ -108,6 +109,11 @@ def similarity(a: dict, b: dict) -> float:
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
+@functools.lru_cache(maxsize=256)  # a run compares each cell with up to 2 * WINDOW + 1
+def _tokens(text: str) -> tuple:
+    return tuple(_TOKEN.findall(text))
+
+
 def added_to(sa: str, sb: str) -> float:
     """How alike two sources are where one is the other with code added (every token of the
     shorter, in order, in the longer: ``print(x)`` and ``print(x, 'mine')``), else 0: the
@@ -115,7 +121,7 @@ def added_to(sa: str, sb: str) -> float:
     ``2 * shorter / (both)``. Words miss such an edit (``print(x)`` is no word of the other);
     tokens alone pair unrelated short cells (``v3 = 3`` and ``v7 = 7`` share ``=``), which
     no token added turns into one another."""
-    ta, tb = _TOKEN.findall(sa), _TOKEN.findall(sb)
+    ta, tb = _tokens(sa), _tokens(sb)
     short, long_ = (ta, tb) if len(ta) <= len(tb) else (tb, ta)
     if not short:
         return 0.0
@@ -125,10 +131,11 @@ def added_to(sa: str, sb: str) -> float:
     return 2 * len(short) / (len(ta) + len(tb))
 
 
-def _pair_run(a_cells, b_cells, ia: list, jb: list, sure: float = 0.0) -> dict:
+def _pair_run(a_cells, b_cells, ia: list, jb: list, open_start=False, open_end=False) -> dict:
     """{a index: b index} inside one replaced run: the order-keeping pairing of largest total
-    similarity, of pairs of at least :data:`FLOOR` whose similarity or ratio of common words
-    is at least ``sure``."""
+    similarity, of pairs of at least :data:`FLOOR`. Where the run is open (at a notebook's
+    start or end), its pairs nearest that end are dropped while they are below
+    :data:`MOVED` in lines and in words and have a cell unpaired between them and the end."""
     m, n = len(ia), len(jb)
     weight = {}
     for p in range(m):
@@ -137,7 +144,7 @@ def _pair_run(a_cells, b_cells, ia: list, jb: list, sure: float = 0.0) -> dict:
             if a.get("cell_type") != b.get("cell_type"):
                 continue
             s = similarity(a, b)
-            if s >= FLOOR and (s >= sure or _ratio(source(a).split(), source(b).split()) >= sure):
+            if s >= FLOOR:
                 weight[p, q] = 1.0 + s  # a pair counts more than any similarity
     if not weight:
         return {}
@@ -148,17 +155,26 @@ def _pair_run(a_cells, b_cells, ia: list, jb: list, sure: float = 0.0) -> dict:
         for q in range(n - 1, -1, -1):
             w = weight.get((p, q))
             row[q] = max(nxt[q], row[q + 1], (w + nxt[q + 1]) if w is not None else 0.0)
-    out, p, q = {}, 0, 0
+    got, p, q = [], 0, 0
     while p < m and q < n:
         w = weight.get((p, q))
         if w is not None and best[p][q] == w + best[p + 1][q + 1]:
-            out[ia[p]] = jb[q]
+            got.append((p, q))
             p, q = p + 1, q + 1
         elif best[p][q] == best[p + 1][q]:
             p += 1
         else:
             q += 1
-    return out
+
+    def sure(p, q) -> bool:
+        a, b = a_cells[ia[p]], b_cells[jb[q]]
+        return max(similarity(a, b), _ratio(source(a).split(), source(b).split())) >= MOVED
+
+    while open_end and got and got[-1] != (m - 1, n - 1) and not sure(*got[-1]):
+        got.pop()
+    while open_start and got and got[0] != (0, 0) and not sure(*got[0]):
+        got.pop(0)
+    return {ia[p]: jb[q] for p, q in got}
 
 
 def align(a_cells, b_cells, a_idx, b_idx) -> dict:
@@ -171,10 +187,9 @@ def align(a_cells, b_cells, a_idx, b_idx) -> dict:
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
             out.update({a_idx[i1 + k]: b_idx[j1 + k] for k in range(i2 - i1)})
-        elif tag == "replace":  # placed: between equal cells, or one cell against one
-            placed = (0 < i1 and i2 < len(ka)) or i2 - i1 == j2 - j1 == 1
+        elif tag == "replace":
             out.update(_pair_run(a_cells, b_cells, a_idx[i1:i2], b_idx[j1:j2],
-                                 0.0 if placed else MOVED))
+                                 open_start=i1 == 0, open_end=i2 == len(ka)))
     _pair_moved(a_cells, b_cells, a_idx, b_idx, out)
     return out
 

@@ -422,10 +422,10 @@ def test_pairing_by_content_keeps_the_order_inside_a_run_and_pairs_equal_noteboo
 def test_without_ids_the_last_cell_deleted_is_no_rewrite_into_one_appended():
     """The course deleted the last cell and appended two; the deleted one and the first
     appended are as alike as ``x = 1`` and its fix (words: 0.33), but nothing places them
-    (no equal cell after, one cell against two). The student's edit of the deleted cell is
-    kept (kept-deleted), both new cells arrive. Planted: ``_pair_run`` at FLOOR at a
-    notebook's end too (as before) paired them, and ``x15 = load(15)`` was lost (named
-    only); so were the id-less trials' seeds 13 and 29."""
+    (no equal cell after, and the other appended cell between them and the end). The
+    student's edit of the deleted cell is kept (kept-deleted), both new cells arrive.
+    Planted: ``_pair_run`` with no open end (as before) paired them, and ``x15 = load(15)``
+    was lost (named only); so were the id-less trials' seeds 13 and 29."""
     base = plain_nb("# A", "x = 1", "x5 = load(5)")
     ours = plain_nb("# A", "x = 1", "x5 = load(5)  # mine")
     theirs = plain_nb("# A", "x = 1", "x15 = load(15)", "plot(x15)")
@@ -438,8 +438,9 @@ def test_without_ids_the_last_cell_deleted_is_no_rewrite_into_one_appended():
 
 def test_align_takes_a_weak_pair_only_where_its_place_says_so():
     """Hand-worked: ``x = 1`` and FIX (0.33, below MOVED) pair between two equal cells, or
-    as the one cell replaced by one; not at a notebook's start or end against two cells. A
-    pair of at least MOVED, in lines or in words, pairs there too."""
+    flush with the notebook's start or end on both sides; not with a cell left between them
+    and that end on one side. A pair of at least MOVED, in lines or in words, pairs there
+    too; weak pairs that are all the notebook pair (each placed by the next)."""
     from genviz_updates.pairing import MOVED, align, similarity
 
     def pairs(a, b):
@@ -451,7 +452,11 @@ def test_align_takes_a_weak_pair_only_where_its_place_says_so():
                                                                        code("x = 1  # fixed"))
     assert pairs(["# A", "x = 1", "# end"], ["# A", FIX, NEW, "# end"]) == {0: 0, 1: 1, 2: 3}
     assert pairs(["# A", "x = 1"], ["# A", FIX, NEW]) == {0: 0}
-    assert pairs(["x = 1", "# end"], [FIX, NEW, "# end"]) == {1: 2}
+    assert pairs(["x = 1", "# end"], [NEW, FIX, "# end"]) == {1: 2}
+    assert pairs(["x = 1", "# end"], [FIX, NEW, "# end"]) == {0: 0, 1: 2}
+    assert pairs(["# A", "x = 1"], ["# A", NEW, FIX]) == {0: 0, 1: 2}
+    weak = ["x5 = load(5)", "x = 1", "x6 = load(6)"]
+    assert pairs(weak, ["x15 = load(15)", FIX, "x16 = load(16)"]) == {0: 0, 1: 1, 2: 2}
     assert pairs(["# A", "x = 1"], ["# A", FIX]) == {0: 0, 1: 1}
     assert pairs(["x = 1"], [FIX]) == {0: 0}
     assert pairs(["# A", "x = 1"], ["# A", "x = 1  # fixed", NEW]) == {0: 0, 1: 1}

@@ -803,13 +803,13 @@ def _idless_failures(seeds, tmp_path) -> list:
 
 
 def test_randomized_saves_from_tabs_of_a_notebook_without_ids_more_seeds(tmp_path):
-    """Seeds 12-39 of the trials above: all pass. Planted: a replaced run's pairs of a
-    similarity below ``pairing.MOVED`` taken at a notebook's end too (``_pair_run`` at
-    :data:`~genviz_updates.pairing.FLOOR` there, as before) fails seeds 13 and 29, then strict
-    xfails: short cells of one pattern (``#c5|Text 5.``, ``#c15|Text 15.``, a word similarity
-    of 0.33, as ``x = 1`` and its fix) paired as a rewrite where the course deleted the last
-    cell and appended others, and a tab's later edit of the old cell stood for the new one
-    (told: kept-yours), which the oracle, naming cells by their first line, counts as lost."""
+    """Seeds 12-39 of the trials above: all pass. Planted: a replaced run's pairs below
+    ``pairing.MOVED`` taken at a notebook's end too with cells left between them and the end
+    (``_pair_run`` with no open end, as before) fails seeds 13 and 29, then strict xfails:
+    short cells of one pattern (``#c5|Text 5.``, ``#c15|Text 15.``, a word similarity of
+    0.33, as ``x = 1`` and its fix) paired as a rewrite where the course deleted the last cell
+    and appended others, and a tab's later edit of the old cell stood for the new one (told:
+    kept-yours), which the oracle, naming cells by their first line, counts as lost."""
     failures = _idless_failures(range(12, 40), tmp_path)
     assert not failures, failures
 
