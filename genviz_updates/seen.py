@@ -346,7 +346,7 @@ def stale_since(merges: list, cells: list, meta: dict | None = None) -> dict | N
              for c in cells}
     tab_ids = {cid for cid, _ in pairs if cid}
     if by_content(merges, tab_ids):
-        return _stale_by_content(merges, {h for _, h in pairs})
+        return _stale_by_content(merges, cells, meta)
     shown = None
     found = None
     for m in reversed(merges):
@@ -383,10 +383,18 @@ def by_content(merges: list, tab_ids: set) -> bool:
     return bool(rec) and (not all(rec) or not (set(rec) & tab_ids))
 
 
-def _stale_by_content(merges: list, hashes: set) -> dict | None:
+def _stale_by_content(merges: list, cells: list, meta: dict | None = None) -> dict | None:
     """:func:`stale_since` where ids cannot be used: a merge the tab shows a cell version it
-    brought of was seen; one whose removed cell versions the tab still shows was not. A
-    merge that changed only outputs or metadata proves nothing either way here."""
+    brought of was seen; one whose removed cell versions the tab still shows was not. A merge
+    that brought no cell version and changed only outputs or metadata makes the tab stale
+    since it where the tab still shows what it replaced, as by id, each part found by its
+    cell's content (a content several cells share tells nothing). Before, such a merge proved
+    nothing here, and a stale save undid a course's tags on a cell (the id-less randomized
+    trials' seed 81)."""
+    hashes = [cell_hash(c) for c in cells]
+    once = {h for h in hashes if hashes.count(h) == 1}  # the tab's parts of these are known
+    hashes = set(hashes)
+    shown = None
     found = None
     for m in reversed(merges):
         before, after = {c[2] for c in m["before"]}, {c[2] for c in m["after"]}
@@ -394,6 +402,31 @@ def _stale_by_content(merges: list, hashes: set) -> dict | None:
             if (after - before) & hashes:
                 break
             found = m
-        elif (before - after) & hashes:
+            continue
+        if (before - after) & hashes:
+            found = m
+            continue
+        was = _content_slots(m["before"], m.get("before_meta"))
+        now = _content_slots(m["after"], m.get("after_meta"))
+        changed = [k for k in was.keys() | now.keys() if was.get(k) != now.get(k)
+                   and (k[0] == "nb" or (k[1] in before and k[1] in after))]
+        if not changed:
+            continue
+        if shown is None:
+            shown = _content_slots(snapshot({"cells": cells}),
+                                   meta_snapshot({"metadata": meta or {}}))
+        empty = output_hash({"cell_type": "code", "outputs": []})
+        if any(shown.get(k) == was.get(k) and (k[0] == "nb" or k[1] in once)
+               and not (k[0] == "o" and was.get(k) == empty) for k in changed):
             found = m
     return found
+
+
+def _content_slots(cells: list, meta: dict | None) -> dict:
+    """:func:`_slots` with each cell's part named by the cell's content hash instead of its
+    id: ``("o", hash)``, ``("m", hash, key)``, ``("nb", key)``; cells whose content another
+    cell of the snapshot shares are left out."""
+    count: dict = {}
+    for c in cells:
+        count[c[2]] = count.get(c[2], 0) + 1
+    return _slots([[c[2]] + list(c[1:]) for c in cells if count[c[2]] == 1], meta)

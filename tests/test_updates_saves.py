@@ -323,6 +323,36 @@ def test_a_tab_is_stale_since_the_oldest_merge_it_shows_nothing_of(tmp_path):
     assert seen.stale_since([], v0["cells"]) is None
 
 
+
+def test_a_tab_without_ids_is_stale_since_a_merge_of_tags_it_shows_as_before(tmp_path):
+    """By content (no ids), as by id: a merge that brought no cell version but a cell's tags
+    makes a tab stale since it where the tab shows that cell without them; a tab with them,
+    or one that changed the cell, is not proven stale by it. Planted: ``_stale_by_content``
+    taking such a merge as proving nothing (as before) fails the first assertion (the tab
+    was placed after it, and its save undid the tags: the id-less trials' seed 81)."""
+    from genviz_updates import seen
+
+    def idless(nb):
+        d = json.loads(nbformat.writes(nb))
+        for c in d["cells"]:
+            c.pop("id")
+        return d
+
+    v0 = idless(upd.lesson())
+    va = json.loads(json.dumps(v0))
+    va["cells"][1]["metadata"]["tags"] = ["fixed"]
+    vb = json.loads(json.dumps(va))
+    vb["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "Update B."})
+    merges = [{"merge": "a", "before": seen.snapshot(v0), "after": seen.snapshot(va)},
+              {"merge": "b", "before": seen.snapshot(va), "after": seen.snapshot(vb)}]
+    tab = lab_ids(json.loads(json.dumps(v0)))
+    assert seen.stale_since(merges, tab["cells"])["merge"] == "a"
+    tab = lab_ids(json.loads(json.dumps(va)))
+    assert seen.stale_since(merges, tab["cells"])["merge"] == "b"
+    tab["cells"][1]["metadata"]["tags"] = ["mine"]  # its own tags prove nothing either way
+    assert seen.stale_since(merges, tab["cells"])["merge"] == "b"
+    assert seen.stale_since(merges, vb["cells"]) is None
+
 # --- outputs and metadata; a token used for another notebook ---------------------------------------
 
 def update_outputs_and_metadata(nb):
@@ -889,3 +919,27 @@ def test_a_stale_tab_without_ids_of_duplicate_empty_and_moved_cells(server):
     s.save(tab)                                                    # an autosave: the same
     assert idless_sources(s) == ["# A lesson", upd.FIX_X, "", "print(x)", "z = 'mine'",
                                  "# The end"]
+
+
+def test_a_save_without_a_token_or_ids_keeps_the_courses_tags(server):
+    """A tab of the notebook without ids, opened before this server ran (no token); the
+    course tags ``x = 1`` (its metadata alone), then appends a cell; the student clicks
+    each time, and the tab types in ``print(x)`` and saves. The tags stay (the tab never
+    showed them), the appended cell is kept and marked, the typing stands. Before, the tab
+    was placed after the tags' merge (by content, a merge of metadata alone proved nothing)
+    and its save took them for the tab's removal: the id-less randomized trials' seed 81.
+    Planted: ``_stale_by_content`` without its check of outputs and metadata fails it."""
+    s, nb = idless_story(server, "odin")
+    stale = lab_ids(json.loads((s.clone / NB).read_text()))       # no token
+    nb["cells"][1]["metadata"]["tags"] = ["fixed"]
+    idless_publish(s, nb, "tags")
+    nb["cells"].append({"cell_type": "markdown", "metadata": {}, "source": "Update B."})
+    idless_publish(s, nb, "B")
+    stale["cells"][3]["source"] = "print(x, 'mine')"
+    s.save(stale)
+    disk = s.disk()
+    assert idless_sources(s) == [NOTE_TEXT, "# A lesson", "x = 1\n", upd.EXERCISE,
+                                 "print(x, 'mine')", "The end.", "Update B."]
+    assert disk.cells[2].metadata.get("tags") == ["fixed"]
+    assert disk.cells[-1].metadata[KEY]["kept"]
+    assert [i["kind"] for i in s.items()] == ["kept-both"]
