@@ -431,6 +431,7 @@ class TabTrial(Trial):
         self.tabs = []  # [content, base view (last load or save), has a token, view at load]
         self.history = collections.defaultdict(list)  # course versions per cell id
         self.mine: set = set()  # parts any tab's save changed; ids a tab deleted
+        self.brought: list = []  # per click, oldest first: the cell contents it brought
         self.note(self.read_course())
 
     def note(self, nb):
@@ -528,6 +529,7 @@ class TabTrial(Trial):
             self.note(T)
             self.pull()
             M = self.read_student()
+            self.brought.append(sources(self.view(M)) - sources(self.view(O)))
             state = self.state()
             items = [i for i in state.get("notebooks", {}).get(NB, {}).get("items", [])
                      if i.get("merge") == state.get("merge")]
@@ -543,7 +545,7 @@ class TabTrial(Trial):
         after_nb = self.read_student()
         problems += check_save(base, saved, disk, after_nb, had, self.state(),
                                course=None if token else course, loaded=loaded,
-                               history=self.history)
+                               history=self.history, brought=self.brought)
         self.mine |= touched(base, saved) | (ids(base) - ids(saved))
         self.mine |= touched(loaded, saved) | (ids(loaded) - ids(saved))
         problems += self.check_status(course, self.view(after_nb))
@@ -585,8 +587,34 @@ def touched(base, saved) -> set:
     return out | {(k[0], "o") for k in out if k[1] == "c"}
 
 
+def sources(parts) -> set:
+    """The cells' contents (type, source) of a view."""
+    return {v for k, v in parts.items() if k[1] == "c"}
+
+
+def unproven(brought, saved, cell) -> bool:
+    """Whether a tab showing ``saved`` shows no cell content that the click which brought
+    ``cell`` (a content) or any later click brought (``brought``: per click, oldest first):
+    nothing it shows proves it saw that click."""
+    shown = sources(saved)
+    for got in reversed(brought or []):
+        if got & shown:
+            return False
+        if cell in got:
+            return True
+    return False
+
+
+def kept_marked(nb) -> set:
+    """The ``(id, "c")`` parts of the cells a save with no token kept and marked (a course
+    update the tab did not show)."""
+    from genviz_updates.seen import KEY
+
+    return {(c.get("id"), "c") for c in nb.cells if (c.metadata.get(KEY) or {}).get("kept")}
+
+
 def check_save(base, saved, disk, after_nb, state_before, state_after, course=None,
-               loaded=None, history=None) -> list[str]:
+               loaded=None, history=None, brought=None) -> list[str]:
     """The oracle of one save: base = what the tab last loaded or saved, saved = its content,
     disk = the file before the save, part by part (``view``). What the tab did since base
     stands; what happened on disk since base (a click, another tab) that the tab did not touch
@@ -598,7 +626,12 @@ def check_save(base, saved, disk, after_nb, state_before, state_after, course=No
     cell the course changed possibly as a copy below the course's), and of what happened on
     disk since it loaded, the course's changes stay. Its revert of a cell to an earlier course
     version (``history``) may be taken for the tab not having seen the later one, when nothing
-    else the tab shows proves it did: counted (``no-token-revert-undone``), not a failure."""
+    else the tab shows proves it did: counted (``no-token-revert-undone``), not a failure.
+    So may its deletion of a cell a click brought (``brought``: per click, the contents it
+    brought) where the tab shows nothing that click or a later one brought (it deleted that
+    cell; another tab's save had replaced the rest): the cell is back as on disk, marked
+    ``kept``, below the note cell, told ``kept-both``, counted (``no-token-deletion-kept``;
+    the id-less trials' seed 63)."""
     problems = []
     try:
         nbformat.validate(after_nb)
@@ -629,6 +662,11 @@ def check_save(base, saved, disk, after_nb, state_before, state_after, course=No
         mine, deleted = touched(loaded, saved), ids(loaded) - ids(saved)
     for i in deleted:                            # the tab's deletions
         if i in ids(after) and not disk_edit & {i} and (i, "c") not in mine:
+            if course is not None and NOTE_ID in ids(after) and after[(i, "c")] == disk.get(
+                    (i, "c")) and (i, "c") in kept_marked(after_nb) \
+                    and unproven(brought, saved, after[(i, "c")]):
+                KINDS["no-token-deletion-kept"] += 1  # cannot be told from a stale tab
+                continue
             problems.append(f"save: cell {i} the tab deleted is back")
     for k in disk.keys() | ref.keys():           # what disk got since
         if k in mine or k[0] in deleted or (k[0] is not None and k[0] not in ids(disk)):
@@ -809,8 +847,11 @@ def test_randomized_saves_from_tabs_of_a_notebook_without_ids_more_seeds(tmp_pat
     short cells of one pattern (``#c5|Text 5.``, ``#c15|Text 15.``, a word similarity of
     0.33, as ``x = 1`` and its fix) paired as a rewrite where the course deleted the last cell
     and appended others, and a tab's later edit of the old cell stood for the new one (told:
-    kept-yours), which the oracle, naming cells by their first line, counts as lost."""
-    failures = _idless_failures(range(12, 40), tmp_path)
+    kept-yours), which the oracle, naming cells by their first line, counts as lost.
+    Held-out seeds 63 and 81 too: planted, ``seen._stale_by_content`` taking a merge of
+    metadata alone as proving nothing (as before) fails 81 (a stale save undid the course's
+    tags); the oracle without ``no-token-deletion-kept`` fails 63."""
+    failures = _idless_failures([*range(12, 40), 63, 81], tmp_path)
     assert not failures, failures
 
 
