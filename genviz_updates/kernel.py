@@ -19,6 +19,7 @@ IPython only to display such an image (``IPython.display``, in the kernel's proc
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
 import os
 import sys
@@ -59,7 +60,9 @@ class InstalledFinder:
         if name != "genviz":
             return None
         for finder in list(sys.meta_path):
-            if finder is self or not hasattr(finder, "find_spec"):
+            # our own finders are skipped, not only this one: two of them asking each other
+            # (the extension loaded twice, a %reload_ext) recursed until RecursionError
+            if isinstance(finder, _OURS) or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(name, path, target)
             if spec is not None and spec.origin not in (None, "namespace"):
@@ -67,8 +70,15 @@ class InstalledFinder:
         return None
 
 
+_OURS = (CloneFinder, InstalledFinder)
+#: the notice hook this process registered (a reload replaces it: one notice, not two)
+_registered = None
+
+
 def load_ipython_extension(ipython) -> None:
-    """Install the clone's genviz (if any) and the notice hook on ``ipython``'s events."""
+    """Install the clone's genviz (if any) and the notice hook on ``ipython``'s events. Loaded
+    again (``%reload_ext``, or listed twice) it replaces its finder and its hook."""
+    global _registered
     started = time.time()
     try:
         from genviz_updates.notices import Watcher
@@ -77,6 +87,7 @@ def load_ipython_extension(ipython) -> None:
         notebook = session if session.endswith(".ipynb") and Path(session).is_file() else None
         top = clone_of(notebook)
         if "genviz" not in sys.modules:
+            sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _OURS)]
             sys.meta_path.insert(0, CloneFinder(top) if top is not None else InstalledFinder())
         watcher = Watcher(notebook, started=started)
     except Exception:  # noqa: BLE001
@@ -93,7 +104,13 @@ def load_ipython_extension(ipython) -> None:
         except Exception:  # noqa: BLE001 (never break the student's cell)
             pass
 
+    if _registered is not None:
+        # not registered on this shell (ValueError), or a shell without unregister: the old
+        # hook stays, as before -- loading never fails
+        with contextlib.suppress(ValueError, AttributeError):
+            ipython.events.unregister("pre_run_cell", _registered)
     ipython.events.register("pre_run_cell", notify)
+    _registered = notify
 
 
 def show_image(image: dict) -> None:

@@ -460,6 +460,9 @@ class FakeEvents:
         assert event == "pre_run_cell"
         self.callbacks.append(fn)
 
+    def unregister(self, event, fn):  # as IPython's EventManager: ValueError if not there
+        self.callbacks.remove(fn)
+
     def trigger(self):
         for fn in list(self.callbacks):
             fn(None)

@@ -140,3 +140,50 @@ def test_the_finder_leaves_other_names_and_a_missing_genviz_alone():
         assert finder.find_spec("genviz") is None
     finally:
         sys.meta_path[:] = saved
+
+
+def test_two_of_our_finders_do_not_ask_each_other_forever():
+    """Two InstalledFinders on the meta path (the extension loaded twice before genviz was
+    imported) find the installed genviz. Planted: skipping only ``self`` -- each asked the
+    other until RecursionError (seen when a test process loaded the extension twice)."""
+    from genviz_updates.kernel import CloneFinder, InstalledFinder
+
+    saved = list(sys.meta_path)
+    try:
+        first, second = InstalledFinder(), InstalledFinder()
+        sys.meta_path[:] = [first, second, CloneFinder(ROOT / "nowhere")] + [
+            f for f in saved if f.__class__.__module__ != "genviz_updates.kernel"]
+        spec = first.find_spec("genviz")
+        assert spec is not None and spec.origin == str(ROOT / "genviz" / "__init__.py")
+    finally:
+        sys.meta_path[:] = saved
+
+
+RELOAD = r"""
+os.environ["JPY_SESSION_NAME"] = sys.argv[3]
+import genviz_updates.kernel as k
+class Events:
+    hooks = []
+    def register(self, event, f): self.hooks.append(f)
+    def unregister(self, event, f): self.hooks.remove(f)
+class Shell:
+    events = Events()
+k.load_ipython_extension(Shell())
+k.load_ipython_extension(Shell())  # %reload_ext, or the extension listed twice
+ours = [f for f in sys.meta_path if f.__class__.__module__ == "genviz_updates.kernel"]
+assert len(ours) == 1 and len(Events.hooks) == 1, (ours, Events.hooks)
+"""
+
+
+def test_the_extension_loaded_twice_keeps_one_finder_and_one_hook(home):
+    """Loaded twice before genviz is imported, the extension leaves one finder (genviz still
+    imports, the installed one) and one notice hook (one notice a cell, not two). Planted: no
+    replacement -- two finders and two hooks."""
+    home, site = home
+    code = PRELUDE + RELOAD + REPORT
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "JPY_SESSION_NAME")}
+    argv = [sys.executable, "-c", code, str(ROOT), str(site), str(home / "mine.ipynb")]
+    out = subprocess.run(argv, cwd=home, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got["version"] == "0.1.0" and got["file"] == str(ROOT / "genviz" / "__init__.py")
