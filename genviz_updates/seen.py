@@ -39,6 +39,7 @@ token comes from the browser: only ``[0-9a-f]{16}`` is ever used as a file name.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import copy
 import hashlib
@@ -391,9 +392,9 @@ def _stale_by_content(merges: list, cells: list, meta: dict | None = None) -> di
     cell's content (a content several cells share tells nothing). Before, such a merge proved
     nothing here, and a stale save undid a course's tags on a cell (the id-less randomized
     trials' seed 81)."""
-    hashes = [cell_hash(c) for c in cells]
-    once = {h for h in hashes if hashes.count(h) == 1}  # the tab's parts of these are known
-    hashes = set(hashes)
+    counts = collections.Counter(cell_hash(c) for c in cells)
+    once = {h for h, k in counts.items() if k == 1}  # the tab's parts of these are known
+    hashes = set(counts)
     shown = None
     found = None
     for m in reversed(merges):
