@@ -4,7 +4,8 @@
 * :func:`guard_network` routes every request of a browser context: 127.0.0.1 goes through,
   anything else is aborted and recorded (the site must not need any other host);
 * :func:`axe` runs axe-core (the copy bundled in the ``axe-playwright-python`` wheel: nothing
-  is fetched) and returns the violations, each with its impact and the nodes it concerns.
+  is fetched) and returns the violations, each with its impact and the nodes it concerns;
+* :func:`wait_explorers_started` waits for a page's explorers to start from their states.
 """
 
 from __future__ import annotations
@@ -89,6 +90,18 @@ def guard_network(context, record: dict) -> None:
         f"{req.url} ({req.failure})"))
     context.on("response", lambda resp: resp.status >= 400 and record["bad_status"].append(
         f"{resp.status} {resp.url}"))
+
+
+def wait_explorers_started(page, timeout_ms: int = 60_000, *, at_least_one: bool = True) -> None:
+    """Wait until every explorer of a site page has started from its states (explorer.js keeps
+    the view as the box's ``__genviz`` and its first grid as ``.grid``) or shows the notice
+    that it could not start. ``at_least_one``: the page must have an explorer (a notebook page
+    that has lost its explorers then times out instead of passing)."""
+    page.wait_for_function(
+        """(atLeastOne) => { const b = [...document.querySelectorAll('.genviz-static-explorer')];
+        return (b.length > 0 || !atLeastOne) && b.every(x => x.__genviz && (x.__genviz.grid
+            || x.querySelector('.genviz-notice:not([hidden])'))); }""",
+        arg=at_least_one, timeout=timeout_ms)
 
 
 def axe(page, context=None) -> list[dict]:

@@ -27,16 +27,13 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from pages import ROOT  # noqa: E402
 from site_helpers import (A11Y_ARTIFACTS, SEVERE, SITE, axe, built_site,  # noqa: E402,F401
-                          guard_network, serve, site_pages, summarize_violations)
+                          guard_network, serve, site_pages, summarize_violations,
+                          wait_explorers_started)
 
 AUDITED = ["02_multivariate_gaussian.ipynb", "09_nearest_neighbors.ipynb"]
 OURS = ".jp-OutputArea"
 REPORT = ROOT / "benchmarks" / "a11y.md"
 RESULTS: dict = {"site": {}, "lab": {}, "voila": {}}
-#: every explorer of a site page mounted (explorer.js sets __genviz once its first states are
-#: loaded and drawn) or showing the notice that it could not start
-EXPLORERS_STARTED = """() => [...document.querySelectorAll('.genviz-static-explorer')].every(
-    b => b.__genviz || b.querySelector('.genviz-notice'))"""
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -65,13 +62,13 @@ def test_site_page_has_no_serious_violation(browser, site_url, name, built_site)
     # still parsing (readyState "loading", 0 of 22 scrolling blocks with a tab stop): axe then
     # audited a half-built page, and failed it whenever the audit was faster than the parse.
     # Chromium's "network idle" is a lifecycle event a busy renderer may not report for minutes
-    # although no request is pending (test_site.py's open_page says the same): CI's suite of
+    # although no request is pending (test_site.py's _open says the same): CI's suite of
     # 2026-12-02 waited 120 s for it on 04's page after its load event and failed. So: the load
     # event, every explorer started from its states (or its notice shown), then at most 30 s
     # for the network to go quiet (guard_network records every request whenever it happens)
     page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
     assert page.evaluate("document.readyState") == "complete", name
-    page.wait_for_function(EXPLORERS_STARTED, timeout=60_000)
+    wait_explorers_started(page, at_least_one=False)
     try:
         page.wait_for_load_state("networkidle", timeout=30_000)
     except PlaywrightTimeout:

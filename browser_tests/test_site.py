@@ -23,7 +23,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 pytest.importorskip("myst_nb", reason="the site extra is not installed: run `make site` first")
 
 from site_helpers import (SITE, SITE_ARTIFACTS, built_pages, built_site, guard_network,  # noqa: F401
-                          serve, site_pages)
+                          serve, site_pages, wait_explorers_started)
 from pages import CHROMIUM_ARGS, NOTEBOOK_DIR  # noqa: F401  (shared settings)
 
 PAGES = site_pages()
@@ -307,12 +307,6 @@ def _site_page(browser, url, record, *, javascript=True, viewport=None):
     return context, page
 
 
-def _wait_mounted(page, timeout_ms=60_000):
-    page.wait_for_function("""() => { const b = [...document.querySelectorAll('.genviz-static-explorer')];
-        return b.length && b.every(x => x.__genviz && (x.__genviz.grid || x.querySelector('.genviz-notice:not([hidden])'))); }""",
-                           timeout=timeout_ms)
-
-
 @pytest.mark.parametrize("name", EXPLORER_PAGES)
 def test_every_explorer_moves_offline(browser, site_url, built_site, name, latency_table):
     """Each explorer of the page mounts from the page alone (every other request refused),
@@ -328,7 +322,7 @@ def test_every_explorer_moves_offline(browser, site_url, built_site, name, laten
     record = {"page": name}
     context, page = _site_page(browser, f"{site_url}/{name}", record)
     try:
-        _wait_mounted(page)
+        wait_explorers_started(page)
         boxes = page.evaluate(SITE_EXPLORERS_JS)
         assert len(boxes) == expected
         failures = []
@@ -449,7 +443,7 @@ def test_explorers_on_a_phone(browser, site_url, built_site, name):
             if "/_static/genviz-grids/" in r.url else None)
     try:
         page.goto(f"{site_url}/{name}", wait_until="load", timeout=120_000)
-        _wait_mounted(page)
+        wait_explorers_started(page)
         failures = []
         # a phone fetches each explorer's narrow states and never the wide ones (#37)
         files = [json.loads(m.replace("<\\/", "</"))["files"] for m in re.findall(
@@ -505,7 +499,7 @@ def test_an_explorer_follows_the_page_width(browser, site_url, built_site):
         const c = b.querySelector('canvas.genviz-canvas');
         return {layout: v.root.dataset.layout, w: c.width, value: s.value, painted: v.paintedIndex}; }"""
     try:
-        _wait_mounted(page)
+        wait_explorers_started(page)
         first = page.evaluate(state)
         assert first["layout"] == "wide"
         assert files["wide"] in page.evaluate(fetched) and files["narrow"] not in page.evaluate(fetched)
@@ -594,7 +588,7 @@ def test_explorers_move_from_a_file_url(browser, built_site):
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto((SITE / name).resolve().as_uri(), wait_until="load", timeout=120_000)
-        _wait_mounted(page)
+        wait_explorers_started(page)
         boxes = page.evaluate(SITE_EXPLORERS_JS)
     finally:
         context.close()
