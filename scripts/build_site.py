@@ -5,7 +5,10 @@ changed, with their times, so Sphinx's incremental build and MyST-NB's jupyter-c
 what changed), then runs Sphinx with docs/conf.py. Notebooks are executed by MyST-NB and
 cached by the hash of their code in build/site-cache/<library fingerprint>/: the figures come
 from genviz, so a change to the library (its sources or data) starts a new cache and makes
-Sphinx re-read every page, while a change to one notebook re-runs only that notebook. Any cell
+Sphinx re-read every page, while a change to one notebook re-runs only that notebook. The
+notebooks the cache lacks are executed before Sphinx starts, one kernel per core at a time
+(``execute_missing``: what MyST-NB's cache mode does for one notebook, as it does it, put in
+the same cache, which MyST-NB then reads; MyST-NB alone runs them one after another). Any cell
 error fails the build (exit status 1). A page added or removed makes Sphinx write every page
 again (each page's sidebar lists them all). Prints the wall-clock time of the build.
 """
@@ -13,7 +16,9 @@ again (each page's sidebar lists them all). Prints the wall-clock time of the bu
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import filecmp
+import multiprocessing
 import hashlib
 import os
 import shutil
@@ -73,9 +78,89 @@ def library_fingerprint() -> str:
     return digest.hexdigest()[:16]
 
 
+#: docs/conf.py's MyST-NB execution settings, which ``execute_missing`` applies as MyST-NB does
+#: (tests/test_build_site.py reads them back from conf.py).
+EXECUTION_TIMEOUT = 600
+ALLOW_ERRORS = False
+
+
+def read_notebook(path: Path):
+    """``path`` as MyST-NB reads a .ipynb (``myst_nb.core.read.standard_nb_read``): the
+    jupyter-cache key is computed on this."""
+    import nbformat
+
+    return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+
+
+def _execute(path: str, env: dict) -> tuple[str, str | None, float]:
+    """In a worker process: run the notebook at ``path`` as MyST-NB's cache mode does (its own
+    folder as the working directory, errors not allowed, the notebook's metadata may override
+    both); the executed notebook as JSON, the error's traceback (or None) and the time."""
+    import nbformat
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    os.environ.clear()
+    os.environ.update(env)
+    nb = read_notebook(Path(path))
+    result = single_nb_execution(nb, cwd=str(Path(path).parent), timeout=EXECUTION_TIMEOUT,
+                                 allow_errors=ALLOW_ERRORS, meta_override=True)
+    return nbformat.writes(nb), (result.exc_string if result.err else None), result.time
+
+
+def execute_missing(notebooks: list[Path], cache_path: Path, env: dict, jobs: int) -> list[str]:
+    """Execute the notebooks of ``notebooks`` that the jupyter-cache at ``cache_path`` has no
+    outputs for, ``jobs`` at a time, each in a kernel started with ``env``, and cache each that
+    ran without error, keyed as MyST-NB keys it (so MyST-NB takes the outputs from there). A
+    notebook that failed is not cached: MyST-NB runs it again and fails the build with its
+    error. Returns one line per notebook executed."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cache = get_cache(str(cache_path))
+    todo = []
+    for path in notebooks:
+        try:
+            cache.match_cache_notebook(read_notebook(path))
+        except KeyError:
+            todo.append(path)
+    if not todo:
+        return []
+    import nbformat
+
+    lines = []
+    # spawn: clean workers (a fork of a process with threads, as pytest-xdist's workers are, may
+    # deadlock); they import this module by name (run as a script: __main__)
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        futures = {pool.submit(_execute, str(path), env): path for path in todo}
+        for future in concurrent.futures.as_completed(futures):
+            path = futures[future]
+            text, error, seconds = future.result()
+            if error is not None:
+                lines.append(f"{path.name}: FAILED after {seconds:.1f} s (MyST-NB runs it again)")
+                continue
+            cache.cache_notebook_bundle(
+                CacheBundleIn(nbformat.reads(text, as_version=4), str(path),
+                              data={"execution_seconds": seconds}),
+                check_validity=False, overwrite=True)
+            lines.append(f"{path.name}: executed in {seconds:.1f} s")
+    return lines
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "build" / "site"))
+    parser.add_argument("--jobs", type=int, default=cores(),
+                        help="notebooks executed at once before Sphinx starts (default: the cores; "
+                             "0: none, MyST-NB executes them one after another)")
     parser.add_argument("--fresh", action="store_true",
                         help="drop the staged sources, Sphinx's environment and the notebook cache")
     args = parser.parse_args(argv)
@@ -105,6 +190,9 @@ def main(argv=None) -> int:
            "GENVIZ_STATES_CACHE": os.environ.get("GENVIZ_STATES_CACHE",
                                                  str(ROOT / "build" / "states")),
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    notebooks = sorted((src / "notebooks").glob("*.ipynb"))
+    for line in execute_missing(notebooks, cache, env, args.jobs) if args.jobs > 0 else []:
+        print(line, flush=True)
     rc = subprocess.call(sphinx_command(src, out, doctrees, changed), env=env, cwd=ROOT)
     elapsed = time.perf_counter() - start
     print(f"site build {'ok' if rc == 0 else 'FAILED'} in {elapsed:.1f} s -> {out}/index.html")
