@@ -166,8 +166,6 @@ train, test = records[order[:196]], records[order[196:]]
 model = JointTable.from_records(train, names, values)
 ''',
     questions=(
-        Question('exercises.marginal_probability(alarm, {"Earthquake": "no earthquake"})',
-                 note="The joint table is `alarm`."),
         Question('exercises.posterior_by_bayes(alarm, {"Earthquake": "earthquake"}, '
                  '{"Alarm": "alarm"})', note="The joint table is `alarm`."),
         Question("exercises.parameter_count(CARDINALITIES)"),
@@ -175,7 +173,7 @@ model = JointTable.from_records(train, names, values)
                  note="The table is `model`, the records are `test[:3]`."),
         _choice("exercises.independence_concept()"),
     ),
-    working=(2,),
+    working=(1,),
     left_out=(("exercises.fewest_records_to_fill(cars.records, cars.record_names, d=4, filled=25)",
                INVESTIGATION),
               ("exercises.training_log_likelihood_derivation(train, names, values)", DERIVATION)),
@@ -188,9 +186,7 @@ model = JointTable.from_records(train, names, values)
 # -- a02: the multivariate Gaussian -----------------------------------------------------------------
 
 def _draw_a02(d: Draw) -> dict:
-    return {"SIGMA1": d.grid(0.5, 3.0, 0.1), "SIGMA2": d.grid(0.5, 3.0, 0.1),
-            "RHO": d.grid(-0.9, 0.9, 0.1, exclude=(0.0,)),
-            "AXIS_COV": _matrix2(d, 1.0, 4.0, max_rho=0.8),
+    return {"AXIS_COV": _matrix2(d, 1.0, 4.0, max_rho=0.8),
             "K_SIGMA": d.grid(0.5, 3.0, 0.1, exclude=(1.0, 2.0)),
             # valid (|rho| < 1) or not (|rho| > 1), never singular
             "CHECK_COV": _matrix2(d, 1.0, 4.0, max_rho=1.6, exclude_rho=(-1.0, 1.0, -0.9, 0.9,
@@ -202,17 +198,15 @@ _add(Assignment(
     title="The multivariate Gaussian", exercises="genviz.exercises.gaussian",
     setup="import numpy as np\n",
     questions=(
-        Question("exercises.covariance_entries(SIGMA1, SIGMA2, RHO)",
-                 note="Give a nested list or a NumPy array."),
         Question("exercises.major_axis_angle(AXIS_COV)"),
         Question("exercises.mass_inside(K_SIGMA)"),
         _choice("exercises.valid_covariance(CHECK_COV)"),
     ),
-    working=(2,),
+    working=(1,),
     left_out=(("exercises.rho_for_peak_ratio(1.5)", INVESTIGATION),
               ("exercises.peak_formula_derivation()", DERIVATION),
               ("exercises.uncorrelated_gaussian_independence(0.0)", RETRIEVAL)),
-    defaults={"SIGMA1": 2.0, "SIGMA2": 0.5, "RHO": -0.3, "AXIS_COV": [[2, -0.6], [-0.6, 1]],
+    defaults={"AXIS_COV": [[2, -0.6], [-0.6, 1]],
               "K_SIGMA": 1.5, "CHECK_COV": [[1, 2], [2, 1]]},
     draw=_draw_a02,
     accept=lambda p: abs(p["AXIS_COV"][0][1]) > 0 and abs(
@@ -431,14 +425,12 @@ tennis = datasets.play_tennis()
     questions=(
         Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
                  "FEATURE, VALUE, LABEL)", note=_A06_DATA),
-        Question("exercises.conditional_by_counting(tennis.X, tennis.y, tennis.feature_names, "
-                 "FEATURE, VALUE, LABEL, alpha=1)", note=_A06_DATA),
         Question("exercises.decision_of_query(tennis.X, tennis.y, tennis.feature_names, QUERY)",
                  note=_A06_DATA),
         _choice("exercises.smoothing_can_flip(tennis.X, tennis.y, tennis.feature_names)",
                 note=_A06_DATA),
     ),
-    working=(3,),
+    working=(2,),
     left_out=(("exercises.alpha_for_posterior(tennis.X, tennis.y, tennis.feature_names, "
                "['Overcast', 'Cool', 'High', 'Strong'], 'No', 0.2)", INVESTIGATION),
               ("exercises.logsumexp_shift_derivation()", DERIVATION),

@@ -62,8 +62,6 @@ def test_solution_toggle_hides_until_pressed():
 @pytest.mark.parametrize("make, right, wrong", [
     (lambda: gx.peak_height(1.0, 1.0, 0.0), 1 / (2 * np.pi), 1 / np.pi),
     (lambda: gx.peak_height(2.0, 0.5, 0.6), 1 / (2 * np.pi * 0.8), 1 / (2 * np.pi)),
-    (lambda: gx.covariance_entries(2.0, 0.5, -0.3), [[4.0, -0.3], [-0.3, 0.25]],
-     [[2.0, -0.3], [-0.3, 0.5]]),
     (lambda: gx.major_axis_angle([[1, 0.8], [0.8, 1]]), 45.0, -45.0),
     (lambda: gx.major_axis_angle([[3, 0.8], [0.8, 1]]), 19.33, 38.7),
     (lambda: gx.mass_inside(1), 0.3935, 0.6827),

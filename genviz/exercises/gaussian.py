@@ -9,7 +9,7 @@ from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.gaussian import cov_eigen, cov_from_params, factorize_cov, mvn_pdf
 
-__all__ = ["peak_height", "covariance_entries", "major_axis_angle", "mass_inside",
+__all__ = ["peak_height", "major_axis_angle", "mass_inside",
            "predict_peak_with_rho", "valid_covariance",
            "rho_for_peak_ratio", "peak_formula_derivation", "change_of_units",
            "uncorrelated_gaussian_independence", "EXPLORER_RHOS"]
@@ -34,21 +34,6 @@ def peak_height(sigma1, sigma2, rho) -> Exercise:
                   rf"\cdot (1 - ({rho})^2) = {det:.6g}$, and in two dimensions "
                   rf"$p(\mu) = \dfrac{{1}}{{2\pi |\Sigma|^{{1/2}}}} = {peak:.6g}$."),
         objective="02.2",
-    )
-
-
-def covariance_entries(sigma1, sigma2, rho) -> Exercise:
-    """Write down the 2x2 covariance matrix from (sigma1, sigma2, rho)."""
-    return Exercise(
-        f"Write Sigma as a 2x2 array for sigma1 = {sigma1}, sigma2 = {sigma2}, rho = {rho}.",
-        cov_from_params(sigma1, sigma2, rho),
-        hint="The diagonal holds the variances (squares of the standard deviations); the "
-             "off-diagonal entries are the covariance, rho times the product of the standard "
-             "deviations.",
-        solution=(r"$\Sigma = \begin{bmatrix}\sigma_1^2 & \rho\sigma_1\sigma_2 \\ "
-                  r"\rho\sigma_1\sigma_2 & \sigma_2^2\end{bmatrix}$: variances on the diagonal, "
-                  r"the covariance $\rho\sigma_1\sigma_2$ off it."),
-        objective="02.1",
     )
 
 

@@ -11,7 +11,7 @@ from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
 from genviz.joint import JointTable, dimensionality_curve, record_counts
 
-__all__ = ["marginal_probability", "posterior_by_bayes", "parameter_count",
+__all__ = ["posterior_by_bayes", "parameter_count",
            "dataset_log_likelihood", "predict_empty_share", "independence_concept",
            "fewest_records_to_fill",
            "training_log_likelihood_derivation", "clinic_joint_table"]
@@ -27,20 +27,6 @@ def _explorer_curve(records, names, n, seed):
 
 def _fmt(assignment: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in assignment.items())
-
-
-def marginal_probability(table, assignment: dict) -> Exercise:
-    """``P(assignment)`` by summing the matching rows of the table."""
-    return Exercise(
-        f"From the joint table, what is P({_fmt(assignment)})?",
-        table.prob(assignment),
-        hint="Marginalise: add the probabilities of every row that agrees with the assignment "
-             "(whatever the other variables are). Check which rows you add.",
-        solution=r"Marginalise: $P(B) = \sum_{v} P(B \wedge A = v)$ — add the probabilities of "
-                 r"every row that agrees with the assignment, whatever the other variables are "
-                 r"(`table.prob(...)` does the sum).",
-        objective="01.1",
-    )
 
 
 def posterior_by_bayes(table, hypothesis: dict, evidence: dict) -> Exercise:
