@@ -20,10 +20,11 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 # imported by name (not from a file spec): execute_missing's workers are spawned processes, which
-# import the module of the function they run by its name (sys.path travels with them)
-sys.path.insert(0, str(ROOT / "scripts"))
+# import the module of the function they run by its name (sys.path travels with them; the root
+# conftest.py puts scripts/ on it for every test)
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(ROOT / "scripts"))
 build_site = importlib.import_module("build_site")
-sys.path.remove(str(ROOT / "scripts"))
 
 
 def test_fingerprint_changes_with_any_genviz_file_and_only_then(tmp_path, monkeypatch):
