@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import filecmp
-import multiprocessing
 import hashlib
+import multiprocessing
 import os
 import shutil
 import subprocess
@@ -85,11 +85,11 @@ ALLOW_ERRORS = False
 
 
 def read_notebook(path: Path):
-    """``path`` as MyST-NB reads a .ipynb (``myst_nb.core.read.standard_nb_read``): the
-    jupyter-cache key is computed on this."""
-    import nbformat
+    """``path`` read by MyST-NB's own reader of a .ipynb: the jupyter-cache key MyST-NB looks
+    up is computed on what that reader returns."""
+    from myst_nb.core.read import standard_nb_read
 
-    return nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+    return standard_nb_read(path.read_text(encoding="utf-8"))
 
 
 def _execute(path: str, env: dict) -> tuple[str, str | None, float]:

@@ -138,8 +138,8 @@ def test_the_notebook_check_fails_on_a_changed_call():
     assert "exercises.valid_covariance([[1, 2], [2, 1]])" in values  # inside choice_box(...)
     assert "exercises.valid_covariance([[1, 2], [2, 2]])" not in values
     a = ASSIGNMENTS["a02_gaussian"]
-    changed = ast.unparse(ast.parse(render(a.questions[0].call, {**a.defaults, "AXIS_COV": [[2, 0.6], [0.6, 1]]}),
-                                    mode="eval").body)
+    other = {**a.defaults, "AXIS_COV": [[2, 0.6], [0.6, 1]]}
+    changed = ast.unparse(ast.parse(render(a.questions[0].call, other), mode="eval").body)
     assert changed not in values
     statements, _ = _notebook_code("a04_gda_vs_logistic")
     same, other = _statements("curves_pois = learning_curves(poisson, SIZES, n_reps=60, rng=1)\n"
@@ -163,8 +163,8 @@ def test_every_self_check_item_is_asked_or_left_out_with_a_reason(name):
     exercises = build_exercises(a)
     assert {ex.kind for ex in exercises} <= {"compute", "concept"}, name
     # two computations at least (issue #40: fewer, deeper boxes -- a computation another one
-    # contains, such as phi and the means inside Sigma, is no item of its own), three graded
-    # questions with the concept choice (the next test)
+    # contains, such as 01's marginal P(alarm) inside its Bayes item, is no item of its own),
+    # three graded questions with the concept choice (the next test)
     assert sum(ex.kind == "compute" for ex in exercises) >= 2, name
     assert any(C.is_choice(ex) for ex in exercises), name
 
