@@ -258,13 +258,11 @@ X_ex = np.array(X_EX, dtype=float)
 y_ex = np.array(Y_EX)
 ''',
     questions=(
-        Question("exercises.phi_by_hand(X_ex, y_ex)", note=_A03_DATA),
-        Question("exercises.mean_by_hand(X_ex, y_ex, 1)", note=_A03_DATA),
         Question("exercises.sigma_by_hand(X_ex, y_ex)", note=_A03_DATA),
         Question("exercises.boundary_point(X_ex, y_ex, X1_LINE)", note=_A03_DATA),
         _choice("exercises.duplicated_data_concept(X_ex, y_ex)", note=_A03_DATA),
     ),
-    working=(3,),
+    working=(1,),
     left_out=(("exercises.phi_for_boundary_through_origin(mu0=(-1.0, -0.5), mu1=(1.5, 1.0), "
                "sigma1=1.0, sigma2=0.8, rho=0.4)", INVESTIGATION),
               ("exercises.qda_quadratic_term([[1, 0.5], [0.5, 0.6]], [[2, -0.5], [-0.5, 1]])",

@@ -61,8 +61,6 @@ def _every_exercise():
         "gaussian.peak": gx.peak_height(2.0, 0.5, -0.3),
         "gaussian.angle": gx.major_axis_angle([[3, 0.8], [0.8, 1]]),
         "gaussian.mass": gx.mass_inside(2),
-        "gda.phi": gdx.phi_by_hand(X_ex, y_ex),
-        "gda.mu1": gdx.mean_by_hand(X_ex, y_ex, 1),
         "gda.sigma": gdx.sigma_by_hand(X_ex, y_ex),
         "gda.boundary": gdx.boundary_point(X_ex, y_ex, 3.0),
         "gda.theta": gdx.theta_from_params(0.5, [0, 0], [2, 0], [[1, 0.5], [0.5, 1]]),

@@ -194,7 +194,7 @@ def test_variants_are_unchanged_by_the_wordings():
     """The wordings come from a stream of their own: the values and the option orders of a
     student are those drawn before the course had wordings (recorded once)."""
     var, _ = variant(ASSIGNMENTS["a03_gda"], "alice", SECRET)
-    assert var.orders == {4: [2, 3, 1, 0]}
+    assert var.orders == {2: [2, 3, 1, 0]}  # the choice, its third question
     assert var.params == {"X_EX": [[4, 3], [3, 5], [6, 6], [4, 4], [3, 3], [3, 2], [5, 4]],
                           "Y_EX": [1, 1, 1, 0, 1, 0, 1], "X1_LINE": 4.0}
     assert seed(SECRET, "a03_gda", "alice", stream="wording") != seed(SECRET, "a03_gda", "alice")

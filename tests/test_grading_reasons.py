@@ -8,6 +8,7 @@ import json
 import pathlib
 
 import nbformat
+import numpy as np
 import pytest
 
 from course import _runner as R
@@ -27,7 +28,6 @@ def _exercises(student):
 
 def _answer(exercise):
     """The right answer as the student writes it, decoded as the grader decodes it (JSON)."""
-    import numpy as np
 
     return np.asarray(eval(solution_literal(exercise)), dtype=float).tolist()  # noqa: S307
 
@@ -47,14 +47,14 @@ def _graded(student, answers: dict):
 
 def test_a_self_study_answer_is_named_as_such():
     own = variant(ASSIGNMENTS[A], None, None)[1]
-    o, exercises = _graded("nora", {"q1": _answer(own[0]), "q2": _answer(own[1]),
-                                    "q3": _answer(exercises_q3 := _exercises("nora")[2])})
-    assert o.verdicts == {"q1": "wrong", "q2": "wrong", "q3": "right"} and exercises_q3
+    letter = eval(solution_literal(_exercises("nora")[2]))  # noqa: S307 (the choice's letter)
+    o, exercises = _graded("nora", {"q1": _answer(own[0]), "q2": _answer(own[1]), "q3": letter})
+    assert o.verdicts == {"q1": "wrong", "q2": "wrong", "q3": "right"}
     lines = W.self_study_lines(o, exercises, own)
     assert lines == ["q1: the self-study notebook's answer, not your variant's",
                      "q2: the self-study notebook's answer, not your variant's"]
     # a wrong answer of its own (not the self-study one) gets no such line
-    o.values["q1"] = json.dumps(_answer(own[0]) + 1.0)
+    o.values["q1"] = json.dumps((np.asarray(_answer(own[0])) + 1.0).tolist())
     assert W.self_study_lines(o, exercises, own) == [lines[1]]
 
 

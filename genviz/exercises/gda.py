@@ -17,7 +17,7 @@ from genviz.logistic import LogisticRegression
 from genviz.studies.gda_vs_logistic import gda_vs_logistic_trial
 from genviz.synthetic import DataModel
 
-__all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "theta_from_params",
+__all__ = ["sigma_by_hand", "boundary_point", "theta_from_params",
            "theta0_from_params", "poisson_theta", "better_learner", "predict_boundary_with_phi",
            "duplicated_data_concept", "predict_outliers",
            "poisson_bias_concept",
@@ -28,37 +28,6 @@ __all__ = ["phi_by_hand", "mean_by_hand", "sigma_by_hand", "boundary_point", "th
 
 def _fit(X, y):
     return GDA().fit(np.asarray(X, dtype=float), np.asarray(y))
-
-
-def phi_by_hand(X, y) -> Exercise:
-    """phi, the fraction of training examples with y = 1."""
-    y = np.asarray(y)
-    ones, n = int(np.sum(y == 1)), int(y.size)
-    return Exercise(
-        "Compute the maximum-likelihood estimate of phi for this training set.",
-        _fit(X, y).phi_,
-        hint="phi = (1/n) sum_i 1{y(i) = 1}: count the ones and divide by the number of examples.",
-        solution=(r"$\phi = \frac1n \sum_{i=1}^n 1\{y^{(i)} = 1\}$: count the examples with "
-                  rf"$y = 1$ and divide by $n$: {ones} of the {n} examples, "
-                  rf"$\phi = {ones}/{n}$."),
-        claims=[rf"{ones} of the {n} (examples|animals|points)", rf"φ = {ones}/{n}"],
-        objective="03.2",
-    )
-
-
-def mean_by_hand(X, y, k: int) -> Exercise:
-    """mu_k, the average of the class-k examples."""
-    if k not in (0, 1):
-        raise ValueError(f"k must be 0 or 1, got {k!r}")
-    return Exercise(
-        f"Compute mu{k} (a vector of length 2).",
-        _fit(X, y).means_[k],
-        hint=f"mu{k} averages only the x(i) whose label is {k}: add them up and divide by how "
-             f"many there are.",
-        solution=(rf"$\mu_{k} = \dfrac{{\sum_i 1\{{y^{{(i)}} = {k}\}}\, x^{{(i)}}}}"
-                  rf"{{\sum_i 1\{{y^{{(i)}} = {k}\}}}}$: the average of the class-{k} examples."),
-        objective="03.2",
-    )
 
 
 def sigma_by_hand(X, y) -> Exercise:

@@ -87,7 +87,7 @@ class AnswerBox(StaticFallback, widgets.VBox):
 
 
 def answer_box(exercise, **kwargs) -> AnswerBox:
-    """The answer widget of one exercise: ``answer_box(exercises.phi_by_hand(X, y))``."""
+    """The answer widget of one exercise: ``answer_box(exercises.sigma_by_hand(X, y))``."""
     return AnswerBox(exercise, **kwargs)
 
 
