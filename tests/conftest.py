@@ -37,8 +37,16 @@ def engine_listeners(monkeypatch):
     removed afterwards, in every test: deploy/hub_db.py (run by every hub configuration a test
     loads in-process: the trial hub's, TLJH's snippet, Z2JH's extraConfig) listens on every
     Engine of the process, as a hub wants, and later tests in the same worker open sqlite
-    databases of their own (nbgrader's gradebook) that must stay as they are."""
+    databases of their own (nbgrader's gradebook) that must stay as they are.
+
+    Only listeners on engines and pools are removed: SQLAlchemy configures a mapper (nbgrader's
+    ``GradeCell``, on the first gradebook a worker opens) with ``event.listen`` too, and removing
+    its ``init`` listener left every later gradebook of that worker with NULL polymorphic types
+    ("the polymorphic discriminator column 'base_cell.type' is NULL", test_grading_course under
+    xdist after test_grading_safety; tests/test_hub_db.py plants that order)."""
     import sqlalchemy.event
+    from sqlalchemy.engine import Engine
+    from sqlalchemy.pool import Pool
 
     added, real = [], sqlalchemy.event.listen
 
@@ -46,8 +54,12 @@ def engine_listeners(monkeypatch):
         added.append((target, identifier, fn))
         return real(target, identifier, fn, *args, **kwargs)
 
+    def engine_level(target) -> bool:
+        kinds = (Engine, Pool)
+        return isinstance(target, kinds) or (isinstance(target, type) and issubclass(target, kinds))
+
     monkeypatch.setattr(sqlalchemy.event, "listen", listen)
     yield added
     for target, identifier, fn in added:
-        if sqlalchemy.event.contains(target, identifier, fn):
+        if engine_level(target) and sqlalchemy.event.contains(target, identifier, fn):
             sqlalchemy.event.remove(target, identifier, fn)

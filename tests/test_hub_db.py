@@ -78,3 +78,53 @@ def test_z2jh_carries_hub_db_verbatim_and_a_stale_copy_is_seen():
     stale = values_text.replace("PRAGMA synchronous=NORMAL", "PRAGMA synchronous=FULL")
     assert stale != values_text
     assert sync.synced(stale, source, "genviz-hub-db") == values_text
+
+
+# -- conftest.engine_listeners removes the hub's engine listeners and nothing else ---------------
+# A mapper's own listeners (its ``init`` event sets the polymorphic type) are added with
+# ``event.listen`` when its class is made: nbgrader's GradeCell is made inside whichever test
+# first opens a gradebook in a worker. The first test makes a polymorphic class, the second
+# (same worker: --dist loadfile) writes one: its type must survive the first test's teardown.
+
+_MADE = {}
+
+
+def _polymorphic_class():
+    if "Cell" not in _MADE:
+        from sqlalchemy import Column, ForeignKey, Integer, String
+        from sqlalchemy.orm import declarative_base
+
+        Base = declarative_base()
+
+        class Cell(Base):
+            __tablename__ = "cell"
+            id = Column(Integer, primary_key=True)
+            type = Column(String(20))
+            __mapper_args__ = {"polymorphic_identity": "Cell", "polymorphic_on": type}
+
+        class GradedCell(Cell):
+            __tablename__ = "graded_cell"
+            id = Column(Integer, ForeignKey("cell.id"), primary_key=True)
+            __mapper_args__ = {"polymorphic_identity": "GradedCell"}
+
+        _MADE.update(Cell=Cell, GradedCell=GradedCell, Base=Base)
+    return _MADE
+
+
+def test_a_mapper_made_in_one_test(engine_listeners):
+    made = _polymorphic_class()
+    assert made["GradedCell"]().type == "GradedCell"
+
+
+def test_keeps_its_polymorphic_type_in_the_next(tmp_path):
+    from sqlalchemy.orm import Session
+
+    made = _polymorphic_class()
+    engine = create_engine(f"sqlite:///{tmp_path / 'cells.sqlite'}")
+    made["Base"].metadata.create_all(engine)
+    with Session(engine) as session:
+        session.add(made["GradedCell"]())
+        session.commit()
+    assert sqlite3.connect(tmp_path / "cells.sqlite").execute(
+        "SELECT type FROM cell").fetchall() == [("GradedCell",)]
+    engine.dispose()
