@@ -390,3 +390,47 @@ def test_the_key_terms_find_what_the_one_regex_per_item_missed():
     assert said_claims([r"not positive definite"], "Σ is symmetric and positive definite.") == []
     assert said_claims([r"(?#phrase)naive bayes answers yes"],
                        "Naive Bayes answers No; P(yes) is small.") == []
+
+
+# --- numbering: the exercises of a notebook are Exercise 1, 2, ... in reading order -------------
+
+EXERCISE_HEADING = re.compile(r"\*\*Exercise(?: (\d+))?\*\*")
+EXERCISE_VARIABLE = re.compile(r"^(ex\d+)\s*=", re.M)
+
+
+def numbering_problems(nb_cells) -> list[str]:
+    """Each ``**Exercise**`` heading carries a number, the numbers run 1, 2, ... in reading
+    order (an item above the exercise section counts as the exercise it is), and a variable
+    ``exK = ...`` stands under Exercise K (the heading nearest above it)."""
+    out, expected, current = [], 1, None
+    for i, cell in enumerate(nb_cells):
+        text = source(cell)
+        if cell["cell_type"] == "markdown":
+            for m in EXERCISE_HEADING.finditer(text):
+                if m.group(1) is None:
+                    out.append(f"cell {i}: an unnumbered **Exercise** (it is Exercise {expected})")
+                elif int(m.group(1)) != expected:
+                    out.append(f"cell {i}: Exercise {m.group(1)} where Exercise {expected} is next")
+                current, expected = expected, expected + 1
+        else:
+            for name in EXERCISE_VARIABLE.findall(text):
+                if name != f"ex{current}":
+                    out.append(f"cell {i}: {name} under Exercise {current}")
+    return out
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_number)
+def test_exercises_are_numbered_in_reading_order(path):
+    assert numbering_problems(cells(path)) == [], \
+        "number the exercises 1, 2, ... in reading order; exK under Exercise K"
+
+
+def test_the_numbering_rule_fails_on_planted_notebooks():
+    assert numbering_problems(_nb("MD:**Exercise 1** (objective 2).", "ex1 = 1",
+                                  "MD:**Exercise 2**.", "ex2 = 2")) == []
+    assert numbering_problems(_nb("MD:**Exercise** (objective 4).", "x = 1",
+                                  "MD:**Exercise 1** (objective 2).", "ex1 = 1")) == [
+        "cell 0: an unnumbered **Exercise** (it is Exercise 1)",
+        "cell 2: Exercise 1 where Exercise 2 is next", "cell 3: ex1 under Exercise 2"]
+    assert numbering_problems(_nb("MD:**Exercise 1**.", "MD:**Exercise 3**.", "ex3 = 3")) == [
+        "cell 1: Exercise 3 where Exercise 2 is next", "cell 2: ex3 under Exercise 2"]
