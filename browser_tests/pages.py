@@ -426,6 +426,14 @@ INIT_JS = r"""
         .map(o => `output ${o.scrollWidth} px wide in ${o.clientWidth} px: ` + (o.innerText || '').trim().slice(0, 60));
     },
     explorerBox(i) { return gv.root(i); },
+    // Widget labels and buttons anywhere on the page whose text is cut (ipywidgets ends a
+    // label or a button that is too narrow with an ellipsis: "Your a…", "Show sol…").
+    clippedWidgetText() {
+      return [...document.querySelectorAll('.widget-label, .jupyter-button')]
+        .filter(e => { const b = e.getBoundingClientRect();
+                       return b.width > 0 && b.height > 0 && e.scrollWidth > e.clientWidth + 1; })
+        .map(e => `"${(e.innerText || e.textContent || '').trim().slice(0, 40)}" needs ${e.scrollWidth} px, has ${e.clientWidth}`);
+    },
     // Horizontal fit of explorer i: every element box inside the output area (and the
     // viewport), no element that scrolls or clips sideways; readouts never wider than their box.
     fit(i) {

@@ -86,13 +86,16 @@ def check_viewports(nb, viewports, home, check_explorer) -> list:
     """Resize ``nb``'s page to each of ``viewports`` (and back to ``home`` at the end): the
     problems of every output wider than its box, tagged with the viewport, then those that
     ``check_explorer(vp, tag, explorer)`` returns for each explorer (the Lab and the lecture
-    layout tests)."""
+    layout tests). Also, anywhere on the page, a widget label or button whose text is cut
+    (ipywidgets ends it with an ellipsis: lecture mode's 20-px text once cut "Your answer" to
+    "Your a…" and "Show solution" to "Show sol…" in every practice box)."""
     failures = []
     try:
         for vp in viewports:
             resize(nb.page, vp)
             tag = f"{vp['width']}x{vp['height']}"
             failures += [f"{tag}: {p}" for p in gv(nb.page, "outputsOverflow()")]
+            failures += [f"{tag}: cut text {p}" for p in gv(nb.page, "clippedWidgetText()")]
             for ex in nb.explorers:
                 failures += check_explorer(vp, tag, ex)
     finally:
