@@ -83,8 +83,9 @@ def test_z2jh_carries_hub_db_verbatim_and_a_stale_copy_is_seen():
 # -- conftest.engine_listeners removes the hub's engine listeners and nothing else ---------------
 # A mapper's own listeners (its ``init`` event sets the polymorphic type) are added with
 # ``event.listen`` when its class is made: nbgrader's GradeCell is made inside whichever test
-# first opens a gradebook in a worker. The first test makes a polymorphic class, the second
-# (same worker: --dist loadfile) writes one: its type must survive the first test's teardown.
+# first opens a gradebook in a worker. The first test makes a polymorphic class and loads the
+# hub's WAL listener; the second (same worker: --dist loadfile) writes a row: its type must
+# survive the first test's teardown, and the hub's listener must not.
 
 _MADE = {}
 
@@ -114,6 +115,9 @@ def _polymorphic_class():
 def test_a_mapper_made_in_one_test(engine_listeners):
     made = _polymorphic_class()
     assert made["GradedCell"]().type == "GradedCell"
+    hub_db = load_file(DEPLOY / "hub_db.py", "hub_db_then_removed")  # listens at import
+    _MADE["wal"] = hub_db.wal_on_connect
+    assert hub_db.wal_on_connect in [fn for _, _, fn in engine_listeners]  # with the mapper's
 
 
 def test_keeps_its_polymorphic_type_in_the_next(tmp_path):
@@ -128,3 +132,8 @@ def test_keeps_its_polymorphic_type_in_the_next(tmp_path):
     assert sqlite3.connect(tmp_path / "cells.sqlite").execute(
         "SELECT type FROM cell").fetchall() == [("GradedCell",)]
     engine.dispose()
+    if "wal" in _MADE:  # run after the first test: the hub's listener was removed
+        from sqlalchemy import event
+        from sqlalchemy.engine import Engine
+
+        assert not event.contains(Engine, "connect", _MADE["wal"])
