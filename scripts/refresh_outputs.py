@@ -78,7 +78,8 @@ def main(argv=None):
         if not args.strip_only:
             from nbclient import NotebookClient
 
-            NotebookClient(nb, timeout=args.timeout, kernel_name="python3",
+            NotebookClient(nb, timeout=args.timeout, startup_timeout=args.timeout,
+                           kernel_name="python3",
                            resources={"metadata": {"path": str(path.parent)}}).execute()
         nbformat.write(strip(nb), path)
         print(f"refreshed {path}", file=sys.stderr)

@@ -315,7 +315,7 @@ def _run(path, hook, report, items, extra_env, cached) -> dict:
     nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
     nb.cells.append(nbformat.v4.new_code_cell(report))
     env = dict(os.environ, **kernel_env(extra_env))
-    client = NotebookClient(nb, timeout=600, kernel_name="python3",
+    client = NotebookClient(nb, timeout=600, startup_timeout=180, kernel_name="python3",
                             resources={"metadata": {"path": str(path.parent)}})
     old = dict(os.environ)
     os.environ.update(env)  # the kernel inherits it: it imports this work tree's genviz

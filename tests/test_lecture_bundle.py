@@ -69,6 +69,26 @@ def test_a_failing_notebook_is_named(tmp_path):
         lb.build([nb], timeout=120)
 
 
+def test_the_kernels_start_is_bounded_by_the_timeout_not_nbclients_60_s(tmp_path, monkeypatch):
+    """A kernel's start on two cores busy with three test workers once took more than nbclient's
+    default 60 s (make test, 2026-12-03): ``timeout`` bounds the start as well as each cell."""
+    import nbclient
+
+    seen = {}
+
+    class Client:
+        def __init__(self, nb, **kwargs):
+            seen.update(kwargs)
+
+        def execute(self):
+            raise KeyboardInterrupt  # stop before any kernel starts
+
+    monkeypatch.setattr(nbclient, "NotebookClient", Client)
+    with pytest.raises(KeyboardInterrupt):
+        lb.record_notebook(_notebook(tmp_path / "x.ipynb", "1"), timeout=321)
+    assert seen["timeout"] == seen["startup_timeout"] == 321
+
+
 def test_a_missing_notebook_is_named(tmp_path):
     with pytest.raises(FileNotFoundError, match="nope.ipynb"):
         lb.record_notebook(tmp_path / "nope.ipynb")
@@ -155,7 +175,7 @@ def _site_payloads(nb_path: Path, cache: Path) -> list[dict]:
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
+        nbclient.NotebookClient(nb, timeout=300, startup_timeout=180, kernel_name="python3",
                                 resources={"metadata": {"path": str(nb_path.parent)}}).execute()
     finally:
         for k, v in old.items():

@@ -141,7 +141,8 @@ def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3",
                     explorers: bool = True) -> list[dict]:
     """Run one notebook (nbclient, in its folder) and return the predictions it made, in order;
     with ``explorers``, each with ``"explorer"``: the payload the course website embeds for
-    the explorer its observation box reads (None when it has none).
+    the explorer its observation box reads (None when it has none). ``timeout`` bounds each
+    cell and the kernel's start.
 
     Raises
     ------
@@ -160,8 +161,10 @@ def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3",
     nb.cells.insert(0, nbformat.v4.new_code_cell(HOOK + (EXPLORER_HOOK if explorers else "")))
     nb.cells.append(nbformat.v4.new_code_cell(
         REPORT + ("\n" + EXPLORER_REPORT if explorers else "")))
-    client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name=kernel,
-                                     resources={"metadata": {"path": str(path.parent)}})
+    # The kernel's start is bounded by ``timeout`` too: nbclient's default of 60 s was once
+    # exceeded by a start on two cores busy with three test workers (make test, 2026-12-03).
+    client = nbclient.NotebookClient(nb, timeout=timeout, startup_timeout=timeout,
+                                     kernel_name=kernel, resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as err:
@@ -255,7 +258,7 @@ def main(argv=None) -> int:
     b.add_argument("notebooks", nargs="*", type=Path,
                    help="default: every notebooks/[0-9][0-9]_*.ipynb")
     b.add_argument("--out", type=Path, default=None, help=f"default: {default_out()}")
-    b.add_argument("--timeout", type=int, default=600, help="seconds per cell")
+    b.add_argument("--timeout", type=int, default=600, help="seconds per cell, and for the kernel to start")
     b.add_argument("--no-explorers", action="store_true",
                    help="texts only: no explorer moving on the phones (no grids built)")
     args = p.parse_args(argv)
