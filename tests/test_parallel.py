@@ -37,6 +37,12 @@ def test_make_test_runs_in_parallel_by_file_and_test_fast_skips_the_slow():
     fast = re.search(r"^test-fast: .*\n\t(.*)$", make, re.M).group(1)
     assert "$(SUITE_PARALLEL)" in test and "notebooks" in test and "--nbval-lax" in test
     assert "$(PARALLEL)" in fast and '-m "not slow"' in fast
+    # both write bytecode whatever the machine says (pytest's assertion rewrites, genviz's
+    # modules in every kernel and sandbox): an empty PYTHONDONTWRITEBYTECODE, which Python reads
+    # as unset
+    env = re.search(r"^TEST_ENV\s*:?=\s*(.*)$", make, re.M).group(1).split()
+    assert "PYTHONDONTWRITEBYTECODE=" in env
+    assert test.startswith("$(TEST_ENV) ") and fast.startswith("$(TEST_ENV) ")
 
 
 @pytest.mark.parametrize("jobs, suite, fast", [(None, str(len(os.sched_getaffinity(0)) + 1), "auto"),
