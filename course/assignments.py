@@ -329,7 +329,7 @@ def _draw_a05(d: Draw) -> dict:
     five = sorted(d.sample([round(-2.0 + 0.1 * k, 1) for k in range(41)], 5))
     return {"FIVE": five, "KDE_X0": d.grid(-1.0, 1.0, 0.1), "KDE_H": d.grid(0.5, 1.5, 0.1),
             "BIN_WIDTH": d.choice([0.4, 0.5, 0.8, 1.0, 1.2]), "BIN_ORIGIN": d.choice([0.0, 0.25, -0.25]),
-            "HIST_X0": d.grid(-1.0, 1.0, 0.1), "CLAW_SEED": d.integer(1, 9999)}
+            "HIST_X0": d.grid(-1.0, 1.0, 0.1)}
 
 
 def _accept_a05(p) -> bool:
@@ -352,17 +352,12 @@ _add(Assignment(
     setup='''\
 import numpy as np
 
-from genviz.kde import sample_claw
-
-rng = np.random.default_rng(CLAW_SEED)
-x = sample_claw(1000, rng)     # the slides' n = 1,000 draws
 five = np.array(FIVE)
 ''',
     questions=(
         Question('exercises.kde_by_hand(five, KDE_X0, KDE_H, "box")', note="The data are `five`."),
         Question("exercises.histogram_height(five, BIN_WIDTH, BIN_ORIGIN, HIST_X0)",
                  note="The data are `five`."),
-        Question("exercises.silverman_bandwidth(x[:200])", note="The sample is `x[:200]`."),
         _choice("exercises.more_smoothing_with_fewer_points()"),
     ),
     working=(1,),
@@ -370,7 +365,7 @@ five = np.array(FIVE)
               ("exercises.lscv_leave_one_out_derivation()", DERIVATION),
               ("exercises.empty_histogram_bins(1000, 10)", RETRIEVAL)),
     defaults={"FIVE": [-1.0, -0.2, 0.1, 0.3, 1.4], "KDE_X0": 0.0, "KDE_H": 1.0,
-              "BIN_WIDTH": 1.0, "BIN_ORIGIN": 0.0, "HIST_X0": 0.2, "CLAW_SEED": 0},
+              "BIN_WIDTH": 1.0, "BIN_ORIGIN": 0.0, "HIST_X0": 0.2},
     draw=_draw_a05, accept=_accept_a05,
 ))
 
@@ -501,8 +496,7 @@ email_text = ("Dear friend, click here to get your FREE money now! "
 
 def _draw_a08(d: Draw) -> dict:
     return {"AREA": d.grid(150, 2200, 10, exclude=(400, 800, 1200, 1600)),
-            "NB_SEED": d.integer(8, 9999), "NB_CLASS": d.choice(["one", "two"]),
-            "N_FEATURES": d.integer(2, 12), "N_CLASSES": d.integer(2, 6)}
+            "NB_SEED": d.integer(8, 9999), "NB_CLASS": d.choice(["one", "two"])}
 
 
 _add(Assignment(
@@ -529,15 +523,14 @@ x_train, y_train = two_classes(150)
         Question("exercises.gaussian_nb_parameters(x_train, y_train, NB_CLASS)",
                  note="The feature is `x_train`, the labels `y_train` (the KDE naive Bayes "
                       "section\'s training set)."),
-        Question("exercises.parameter_count(N_FEATURES, N_CLASSES)"),
         _choice("exercises.duplicated_feature(flipper, penguins.y)",
                 note="The feature is `flipper` (flipper length, mm), the labels `penguins.y`."),
     ),
-    working=(3,),
+    working=(2,),
     left_out=(("exercises.rho_for_gda_advantage(0.10)", INVESTIGATION),
               ("exercises.gaussian_nb_as_gaussian_derivation()", DERIVATION),
               ('exercises.silverman_on_two_modes(x_train, y_train, "two")', RETRIEVAL)),
-    defaults={"AREA": 1600, "NB_SEED": 7, "NB_CLASS": "two", "N_FEATURES": 4, "N_CLASSES": 3},
+    defaults={"AREA": 1600, "NB_SEED": 7, "NB_CLASS": "two"},
     draw=_draw_a08,
 ))
 
@@ -550,8 +543,7 @@ X_SMALL = [[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [3.0, 3.0], [2.5, 2.0]]
 def _draw_a09(d: Draw) -> dict:
     return {"QUERY": [d.grid(-0.5, 3.5, 0.1), d.grid(-0.5, 3.5, 0.1)],
             "REG_SEED": d.integer(1, 9999), "REG_X0": d.grid(1.0, 9.0, 0.5),
-            "REG_K": d.choice([3, 5, 7, 9, 11]),
-            "JL_M": d.integer(500, 5000), "JL_EPS": d.grid(0.1, 0.5, 0.05, exclude=(0.2,))}
+            "REG_K": d.choice([3, 5, 7, 9, 11])}
 
 
 def _accept_a09(p) -> bool:
@@ -579,15 +571,13 @@ x_r, y_r = regression_data(100, rng=REG_SEED)
                  note="The points are `X_small`, their labels `y_small`."),
         Question("exercises.knn_regression_value(x_r, y_r, REG_X0, k=REG_K)",
                  note="The data are `x_r`, `y_r`."),
-        Question("exercises.jl_dimension(JL_M, JL_EPS)"),
         _choice("exercises.k_equals_m(X, y)", note="The training set is `X`, `y`."),
     ),
-    working=(3,),
+    working=(2,),
     left_out=(("exercises.dimension_for_spread(X_digits[:300], 0.1)", INVESTIGATION),
               ("exercises.knn_average_variance_derivation(k=7, sigma=0.3)", DERIVATION),
               ("exercises.k_like_a_bandwidth(x_r, y_r)", RETRIEVAL)),
-    defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7, "JL_M": 1797,
-              "JL_EPS": 0.2},
+    defaults={"QUERY": [0.4, 0.5], "REG_SEED": 0, "REG_X0": 5.0, "REG_K": 7},
     draw=_draw_a09, accept=_accept_a09,
 ))
 
@@ -604,8 +594,8 @@ def _draw_a10(d: Draw) -> dict:
     """The experiment is the same for every student (the sweep, about 15 s, computed once by
     the grader: the setup has no named value; each submission's own run in the sandbox still
     runs it); each student reads their own setting and size
-    of it and counts the parameters and fits of their own experiment."""
-    return {"D_COUNT": d.integer(20, 20000), "N_SIZES": d.integer(4, 16),
+    of it and counts the fits of their own experiment."""
+    return {"N_SIZES": d.integer(4, 16),
             "N_REPS": d.integer(2, 50), "LEAD_D": d.choice(SWEEP_DS),
             "LEAD_KIND": d.choice(["presence", "counts"]), "LEAD_N": d.choice(SWEEP_SIZES)}
 
@@ -655,7 +645,6 @@ err_nb_every, err_lr_every = every.nb_counts, every.lr
 err_lr_300 = float(sweep[(N_WORDS, "presence")].mean_se("lr")[0][-1])
 ''',
     questions=(
-        Question("exercises.parameter_counts(D_COUNT)"),
         Question("exercises.fits_in_the_experiment(N_SIZES, N_REPS)"),
         Question("exercises.lead_in_standard_errors(sweep, LEAD_D, LEAD_KIND, LEAD_N)",
                  note="The sweep is `sweep`: `sweep[(d, kind)]` has `.nb_errors` and "
@@ -667,13 +656,13 @@ err_lr_300 = float(sweep[(N_WORDS, "presence")].mean_se("lr")[0][-1])
                      "and `err_lr_300` (logistic regression on the 300 presence features)."),
         _choice("exercises.top_features_encode()"),
     ),
-    working=(3,),
+    working=(2,),
     left_out=(("exercises.smallest_n_logistic_ahead(curves)", INVESTIGATION),
               ("exercises.crossing_with_regularisation(sweep)", INVESTIGATION),
               ("exercises.log_d_claim(sweep)", INVESTIGATION),
               ("exercises.presence_nb_weight_derivation(X_train, y_train, N_WORDS)", DERIVATION),
               ("exercises.bias_or_variance(curves)", RETRIEVAL)),
-    defaults={"D_COUNT": 300, "N_SIZES": 9, "N_REPS": 10, "LEAD_D": 3000,
+    defaults={"N_SIZES": 9, "N_REPS": 10, "LEAD_D": 3000,
               "LEAD_KIND": "presence", "LEAD_N": 1280},
     draw=_draw_a10, accept=_accept_a10,
 ))

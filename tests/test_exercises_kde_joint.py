@@ -23,9 +23,6 @@ DATA = np.array([-1.0, -0.2, 0.1, 0.3, 1.4])
     (lambda: kx.kde_by_hand(DATA, 0.0, 1.0, "box"), 3 / 5, 2 / 5),  # -0.2, 0.1, 0.3 in [-1/2, 1/2)
     (lambda: kx.kde_by_hand(DATA, 0.0, 0.5, "tophat"), 3 * 0.5 / (5 * 0.5), 0.4),
     (lambda: kx.histogram_height(DATA, 1.0, 0.0, 0.2), 2 / 5, 3 / 5),  # bin [0, 1): 0.1, 0.3
-    (lambda: kx.silverman_bandwidth(DATA),
-     0.9 * min(DATA.std(ddof=1), np.subtract(*np.percentile(DATA, [75, 25])) / 1.34) * 5 ** -0.2,
-     1.06 * DATA.std(ddof=1) * 5 ** -0.2),
 ])
 def test_exercises(make, right, wrong):
     assert_right_and_wrong(make(), right, wrong)

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
-from sklearn.random_projection import johnson_lindenstrauss_min_dim
 from threadpoolctl import threadpool_limits
 
 from genviz.exercises import knn as kx
@@ -39,15 +38,6 @@ def test_knn_regression_value():
     assert ex.check(np.mean([1.0, 2.0, 4.0])).correct is False  # averaging x, not y
 
 
-def test_jl_dimension():
-    ex = kx.jl_dimension(1000, 0.5)
-    sk = int(johnson_lindenstrauss_min_dim(1000, eps=0.5))  # truncates 331.6
-    assert ex.check(sk + 1).correct and ex.check(332).correct
-    assert ex.check(sk).correct is False
-    assert ex.check(4 * np.log(1000) / 0.25).correct is False  # forgot the eps^3 term
-    assert "332" in str(ex.solution()) and "332" not in str(ex.check(100))
-
-
 def test_distance_computations():
     ex = kx.distance_computations(1400, 397, 64, 16)
     assert ex.check(4).correct and ex.check(4.0).correct
@@ -59,8 +49,6 @@ def test_bad_input():
         kx.majority_vote(X, Y, [0.0, 0.0], k=9)
     with pytest.raises(ValueError, match="query has length 3"):
         kx.majority_vote(X, Y, [0.0, 0.0, 1.0], k=1)
-    with pytest.raises(ValueError, match="eps must be < 1"):
-        kx.jl_dimension(10, 1.5)
 
 
 # -- predictions and the conceptual item ---------------------------------------------------------

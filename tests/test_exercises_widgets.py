@@ -69,7 +69,6 @@ def _every_exercise():
         "gda.better": gdx.better_learner(lc, 100),
         "kde.by_hand": kx.kde_by_hand(five, 0.0, 1.0, "box"),
         "kde.histogram": kx.histogram_height(five, 1.0, 0.0, 0.2),
-        "kde.silverman": kx.silverman_bandwidth(five),
         "kde.cv": kx.cv_selected_bandwidth(np.r_[five, five + 0.05, five * 2],
                                            np.geomspace(0.01, 1, 30), "lscv"),
         "nb.counting": nbx.conditional_by_counting(t.X, t.y, t.feature_names, "Forecast",
@@ -83,14 +82,12 @@ def _every_exercise():
         "nb.bin": nbx.living_area_bin(1250),
         "nb.gaussian": nbx.gaussian_nb_parameters(np.array([1.0, 2.0, 4.0, 10.0, 11.0]),
                                                   np.array(["a", "a", "a", "b", "b"]), "a"),
-        "nb.count": nbx.parameter_count(4, 3),
         "spam.phi": sx.laplace_phi(X_docs, labels, vocab, word="free", label="spam"),
         "spam.offset": sx.smola_offset(labels[:3], c=100.0),
         "spam.log_odds": sx.email_log_odds(multi, vocab, "free meeting"),
         "spam.flagged": sx.flagged_ham(multi, X_docs, labels, log10_c=0.0),
         "knn.vote": knx.majority_vote(X_small, y_small, [0.4, 0.5], k=3),
         "knn.regression": knx.knn_regression_value(x_r, y_r, 5.0, k=7),
-        "knn.jl": knx.jl_dimension(1797, 0.2),
         "knn.cost": knx.distance_computations(1400, 397, 64, 16),
     }
 

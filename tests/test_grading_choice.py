@@ -27,8 +27,8 @@ ONCE = ["a10_capstone"]
 #: measured once each (the same 60 students): a04 q5 (630 s: 60 sets of learning curves and
 #: their redraws) self-study letter right for 15/60, a classmate's at most 22/59; a07 q4 28/60
 #: and 27/59; a08 q4 14/60 and 22/59; a09 q5 14/60 and 22/59 (k = 3 each: bound 58 %)
-#: (measured before issue #40 item 6 dropped a computation from a04 and from a09: their choices
-#: are q4 now, and their variants were redrawn)
+#: (measured before issue #40 item 6 dropped computations from a04, a05, a08, a09 and a10: the
+#: choices are q3 or q4 now, and the variants were redrawn)
 SLOW = [pytest.param(n, marks=pytest.mark.slow)
         for n in ["a05_density", "a06_naive_bayes", "a07_spam", "a08_continuous", "a09_knn"]]
 

@@ -114,7 +114,7 @@ def notebook_text(path) -> str:
 
 
 def test_releases_hold_no_reference_value(course_root, secret):
-    checked = 0
+    checked = dict.fromkeys(ASSIGNMENTS, 0)
     for student in ROSTER:
         for name in ASSIGNMENTS:
             refs = references(name, student, secret)
@@ -123,7 +123,7 @@ def test_releases_hold_no_reference_value(course_root, secret):
             assert "BEGIN SOLUTION" not in text and "HIDDEN TESTS" not in text
             assert "_Exercise" not in text and "genviz.exercises" not in text
             assert leaks(text, refs) == [], (student, name, leaks(text, refs))
-            checked += sum(len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
+            checked[name] += sum(len(list(filter(_distinctive, _scalars(r)))) for r, _, _ in refs)
             nb = nbformat.read(release, as_version=4)
             assert nb.metadata["genviz"]["student"] == student
             for cell in nb.cells:
@@ -132,7 +132,10 @@ def test_releases_hold_no_reference_value(course_root, secret):
                     assert cell.source == f"{meta['grade_id']} = ..."
                 elif meta["solution"]:
                     assert cell.source == C.STUB
-    assert checked >= 40  # the check is not vacuous
+    # the check is not vacuous: every assignment's releases are searched for a distinctive
+    # reference value, 38 over the class (a05 after issue #40 dropped Silverman's h: alice's
+    # two numbers have fewer than three significant digits, too plain to search for; bob's not)
+    assert min(checked.values()) >= 1 and sum(checked.values()) >= 30, checked
 
 
 def test_the_leak_check_finds_the_answers_where_they_are(course_root, secret, tmp_path):

@@ -540,7 +540,6 @@ def test_the_capstone_items_read_the_curves():
     assert inv._answer == first == 1000 and inv.kind == "investigation"
     assert right(cx.bias_or_variance(c)).startswith("a bias of naive Bayes")
     assert cx.fits_in_the_experiment(9, 10)._answer == 2 * (8 * 10 + 1)
-    assert cx.parameter_counts(300)._answer == [2 * 299 + 1, 301]
     _is_open(cx.deploy_schedule(), "10.4",
              "Naive Bayes first, with few emails; switch to logistic regression later with "
              "hundreds, compared on held-out emails", "logistic")
@@ -642,7 +641,6 @@ def test_the_lead_in_standard_errors_is_the_paired_t_statistic():
 @pytest.mark.parametrize("call, error, match", [
     (lambda: cx.predict_small_and_large("curves"), TypeError, "curves must be NBvsLogisticCurves"),
     (lambda: cx.fits_in_the_experiment(0, 3), ValueError, "n_sizes must be >= 1"),
-    (lambda: cx.parameter_counts(0), ValueError, "n_words must be >= 1"),
     (lambda: cx.predict_crossing_with_d("sweep"), TypeError, "sweep must be VocabularyCurves"),
     (lambda: cx.predict_crossing_with_d(_sweep(), small=300), ValueError,
      "small must be one of the sweep's vocabulary sizes"),

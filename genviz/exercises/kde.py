@@ -13,7 +13,7 @@ from genviz.exercises.kde_practice import (_best_h, compare_on_training_data, em
 from genviz.kde import (cv_curve, histogram, histogram_pdf, kde2d_grid, kde_pdf, rule_of_thumb,
                         sample_claw)
 
-__all__ = ["kde_by_hand", "histogram_height", "silverman_bandwidth", "cv_selected_bandwidth",
+__all__ = ["kde_by_hand", "histogram_height", "cv_selected_bandwidth",
            "predict_bin_origin", "predict_tiny_bandwidth", "predict_cv_with_fewer_points",
            "predict_2d_peak", "more_smoothing_with_fewer_points",
            "ise_optimal_bandwidth", "lscv_leave_one_out_derivation",
@@ -51,18 +51,6 @@ def histogram_height(data, width, origin, x0) -> Exercise:
         claims=[rf"density at x ?= ?{x0:g} is {value:.4g}\b"], objective="05.1",
     )
 
-
-def silverman_bandwidth(data) -> Exercise:
-    """Silverman's rule of thumb from the sample's spread."""
-    return Exercise(
-        "What bandwidth does Silverman's rule of thumb give for this sample?",
-        rule_of_thumb(data, "silverman"),
-        hint="h = 0.9 min(s, IQR/1.34) n^(-1/5), with s the sample standard deviation (ddof=1) "
-             "and IQR = q75 - q25 (np.percentile).",
-        solution=(r"$h = 0.9\,\min(s, \mathrm{IQR}/1.34)\, n^{-1/5}$ with $s$ the sample standard "
-                  r"deviation (`ddof=1`) and $\mathrm{IQR} = q_{75} - q_{25}$."),
-        objective="05.3",
-    )
 
 
 def cv_selected_bandwidth(data, hs, method="loo-likelihood") -> Exercise:

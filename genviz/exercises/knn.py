@@ -13,10 +13,10 @@ from genviz.exercises.knn_transfer import (_noise_and_k_transfer, _projection_sp
                                           _regression_k_transfer)
 from genviz.kde import kde_pdf
 from genviz.knn import KNNClassifier, KNNRegressor
-from genviz.projections import jl_min_dim, projection_ratios
+from genviz.projections import projection_ratios
 from genviz.synthetic import flip_labels, regression_truth
 
-__all__ = ["majority_vote", "knn_regression_value", "jl_dimension", "distance_computations",
+__all__ = ["majority_vote", "knn_regression_value", "distance_computations",
            "predict_noise_and_k", "predict_regression_k", "predict_projection_spread",
            "k_equals_m", "dimension_for_spread",
            "knn_average_variance_derivation", "knn_or_a_class_model", "k_like_a_bandwidth"]
@@ -62,20 +62,6 @@ def knn_regression_value(x, y, x0, k) -> Exercise:
         objective="09.1",
     )
 
-
-def jl_dimension(m, eps) -> Exercise:
-    """The Johnson-Lindenstrauss target dimension for m points and distortion eps."""
-    d = jl_min_dim(m, eps)
-    return Exercise(
-        f"By Dasgupta and Gupta's form of the Johnson-Lindenstrauss lemma, d >= 4 ln(m) / "
-        f"(eps^2/2 - eps^3/3). What is the smallest integer d for m = {m} points and "
-        f"eps = {eps}?",
-        d,
-        hint="Use the natural logarithm and round up to the next integer.",
-        solution=(rf"$\dfrac{{4 \ln {m}}}{{{eps}^2/2 - {eps}^3/3}} = "
-                  rf"{4 * np.log(m) / (eps**2 / 2 - eps**3 / 3):.2f}$, rounded up: $d = {d}$."),
-        rtol=0.0, atol=0.5, objective="09.4",
-    )
 
 
 def distance_computations(n_train, n_queries, n_features, d) -> Exercise:

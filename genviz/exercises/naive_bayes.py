@@ -20,7 +20,7 @@ from genviz.studies.naive_bayes_experiments import discretization, nb_vs_gda
 from genviz.naive_bayes import KDENB, GaussianNB, discretize
 
 __all__ = ["conditional_by_counting", "posterior_of_query", "decision_of_query",
-           "living_area_bin", "gaussian_nb_parameters", "parameter_count",
+           "living_area_bin", "gaussian_nb_parameters",
            "predict_smallest_alpha", "predict_unseen_value", "smoothing_can_flip",
            "predict_narrow_bins", "predict_correlation",
            "predict_wide_kde", "duplicated_feature",
@@ -137,22 +137,6 @@ def gaussian_nb_parameters(x, y, label) -> Exercise:
         objective="08.2",
     )
 
-
-def parameter_count(n_features, n_classes) -> Exercise:
-    """Free parameters of Gaussian naive Bayes: a mean and a variance per feature and class,
-    plus K - 1 class priors."""
-    d, K = int(n_features), int(n_classes)
-    count = 2 * d * K + (K - 1)
-    return Exercise(
-        f"How many free parameters does Gaussian naive Bayes have with d = {d} features and "
-        f"K = {K} classes?",
-        count,
-        hint="Each class has one mean and one variance per feature; the K priors sum to 1.",
-        solution=(rf"$2dK + (K - 1) = 2 \cdot {d} \cdot {K} + {K - 1} = {count}$ (GDA with a shared "
-                  rf"full covariance has $dK + d(d+1)/2 + K - 1 = "
-                  rf"{d * K + d * (d + 1) // 2 + K - 1}$)."),
-        atol=0.0, rtol=0.0, objective="08.2",
-    )
 
 
 # -- notebook 06: predictions before the explorers, a conceptual item ---------------------------

@@ -16,7 +16,7 @@ from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the noteb
     predict_crossing_with_d)
 
 __all__ = ["predict_small_and_large", "fits_in_the_experiment",
-           "parameter_counts", "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
+           "smallest_n_logistic_ahead", "presence_nb_weight_derivation",
            "deploy_schedule", "bias_or_variance", "predict_crossing_with_d",
            "crossing_with_counts", "crossing_with_regularisation", "lead_in_standard_errors",
            "log_d_claim", "full_dictionary",
@@ -125,24 +125,6 @@ def fits_in_the_experiment(n_sizes, n_reps, full_size_once=True) -> Exercise:
                   rf"repetitions, and two for the whole training set."),
         atol=0.5, rtol=0.0, objective="10.1")
 
-
-def parameter_counts(n_words) -> Exercise:
-    """Fluency: the free parameters of multinomial naive Bayes (two classes) and of logistic
-    regression on ``n_words`` features, as ``[naive Bayes, logistic regression]``."""
-    d = check_int(n_words, "n_words", low=1)
-    nb, lr = 2 * (d - 1) + 1, d + 1
-    return Exercise(
-        f"On d = {d} word features, how many free parameters does each learner fit? Multinomial "
-        f"naive Bayes has one word distribution per class (its d probabilities sum to 1) and a "
-        f"prior; logistic regression has a weight per word and an intercept. Answer "
-        f"[naive Bayes, logistic regression].",
-        [nb, lr],
-        hint="A distribution over d values has d − 1 free numbers; two classes have one free "
-             "prior.",
-        solution=(rf"Naive Bayes: $2(d - 1) + 1 = {nb}$, each a count divided by a total; "
-                  rf"logistic regression: $d + 1 = {lr}$, found together by Newton's method. "
-                  rf"Both end as a linear classifier with $d + 1$ numbers $w, b$."),
-        atol=0.5, rtol=0.0, objective="10.2")
 
 
 def smallest_n_logistic_ahead(curves) -> Exercise:
