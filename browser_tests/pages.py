@@ -434,6 +434,18 @@ INIT_JS = r"""
                        return b.width > 0 && b.height > 0 && e.scrollWidth > e.clientWidth + 1; })
         .map(e => `"${(e.innerText || e.textContent || '').trim().slice(0, 40)}" needs ${e.scrollWidth} px, has ${e.clientWidth}`);
     },
+    // Radio options anywhere on the page whose text does not fit the option's line box
+    // (ipywidgets gives each option a fixed height and floats its button: a long option wrapped
+    // under the next one and put its button on its second line, under the box's Check button).
+    overflowingRadios() {
+      return [...document.querySelectorAll('.widget-radio-box label')]
+        .filter(e => { const b = e.getBoundingClientRect();
+                       if (b.width === 0 || b.height === 0) return false;
+                       const i = e.querySelector('input'), ib = i && i.getBoundingClientRect();
+                       return e.scrollHeight > e.clientHeight + 1
+                         || (ib && (ib.top < b.top - 1 || ib.bottom > b.bottom + 1)); })
+        .map(e => `"${(e.innerText || e.textContent || '').trim().slice(0, 50)}" needs ${e.scrollHeight} px high, has ${e.clientHeight}`);
+    },
     // Horizontal fit of explorer i: every element box inside the output area (and the
     // viewport), no element that scrolls or clips sideways; readouts never wider than their box.
     fit(i) {

@@ -88,7 +88,8 @@ def check_viewports(nb, viewports, home, check_explorer) -> list:
     ``check_explorer(vp, tag, explorer)`` returns for each explorer (the Lab and the lecture
     layout tests). Also, anywhere on the page, a widget label or button whose text is cut
     (ipywidgets ends it with an ellipsis: lecture mode's 20-px text once cut "Your answer" to
-    "Your a…" and "Show solution" to "Show sol…" in every practice box)."""
+    "Your a…" and "Show solution" to "Show sol…" in every practice box), and a radio option
+    taller than its line (a long option of 10's choice boxes wrapped under the Check button)."""
     failures = []
     try:
         for vp in viewports:
@@ -96,6 +97,7 @@ def check_viewports(nb, viewports, home, check_explorer) -> list:
             tag = f"{vp['width']}x{vp['height']}"
             failures += [f"{tag}: {p}" for p in gv(nb.page, "outputsOverflow()")]
             failures += [f"{tag}: cut text {p}" for p in gv(nb.page, "clippedWidgetText()")]
+            failures += [f"{tag}: option overflows {p}" for p in gv(nb.page, "overflowingRadios()")]
             for ex in nb.explorers:
                 failures += check_explorer(vp, tag, ex)
     finally:

@@ -15,6 +15,15 @@ from genviz.widgets._static_box import StaticFallback, static_card
 __all__ = ["solution_toggle", "ChoiceBox"]
 
 
+def _options_layout(width: str) -> widgets.Layout:
+    """The options' column: at least ``width`` and as wide as the output area, so an option
+    wraps only when the area is narrower than it. ipywidgets gives each option a fixed height
+    of one line and floats its radio button, so a wrapped option ran under the next one and
+    put its button on its second line, under the box's Check button (seen in JupyterLab on
+    10's choices at a fixed 560 px; browser_tests: overflowingRadios)."""
+    return widgets.Layout(width="auto", min_width=width)
+
+
 def solution_toggle(exercise) -> widgets.VBox:
     """A "Show solution" toggle; the solution is empty until the button is pressed.
 
@@ -74,7 +83,7 @@ class ChoiceBox(StaticFallback, widgets.VBox):
         self.question = widgets.HTMLMath(f"<b>Question.</b> {_md(choice.prompt)}")
         self.radio = widgets.RadioButtons(
             options=[(f"({choice.label(i)}) {o}", i) for i, o in enumerate(choice.options)],
-            value=None, layout=widgets.Layout(width=width), style={"description_width": "0px"})
+            value=None, layout=_options_layout(width), style={"description_width": "0px"})
         self.feedback = widgets.HTMLMath("")
         self.button = widgets.Button(description="Check", icon="check", button_style="primary",
                                      tooltip="Check your choice",

@@ -58,6 +58,7 @@ import genviz.widgets.room as _room
 from genviz.exercises._core import _markdown_to_html, _stop
 from genviz.plots.style import is_lecture_mode
 from genviz.widgets import prediction_log as _log
+from genviz.widgets._choice import _options_layout
 from genviz.widgets._room_box import LearnerVote, LectureVote
 from genviz.widgets._static_box import StaticFallback, static_card
 
@@ -300,7 +301,7 @@ class PredictionBox(StaticFallback, LearnerVote, LectureVote, widgets.VBox):
         self.question = widgets.HTMLMath(f"<b>Predict.</b> {_md(prediction.prompt)}")
         self.radio = widgets.RadioButtons(
             options=[(_option(prediction, i), i) for i in range(len(prediction.options))],
-            value=None, layout=widgets.Layout(width=width), style={"description_width": "0px"})
+            value=None, layout=_options_layout(width), style={"description_width": "0px"})
         label, tip = (("Record vote 1", "Record the room's first vote") if self.lecture else
                       ("Commit", "Commit to your prediction; then try it in the explorer"))
         self.button = widgets.Button(description=label, icon="check", button_style="primary",
