@@ -164,7 +164,8 @@ def record_notebook(path: Path, *, timeout: int = 600, kernel: str = "python3",
     # The kernel's start is bounded by ``timeout`` too: nbclient's default of 60 s was once
     # exceeded by a start on two cores busy with three test workers (make test, 2026-12-03).
     client = nbclient.NotebookClient(nb, timeout=timeout, startup_timeout=timeout,
-                                     kernel_name=kernel, resources={"metadata": {"path": str(path.parent)}})
+                                     kernel_name=kernel,
+                                     resources={"metadata": {"path": str(path.parent)}})
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as err:
@@ -258,7 +259,8 @@ def main(argv=None) -> int:
     b.add_argument("notebooks", nargs="*", type=Path,
                    help="default: every notebooks/[0-9][0-9]_*.ipynb")
     b.add_argument("--out", type=Path, default=None, help=f"default: {default_out()}")
-    b.add_argument("--timeout", type=int, default=600, help="seconds per cell, and for the kernel to start")
+    b.add_argument("--timeout", type=int, default=600,
+                   help="seconds per cell, and for the kernel to start")
     b.add_argument("--no-explorers", action="store_true",
                    help="texts only: no explorer moving on the phones (no grids built)")
     args = p.parse_args(argv)
