@@ -706,11 +706,9 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
         "yes: every estimate converges, so the error does too": (
             "yes: all the estimates converge, and so does the error",
             "it does: with converging estimates the error vanishes too"),
-        "no: GDA's model is wrong for counts, and a wrong model's error does not vanish with "
-        "more data": (
-            "no: GDA's model does not fit counts, and more data cannot remove a wrong "
-            "model's error",
-            "it does not: the model is wrong for counts, so its error stays with more data"),
+        "no: its Gaussian model is wrong for counts": (
+            "no: a Gaussian model does not fit counts",
+            "it does not: the Gaussian model is wrong for counts"),
     },
     "07-doubled-email": {
         "The whole log-odds doubles, b included.": (
@@ -724,26 +722,26 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
             "It is unchanged, as the proportions of the words are the same."),
     },
     "08-duplicated-feature": {
-        "They get less extreme: the model is less sure with redundant features.": (
-            "Less extreme: redundant features make the model less sure.",
-            "They move towards 1/2, as the model trusts redundant features less."),
-        "Nothing: the copy carries no new information and naive Bayes notices.": (
-            "They do not change: naive Bayes sees that the copy adds no information.",
-            "Nothing happens, since naive Bayes notices the copy is not new information."),
-        "They get more extreme: the same evidence is multiplied in twice.": (
-            "More extreme: the same evidence is counted twice in the product.",
-            "They move further from 1/2, since one piece of evidence enters twice."),
+        "They get less extreme, nearer the prior.": (
+            "Less extreme, closer to the prior.",
+            "They move towards the prior."),
+        "Nothing: naive Bayes sees that one column is a copy.": (
+            "They do not change: naive Bayes spots the copied column.",
+            "Nothing happens: naive Bayes notices the copy."),
+        "They get more extreme, nearer 0 or 1.": (
+            "More extreme, closer to 0 or 1.",
+            "They move further from 1/2."),
     },
     "09-k-equals-m": {
-        "The label of the nearest training point.": (
-            "Whatever label the closest training point has.",
-            "The nearest training point's label."),
-        "A smooth boundary that fits the data best.": (
-            "The smooth boundary that best fits the data.",
-            "A boundary smoothed to fit the data as well as possible."),
-        "The majority class of the whole training set, for every query.": (
-            "For every query, the most common class of all the training data.",
-            "The training set's majority class, whatever the query."),
+        "The label of the query's nearest point.": (
+            "Whatever label the closest point has.",
+            "The nearest point's label."),
+        "A smooth boundary that fits best.": (
+            "The smooth boundary that fits best.",
+            "A boundary smoothed to fit best."),
+        "The majority class, everywhere.": (
+            "The most common class, for any query.",
+            "Everywhere the majority class."),
     },
     "03-duplicated-data": {
         "none of them": ("not one of the four", "no estimate changes"),
@@ -766,14 +764,15 @@ WORDINGS: dict[str, dict[str, tuple[str, ...]]] = {
         "about √5 ≈ 2.2": ("close to √5, i.e. about 2.24", "roughly 2.2 (the square root of 5)"),
     },
     "06-smoothing-can-flip": {
-        "Yes": ("Yes, it can", "It can flip it"),
-        "Only from α = 1 on: smaller pseudo-counts only rescale the probabilities": (
-            "Only for α ≥ 1: below 1 the pseudo-counts just rescale",
-            "From α = 1 upwards only; a smaller α rescales every probability alike"),
-        "No: it changes every estimate by about the same factor, so the larger score stays "
-        "larger": (
-            "No: every estimate moves by about one factor, so the order of the scores stays",
-            "Never: the larger score stays larger, as all estimates scale alike"),
+        "Yes: a class whose score rests on few counts can lose its lead": (
+            "Yes: a class resting on few counts can lose its lead",
+            "It can: a score built on few counts may fall behind"),
+        "Only from α = 1 on: a smaller α only rescales": (
+            "Only for α ≥ 1: below 1 it just rescales",
+            "From α = 1 upwards only; a smaller α rescales"),
+        "No: every estimate moves by about the same factor": (
+            "No: all estimates move by about one factor",
+            "Never: every estimate scales alike"),
     },
     "10-full-dictionary": {
         "only on the same features: on every word, naive Bayes is about as good": (

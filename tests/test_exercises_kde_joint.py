@@ -75,7 +75,7 @@ def test_predict_tiny_bandwidth_spikes_of_area_one():
     assert oracle.integrate_box_1d(-10, 10) == pytest.approx(1.0)
     assert oracle(data).min() > 90  # a spike at every point: 1 / (4 * 0.001 * sqrt(2 pi)) ~ 100
     p = kx.predict_tiny_bandwidth(data)
-    spikes = "A spike at every data point, each of area 1/n: the total area stays 1."
+    spikes = "Spikes at the data; the total area stays 1."
     assert p.check(spikes).correct
     assert all(not p.check(o).correct for o in p.options if o != spikes)
     assert "1/n" in p.explanation

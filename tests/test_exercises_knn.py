@@ -72,7 +72,7 @@ def test_predict_noise_and_k_against_scikit_learn(blobs):
     assert _sk_accuracy(*blobs, 15, 0.2) > _sk_accuracy(*blobs, 1, 0.2) + 0.05
     p = kx.predict_noise_and_k(*blobs, noise=0.2)
     assert p.kind == "prediction" and p.options[p.correct[0]].startswith("k = 15")
-    assert not p.check("k = 1: it follows the data most closely.").correct
+    assert not p.check("k = 1").correct
     # the observation: both test accuracies (1-NN, 15-NN) on clean labels and at noise 0.2
     obs = p.observation
     assert obs.parts == ("1-NN", "15-NN") and obs.before == {"noise": 0.0}
@@ -147,8 +147,8 @@ def test_k_equals_m_against_scikit_learn(blobs):
     assert len(set(sk)) == 1
     c = kx.k_equals_m(X, y)
     assert c.kind == "concept"
-    assert c.check("The majority class of the whole training set, for every query.").correct
-    assert not c.check("The label of the nearest training point.").correct
+    assert c.check("The majority class, everywhere.").correct
+    assert not c.check("The label of the query's nearest point.").correct
     with pytest.raises(ValueError, match="X"):
         kx.k_equals_m(X[:, 0], y)
 

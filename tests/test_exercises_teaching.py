@@ -138,7 +138,7 @@ def test_poisson_bias_concept_reads_the_curves():
                            np.array([[.065, .033], [.064, .0331]] * 10), 0.0328, 20)
     gone = LearningCurves(sizes, np.array([[.07, .0328], [.068, .0328]] * 10),
                           np.array([[.065, .033], [.064, .0331]] * 10), 0.0328, 20)
-    assert right(gdx.poisson_bias_concept(stuck)).startswith("no: GDA's model is wrong")
+    assert right(gdx.poisson_bias_concept(stuck)).startswith("no: its Gaussian model is wrong")
     assert right(gdx.poisson_bias_concept(gone)).startswith("yes: every estimate converges")
     assert len(gdx.poisson_bias_concept(stuck).options) >= 3
 

@@ -122,7 +122,7 @@ def test_alpha_zero_gives_minus_infinity_not_nan_and_clear_0_over_0():
     assert joint[0, 1] == -np.inf and np.isfinite(joint[0, 0])
     assert np.all(np.isfinite(joint[1:]))
     np.testing.assert_allclose(nb.predict_proba([[1, 0, 0]]), [[1.0, 0.0]])
-    with pytest.raises(ValueError, match="0/0.*alpha > 0"):
+    with pytest.raises(ValueError, match="0/0.*smooth the counts"):
         nb.predict_proba([[1, 1, 0]])  # "cash" never in spam, "meeting" never in ham
     with pytest.raises(ValueError, match="0/0"):
         nb.decision_function([[1, 1, 0]])

@@ -422,7 +422,8 @@ def test_the_bernoulli_weight_with_scikit_learn(spam_small):
              "French words are not in the dictionary and count for nothing, so the prior decides; "
              "retrain with labelled French emails", "it works")
     g = sx.generative_or_discriminative()
-    assert right(g).startswith("both naive Bayes models are generative") and g.objective == "03.1"
+    assert right(g).startswith("both are generative; their discriminative partner")
+    assert g.objective == "03.1"
 
 
 # -- notebook 08 ---------------------------------------------------------------------------------
@@ -584,6 +585,22 @@ def _sweep(cross_small=1000, cross_large=4000):
                              (3000, "counts"): curves(later[cross_large])}, 1.0, 1.0)
 
 
+def _settling_sweep(nb_settles, lr_settles):
+    """A sweep (d = 30 and 3000, presence) whose learners settle where planted: naive Bayes
+    from ``nb_settles[i]`` at the i-th vocabulary size, logistic regression from
+    ``lr_settles[i]`` (the error 0.05 from there on, 0.05 more per size before)."""
+    from genviz.studies.learning_curves_vocabulary import VocabularyCurves
+    sizes = np.array([10, 100, 1000, 4000])
+
+    def errors(settle):
+        mean = 0.05 + 0.05 * np.maximum(0, np.searchsorted(sizes, settle) - np.arange(4))
+        return np.vstack([mean, mean])
+
+    curves = {(d, "presence"): NBvsLogisticCurves(sizes, errors(nb), errors(lr) - 0.01, 30, 1000)
+              for d, nb, lr in zip((30, 3000), nb_settles, lr_settles)}
+    return VocabularyCurves(sizes, (30, 3000), ("presence",), curves, 1.0, 1.0)
+
+
 def test_the_investigation_items_read_the_sweep():
     """Oracle: the crossings planted in the hand-built sweep, and the rule 'far less than
     d's growth' = below its square root on the doubling grid."""
@@ -598,9 +615,13 @@ def test_the_investigation_items_read_the_sweep():
     assert right(cx.predict_crossing_with_d(_sweep(10, 4000))).startswith("to a larger n, about")
     counts = cx.crossing_with_counts(_sweep(), sizes=(30, 3000))
     assert counts._answer == [4000 / 30, 4000 / 3000] and counts.kind == "investigation"
-    claim = cx.log_d_claim(_sweep())
-    assert right(claim).startswith("the direction, not the rate") and claim.objective == "10.5"
-    assert right(cx.log_d_claim(_sweep(10, 4000))).startswith("the rate too")
+    claim = cx.log_d_claim(_settling_sweep((100, 1000), (1000, 4000)))
+    assert right(claim).startswith("naive Bayes settles first") and claim.objective == "10.5"
+    assert "n = 100 (d = 30) and n = 1000 (d = 3000)" in claim.explanation
+    assert right(cx.log_d_claim(_settling_sweep((100, 1000), (100, 4000)))).startswith(
+        "logistic regression settles as early")
+    assert right(cx.log_d_claim(_settling_sweep((1000, 4000), (1000, 4000)))).startswith(
+        "both settle")
     # 1705 test e-mails: two standard errors of 0.0246 are 0.0075
     full = cx.full_dictionary(0.0246, 0.0258, 0.0223, 0.0446, 1705)
     assert right(full).startswith("only on the same features")

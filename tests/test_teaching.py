@@ -724,6 +724,55 @@ def test_option_lengths_carry_no_signal_over_the_course():
     assert count <= fair, (count, fair, flagged)
 
 
+#: an option stands out by its length when the right one is more than STANDOUT_RATIO times the
+#: longest wrong one, or under half the shortest wrong one once that one is longer than
+#: SHORT_OPTION characters ("GDA's" against "logistic regression's" is two names, no signal)
+STANDOUT_RATIO = 1.3
+SHORT_OPTION = 24
+
+
+def standout_options(records) -> list[str]:
+    """The choices and predictions whose right option stands out by its length alone: much
+    longer than every wrong one (it carries the mechanism, the hedges) or much shorter (a bare
+    "Yes" among two explained refusals). The course rule above counts; this one reads each
+    item."""
+    out = []
+    for r in (r for r in records if "options" in r):
+        lengths = [len(o) for o in r["options"]]
+        right = lengths[r["correct"][0]]
+        wrong = [n for k, n in enumerate(lengths) if k not in r["correct"]]
+        if right > STANDOUT_RATIO * max(wrong) or (
+                min(wrong) > SHORT_OPTION and right * 2 < min(wrong)):
+            out.append(f"{r.get('id') or r['prompt'][:50]}: right option {right} characters, "
+                       f"wrong ones {wrong}")
+    return out
+
+
+def test_the_standout_rule_finds_a_long_or_a_bare_right_option():
+    def item(options, right=0):
+        return {"id": "99-x", "prompt": "q", "options": options, "correct": [right]}
+    long_right = item(["no: its model is wrong for counts, and a wrong model's error does not "
+                       "vanish with more data", "yes: every estimate converges", "yes, with a "
+                       "ridge penalty"])
+    bare_right = item(["Yes", "No: it changes every estimate by about the same factor",
+                       "Only from α = 1 on: smaller pseudo-counts only rescale"])
+    names = item(["GDA's", "logistic regression's", "about the same"])
+    even = item(["a bias of naive Bayes: its independence assumption",
+                 "variance: more emails would close it",
+                 "a bias of logistic regression, the more flexible model"])
+    assert [s.split(":")[0] for s in standout_options([long_right, bare_right])] == ["99-x"] * 2
+    assert standout_options([names, even]) == []
+
+
+@pytest.mark.slow
+def test_no_right_option_stands_out_by_its_length():
+    """Issue #40 item 4, item by item: 08's Silverman item (125 characters against 65), 07's
+    generative-or-discriminative (142 against 74), 04's Poisson bias, 05's tiny bandwidth, 09's
+    k = m, 10's bias or variance, and 06's bare "Yes" stood out before their options were
+    rewritten."""
+    assert standout_options(course_records()) == []
+
+
 # Claims read as paraphrases: an item's claim (a regular expression) becomes its key terms — the
 # content words outside alternatives, and one term per alternative group — and a sentence of
 # earlier text that holds every key term (by the first five letters, in any order) states it

@@ -82,12 +82,14 @@ def _peak_transfer(rho=0.99) -> Choice:
          ("the unrelated pair's: correlation spreads the density",
           "Correlation squeezes the density onto a line; it does not spread it."),
          ("the same peak: the variances are the same",
-          "The variances fix the marginals, not the joint density's height: "
-          "|Σ| = σ₁²σ₂²(1 − ρ²) also holds ρ."),
+          "The variances fix the marginals, not the joint density's height: does |Σ| "
+          "depend on ρ?"),
          ("the correlated pair's, twice as high",
-          f"Work out 1/√(1 − ρ²) at ρ = {rho}.")],
-        explanation=(rf"Same variances, so the peak ratio is $1/\sqrt{{1-\rho^2}}$ = "
-                     rf"${ratio:.1f}$ at $\rho = {rho}$: the near-perfect correlation squeezes "
+          "Does the peak grow in proportion to ρ? Compare ρ = 0.5 and ρ = 0.9 in the "
+          "explorer.")],
+        explanation=(rf"Same variances, so the peak grows as $|\Sigma|$ shrinks with $\rho$ "
+                     rf"(Exercise 1 derives how): ${ratio:.1f}$ times at $\rho = {rho}$. The "
+                     r"near-perfect correlation squeezes "
                      r"the density onto the line where the two instruments agree, and it must "
                      r"rise to keep its volume 1."),
         claims=[r"squeez\w*[^.]{0,30}line where the two instruments agree"])

@@ -94,8 +94,9 @@ def poisson_theta(lam0, lam1) -> Exercise:
     """For independent Poisson features the log-odds are linear: theta_j = log(lam1_j/lam0_j)."""
     lam0 = np.asarray(lam0, dtype=float)
     lam1 = np.asarray(lam1, dtype=float)
+    rates = [", ".join(f"{v:.4g}" for v in lam) for lam in (lam0, lam1)]  # 4 digits: the answer's
     return Exercise(
-        f"x_j | y=0 ~ Poisson({lam0.tolist()}) and x_j | y=1 ~ Poisson({lam1.tolist()}), "
+        f"x_j | y=0 ~ Poisson([{rates[0]}]) and x_j | y=1 ~ Poisson([{rates[1]}]), "
         f"independently. p(y=1|x) is then exactly logistic: what is theta (the coefficients of "
         f"x)?",
         np.log(lam1 / lam0),
@@ -219,7 +220,7 @@ def predict_boundary_with_phi(phi_from, phi_to, mu0, mu1, sigma1, sigma2, rho) -
                 r"boundary moves towards μ"],
         transfer=_boundary_with_phi_transfer(),
         observation=Observation(
-            f"Compare the dashed line's intercept, the true θ₀, at φ = {phi_from} and at "
+            f"Compare the true θ₀ (the bias in θᵀx + θ₀, dashed line) at φ = {phi_from} and at "
             f"φ = {phi_to} (the other sliders at their start): record both. Did its direction "
             f"θ change too?",
             float(theta0), setting=setting, labels=labels, read="theta0_true", mention=["phi"],
@@ -376,8 +377,7 @@ def poisson_bias_concept(curves) -> Choice:
         f"On the Poisson counts, GDA's mean test error at n = {curves.sizes[-1]} is still above "
         f"the Bayes error. With a million training examples, would GDA reach it?",
         ["yes: every estimate converges, so the error does too",
-         "no: GDA's model is wrong for counts, and a wrong model's error does not vanish "
-         "with more data",
+         "no: its Gaussian model is wrong for counts",
          "yes, but only with a ridge penalty to tame the variance"],
         1 if stuck else 0, id="04-poisson-bias",
         explanation=(f"GDA converges to the best *Gaussian* fit, whose boundary is not the "
@@ -391,7 +391,7 @@ def poisson_bias_concept(curves) -> Choice:
                  "A penalty trades variance for bias; here the error left is not variance."],
         # the rule in a phrase: objective 04.4 names the words (more data, bias, variance)
         claims=([r"(?#phrase)(more data|data) (cannot|can not|does not|shrinks only)[^.]{0,40}"
-                 r"(bias|variance)", r"wrong model's error does not vanish"] if stuck else
+                 r"(bias|variance)", r"model is wrong for counts"] if stuck else
                 [r"every estimate converges"]),
         objective="04.4",
     )

@@ -285,8 +285,10 @@ def newton_hessian_derivation(X, y, *, at=None) -> Derivation:
                            "central differences")
     return Derivation(
         r"Newton's method needs the Hessian of $J(\theta, \theta_0) = \sum_i [\log(1 + "
-        r"e^{z_i}) - y_i z_i]$, $z_i = \tilde x_i^T w$. Its gradient is $\tilde X^T(p - y)$ "
-        r"with $p_i = \sigma(z_i)$. Differentiate once more, one example at a time.", steps,
+        r"e^{z_i}) - y_i z_i]$, $z_i = \tilde x_i^T w$, where $\tilde x_i = (1, x_i)$ is the "
+        r"$i$-th row of $\tilde X$ and $w = (\theta_0, \theta)$. Its gradient is "
+        r"$\tilde X^T(p - y)$ with $p_i = \sigma(z_i)$. Differentiate once more, one example "
+        r"at a time.", steps,
         symbols=_NEWTON_SYMBOLS, id="04-newton-hessian", objective="04.1",
         explanation=(r"$\partial p_i / \partial w = \sigma'(z_i)\,\tilde x_i = p_i(1-p_i)\,"
                      r"\tilde x_i$, so the gradient $\sum_i (p_i - y_i)\tilde x_i$ has the "

@@ -134,7 +134,7 @@ def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
     --------
     >>> p = predict_tiny_bandwidth([0.0, 1.0, 3.0])
     >>> p.options[p.correct[0]][:18]
-    'A spike at every d'
+    'Spikes at the data'
     """
     data = check_vector(data, "data")
     if data.size == 0:
@@ -152,7 +152,7 @@ def predict_tiny_bandwidth(data, h_small=1e-3, h_observe=0.05,
     # a spike at every point: at each x_i at least its own bump's peak, 1 / (n h sqrt(2 pi))
     spikes = kde_pdf(data, data, h_small).min() >= 0.99 / (data.size * h_small * np.sqrt(2 * np.pi))
     options = ["A flat line: the area goes to 0.",
-               "A spike at every data point, each of area 1/n: the total area stays 1.",
+               "Spikes at the data; the total area stays 1.",
                "Spikes whose total area grows without bound.",
                "The true density the data came from."]
     return Prediction(

@@ -106,8 +106,7 @@ def predict_noise_and_k(X, y, X_test, y_test, noise=0.2, k_small=1, k_large=15) 
     return Prediction(
         f"Flip {noise:.0%} of the training labels. Which classifier is more accurate on the "
         f"(clean) test points: $k = {k_small}$ or $k = {k_large}$?",
-        [f"k = {k_small}: it follows the data most closely.",
-         f"k = {k_large}: the vote outnumbers the flipped labels.", "About the same."], answer,
+        [f"k = {k_small}", f"k = {k_large}", "About the same"], answer,
         id="09-noise-and-k",
         explanation=(f"With k = {k_small} a single neighbour decides, so the estimate is as noisy "
                      f"as the labels: every flipped point owns a small island of the wrong "
@@ -161,7 +160,7 @@ def predict_regression_k(x, y, ks=(1, 7, 40)) -> Prediction:
         explanation=("Few neighbours: the estimate follows the noise of single points (high "
                      "variance). Many neighbours: it averages over a wide stretch of $x$ and "
                      "flattens the bumps of the true curve (high bias). The error is smallest in "
-                     "between: the same trade-off as the bandwidth of a KDE (notebook 05)."),
+                     "between."),
         reasons={0: f"With k = {ks[2]} the average reaches over a large part of the data.",
                  2: "One neighbour copies the noise of a single point."},
         claims=[r"smallest in between", r"many neighbours[^.]{0,60}(bias|flattens)"],
@@ -231,9 +230,9 @@ def k_equals_m(X, y) -> Choice:
     constant = np.all(pred == labels[np.argmax(counts)])
     return Choice(
         "What does k-NN predict when $k$ equals the number of training points $m$?",
-        ["The label of the nearest training point.",
-         "The majority class of the whole training set, for every query.",
-         "A smooth boundary that fits the data best."], 1 if constant else 0,
+        ["The label of the query's nearest point.",
+         "The majority class, everywhere.",
+         "A smooth boundary that fits best."], 1 if constant else 0,
         id="09-k-equals-m",
         claims=([r"(most common|majority) (label|class)[^.]{0,40}(wins )?everywhere",
                  r"k = m is all bias"] if constant else [r"label of the nearest"]),

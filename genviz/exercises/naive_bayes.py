@@ -204,8 +204,8 @@ def predict_smallest_alpha(X, y, feature_names, query, alpha_step=0.05,
         claims=[r"any (pseudo-count )?α > 0[^.]{0,80}(positive|defined|never 0)"],
         transfer=_smallest_alpha_transfer(),
         observation=_posterior_observation(
-            f"Raise α one step, to {alpha_step:g} (the query {_day(query)}). What is "
-            f"P(y = {label} | x) in the readout's last row?",
+            f"Raise α one step above its start, to {alpha_step:g} (the query "
+            f"{_day(query)}): is the posterior defined now? Record P(y = {label} | x).",
             p_step, alpha_step, feature_names, query, label,
             hint=f"read the row P(y | x) of the readout, column y = {label} (3 decimals)."))
 
@@ -236,8 +236,8 @@ def predict_unseen_value(X, y, feature_names, query, label, alpha=0.0) -> Predic
         claims=[r"one zero factor makes the whole product[^.]{0,60}zero"],
         transfer=_unseen_value_transfer(),
         observation=_posterior_observation(
-            f"Set the query to {_day(query)} with α = {alpha:g}. What is P({label} | x) in the "
-            f"readout's last row?",
+            f"Set the query to {_day(query)} with α = {alpha:g}: which class gets the "
+            f"probability, and how much is left for {label}? Record P({label} | x).",
             p, alpha, feature_names, query, label,
             hint=f"set every dropdown, then read the row P(y | x), column y = {label}."))
 
@@ -359,12 +359,12 @@ def duplicated_feature(x, y) -> Choice:
     return Choice(
         "We give Gaussian naive Bayes the same measurement twice (two identical columns). "
         "What happens to its posteriors?",
-        ["Nothing: the copy carries no new information and naive Bayes notices.",
-         "They get more extreme: the same evidence is multiplied in twice.",
-         "They get less extreme: the model is less sure with redundant features."], answer,
+        ["Nothing: naive Bayes sees that one column is a copy.",
+         "They get more extreme, nearer 0 or 1.",
+         "They get less extreme, nearer the prior."], answer,
         id="08-duplicated-feature",
-        claims=([r"double counted", r"multipl\w* (it |the same evidence )?in twice"]
-                if answer == 1 else [r"copy carries no new information"]),
+        claims=([r"double counted", r"likelihood ratio is squared"]
+                if answer == 1 else [r"sees that one column is a copy"]),
         explanation=(r"Naive Bayes multiplies one factor per feature, so with a copy it computes "
                      r"$P(y)\,p(x \mid y)^2$: the likelihood ratio is squared and the posterior "
                      r"pushed towards 0 or 1 (and the prior weighs relatively less). Correlated "

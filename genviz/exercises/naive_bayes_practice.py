@@ -77,9 +77,9 @@ def smoothing_can_flip(X, y, feature_names, alphas=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0
     return Choice(
         "Can smoothing (a pseudo-count $\\alpha > 0$) change which class naive Bayes predicts, "
         "not only the probabilities?",
-        ["Yes", "No: it changes every estimate by about the same factor, so the larger score "
-                "stays larger",
-         "Only from α = 1 on: smaller pseudo-counts only rescale the probabilities"],
+        ["Yes: a class whose score rests on few counts can lose its lead",
+         "No: every estimate moves by about the same factor",
+         "Only from α = 1 on: a smaller α only rescales"],
         0 if flipped is not None else 1, id="06-smoothing-can-flip",
         explanation=("Smoothing moves estimates from small counts much more than estimates from "
                      "large ones (0 of 1 becomes 1 of 3, while 50 of 100 stays about a half), "
@@ -395,9 +395,8 @@ def silverman_on_two_modes(x, y, label) -> Choice:
         raise ValueError(f"label {label!r} has fewer than 3 points in y")
     h_rule, h_cv = select_bandwidth(xs, "silverman"), select_bandwidth(xs, "lscv")
     ratio = h_rule / h_cv
-    options = ["Silverman's, several times larger: it assumes one normal bump, and the spread "
-               "of two far-apart modes looks like one wide bump",
-               "LSCV's: cross-validation always smooths more than a rule of thumb",
+    options = ["Silverman's: it takes the two modes for one wide bump",
+               "LSCV's: it follows this class's own points, spread and all",
                "about the same: both target the integrated squared error"]
     answer = 0 if ratio > 2 else (1 if ratio < 0.5 else 2)
     return Choice(

@@ -51,9 +51,8 @@ def _small_and_large_transfer() -> Choice:
                      "regression is far to the right of any crossing: every weight is pinned "
                      "down, and what decides is where each curve levels off. Naive Bayes levels "
                      "off higher whenever features move together within a class: lab values "
-                     "that rise together are multiplied in as separate pieces of evidence, and "
-                     "more patients do not change that. Needing few examples is an advantage "
-                     "only while examples are scarce."),
+                     "that rise together are multiplied in as separate pieces of evidence. "
+                     "Needing few examples is an advantage only while examples are scarce."),
         claims=[r"records (for|per) (26 )?weights?"])
 
 
@@ -229,10 +228,9 @@ def bias_or_variance(curves) -> Choice:
     lr, _ = c.mean_se("lr")
     flat = abs(nb[-1] - nb[-2]) < 2 * max(nb_se[-2], 1e-12) + 0.005
     above = leader(c, int(c.sizes[-1])) == "lr"
-    options = ["a bias of naive Bayes: its wrong independence assumption, which more emails "
-               "cannot remove",
-               "variance: with more emails naive Bayes would catch up",
-               "a bias of logistic regression, which is the more flexible model"]
+    options = ["a bias of naive Bayes: its independence assumption",
+               "variance: more emails would close it",
+               "a bias of logistic regression, the more flexible model"]
     return Choice(
         "Notebook 4: more data removes variance, not bias. At the largest training set naive "
         "Bayes' curve has levelled off above logistic regression's. What is the gap?",
@@ -246,7 +244,7 @@ def bias_or_variance(curves) -> Choice:
                      f"notebook 4."),
         reasons={1: "Compare naive Bayes' error at the two largest sizes: is it still falling?",
                  2: "Logistic regression is the one still improving."},
-        claims=[r"it has reached its asymptote", r"(wrong|independence) (model|assumption)[^.]{0,60}(emails|data)"],
+        claims=[r"it has reached its asymptote", r"no number of emails corrects"],
         hint="Look at how naive Bayes' error changes between the two largest sizes.")
 
 

@@ -398,8 +398,7 @@ def french_emails() -> OpenQuestion:
 
 def generative_or_discriminative() -> Choice:
     """Retrieval of notebook 03 (generative vs discriminative) on the spam filter."""
-    options = ["both naive Bayes models are generative; logistic regression on the same "
-               "vectors would be the discriminative partner, with the same linear form",
+    options = ["both are generative; their discriminative partner is logistic regression",
                "the multinomial model is discriminative, because its log-odds is linear",
                "both are discriminative: they classify by a threshold on the log-odds",
                "the Bernoulli model is generative, the multinomial one is not a model of x"]

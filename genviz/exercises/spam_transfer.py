@@ -76,7 +76,7 @@ def _log_odds_with_word(model, vocabulary, text, word) -> tuple[float, float]:
     return before, after
 
 
-def _added_word_transfer(model, vocabulary, word, text="click here for free money") -> Choice:
+def _added_word_transfer(model, vocabulary, word, text="get free money") -> Choice:
     """After 07-added-word: the same word added to a short email whose margin is small (its
     log-odds before and after computed with the model's ``decision_function``)."""
     before, after = _log_odds_with_word(model, vocabulary, text, word)

@@ -115,8 +115,8 @@ class _BaseNB(ClassifierMixin, BaseEstimator):
         cls.__doc__ = _with_fitted_classes(cls.__doc__)
 
     _zero_evidence_cause = ": each class has some feature value never counted with it"
-    _zero_evidence_hint = ("This is the zero-count problem of alpha=0; use Laplace smoothing "
-                           "(alpha > 0)")
+    _zero_evidence_hint = ("This is the zero-count problem of alpha=0: smooth the counts "
+                           "(alpha=1 is Laplace's add-one)")
 
     def fit(self, X, y, *, classes=None):
         """Count the training data.
