@@ -563,6 +563,18 @@ def test_the_presence_nb_weight_with_scikit_learn():
     assert np.allclose(read_formula(q.steps[0].key, q.symbols)({"p1": p1, "p0": p0}), w)
     assert q.check_step(0, "log(p1) - log(p0)").correct
     assert q.kind == "derivation" and q.objective == "10.2"
+    # step 2, logistic regression's stationarity: scikit-learn's fit (C = 1/lambda, intercept
+    # not penalised) makes the e-mails' terms sum to lambda times its weights
+    from sklearn.linear_model import LogisticRegression as SkLR
+    Fd = np.asarray(F.todense() if hasattr(F, "todense") else F, dtype=float)
+    t = (y == "spam").astype(float)
+    sk_lr = SkLR(C=1.0, tol=1e-10, max_iter=10000).fit(Fd, t)
+    p = sk_lr.predict_proba(Fd)[:, 1]
+    terms = read_formula(q.steps[1].key, q.symbols)({"y": t[:, None], "p": p[:, None], "xj": Fd})
+    assert np.allclose(terms.sum(axis=0), sk_lr.coef_[0], atol=1e-5)
+    assert q.check_step(1, "(y - p)*x_j").correct and not q.check_step(1, "(p - y)*xj").correct
+    with pytest.raises(ValueError, match="l2"):
+        cx.presence_nb_weight_derivation(X, y, 20, l2=0)
 
 
 def _sweep(cross_small=1000, cross_large=4000):

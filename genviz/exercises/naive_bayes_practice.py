@@ -174,27 +174,27 @@ def logsumexp_shift_derivation(scores=(-2158.1, -2245.9)) -> Derivation:
                                          "e^(s₂ − m) = e^(−d).",
                        "exp(-d)": "That is the other class's shifted term alone; the "
                                   "denominator adds the first class's e⁰ = 1."}),
-        Step(r"Then $\log\sum_j e^{s_j} - m$, through $d$: the part `logsumexp` adds to $m$.",
-             "log(1 + exp(-d))", r"\log\sum_j e^{s_j} - m = \log(1 + e^{-d})",
+        Step(r"Then $\log\sum_l e^{s_l} - m$, through $d$: the part `logsumexp` adds to $m$.",
+             "log(1 + exp(-d))", r"\log\sum_l e^{s_l} - m = \log(1 + e^{-d})",
              mistakes={"log(1 + exp(d))": "Sign: the shifted terms are e⁰ and e^(−d).",
                        "exp(-d)": "Close for a large d, but not the same: log(1 + x) is not "
                                   "x."}),
     ]
     return Derivation(
         r"With log scores $s_k = \log P(y=k) + \sum_j \log P(x_j \mid y = k)$ the posterior "
-        r"is $e^{s_k}/\sum_j e^{s_j}$, whose terms underflow. `logsumexp` computes "
-        r"$\log\sum_j e^{s_j} = m + \log\sum_j e^{s_j - m}$ with $m = \max_k s_k$. Show, "
+        r"is $e^{s_k}/\sum_l e^{s_l}$, whose terms underflow. `logsumexp` computes "
+        r"$\log\sum_l e^{s_l} = m + \log\sum_l e^{s_l - m}$ with $m = \max_k s_k$. Show, "
         r"for two classes, that the shifted formula gives the same posterior and cannot "
         r"underflow.", steps, symbols=symbols, id="06-logsumexp-shift", objective="06.4",
-        explanation=(r"$\frac{e^{s_k}}{\sum_j e^{s_j}} = \frac{e^{-m}e^{s_k}}{e^{-m}\sum_j "
-                     r"e^{s_j}} = \frac{e^{s_k - m}}{\sum_j e^{s_j - m}}$: the same fraction, "
+        explanation=(r"$\frac{e^{s_k}}{\sum_l e^{s_l}} = \frac{e^{-m}e^{s_k}}{e^{-m}\sum_l "
+                     r"e^{s_l}} = \frac{e^{s_k - m}}{\sum_l e^{s_l - m}}$: the same fraction, "
                      r"but now the largest term is $e^0 = 1$, so the sum is between 1 and the "
                      r"number of classes and never underflows; its logarithm is "
-                     r"$\log\sum_j e^{s_j} - m$. With two classes and $m = s_1$ the posterior "
-                     r"is $1/(1 + e^{-d})$ and $\log\sum_j e^{s_j} - m = \log(1 + e^{-d})$, "
+                     r"$\log\sum_l e^{s_l} - m$. With two classes and $m = s_1$ the posterior "
+                     r"is $1/(1 + e^{-d})$ and $\log\sum_l e^{s_l} - m = \log(1 + e^{-d})$, "
                      r"between 0 and $\log 2$. For the scores "
                      rf"{', '.join(f'{v:g}' for v in s)}: $e^{{s_k}}$ rounds to 0.0, yet "
-                     rf"$m + \log\sum_j e^{{s_j - m}} = {shifted:.4f}$, what `logsumexp` returns."),
+                     rf"$m + \log\sum_l e^{{s_l - m}} = {shifted:.4f}$, what `logsumexp` returns."),
         claims=[r"the largest term is e ?\^ ?0 ?= ?1"],
         hint="Multiply a fraction's top and bottom by the same positive number, then divide "
              "both by e^(s₁ − m) = 1.")

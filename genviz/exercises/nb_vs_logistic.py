@@ -9,6 +9,7 @@ from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
+from genviz.logistic import LogisticRegression, sigmoid
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
@@ -152,21 +153,34 @@ def smallest_n_logistic_ahead(curves) -> Exercise:
 
 
 def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
-                                  alpha=1.0) -> Derivation:
+                                  alpha=1.0, l2=1.0) -> Derivation:
     r"""Derivation, written: multinomial naive Bayes on 0/1 presence vectors is a linear
-    classifier; word :math:`j`'s weight through its two class probabilities. The key is checked
-    here against the fitted model's :meth:`linear_form` weights on the notebook's features
-    (:func:`presence_features`)."""
+    classifier, and how logistic regression finds the same form's weights instead. Step 1,
+    word :math:`j`'s naive Bayes weight through its two class probabilities, is checked here
+    against the fitted model's :meth:`linear_form` weights on the notebook's features
+    (:func:`presence_features`); step 2, one e-mail's term of the log-likelihood's gradient,
+    against :class:`genviz.logistic.LogisticRegression` fitted with ridge ``l2``: at its
+    optimum the terms summed over the e-mails equal ``l2`` times the weights."""
     F, _, _ = presence_features(X_train, X_train[:1], n_words)
     y = np.where(np.asarray(y_train) == positive, 1, 0)
     nb = MultinomialNB(alpha=alpha).fit(F, y)
     w, _ = nb.linear_form()
     p0, p1 = np.exp(nb.feature_log_prob_[0]), np.exp(nb.feature_log_prob_[1])
     symbols = {"p1": Symbol("φ_{j|spam}", 0.001, 0.5, spellings=("phi1", "φ1", "ps")),
-               "p0": Symbol("φ_{j|ham}", 0.001, 0.5, spellings=("phi0", "φ0", "ph"))}
+               "p0": Symbol("φ_{j|ham}", 0.001, 0.5, spellings=("phi0", "φ0", "ph")),
+               "y": Symbol("y", 0.0, 1.0), "p": Symbol("p", 0.01, 0.99),
+               "xj": Symbol("x_j", 0.0, 1.0, spellings=("x",))}
     key = "log(p1/p0)"
     if not np.allclose(read_formula(key, symbols)({"p1": p1, "p0": p0}), w, rtol=1e-9):
         raise RuntimeError("the presence weight derivation disagrees with linear_form()")
+    lr = LogisticRegression(l2=check_scalar(l2, "l2", low=0.0, low_open=True)).fit(F, y)
+    p = sigmoid(np.asarray(F @ lr.coef_).ravel() + lr.intercept_)
+    grad_key = "(y - p)*xj"
+    terms = read_formula(grad_key, symbols)({"y": y[:, None], "p": p[:, None],
+                                             "xj": np.asarray(F.todense() if hasattr(F, "todense")
+                                                              else F, dtype=float)})
+    if not np.allclose(terms.sum(axis=0), l2 * lr.coef_, atol=1e-6 * max(1.0, len(y))):
+        raise RuntimeError("the gradient step disagrees with the fitted logistic regression")
     steps = [Step(r"Subtract the classes' log-likelihoods and collect the factor of $x_j$: "
                   r"$w_j =$ ? (write $p1$ for $\phi_{j|\text{spam}}$, $p0$ for "
                   r"$\phi_{j|\text{ham}}$)", key,
@@ -176,20 +190,37 @@ def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
                                        "them.",
                             "log(p1*(1 - p0)/(p0*(1 - p1)))": "That is the Bernoulli weight, "
                                                               "which also scores absent "
-                                                              "words."})]
+                                                              "words."}),
+             Step(r"Logistic regression has the same form, $p = \sigma(w^Tx + b)$, and fits "
+                  r"$w$ by maximising $\ell = \sum_i [y_i\log p_i + (1 - y_i)\log(1 - p_i)]$. "
+                  r"One e-mail's term of $\partial\ell/\partial w_j$ (write $y$, $p$ and $x_j$ "
+                  r"for that e-mail's label, probability and presence of word $j$; "
+                  r"$\sigma'(z) = \sigma(z)(1 - \sigma(z))$):", grad_key,
+                  r"\frac{\partial \ell_i}{\partial w_j} = (y_i - p_i)\,x_{ij}",
+                  mistakes={"(p - y)*xj": "That is the gradient of the loss −ℓ; ℓ itself has "
+                                          "the other sign.",
+                            "y - p": "The chain rule brings ∂z/∂w_j = x_j.",
+                            "y*xj": "p depends on w_j too: differentiate log p and "
+                                    "log(1 − p) through z."})]
     return Derivation(
         r"Naive Bayes here is the multinomial model of notebook 7 fitted on presence vectors "
         r"$x \in \{0, 1\}^d$: $\log p(x \mid y) = \sum_j x_j \log\phi_{j|y}$ plus a term "
-        r"that does not depend on $y$. Its log-odds is $w^Tx + b$: derive $w_j$.", steps,
+        r"that does not depend on $y$. Its log-odds is $w^Tx + b$: derive $w_j$, then what "
+        r"logistic regression sets to zero to find its own $w_j$.", steps,
         symbols=symbols, id="10-presence-nb-weight", objective="10.2",
         explanation=(r"Subtract the classes: $\sum_j x_j(\log\phi_{j|\text{spam}} - "
                      r"\log\phi_{j|\text{ham}}) + \log\frac{p(\text{spam})}{p(\text{ham})}$, so "
                      r"$w_j = \log(\phi_{j|\text{spam}}/\phi_{j|\text{ham}})$ and $b$ is the "
                      r"prior's log-odds; the multinomial coefficient is the same for both "
                      r"classes and cancels. Unlike the Bernoulli model, an absent word adds "
-                     r"nothing. Logistic regression has exactly this form $w^Tx + b$; it only "
-                     r"finds $w$ differently, by maximising $\prod_i p(y_i \mid x_i)$ instead "
-                     r"of counting."),
+                     r"nothing. Logistic regression has exactly this form $w^Tx + b$ and finds "
+                     r"$w$ differently: its gradient $\sum_i (y_i - p_i)\,x_{ij}$ is zero at "
+                     r"the optimum (without a penalty), so the number of spam e-mails holding "
+                     r"word $j$ that the model expects, $\sum_i p_i x_{ij}$, equals the number "
+                     r"observed, $\sum_i y_i x_{ij}$, for every word at once, each weight "
+                     r"adjusted for the others. Naive Bayes counts each word in each class on "
+                     r"its own; when words travel together it counts their evidence twice, and "
+                     r"logistic regression does not."),
         claims=[r"an absent word adds nothing"],
         hint="Write log p(x | spam) − log p(x | ham) and collect the factor of each x_j.")
 
