@@ -45,3 +45,22 @@ def test_better_learner_reads_the_curves():
 def test_solutions_do_not_leak_into_feedback():
     ex = gx.sigma_by_hand(X, y)
     assert "0.571" not in str(ex.check(SIGMA * 7 / 5)) and "0.571" in str(ex.solution())
+
+
+def test_poisson_theta_is_answerable_from_the_printed_rates():
+    """The prompt prints the rates to 4 digits (04's rates are 4 exp(mu/2): 2.4261226388505337
+    and more): theta computed from the printed numbers, the Poisson log-likelihood ratio's
+    coefficient (scipy's log pmf at x = 1 and 0 of both classes), is accepted, and the
+    17-digit floats are gone from the prompt."""
+    import re
+    from scipy.stats import poisson
+    lam0, lam1 = [2.4261226388505337, 4.0], [10.87312731383618, 6.594885082800513]  # 04's
+    ex = gx.poisson_theta(lam0, lam1)
+    printed = [[float(v) for v in g.split(", ")] for g in re.findall(r"Poisson\(\[([^\]]+)\]\)",
+                                                                        ex.prompt)]
+    assert all(len(str(v).replace(".", "").lstrip("0")) <= 4 for g in printed for v in g)
+    l0, l1 = (np.array(g) for g in printed)
+    theta = ((poisson.logpmf(1, l1) - poisson.logpmf(0, l1))
+             - (poisson.logpmf(1, l0) - poisson.logpmf(0, l0)))
+    assert ex.check(theta.tolist()).correct
+    assert not ex.check((theta * 1.02).tolist()).correct  # 2 % off: refused

@@ -566,11 +566,10 @@ def test_the_presence_nb_weight_with_scikit_learn():
     # step 2, logistic regression's stationarity: scikit-learn's fit (C = 1/lambda, intercept
     # not penalised) makes the e-mails' terms sum to lambda times its weights
     from sklearn.linear_model import LogisticRegression as SkLR
-    Fd = np.asarray(F.todense() if hasattr(F, "todense") else F, dtype=float)
     t = (y == "spam").astype(float)
-    sk_lr = SkLR(C=1.0, tol=1e-10, max_iter=10000).fit(Fd, t)
-    p = sk_lr.predict_proba(Fd)[:, 1]
-    terms = read_formula(q.steps[1].key, q.symbols)({"y": t[:, None], "p": p[:, None], "xj": Fd})
+    sk_lr = SkLR(C=1.0, tol=1e-10, max_iter=10000).fit(F, t)
+    p = sk_lr.predict_proba(F)[:, 1]
+    terms = read_formula(q.steps[1].key, q.symbols)({"y": t[:, None], "p": p[:, None], "xj": F})
     assert np.allclose(terms.sum(axis=0), sk_lr.coef_[0], atol=1e-5)
     assert q.check_step(1, "(y - p)*x_j").correct and not q.check_step(1, "(p - y)*xj").correct
     with pytest.raises(ValueError, match="l2"):

@@ -94,7 +94,8 @@ def poisson_theta(lam0, lam1) -> Exercise:
     """For independent Poisson features the log-odds are linear: theta_j = log(lam1_j/lam0_j)."""
     lam0 = np.asarray(lam0, dtype=float)
     lam1 = np.asarray(lam1, dtype=float)
-    rates = [", ".join(f"{v:.4g}" for v in lam) for lam in (lam0, lam1)]  # 4 digits: the answer's
+    # printed to 4 significant digits: theta from the printed rates is within the check's rtol
+    rates = [", ".join(f"{v:.4g}" for v in lam) for lam in (lam0, lam1)]
     return Exercise(
         f"x_j | y=0 ~ Poisson([{rates[0]}]) and x_j | y=1 ~ Poisson([{rates[1]}]), "
         f"independently. p(y=1|x) is then exactly logistic: what is theta (the coefficients of "

@@ -9,7 +9,7 @@ from genviz._validation import check_int, check_scalar
 from genviz.exercises import Choice, Exercise, Observation, OpenQuestion, Prediction
 from genviz.exercises.choice import _transfer
 from genviz.exercises.derivation import Derivation, Step, Symbol, read_formula
-from genviz.logistic import LogisticRegression, sigmoid
+from genviz.logistic import LogisticRegression
 from genviz.naive_bayes import MultinomialNB
 from genviz.nb_vs_logistic import NBvsLogisticCurves, leader, presence_features
 from genviz.exercises.nb_vs_logistic_practice import (  # re-exported: the notebook's builders
@@ -174,11 +174,9 @@ def presence_nb_weight_derivation(X_train, y_train, n_words, *, positive="spam",
     if not np.allclose(read_formula(key, symbols)({"p1": p1, "p0": p0}), w, rtol=1e-9):
         raise RuntimeError("the presence weight derivation disagrees with linear_form()")
     lr = LogisticRegression(l2=check_scalar(l2, "l2", low=0.0, low_open=True)).fit(F, y)
-    p = sigmoid(np.asarray(F @ lr.coef_).ravel() + lr.intercept_)
-    grad_key = "(y - p)*xj"
-    terms = read_formula(grad_key, symbols)({"y": y[:, None], "p": p[:, None],
-                                             "xj": np.asarray(F.todense() if hasattr(F, "todense")
-                                                              else F, dtype=float)})
+    p = lr.predict_proba(F)[:, 1]
+    grad_key = "(y - p)*xj"  # F is dense (presence_features): one row per e-mail
+    terms = read_formula(grad_key, symbols)({"y": y[:, None], "p": p[:, None], "xj": F})
     if not np.allclose(terms.sum(axis=0), l2 * lr.coef_, atol=1e-6 * max(1.0, len(y))):
         raise RuntimeError("the gradient step disagrees with the fitted logistic regression")
     steps = [Step(r"Subtract the classes' log-likelihoods and collect the factor of $x_j$: "

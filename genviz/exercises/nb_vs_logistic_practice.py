@@ -27,24 +27,18 @@ def _check_sweep(sweep) -> VocabularyCurves:
     return sweep
 
 
-def _setting(sweep, d, kind):
-    """The sweep's default curves at the setting ``(d, kind)``; a setting it lacks is refused."""
-    if (d, kind) not in sweep.curves:
-        raise ValueError(f"(d, kind) must be a setting of the sweep {sorted(sweep.curves)}, got "
-                         f"{(d, kind)!r}")
-    return sweep.curves[(d, kind)]
-
-
-def _curves(sweep, d, kind, name="d"):
-    """The sweep's learning curves at vocabulary size ``d`` and features ``kind``."""
+def _setting(sweep, d, kind, name="d"):
+    """The sweep's default curves at the setting ``(d, kind)``; a setting it lacks is refused,
+    naming the argument ``name`` that gave ``d``."""
     if (d, kind) not in sweep.curves:
         raise ValueError(f"{name} must be one of the sweep's vocabulary sizes "
-                         f"{list(sweep.vocabularies)} (features {kind!r}), got {d!r}")
+                         f"{list(sweep.vocabularies)} (features {kind!r}): (d, kind) must be a "
+                         f"setting of the sweep {sorted(sweep.curves)}, got {(d, kind)!r}")
     return sweep.curves[(d, kind)]
 
 
 def _crossing(sweep, d, kind, name="d"):
-    n = crossing_size(_curves(sweep, d, kind, name))
+    n = crossing_size(_setting(sweep, d, kind, name))
     if n is None:
         raise ValueError(f"logistic regression is not clearly ahead at the largest size for "
                          f"d = {d}, {kind}: no crossing to read")
@@ -200,7 +194,7 @@ def log_d_claim(sweep, small=30, large=3000, kind="presence") -> Choice:
     prediction before it decided: where each learner settles at both vocabulary sizes, read
     from :func:`genviz.studies.learning_curves_vocabulary.settled_size`."""
     v = _check_sweep(sweep)
-    curves = [_curves(v, small, kind, "small"), _curves(v, large, kind, "large")]
+    curves = [_setting(v, small, kind, "small"), _setting(v, large, kind, "large")]
     nb = [settled_size(c, "nb") for c in curves]
     lr = [settled_size(c, "lr") for c in curves]
     options = ["naive Bayes settles first at both sizes; the grid cannot show the rates",
